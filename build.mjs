@@ -1,0 +1,16 @@
+// One bundled, executable ESM file: fast start-up, nothing to resolve at run time.
+import { chmodSync } from 'node:fs';
+import { build } from 'esbuild';
+
+const outfile = 'dist/secret-rollout.mjs';
+await build({
+  entryPoints: ['src/main.ts'],
+  outfile,
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'esm',
+  banner: { js: '#!/usr/bin/env node' },
+  legalComments: 'none',
+});
+chmodSync(outfile, 0o755);
