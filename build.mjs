@@ -2,14 +2,14 @@
 import { chmodSync } from 'node:fs';
 import { build } from 'esbuild';
 
-const outfile = 'dist/secret-rollout.mjs';
+const outfile = 'dist/secret-rollout.cjs';
 await build({
   entryPoints: ['src/main.ts'],
   outfile,
   bundle: true,
   platform: 'node',
   target: 'node20',
-  format: 'esm',
+  format: 'cjs',
   banner: { js: '#!/usr/bin/env node' },
   legalComments: 'none',
 });

@@ -1,0 +1,84 @@
+// Applies annotation edits to one item's text and proves the result: the edited text must parse
+// to exactly the original value plus the new annotations, or the item is left alone and the edit
+// reported as an error. Output is never altered silently.
+import type { AnnotationEdit } from '../plan/edits.js';
+import { isObject, type Json, type JsonObject } from '../resource.js';
+import { locateByCst } from './locate-cst.js';
+import { locateByLines } from './locate-lines.js';
+import { parseYaml } from './parse.js';
+import { applySite, type Locator } from './site.js';
+
+export class EditError extends Error {}
+
+/** Sets the annotation in a parsed value, creating missing mappings. */
+export function applyToValue(value: JsonObject, edit: AnnotationEdit): void {
+  let node = value;
+  for (const key of [...edit.metadataPath, 'annotations']) {
+    const child = node[key];
+    if (isObject(child)) {
+      node = child;
+    } else {
+      const created: JsonObject = {};
+      node[key] = created;
+      node = created;
+    }
+  }
+  node[edit.key] = edit.value;
+}
+
+/**
+ * Edits an item's text. `expected` is the item's value with the edits applied; the lines locator
+ * runs first and the full parser is the fallback for each edit and for a failed proof.
+ */
+export function editText(
+  itemText: string,
+  entry: boolean,
+  edits: readonly AnnotationEdit[],
+  expected: Json,
+  lineBreak: string,
+): string {
+  const attempt = (locators: readonly Locator[]): string | undefined => {
+    let text = itemText;
+    for (const edit of edits) {
+      let site: ReturnType<Locator>;
+      for (const locate of locators) {
+        site = locate(text, entry, edit.metadataPath, edit.key);
+        if (site) break;
+      }
+      if (!site) return undefined;
+      text = applySite(text, site, edit.key, edit.value, lineBreak);
+    }
+    return proves(text, entry, expected) ? text : undefined;
+  };
+  const edited = attempt([locateByLines, locateByCst]) ?? attempt([locateByCst]);
+  if (edited === undefined) {
+    throw new EditError('could not insert the annotation without changing anything else');
+  }
+  return edited;
+}
+
+function proves(text: string, entry: boolean, expected: Json): boolean {
+  let parsed: Json;
+  try {
+    parsed = parseYaml(text, 0, text);
+  } catch {
+    return false;
+  }
+  if (entry) parsed = Array.isArray(parsed) && parsed.length === 1 ? (parsed[0] as Json) : null;
+  return deepEqual(parsed, expected);
+}
+
+export function deepEqual(a: Json, b: Json): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a)) {
+    return (
+      Array.isArray(b) && a.length === b.length && a.every((v, i) => deepEqual(v, b[i] as Json))
+    );
+  }
+  if (isObject(a) && isObject(b)) {
+    const keys = Object.keys(a);
+    if (keys.length !== Object.keys(b).length) return false;
+    return keys.every((k) => k in b && deepEqual(a[k] as Json, b[k] as Json));
+  }
+  return Number.isNaN(a) && Number.isNaN(b);
+}

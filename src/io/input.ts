@@ -1,0 +1,168 @@
+// Reads stdin text into items: a ResourceList (YAML or JSON) or a plain YAML stream (what
+// `kustomize build` and `helm template` print). Items keep their spans in the original text so
+// the writer can splice edits in and copy every other byte.
+import { isObject, type Json, type JsonObject } from '../resource.js';
+import { ParseError, parseYaml } from './parse.js';
+import {
+  type ItemSpan,
+  SpanError,
+  sequenceItems,
+  splitDocuments,
+  type TopLevelEntry,
+  topLevelEntries,
+} from './spans.js';
+
+export const resourceListApiVersions = ['config.kubernetes.io/v1', 'config.kubernetes.io/v1beta1'];
+
+/** An item, parsed or not: `error` says why it could not be read. */
+export interface InputItem {
+  span?: ItemSpan;
+  value?: Json;
+  error?: string;
+}
+
+export type Input =
+  | {
+      format: 'yaml-list';
+      text: string;
+      items: InputItem[];
+      functionConfig: Json | undefined;
+      /** The `results` entry of the input, replaced on output. */
+      results?: TopLevelEntry;
+      /** Envelope problems (no `items`, …): reported, everything written back unchanged. */
+      listError?: string;
+    }
+  | { format: 'yaml-stream'; text: string; items: InputItem[] }
+  | { format: 'json-list' | 'json-object'; text: string; value: JsonObject; items: InputItem[] };
+
+/** Input that cannot be read as a ResourceList or stream at all: one line on stderr. */
+export class InputError extends Error {}
+
+export function readInput(text: string): Input {
+  const body = text.replace(/^\uFEFF/, '');
+  if (body.trim() === '')
+    throw new InputError('no input: expected a ResourceList or YAML on stdin');
+  if (/^\s*[[{]/.test(body) && looksLikeJson(body)) return readJson(text);
+  const docs = splitDocuments(text).filter((d) => d.hasContent);
+  const lists = docs.filter((doc) => resourceListKind(text, topLevelEntries(text, doc)));
+  if (lists.length > 0) {
+    if (docs.length > 1) {
+      throw new InputError(
+        `a ResourceList must be the only document on stdin, found ${docs.length} documents`,
+      );
+    }
+    return readYamlList(text, lists[0] as (typeof docs)[number]);
+  }
+  return {
+    format: 'yaml-stream',
+    text,
+    items: docs.map((doc) => parseItem(text, { ...doc, entry: false })),
+  };
+}
+
+function looksLikeJson(text: string): boolean {
+  // A YAML flow mapping also starts with `{`; JSON is what JSON.parse accepts.
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return text.trimStart().startsWith('{"') || text.trimStart().startsWith('[');
+  }
+}
+
+function readJson(text: string): Input {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new InputError(`invalid JSON: ${(error as Error).message}`);
+  }
+  if (!isObject(value))
+    throw new InputError('JSON input must be an object (a ResourceList or a resource)');
+  checkNumbers(value);
+  if (value.kind !== 'ResourceList') {
+    return { format: 'json-object', text, value, items: [{ value }] };
+  }
+  const items = value.items;
+  if (!Array.isArray(items)) throw new InputError('ResourceList items must be a list');
+  return { format: 'json-list', text, value, items: items.map((item) => ({ value: item })) };
+}
+
+/** JSON.parse rounds integers beyond 2^53; refuse rather than write a changed number. */
+function checkNumbers(value: Json): void {
+  if (typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)) {
+    throw new InputError(`the JSON number ${value} is too large to be kept exactly; quote it`);
+  }
+  if (Array.isArray(value)) value.forEach(checkNumbers);
+  else if (isObject(value)) Object.values(value).forEach(checkNumbers);
+}
+
+function resourceListKind(text: string, entries: readonly TopLevelEntry[]): boolean {
+  const kind = entries.find((e) => e.key === 'kind');
+  if (!kind) return false;
+  const raw = text
+    .slice(kind.valueStart, kind.lineEnd)
+    .replace(/\s#.*$/, '')
+    .trim();
+  return raw.replace(/^(["'])(.*)\1$/, '$2') === 'ResourceList';
+}
+
+function readYamlList(text: string, doc: { start: number; end: number }): Input {
+  const entries = topLevelEntries(text, doc);
+  const itemsEntry = entries.find((e) => e.key === 'items');
+  const resultsEntry = entries.find((e) => e.key === 'results');
+  // The envelope without items and results is small: parse it whole.
+  const envelope = entries
+    .filter((e) => e !== itemsEntry && e !== resultsEntry)
+    .map((e) => text.slice(e.start, e.end))
+    .join('');
+  const header = parseYaml(envelope, doc.start, text);
+  if (!isObject(header)) throw new InputError('the ResourceList is not a mapping');
+  const list: Input & { format: 'yaml-list' } = {
+    format: 'yaml-list',
+    text,
+    items: [],
+    functionConfig: header.functionConfig,
+  };
+  if (resultsEntry) list.results = resultsEntry;
+  if (
+    typeof header.apiVersion !== 'string' ||
+    !resourceListApiVersions.includes(header.apiVersion)
+  ) {
+    list.listError = `unsupported ResourceList apiVersion ${JSON.stringify(header.apiVersion ?? null)} (expected ${resourceListApiVersions.join(' or ')})`;
+    return list;
+  }
+  if (!itemsEntry) {
+    list.listError = 'the ResourceList has no items';
+    return list;
+  }
+  const inline = text
+    .slice(itemsEntry.valueStart, itemsEntry.lineEnd)
+    .replace(/\s#.*$/, '')
+    .trim();
+  if (['[]', '~', 'null'].includes(inline)) return list;
+  if (inline !== '') {
+    list.listError = 'ResourceList items must be a block sequence (`items:` then `- ` entries)';
+    return list;
+  }
+  try {
+    list.items = sequenceItems(text, itemsEntry).map((span) => parseItem(text, span));
+  } catch (error) {
+    if (!(error instanceof SpanError)) throw error;
+    list.listError = `ResourceList ${error.message}`;
+  }
+  return list;
+}
+
+function parseItem(text: string, span: ItemSpan): InputItem {
+  try {
+    const value = parseYaml(text.slice(span.start, span.end), span.start, text);
+    if (!span.entry) return { span, value };
+    // An entry span holds exactly one `- ` entry; anything else means the split was wrong.
+    if (Array.isArray(value) && value.length === 1) return { span, value: value[0] as Json };
+    return { span, error: 'the item could not be separated from its neighbours' };
+  } catch (error) {
+    if (error instanceof ParseError) return { span, error: error.message };
+    throw error;
+  }
+}

@@ -1,0 +1,50 @@
+// Line scanning over the original text by offsets: nothing is copied, so the bytes we do not
+// edit are the bytes we write.
+
+export interface Line {
+  start: number;
+  /** End of the line's text, before `\r\n` or `\n`. */
+  end: number;
+  /** Start of the next line (or the text's length). */
+  next: number;
+  /** Leading spaces. */
+  indent: number;
+  /** False for blank and comment-only lines. */
+  content: boolean;
+}
+
+export function lineAt(text: string, start: number): Line {
+  let next = text.indexOf('\n', start);
+  let end: number;
+  if (next < 0) {
+    next = text.length;
+    end = text.length;
+  } else {
+    end = next > start && text.charCodeAt(next - 1) === 13 ? next - 1 : next;
+    next += 1;
+  }
+  let i = start;
+  while (i < end && text.charCodeAt(i) === 32) i++;
+  const first = text.charCodeAt(i);
+  return { start, end, next, indent: i - start, content: i < end && first !== 35 /* # */ };
+}
+
+/** The text's line break, so inserted lines match (`\r\n` files stay `\r\n`). */
+export function lineBreakOf(text: string): string {
+  const lf = text.indexOf('\n');
+  return lf > 0 && text.charCodeAt(lf - 1) === 13 ? '\r\n' : '\n';
+}
+
+/** `-` followed by a space or the end of the line: a block sequence entry. */
+export function isSequenceEntry(text: string, at: number, end: number): boolean {
+  if (text.charCodeAt(at) !== 45) return false;
+  const after = text.charCodeAt(at + 1);
+  return at + 1 >= end || after === 32 || after === 9;
+}
+
+/** 1-based line number of an offset, for messages. */
+export function lineNumberAt(text: string, offset: number): number {
+  let n = 1;
+  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}

@@ -1,0 +1,85 @@
+// The general locator: a full, position-keeping parse with the `yaml` library. Slower (which is
+// why locate-lines.ts runs first) but it understands flow mappings, quoted keys and explicit
+// nulls. Loaded only when needed, so start-up and the common case never pay for it.
+import { isMap, isScalar, isSeq, type Node, parseDocument, type YAMLMap } from 'yaml';
+import { lineAt } from './lines.js';
+import type { Locator, ScalarStyle, Site } from './site.js';
+
+const styles: Partial<Record<string, ScalarStyle>> = {
+  PLAIN: 'plain',
+  QUOTE_SINGLE: 'single',
+  QUOTE_DOUBLE: 'double',
+};
+
+export const locateByCst: Locator = (text, entry, path, key) => {
+  const doc = parseDocument(text, { uniqueKeys: true });
+  if (doc.errors.length > 0) return undefined;
+  let root: unknown = doc.contents;
+  if (entry) root = isSeq(root) && root.items.length === 1 ? root.items[0] : undefined;
+  if (!isMap(root)) return undefined;
+  let map: YAMLMap = root;
+  let parentColumn = -1;
+  const steps = [...path, 'annotations'];
+  for (let depth = 0; depth <= steps.length; depth++) {
+    const name = depth < steps.length ? (steps[depth] as string) : key;
+    const missing = steps.slice(depth);
+    const pair = map.items.find((p) => isScalar(p.key) && p.key.value === name);
+    if (!pair) return insertionSite(text, map, parentColumn, missing);
+    const value = pair.value as Node | null;
+    const keyStart = (pair.key as Node).range?.[0] ?? 0;
+    if (depth === steps.length) {
+      const style = isScalar(value) ? styles[value.type ?? ''] : undefined;
+      if (!isScalar(value) || !style || !value.range) return undefined;
+      return { kind: 'value', start: value.range[0], end: value.range[1], style };
+    }
+    if (isMap(value)) {
+      parentColumn = columnOf(text, keyStart);
+      map = value;
+      continue;
+    }
+    if (!isScalar(value) || value.value !== null || !value.range) return undefined;
+    const rest = steps.slice(depth + 1);
+    if (value.range[0] !== value.range[1]) {
+      return { kind: 'null', start: value.range[0], end: value.range[1], missing: rest };
+    }
+    const column = columnOf(text, keyStart);
+    const step = Math.max(column - parentColumn, 1);
+    const at = lineAt(text, keyStart - column).next;
+    return { kind: 'lines', at, indent: column + step, step, missing: rest };
+  }
+  return undefined;
+};
+
+function insertionSite(
+  text: string,
+  map: YAMLMap,
+  parentColumn: number,
+  missing: readonly string[],
+): Site | undefined {
+  if (!map.range) return undefined;
+  if (map.flow) {
+    const at = text.indexOf('{', map.range[0]);
+    return at < 0
+      ? undefined
+      : { kind: 'flow', at: at + 1, empty: map.items.length === 0, missing };
+  }
+  const firstKey = map.items[0]?.key as Node | undefined;
+  const start = firstKey?.range?.[0];
+  if (start === undefined) return undefined;
+  const column = columnOf(text, start);
+  const lineStart = start - column;
+  // Only before a key that starts its own line (not after `- ` or `? `).
+  if (text.slice(lineStart, start).trim() !== '') return undefined;
+  return {
+    kind: 'lines',
+    at: lineStart,
+    indent: column,
+    step: Math.max(column - parentColumn, 1),
+    missing,
+  };
+}
+
+function columnOf(text: string, offset: number): number {
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  return offset - lineStart;
+}

@@ -1,0 +1,184 @@
+// The fast locator: finds block-style keys by exact indentation, line by line. It handles the
+// layout kpt, kustomize and Helm print; on anything else (flow mappings, anchors, tags, quoted
+// keys with escapes, multi-line values) it answers `undefined` and the caller falls back to the
+// full YAML parser in locate-cst.ts.
+import { isSequenceEntry, type Line, lineAt } from './lines.js';
+import type { Locator, ScalarStyle, Site } from './site.js';
+
+interface Mapping {
+  /** Scan from here (a line start). */
+  from: number;
+  indent: number;
+  /** Indent of the parent mapping, for the indentation step of inserted lines. */
+  parentIndent: number;
+  /** The first line is a `- ` entry whose content starts at `indent`. */
+  entryLine?: number;
+}
+
+interface Found {
+  line: Line;
+  /** Offset just after the key's `:`. */
+  valueStart: number;
+}
+
+export const locateByLines: Locator = (text, entry, path, key) => {
+  const first = firstContentLine(text, 0);
+  if (!first) return undefined;
+  let mapping: Mapping;
+  if (entry) {
+    const at = first.start + first.indent;
+    if (!isSequenceEntry(text, at, first.end)) return undefined;
+    let col = at + 1;
+    while (col < first.end && text.charCodeAt(col) === 32) col++;
+    if (col >= first.end) return undefined;
+    mapping = {
+      from: first.start,
+      indent: col - first.start,
+      parentIndent: first.indent,
+      entryLine: first.start,
+    };
+  } else {
+    if (text.startsWith('---', first.start)) return undefined;
+    mapping = { from: first.start, indent: first.indent, parentIndent: first.indent - 2 };
+  }
+  const steps = [...path, 'annotations'];
+  for (let depth = 0; depth < steps.length; depth++) {
+    const found = findKey(text, mapping, steps[depth] as string);
+    if (found === undefined) return undefined;
+    const step = Math.max(mapping.indent - mapping.parentIndent, 1);
+    if (found === null) {
+      const insertAt = firstEntryStart(text, mapping);
+      if (insertAt === undefined) return undefined;
+      return {
+        kind: 'lines',
+        at: insertAt,
+        indent: mapping.indent,
+        step,
+        missing: steps.slice(depth),
+      };
+    }
+    const rest = text.slice(found.valueStart, found.line.end).trim();
+    if (rest !== '' && !rest.startsWith('#')) return undefined;
+    const keyIndent = mapping.indent;
+    const child = firstContentLine(text, found.line.next);
+    const nested = child !== undefined && child.indent >= keyIndent;
+    if (nested && isSequenceEntry(text, child.start + child.indent, child.end)) return undefined;
+    if (!nested || child.indent === keyIndent) {
+      // `key:` with nothing under it is null: start its mapping on the next line.
+      const missing = steps.slice(depth + 1);
+      return { kind: 'lines', at: found.line.next, indent: keyIndent + step, step, missing };
+    }
+    mapping = { from: child.start, indent: child.indent, parentIndent: keyIndent };
+  }
+  const found = findKey(text, mapping, key);
+  if (found === undefined) return undefined;
+  if (found === null) {
+    const at = firstEntryStart(text, mapping);
+    if (at === undefined) return undefined;
+    const step = Math.max(mapping.indent - mapping.parentIndent, 1);
+    return { kind: 'lines', at, indent: mapping.indent, step, missing: [] };
+  }
+  return scalarSite(text, found, mapping.indent);
+};
+
+function firstContentLine(text: string, from: number): Line | undefined {
+  for (let pos = from; pos < text.length; ) {
+    const line = lineAt(text, pos);
+    if (line.content) return line;
+    pos = line.next;
+  }
+  return undefined;
+}
+
+/** Line start of the mapping's first key, where new entries go (never a `- ` line). */
+function firstEntryStart(text: string, mapping: Mapping): number | undefined {
+  if (mapping.entryLine !== undefined) return undefined;
+  return firstContentLine(text, mapping.from)?.start;
+}
+
+/**
+ * The line of `key` in the mapping: `null` when the mapping ends without it, `undefined` when a
+ * line is beyond this locator (the caller falls back).
+ */
+function findKey(text: string, mapping: Mapping, key: string): Found | null | undefined {
+  for (let pos = mapping.from; pos < text.length; ) {
+    const line = lineAt(text, pos);
+    pos = line.next;
+    if (!line.content) continue;
+    const indent = line.start === mapping.entryLine ? mapping.indent : line.indent;
+    if (indent < mapping.indent) return null;
+    if (indent > mapping.indent) continue;
+    const at = line.start + indent;
+    if (isSequenceEntry(text, at, line.end)) continue; // a compact list under the previous key
+    const token = readKey(text, at, line.end);
+    if (token === undefined) return undefined;
+    if (token.key === key) return { line, valueStart: token.end };
+  }
+  return null;
+}
+
+function readKey(text: string, at: number, end: number): { key: string; end: number } | undefined {
+  const c = text[at];
+  let key: string;
+  let pos: number;
+  if (c === '"' || c === "'") {
+    const close = text.indexOf(c, at + 1);
+    if (close < 0 || close >= end) return undefined;
+    key = text.slice(at + 1, close);
+    if (key.includes('\\') || (c === "'" && text[close + 1] === "'")) return undefined;
+    pos = close + 1;
+    while (text[pos] === ' ') pos++;
+    if (text[pos] !== ':') return undefined;
+  } else {
+    if (c === undefined || '?&*!{[|>%@`#'.includes(c)) return undefined;
+    pos = at;
+    for (;;) {
+      pos = text.indexOf(':', pos);
+      if (pos < 0 || pos >= end) return undefined;
+      const after = text.charCodeAt(pos + 1);
+      if (pos + 1 >= end || after === 32 || after === 9) break;
+      pos++;
+    }
+    key = text.slice(at, pos).trimEnd();
+    if (key.includes(' #')) return undefined;
+  }
+  return { key, end: pos + 1 };
+}
+
+/** The annotation's value, if it is a one-line scalar with nothing continuing it. */
+function scalarSite(text: string, found: Found, indent: number): Site | undefined {
+  const { line } = found;
+  let start = found.valueStart;
+  while (start < line.end && text.charCodeAt(start) === 32) start++;
+  const c = text[start];
+  let end: number;
+  let style: ScalarStyle;
+  if (c === '"') {
+    end = start + 1;
+    while (end < line.end && text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+    if (end >= line.end) return undefined;
+    end++;
+    style = 'double';
+  } else if (c === "'") {
+    end = start + 1;
+    for (;;) {
+      end = text.indexOf("'", end);
+      if (end < 0 || end >= line.end) return undefined;
+      if (text[end + 1] !== "'") break;
+      end += 2;
+    }
+    end++;
+    style = 'single';
+  } else {
+    if (c === undefined || start >= line.end || '|>&*!{[#%@`'.includes(c)) return undefined;
+    const comment = text.indexOf(' #', start);
+    end = comment >= 0 && comment < line.end ? comment : line.end;
+    while (end > start && text.charCodeAt(end - 1) === 32) end--;
+    style = 'plain';
+  }
+  const tail = text.slice(end, line.end).trim();
+  if (tail !== '' && !tail.startsWith('#')) return undefined;
+  const next = firstContentLine(text, line.next);
+  if (next && next.indent > indent) return undefined; // a continuation line
+  return { kind: 'value', start, end, style };
+}

@@ -1,0 +1,65 @@
+// Writes the output in the input's format: YAML text with the edited items spliced in (every
+// other byte copied), JSON re-serialised with the input's indentation and key order.
+import type { Result } from '../results.js';
+import type { Input } from './input.js';
+import { lineBreakOf } from './lines.js';
+import { resultsYaml } from './results-yaml.js';
+
+/** Edited text per item index (YAML) — JSON items are edited in place in `input.value`. */
+export type ItemTexts = ReadonlyMap<number, string>;
+
+export function writeOutput(input: Input, edited: ItemTexts, results: readonly Result[]): string {
+  switch (input.format) {
+    case 'json-list':
+      return writeJson(input.text, {
+        ...input.value,
+        results: results.length > 0 ? results : undefined,
+      });
+    case 'json-object':
+      return writeJson(input.text, input.value);
+    case 'yaml-stream':
+      return splice(input.text, replacements(input, edited));
+    case 'yaml-list': {
+      const changes = replacements(input, edited);
+      // Results are output only: the input's (from an earlier function) are replaced by ours.
+      if (input.results) changes.push({ ...input.results, text: '' });
+      const text = splice(input.text, changes);
+      if (results.length === 0) return text;
+      const lineBreak = lineBreakOf(input.text);
+      const separator = text === '' || text.endsWith('\n') ? '' : lineBreak;
+      return text + separator + resultsYaml(results, lineBreak);
+    }
+  }
+}
+
+interface Replacement {
+  start: number;
+  end: number;
+  text: string;
+}
+
+function replacements(input: Input, edited: ItemTexts): Replacement[] {
+  const changes: Replacement[] = [];
+  for (const [index, text] of edited) {
+    const span = input.items[index]?.span;
+    if (span) changes.push({ start: span.start, end: span.end, text });
+  }
+  return changes;
+}
+
+function splice(source: string, changes: Replacement[]): string {
+  const chunks: string[] = [];
+  let pos = 0;
+  for (const change of changes.sort((a, b) => a.start - b.start)) {
+    chunks.push(source.slice(pos, change.start), change.text);
+    pos = change.end;
+  }
+  chunks.push(source.slice(pos));
+  return chunks.join('');
+}
+
+function writeJson(source: string, value: unknown): string {
+  const indent = /\n([ \t]+)"/.exec(source)?.[1] ?? '';
+  const text = JSON.stringify(value, null, indent);
+  return source.trimEnd() === source ? text : `${text}\n`;
+}

@@ -1,0 +1,26 @@
+// Writes results as a YAML block sequence. Strings are plain where YAML reads them back as the
+// same string, JSON-quoted (valid YAML double-quoted scalars) otherwise.
+import type { Result } from '../results.js';
+import { formatScalar } from './site.js';
+
+export function resultsYaml(results: readonly Result[], lineBreak: string): string {
+  const lines = ['results:'];
+  for (const result of results) emit(result as unknown as Record<string, unknown>, 2, '- ', lines);
+  return lines.join(lineBreak) + lineBreak;
+}
+
+function emit(value: Record<string, unknown>, indent: number, first: string, lines: string[]) {
+  let prefix = `${' '.repeat(indent - first.length)}${first}`;
+  for (const [key, v] of Object.entries(value)) {
+    if (v === undefined) continue;
+    if (typeof v === 'object' && v !== null) {
+      lines.push(`${prefix}${key}:`);
+      emit(v as Record<string, unknown>, indent + 2, '', lines);
+    } else {
+      lines.push(
+        `${prefix}${key}: ${typeof v === 'string' ? formatScalar(v, 'plain') : String(v)}`,
+      );
+    }
+    prefix = ' '.repeat(indent);
+  }
+}

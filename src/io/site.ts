@@ -1,0 +1,68 @@
+// Where in an item's text an annotation edit goes, as found by a locator. Every site is either
+// the span of an existing value to replace, or a point to insert at: nothing else is rewritten.
+
+export type ScalarStyle = 'plain' | 'single' | 'double';
+
+export type Site =
+  /** The annotation exists: replace its value, keeping the quoting style. */
+  | { kind: 'value'; start: number; end: number; style: ScalarStyle }
+  /** Insert block lines at a line start: `missing` mappings, then the annotation. */
+  | { kind: 'lines'; at: number; indent: number; step: number; missing: readonly string[] }
+  /** Insert into a flow mapping right after its `{`. */
+  | { kind: 'flow'; at: number; empty: boolean; missing: readonly string[] }
+  /** Replace an explicit null (`~`, `null`) with a flow mapping. */
+  | { kind: 'null'; start: number; end: number; missing: readonly string[] };
+
+/** Finds the site for `key` in the annotations of the metadata mapping at `path`. */
+export type Locator = (
+  itemText: string,
+  entry: boolean,
+  path: readonly string[],
+  key: string,
+) => Site | undefined;
+
+export function applySite(
+  text: string,
+  site: Site,
+  key: string,
+  value: string,
+  lineBreak: string,
+): string {
+  switch (site.kind) {
+    case 'value': {
+      const scalar = formatScalar(value, site.style);
+      return text.slice(0, site.start) + scalar + text.slice(site.end);
+    }
+    case 'lines': {
+      const lines = [...site.missing, null].map((name, depth) => {
+        const pad = ' '.repeat(site.indent + depth * site.step);
+        return name === null ? `${pad}${key}: ${JSON.stringify(value)}` : `${pad}${name}:`;
+      });
+      const head = text.slice(0, site.at);
+      const needsBreak = head.length > 0 && !head.endsWith('\n');
+      const block = (needsBreak ? lineBreak : '') + lines.join(lineBreak) + lineBreak;
+      return head + block + text.slice(site.at);
+    }
+    case 'flow': {
+      const inner = nestedFlow(site.missing, key, value);
+      return text.slice(0, site.at) + inner + (site.empty ? '' : ', ') + text.slice(site.at);
+    }
+    case 'null':
+      return `${text.slice(0, site.start)}{${nestedFlow(site.missing, key, value)}}${text.slice(site.end)}`;
+  }
+}
+
+function nestedFlow(missing: readonly string[], key: string, value: string): string {
+  return missing.reduceRight(
+    (inner, name) => `${name}: {${inner}}`,
+    `${key}: ${JSON.stringify(value)}`,
+  );
+}
+
+/** Plain only where YAML cannot read the value as anything but this string. */
+export function formatScalar(value: string, style: ScalarStyle): string {
+  if (style === 'single') return `'${value.replaceAll("'", "''")}'`;
+  if (style === 'plain' && /^[A-Za-z][-\w./]*$/.test(value) && !reserved.test(value)) return value;
+  return JSON.stringify(value);
+}
+const reserved = /^(true|false|null|yes|no|on|off|y|n)$/i;

@@ -1,0 +1,53 @@
+// The thin entry point: arguments, stdin, stdout/stderr, exit code. Everything else is in run().
+import { readFileSync } from 'node:fs';
+import { run } from './run.js';
+
+const usage = `Usage: secret-rollout [--verbose] [key=value ...] < input.yaml
+
+Reads a KRM ResourceList (kpt, kustomize) or a plain YAML stream (kustomize build, helm template)
+on stdin and writes it to stdout with checksum annotations on the pod templates that consume
+ExternalSecrets and Argo CD sync waves on ExternalSecrets and their stores.
+key=value options apply to YAML streams; see the README for the options.
+`;
+
+function main(argv: readonly string[]): number {
+  const settings: Record<string, string> = {};
+  let verbose = false;
+  for (const arg of argv) {
+    if (arg === '--help' || arg === '-h') {
+      process.stdout.write(usage);
+      return 0;
+    }
+    if (arg === '--verbose') verbose = true;
+    else if (/^[A-Za-z]\w*=/.test(arg)) {
+      const eq = arg.indexOf('=');
+      settings[arg.slice(0, eq)] = arg.slice(eq + 1);
+    } else {
+      process.stderr.write(`secret-rollout: unknown argument ${JSON.stringify(arg)}\n${usage}`);
+      return 1;
+    }
+  }
+  if (process.stdin.isTTY) {
+    process.stderr.write(`secret-rollout: no input on stdin\n${usage}`);
+    return 1;
+  }
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(readFileSync(0));
+  } catch {
+    process.stderr.write('secret-rollout: stdin is not valid UTF-8\n');
+    return 1;
+  }
+  const result = run(text, { settings, verbose });
+  process.stdout.write(result.stdout);
+  process.stderr.write(result.stderr);
+  return result.exitCode;
+}
+
+try {
+  process.exitCode = main(process.argv.slice(2));
+} catch (error) {
+  // A bug, not bad input: still one line and exit 1, never a stack trace an orchestrator shows.
+  process.stderr.write(`secret-rollout: internal error: ${(error as Error).message}\n`);
+  process.exitCode = 1;
+}

@@ -1,0 +1,19 @@
+// The checksum is SHA-256 over canonical JSON: object keys sorted by UTF-16 code units (what
+// `jq -cS` and RFC 8785 do for our data: strings, integers, booleans), no insignificant
+// whitespace. Chosen over object-hash, whose encoding is its own and changed across majors, so a
+// user could not recompute a value with standard tools.
+import { createHash } from 'node:crypto';
+import { isObject, type Json } from '../resource.js';
+
+export function canonicalJson(value: Json): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (isObject(value)) {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k] as Json)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export function sha256Hex(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}

@@ -1,0 +1,128 @@
+// Argo CD sync waves: stores before ExternalSecrets before their consumers. Argo CD sorts unknown
+// kinds (ExternalSecret) after Deployments within a wave, so the order must come from waves.
+import { parseInt64 } from '../config.js';
+import { ItemError, type Resource } from '../resource.js';
+import { describe, type Result, resourceResult, type Severity } from '../results.js';
+import { type AnnotationEdit, annotationField } from './edits.js';
+
+export const syncWaveKey = 'argocd.argoproj.io/sync-wave';
+const hookWeightKey = 'helm.sh/hook-weight';
+
+export interface Wave {
+  value: bigint;
+  /** Written in the input: never changed by this function, only checked. */
+  explicit: boolean;
+}
+
+/** Argo CD's rule: the sync-wave annotation, else the Helm hook weight, else 0. */
+export function waveOf(resource: Resource): Wave {
+  const raw = resource.annotations[syncWaveKey];
+  if (raw !== undefined) {
+    const value = parseInt64(raw.trim());
+    if (value === undefined) {
+      throw new ItemError(
+        `${syncWaveKey} ${JSON.stringify(raw)} is not a 64-bit integer`,
+        annotationField(['metadata'], syncWaveKey),
+      );
+    }
+    return { value, explicit: true };
+  }
+  const weight = parseInt64(resource.annotations[hookWeightKey]?.trim());
+  return { value: weight ?? 0n, explicit: false };
+}
+
+export interface WaveNode {
+  resource: Resource;
+  wave: Wave;
+  /** Resources that must come after this one. */
+  before: WaveNode[];
+}
+
+export interface WavePlan {
+  edits: AnnotationEdit[];
+  results: Result[];
+}
+
+export interface WaveOptions {
+  conflictSeverity: Severity;
+}
+
+/**
+ * Places one layer (ExternalSecrets, then stores): a node without an explicit wave goes to
+ * min(default, lowest wave of what comes after it − 1); an explicit wave is kept and checked.
+ * Mutates `node.wave` so the next layer sees the planned value.
+ */
+export function placeLayer(
+  nodes: readonly WaveNode[],
+  defaultWave: bigint,
+  options: WaveOptions,
+  plan: WavePlan,
+): void {
+  for (const node of nodes) {
+    const lowest = node.before.reduce<bigint | undefined>(
+      (min, n) => (min === undefined || n.wave.value < min ? n.wave.value : min),
+      undefined,
+    );
+    const wanted = lowest === undefined || defaultWave < lowest ? defaultWave : lowest - 1n;
+    const field = annotationField(['metadata'], syncWaveKey);
+    if (node.wave.explicit) {
+      const late = node.before.filter((n) => n.wave.value <= node.wave.value);
+      if (late.length > 0) {
+        plan.results.push(
+          resourceResult(
+            node.resource,
+            options.conflictSeverity,
+            conflictMessage(node, late, wanted),
+            {
+              path: field,
+              currentValue: String(node.wave.value),
+              proposedValue: String(wanted),
+            },
+          ),
+        );
+        continue;
+      }
+    } else {
+      node.wave = { value: wanted, explicit: false };
+      plan.edits.push({
+        item: node.resource.index,
+        metadataPath: ['metadata'],
+        key: syncWaveKey,
+        value: String(wanted),
+      });
+    }
+    // The same message whether the wave was just written or already there: results describe the
+    // plan, so a second run reports exactly what the first did.
+    plan.results.push(
+      resourceResult(
+        node.resource,
+        'info',
+        `sync-wave ${node.wave.value}${beforeList(node.before)}`,
+        {
+          path: field,
+          proposedValue: String(node.wave.value),
+        },
+      ),
+    );
+  }
+}
+
+function conflictMessage(node: WaveNode, late: readonly WaveNode[], wanted: bigint): string {
+  const who = late.map((n) => `${describe(n.resource)} (wave ${n.wave.value})`);
+  return (
+    `${describe(node.resource)} has sync-wave ${node.wave.value}, not below ${listed(who)}, so ` +
+    `Argo CD may apply it after them: set ${syncWaveKey} to "${wanted}" or lower, ` +
+    'or remove it to let secret-rollout choose'
+  );
+}
+
+function beforeList(before: readonly WaveNode[]): string {
+  return before.length === 0 ? '' : `, before ${listed(before.map((n) => describe(n.resource)))}`;
+}
+
+function listed(names: readonly string[]): string {
+  const shown = [...new Set(names)];
+  return shown.length <= 3
+    ? shown.join(', ')
+    : `${shown.slice(0, 3).join(', ')} and ${shown.length - 3} more`;
+}

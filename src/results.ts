@@ -1,0 +1,67 @@
+// Structured results per the KRM Functions Specification (severity is always written explicitly,
+// because the spec defaults to `error` while kpt displays a missing severity as `info`).
+import type { Resource } from './resource.js';
+
+export type Severity = 'error' | 'warning' | 'info';
+export const severities: readonly Severity[] = ['error', 'warning', 'info'];
+
+export interface ResourceRef {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  namespace?: string;
+}
+
+export interface Result {
+  message: string;
+  severity: Severity;
+  resourceRef?: ResourceRef;
+  field?: { path: string; currentValue?: string; proposedValue?: string };
+  file?: { path: string; index?: number };
+}
+
+/** A result about one resource: fills `resourceRef` and `file` from the resource. */
+export function resourceResult(
+  resource: Resource,
+  severity: Severity,
+  message: string,
+  field?: Result['field'],
+): Result {
+  const result: Result = { message, severity, resourceRef: refOf(resource) };
+  if (field) result.field = field;
+  if (resource.file) result.file = resource.file;
+  return result;
+}
+
+export function refOf(resource: Resource): ResourceRef {
+  const ref: ResourceRef = {
+    apiVersion: resource.apiVersion,
+    kind: resource.kind,
+    name: resource.name,
+  };
+  if (resource.namespace !== undefined) ref.namespace = resource.namespace;
+  return ref;
+}
+
+/** `Kind namespace/name`, the way users search for a resource in their repo. */
+export function describe(resource: Resource): string {
+  const ns = resource.namespace === undefined ? '' : `${resource.namespace}/`;
+  return `${resource.kind} ${ns}${resource.name}`;
+}
+
+export function hasErrors(results: readonly Result[]): boolean {
+  return results.some((r) => r.severity === 'error');
+}
+
+/** One readable line, for stderr in stream mode. */
+export function formatResult(result: Result): string {
+  const where: string[] = [];
+  if (result.resourceRef) {
+    const { kind, name, namespace } = result.resourceRef;
+    where.push(`${kind} ${namespace === undefined ? '' : `${namespace}/`}${name}`);
+  }
+  if (result.field) where.push(result.field.path);
+  if (result.file) where.push(result.file.path);
+  const location = where.length > 0 ? ` [${where.join(' ')}]` : '';
+  return `${result.severity}: ${result.message}${location}`;
+}

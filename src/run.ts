@@ -1,0 +1,140 @@
+// Text in, text out: reads the input, runs the pure core, proves and writes the edits. No process
+// I/O here, so tests drive it directly.
+import { type Config, ConfigError, readConfig } from './config.js';
+import { applyToValue, EditError, editText } from './io/edit.js';
+import { type Input, InputError, readInput } from './io/input.js';
+import { lineBreakOf } from './io/lines.js';
+import { writeOutput } from './io/output.js';
+import type { AnnotationEdit } from './plan/edits.js';
+import { ItemError, type Resource, toResource } from './resource.js';
+import { formatResult, hasErrors, type Result } from './results.js';
+import { transform } from './transform.js';
+
+export interface RunOutput {
+  stdout: string;
+  stderr: string;
+  exitCode: 0 | 1;
+}
+
+export interface RunOptions {
+  /** `key=value` options for stream input, which carries no functionConfig. */
+  settings?: Readonly<Record<string, string>>;
+  verbose?: boolean;
+}
+
+export function run(text: string, options: RunOptions = {}): RunOutput {
+  const started = performance.now();
+  let input: Input;
+  try {
+    input = readInput(text);
+  } catch (error) {
+    if (error instanceof InputError) return failure(error.message);
+    throw error;
+  }
+  const results: Result[] = [];
+  const config = configOf(input, options, results);
+  if (input.format === 'yaml-list' && input.listError) {
+    results.push({ severity: 'error', message: input.listError });
+  }
+
+  const resources: Resource[] = [];
+  input.items.forEach((item, index) => {
+    const where = `item ${index}`;
+    if (item.error !== undefined) {
+      results.push({ severity: 'error', message: `${where}: ${item.error}` });
+      return;
+    }
+    try {
+      resources.push(toResource(index, item.value));
+    } catch (error) {
+      if (!(error instanceof ItemError)) throw error;
+      results.push({ severity: 'error', message: `${where}: ${error.message}` });
+    }
+  });
+
+  const planned = config ? transform(resources, config) : { edits: [], results: [] };
+  results.push(...planned.results);
+  const edited = hasErrors(results)
+    ? new Map()
+    : applyEdits(input, resources, planned.edits, results);
+  const exitCode = hasErrors(results) ? 1 : 0;
+  // Any error leaves every item as it came in.
+  const output = writeOutput(input, exitCode === 0 ? edited : new Map(), results);
+
+  const stderr: string[] = [];
+  let stdout = output;
+  if (input.format === 'yaml-stream' || input.format === 'json-object') {
+    stderr.push(...results.map(formatResult));
+    // A stream carries no results: on error print nothing a pipe could take for success.
+    if (exitCode === 1) stdout = '';
+  }
+  if (options.verbose) {
+    const ms = Math.round(performance.now() - started);
+    stderr.push(
+      `secret-rollout: ${input.items.length} items, ${planned.edits.length} annotations set, ${results.length} results in ${ms} ms`,
+    );
+  }
+  return { stdout, stderr: stderr.map((l) => `${l}\n`).join(''), exitCode };
+}
+
+function configOf(input: Input, options: RunOptions, results: Result[]): Config | undefined {
+  const functionConfig =
+    input.format === 'yaml-list'
+      ? input.functionConfig
+      : input.format === 'json-list'
+        ? input.value.functionConfig
+        : undefined;
+  const settings = options.settings ?? {};
+  try {
+    if (Object.keys(settings).length > 0) {
+      if (functionConfig !== undefined) {
+        throw new ConfigError(
+          'key=value arguments are for YAML streams; this ResourceList has a functionConfig',
+        );
+      }
+      return readConfig({ apiVersion: 'v1', kind: 'ConfigMap', data: { ...settings } });
+    }
+    return readConfig(functionConfig);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    const result: Result = { severity: 'error', message: `functionConfig: ${error.message}` };
+    if (error.field) result.field = { path: error.field };
+    results.push(result);
+    return undefined;
+  }
+}
+
+/** Edited text per item; a failed proof becomes an error result. */
+function applyEdits(
+  input: Input,
+  resources: readonly Resource[],
+  edits: readonly AnnotationEdit[],
+  results: Result[],
+): Map<number, string> {
+  const byItem = new Map<number, AnnotationEdit[]>();
+  for (const edit of edits) byItem.set(edit.item, [...(byItem.get(edit.item) ?? []), edit]);
+  const edited = new Map<number, string>();
+  const lineBreak = lineBreakOf(input.text);
+  for (const resource of resources) {
+    const itemEdits = byItem.get(resource.index);
+    if (!itemEdits) continue;
+    for (const edit of itemEdits) applyToValue(resource.value, edit);
+    const span = input.items[resource.index]?.span;
+    if (!span) continue; // JSON: the value itself is the output
+    try {
+      const text = input.text.slice(span.start, span.end);
+      edited.set(resource.index, editText(text, span.entry, itemEdits, resource.value, lineBreak));
+    } catch (error) {
+      if (!(error instanceof EditError)) throw error;
+      results.push({
+        severity: 'error',
+        message: `item ${resource.index} (${resource.kind} ${resource.name}): ${error.message}`,
+      });
+    }
+  }
+  return edited;
+}
+
+function failure(message: string): RunOutput {
+  return { stdout: '', stderr: `secret-rollout: ${message}\n`, exitCode: 1 };
+}

@@ -1,0 +1,57 @@
+// Spec normalisation shared by sources: drop what does not decide content, fill server-side
+// defaults, so spelling a default out (or leaving out an empty list) does not move a checksum.
+import { isObject, type Json } from '../resource.js';
+
+/**
+ * A rule applies at a path of field names, where `*` steps into every list element.
+ * `drop` removes the field; `defaults` removes a field whose value equals the default.
+ */
+export interface NormalizeRule {
+  path: readonly string[];
+  drop?: readonly string[];
+  defaults?: Readonly<Record<string, Json>>;
+}
+
+export function normalize(value: Json, rules: readonly NormalizeRule[]): Json {
+  const copy = structuredClone(value);
+  for (const rule of rules) {
+    for (const node of select(copy, rule.path)) {
+      for (const field of rule.drop ?? []) delete node[field];
+      for (const [field, def] of Object.entries(rule.defaults ?? {})) {
+        if (node[field] === def) delete node[field];
+      }
+    }
+  }
+  return pruneEmpty(copy) ?? {};
+}
+
+function* select(value: Json, path: readonly string[]): Generator<{ [key: string]: Json }> {
+  if (path.length === 0) {
+    if (isObject(value)) yield value;
+    return;
+  }
+  const [head, ...rest] = path;
+  if (head === '*') {
+    if (Array.isArray(value)) for (const element of value) yield* select(element, rest);
+  } else if (isObject(value) && head !== undefined && value[head] !== undefined) {
+    yield* select(value[head] as Json, rest);
+  }
+}
+
+/** Nulls, empty mappings and empty lists say nothing the API server would keep. */
+function pruneEmpty(value: Json): Json | undefined {
+  if (value === null) return undefined;
+  if (Array.isArray(value)) {
+    const items = value.map((v) => pruneEmpty(v) ?? null);
+    return items.length === 0 ? undefined : items;
+  }
+  if (isObject(value)) {
+    const out: { [key: string]: Json } = {};
+    for (const [key, v] of Object.entries(value)) {
+      const pruned = pruneEmpty(v);
+      if (pruned !== undefined) out[key] = pruned;
+    }
+    return Object.keys(out).length === 0 ? undefined : out;
+  }
+  return value;
+}

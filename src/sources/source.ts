@@ -1,0 +1,33 @@
+// What every secret source (ExternalSecret, later SealedSecret, VaultStaticSecret, …) tells the
+// planner: which Secret it produces, what decides that Secret's content, and which stores it uses.
+import type { Json, Resource } from '../resource.js';
+import type { Result } from '../results.js';
+
+/** The data keys a pod template reads from a Secret, or all of them. */
+export type KeySet = 'all' | ReadonlySet<string>;
+
+export interface StoreRef {
+  kind: string;
+  name: string;
+}
+
+export interface SecretSource {
+  resource: Resource;
+  secretName: string;
+  /** What decides the Secret's content, narrowed to `keys` where the source can tell. */
+  content(keys: KeySet): Json;
+  /** Stores this source reads from; they are ordered before it. */
+  stores: readonly StoreRef[];
+  /** Notes about the source itself (for example what its checksum cannot follow). */
+  notes: readonly Result[];
+}
+
+export interface SourceKind {
+  group: string;
+  kind: string;
+  /**
+   * Reads a resource of this kind. `undefined` means it produces no Secret (for example an
+   * ExternalSecret whose target is a ConfigMap); the reason goes into `skipped`.
+   */
+  read(resource: Resource): SecretSource | { skipped: string };
+}

@@ -1,0 +1,192 @@
+// The pure core: parsed items and configuration in, annotation edits and results out. No I/O.
+import type { Config } from './config.js';
+import { type Consumption, templateChecksum, unionKeys } from './plan/checksums.js';
+import { type AnnotationEdit, annotationField } from './plan/edits.js';
+import { placeLayer, type WaveNode, type WavePlan, waveOf } from './plan/waves.js';
+import { getPath, ItemError, type Resource, readAnnotations } from './resource.js';
+import { describe, type Result, resourceResult } from './results.js';
+import { sourceKindOf, storeKindOf, storeKinds } from './sources/index.js';
+import type { KeySet, SecretSource } from './sources/source.js';
+import { secretUses } from './workloads/references.js';
+import { barePod, podTemplatesOf } from './workloads/shapes.js';
+
+export interface TransformOutput {
+  edits: AnnotationEdit[];
+  results: Result[];
+}
+
+const namespaceKey = (ns: string | undefined) => ns ?? '';
+
+export function transform(resources: readonly Resource[], config: Config): TransformOutput {
+  const results: Result[] = [];
+  const edits: AnnotationEdit[] = [];
+  /** Runs one rule on one resource; a malformed field becomes an error result for it. */
+  const guarded = (resource: Resource, rule: () => void) => {
+    try {
+      rule();
+    } catch (error) {
+      if (!(error instanceof ItemError)) throw error;
+      const field = error.field ? { path: error.field } : undefined;
+      results.push(
+        resourceResult(resource, 'error', `${describe(resource)}: ${error.message}`, field),
+      );
+    }
+  };
+
+  // Secret sources, by namespace and Secret name.
+  const sources: SecretSource[] = [];
+  const bySecret = new Map<string, SecretSource[]>();
+  const stores: Resource[] = [];
+  for (const resource of resources) {
+    if (storeKindOf(resource)) stores.push(resource);
+    const kind = sourceKindOf(resource);
+    if (!kind) continue;
+    guarded(resource, () => {
+      requireName(resource);
+      const read = kind.read(resource);
+      if ('skipped' in read) {
+        results.push(resourceResult(resource, 'info', `skipped: ${read.skipped}`));
+        return;
+      }
+      sources.push(read);
+      results.push(...read.notes);
+      const key = `${namespaceKey(resource.namespace)}/${read.secretName}`;
+      bySecret.set(key, [...(bySecret.get(key) ?? []), read]);
+    });
+  }
+  for (const same of bySecret.values()) {
+    if (same.length < 2) continue;
+    for (const source of same) {
+      const others = same.filter((s) => s !== source).map((s) => describe(s.resource));
+      const message = `${describe(source.resource)} and ${others.join(', ')} all write Secret ${source.secretName}; consumers get a checksum over all of them`;
+      results.push(resourceResult(source.resource, 'warning', message));
+    }
+  }
+
+  // Consumers: one checksum per pod template; every consumer orders its sources before it.
+  const consumersOf = new Map<SecretSource, Resource[]>();
+  for (const resource of resources) {
+    if (sourceKindOf(resource)) continue;
+    guarded(resource, () => {
+      for (const template of podTemplatesOf(resource)) {
+        const podSpecField = template.shape.podSpec.join('.');
+        const keysBySecret = new Map<string, KeySet>();
+        for (const use of secretUses(template.podSpec, podSpecField, config)) {
+          const prior = keysBySecret.get(use.secretName);
+          keysBySecret.set(use.secretName, prior ? unionKeys(prior, use.keys) : use.keys);
+        }
+        const consumed: Consumption[] = [];
+        for (const [secretName, keys] of keysBySecret) {
+          const key = `${namespaceKey(resource.namespace)}/${secretName}`;
+          for (const source of bySecret.get(key) ?? []) consumed.push({ source, keys });
+        }
+        if (consumed.length === 0) continue;
+        requireName(resource);
+        for (const { source } of consumed) {
+          const list = consumersOf.get(source) ?? [];
+          if (!list.includes(resource)) list.push(resource);
+          consumersOf.set(source, list);
+        }
+        const names = [...new Set(consumed.map((c) => describe(c.source.resource)))].join(', ');
+        if (template.shape === barePod) {
+          const message = `reads Secrets of ${names}, but a bare Pod is not restarted by an annotation change: no checksum set`;
+          results.push(resourceResult(resource, 'info', message));
+          continue;
+        }
+        const value = templateChecksum(consumed);
+        const annotationsField = `${template.shape.metadata.join('.')}.annotations`;
+        const current = readAnnotations(
+          getPath(resource.value, [...template.shape.metadata, 'annotations']),
+          annotationsField,
+        )[config.checksumAnnotation];
+        if (current !== value) {
+          edits.push({
+            item: resource.index,
+            metadataPath: template.shape.metadata,
+            key: config.checksumAnnotation,
+            value,
+          });
+        }
+        const field = annotationField(template.shape.metadata, config.checksumAnnotation);
+        results.push(
+          resourceResult(resource, 'info', `checksum of ${names}`, {
+            path: field,
+            proposedValue: value,
+          }),
+        );
+      }
+    });
+  }
+
+  if (config.syncWaves) {
+    const plan: WavePlan = { edits, results };
+    planWaves(sources, consumersOf, stores, config, plan, guarded);
+  }
+  return { edits, results: sortByItem(results, resources) };
+}
+
+function planWaves(
+  sources: readonly SecretSource[],
+  consumersOf: Map<SecretSource, Resource[]>,
+  stores: readonly Resource[],
+  config: Config,
+  plan: WavePlan,
+  guarded: (resource: Resource, rule: () => void) => void,
+): void {
+  const nodes = new Map<Resource, WaveNode>();
+  const nodeOf = (resource: Resource): WaveNode | undefined => {
+    guarded(resource, () => {
+      if (!nodes.has(resource))
+        nodes.set(resource, { resource, wave: waveOf(resource), before: [] });
+    });
+    return nodes.get(resource);
+  };
+  const isNode = (n: WaveNode | undefined): n is WaveNode => n !== undefined;
+  const options = { conflictSeverity: config.waveConflictSeverity };
+
+  const storeNodes = new Map<string, WaveNode>();
+  const storeKey = (kind: string, name: string, namespace: string | undefined) =>
+    `${kind}/${namespaceKey(namespace)}/${name}`;
+  for (const store of stores) {
+    const node = nodeOf(store);
+    const namespace = storeKindOf(store)?.clusterScoped ? undefined : store.namespace;
+    if (node) storeNodes.set(storeKey(store.kind, store.name, namespace), node);
+  }
+
+  const sourceNodes: WaveNode[] = [];
+  for (const source of sources) {
+    const node = nodeOf(source.resource);
+    if (!node) continue;
+    node.before = (consumersOf.get(source) ?? []).map(nodeOf).filter(isNode);
+    sourceNodes.push(node);
+    for (const ref of source.stores) {
+      const clusterScoped = storeKinds.find((k) => k.kind === ref.kind)?.clusterScoped;
+      const namespace = clusterScoped ? undefined : source.resource.namespace;
+      storeNodes.get(storeKey(ref.kind, ref.name, namespace))?.before.push(node);
+    }
+  }
+  placeLayer(sourceNodes, config.externalSecretWave, options, plan);
+  placeLayer([...storeNodes.values()], config.storeWave, options, plan);
+}
+
+function requireName(resource: Resource): void {
+  if (resource.name === '') throw new ItemError('metadata.name is missing', 'metadata.name');
+}
+
+/** Results in item order (stable), results without a resource first. */
+function sortByItem(results: Result[], resources: readonly Resource[]): Result[] {
+  const position = new Map<string, number>();
+  resources.forEach((r, i) => {
+    position.set(`${r.kind}/${r.namespace ?? ''}/${r.name}/${r.apiVersion}`, i);
+  });
+  const rank = (r: Result) => {
+    const ref = r.resourceRef;
+    return ref
+      ? (position.get(`${ref.kind}/${ref.namespace ?? ''}/${ref.name}/${ref.apiVersion}`) ?? -1)
+      : -1;
+  };
+  return results
+    .map((result, i) => ({ result, i, rank: rank(result) }))
+    .sort((a, b) => a.rank - b.rank || a.i - b.i)
+    .map((x) => x.result);
+}
