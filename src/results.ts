@@ -27,7 +27,9 @@ export function resourceResult(
   message: string,
   field?: Result['field'],
 ): Result {
-  const result: Result = { message, severity, resourceRef: refOf(resource) };
+  const result: Result = { message, severity };
+  // The spec requires a name in resourceRef; a nameless item is still found by its file.
+  if (resource.name !== '') result.resourceRef = refOf(resource);
   if (field) result.field = field;
   if (resource.file) result.file = resource.file;
   return result;

@@ -58,20 +58,21 @@ export function run(text: string, options: RunOptions = {}): RunOutput {
     ? new Map()
     : applyEdits(input, resources, planned.edits, results);
   const exitCode = hasErrors(results) ? 1 : 0;
-  // Any error leaves every item as it came in.
-  const output = writeOutput(input, exitCode === 0 ? edited : new Map(), results);
+  // Any error leaves every item as it came in, so info about planned edits would mislead.
+  const reported = exitCode === 0 ? results : results.filter((r) => r.severity !== 'info');
+  const output = writeOutput(input, exitCode === 0 ? edited : new Map(), reported);
 
   const stderr: string[] = [];
   let stdout = output;
   if (input.format === 'yaml-stream' || input.format === 'json-object') {
-    stderr.push(...results.map(formatResult));
+    stderr.push(...reported.map(formatResult));
     // A stream carries no results: on error print nothing a pipe could take for success.
     if (exitCode === 1) stdout = '';
   }
   if (options.verbose) {
     const ms = Math.round(performance.now() - started);
     stderr.push(
-      `secret-rollout: ${input.items.length} items, ${planned.edits.length} annotations set, ${results.length} results in ${ms} ms`,
+      `secret-rollout: ${input.items.length} items, ${exitCode === 0 ? planned.edits.length : 0} annotations set, ${reported.length} results in ${ms} ms`,
     );
   }
   return { stdout, stderr: stderr.map((l) => `${l}\n`).join(''), exitCode };

@@ -42,7 +42,6 @@ export function transform(resources: readonly Resource[], config: Config): Trans
     const kind = sourceKindOf(resource);
     if (!kind) continue;
     guarded(resource, () => {
-      requireName(resource);
       const read = kind.read(resource);
       if ('skipped' in read) {
         results.push(resourceResult(resource, 'info', `skipped: ${read.skipped}`));
@@ -81,7 +80,6 @@ export function transform(resources: readonly Resource[], config: Config): Trans
           for (const source of bySecret.get(key) ?? []) consumed.push({ source, keys });
         }
         if (consumed.length === 0) continue;
-        requireName(resource);
         for (const { source } of consumed) {
           const list = consumersOf.get(source) ?? [];
           if (!list.includes(resource)) list.push(resource);
@@ -167,10 +165,6 @@ function planWaves(
   }
   placeLayer(sourceNodes, config.externalSecretWave, options, plan);
   placeLayer([...storeNodes.values()], config.storeWave, options, plan);
-}
-
-function requireName(resource: Resource): void {
-  if (resource.name === '') throw new ItemError('metadata.name is missing', 'metadata.name');
 }
 
 /** Results in item order (stable), results without a resource first. */

@@ -79,9 +79,13 @@ export const externalSecret: SourceKind = {
     const secretKeys = new Set(data.map((entry) => (entry as JsonObject).secretKey as string));
     // Per-key narrowing is only sound when data[] alone decides the Secret's keys.
     const narrowable = normalized.dataFrom === undefined && target?.template == null;
+    const secretName = targetName || resource.name;
+    if (secretName === '') {
+      throw new ItemError('has neither spec.target.name nor metadata.name', 'metadata.name');
+    }
     return {
       resource,
-      secretName: targetName || resource.name,
+      secretName,
       stores,
       notes: [],
       content(keys: KeySet): Json {

@@ -1,0 +1,127 @@
+// functionConfig: ConfigMap and SecretRollout, the same options, clear errors naming the field.
+import { describe, expect, it } from 'vitest';
+import { defaultConfig, isAnnotationKey, readConfig } from '../src/config.js';
+import { run } from '../src/run.js';
+import {
+  deployment,
+  envFrom,
+  externalSecret,
+  find,
+  itemsOf,
+  resourceList,
+  resultsOf,
+  runOk,
+  templateAnnotation,
+} from './helpers.js';
+
+const configMap = (data: Record<string, unknown>) => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name: 'function-input' },
+  data,
+});
+const typed = (fields: Record<string, unknown>) => ({
+  apiVersion: 'fn.kpt.dev/v1alpha1',
+  kind: 'SecretRollout',
+  metadata: { name: 'x' },
+  ...fields,
+});
+
+describe('configuration', () => {
+  it('defaults for no config and for an empty ConfigMap', () => {
+    expect(readConfig(undefined)).toEqual(defaultConfig);
+    expect(
+      readConfig({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'function-input' } }),
+    ).toEqual(defaultConfig);
+  });
+
+  it('reads the same options from a ConfigMap (strings) and SecretRollout (typed)', () => {
+    const fromStrings = readConfig(
+      configMap({
+        checksumAnnotation: 'example.com/secrets',
+        syncWaves: 'false',
+        storeWave: '-7',
+        externalSecretWave: '-3',
+        waveConflictSeverity: 'warning',
+        imagePullSecrets: 'true',
+      }),
+    );
+    const fromTyped = readConfig(
+      typed({
+        checksumAnnotation: 'example.com/secrets',
+        syncWaves: false,
+        storeWave: -7,
+        externalSecretWave: -3,
+        waveConflictSeverity: 'warning',
+        imagePullSecrets: true,
+      }),
+    );
+    expect(fromStrings).toEqual(fromTyped);
+    expect(fromStrings.storeWave).toBe(-7n);
+  });
+
+  it.each([
+    [configMap({ storeWave: '1.5' }), 'data.storeWave must be a 64-bit integer'],
+    [configMap({ nope: 'x' }), 'unknown option data.nope'],
+    [
+      configMap({ checksumAnnotation: 'bad key!' }),
+      'data.checksumAnnotation must be a valid annotation key',
+    ],
+    [configMap({ syncWaves: 'yes' }), 'data.syncWaves must be true or false'],
+    [
+      typed({ waveConflictSeverity: 'warn' }),
+      'waveConflictSeverity must be one of error, warning, info',
+    ],
+    [
+      { apiVersion: 'v1', kind: 'Secret' },
+      'functionConfig must be a v1 ConfigMap or fn.kpt.dev/v1alpha1 SecretRollout',
+    ],
+    [['a'], 'functionConfig is a list'],
+  ])('rejects %j', (config, message) => {
+    expect(() => readConfig(config)).toThrow(message);
+  });
+
+  it('reports a bad config as an error result with the field, items unchanged', () => {
+    const input = resourceList(
+      [externalSecret('db'), deployment('app', envFrom('db'))],
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: f}\ndata:\n  storeWave: abc\n',
+    );
+    const out = run(input);
+    expect(out.exitCode).toBe(1);
+    expect(resultsOf(out.stdout)).toEqual([
+      {
+        severity: 'error',
+        message: expect.stringContaining('storeWave must be a 64-bit integer'),
+        field: { path: 'data.storeWave' },
+      },
+    ]);
+    expect(out.stdout.startsWith(input)).toBe(true);
+  });
+
+  it('takes key=value settings for streams, as kpt fn eval does for ResourceLists', () => {
+    const stream = `${externalSecret('db')}---\n${deployment('app', envFrom('db'))}`;
+    const out = run(stream, { settings: { checksumAnnotation: 'example.com/es' } });
+    expect(out.exitCode).toBe(0);
+    expect(out.stdout).toMatch(/example\.com\/es: "[0-9a-f]{64}"/);
+  });
+
+  it('uses the configured annotation key', () => {
+    const input = resourceList(
+      [externalSecret('db'), deployment('app', envFrom('db'))],
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: f}\ndata:\n  checksumAnnotation: example.com/es\n',
+    );
+    const app = find(itemsOf(runOk(input).stdout), 'Deployment', 'app');
+    expect(templateAnnotation(app, 'example.com/es')).toMatch(/^[0-9a-f]{64}$/);
+    expect(templateAnnotation(app)).toBeUndefined();
+  });
+
+  it('validates annotation keys like Kubernetes', () => {
+    expect(isAnnotationKey('checksum/external-secrets')).toBe(true);
+    expect(isAnnotationKey('a.b.c/x_y.z')).toBe(true);
+    expect(isAnnotationKey('plain')).toBe(true);
+    expect(isAnnotationKey('Upper.Case/x')).toBe(false);
+    expect(isAnnotationKey('a/b/c')).toBe(false);
+    expect(isAnnotationKey(`x/${'a'.repeat(64)}`)).toBe(false);
+    expect(isAnnotationKey('x/-a')).toBe(false);
+  });
+});

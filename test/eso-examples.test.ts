@@ -1,0 +1,92 @@
+// Real ExternalSecrets from ESO's docs (../shared/reference/eso/examples, see SOURCES.md there):
+// every one is handled without error, except the file with a duplicated key.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadAll } from 'js-yaml';
+import { describe, expect, it } from 'vitest';
+import { run } from '../src/run.js';
+import { checksumKey, insertedLines, waveKey } from './helpers.js';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const examples = path.resolve(repoRoot, '../shared/reference/eso/examples');
+const files = readdirSync(examples).filter((f) => f.endsWith('.yaml'));
+
+/** mkdocs wraps snippets in `{% raw %}` lines; they are not YAML. */
+const read = (file: string) =>
+  readFileSync(path.join(examples, file), 'utf8')
+    .split('\n')
+    .filter((l) => !l.startsWith('{%'))
+    .join('\n');
+
+// biome-ignore lint/suspicious/noExplicitAny: parsed documents, asserted field by field
+type Obj = Record<string, any>;
+
+describe('ESO documentation examples', () => {
+  it('are all there', () => {
+    expect(files.length).toBeGreaterThanOrEqual(25);
+  });
+
+  it('rejects the duplicated dataFrom key with a clear error', () => {
+    const out = run(read('full-external-secret.yaml'));
+    expect(out.exitCode).toBe(1);
+    expect(out.stdout).toBe('');
+    expect(out.stderr).toMatch(
+      /^error: item 0: invalid YAML at line \d+: duplicated mapping key\n$/,
+    );
+  });
+
+  for (const file of files.filter((f) => f !== 'full-external-secret.yaml')) {
+    it(`handles ${file}`, () => {
+      const text = read(file);
+      const docs = (loadAll(text) as Obj[]).filter(Boolean);
+      const secrets = docs
+        .filter(
+          (d) => d.kind === 'ExternalSecret' && d.apiVersion.startsWith('external-secrets.io/'),
+        )
+        .filter((d) => !d.spec?.target?.manifest);
+      // One consumer per produced Secret, in the ExternalSecret's namespace.
+      const consumers = secrets.map(
+        (es, i) => `---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: consumer-${i}
+${es.metadata.namespace ? `  namespace: ${es.metadata.namespace}\n` : ''}spec:
+  template:
+    spec:
+      containers:
+      - name: c
+        envFrom:
+        - secretRef:
+            name: ${es.spec?.target?.name || es.metadata.name}
+`,
+      );
+      const input = `${text.endsWith('\n') ? text : `${text}\n`}${consumers.join('')}`;
+      const out = run(input);
+      expect(out.stderr).not.toMatch(/^error/m);
+      expect(out.exitCode).toBe(0);
+      const outDocs = (loadAll(out.stdout) as Obj[]).filter(Boolean);
+      expect(outDocs.length).toBe(docs.length + consumers.length);
+      for (const doc of outDocs) {
+        if (doc.kind === 'Deployment') {
+          expect(doc.spec.template.metadata.annotations[checksumKey], doc.metadata.name).toMatch(
+            /^[0-9a-f]{64}$/,
+          );
+        }
+        if (doc.kind === 'ExternalSecret' && !doc.spec?.target?.manifest) {
+          expect(doc.metadata.annotations[waveKey]).toMatch(/^-\d+$/);
+        }
+      }
+      // Manifest targets produce no Secret: skipped, and said so.
+      const manifests = docs.filter((d) => d.kind === 'ExternalSecret' && d.spec?.target?.manifest);
+      if (manifests.length > 0) expect(out.stderr).toMatch(/skipped: its target is a manifest/);
+      // Nothing but inserted annotation lines: the input survives in order.
+      for (const line of insertedLines(input, out.stdout)) {
+        expect(line).toMatch(
+          /^ *(annotations:|metadata:|checksum\/external-secrets: "|argocd\.argoproj\.io\/sync-wave: ")/,
+        );
+      }
+    });
+  }
+});

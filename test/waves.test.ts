@@ -1,0 +1,160 @@
+// Sync waves: stores < ExternalSecrets < consumers on every edge, user waves kept and checked.
+import { describe, expect, it } from 'vitest';
+import { run } from '../src/run.js';
+import {
+  deployment,
+  envFrom,
+  externalSecret,
+  find,
+  itemsOf,
+  resourceList,
+  resultsOf,
+  runOk,
+  wave,
+} from './helpers.js';
+
+const store = (
+  kind: string,
+  name: string,
+  namespace?: string,
+  w?: string,
+) => `apiVersion: external-secrets.io/v1
+kind: ${kind}
+metadata:
+  name: ${name}
+${namespace ? `  namespace: ${namespace}\n` : ''}${w ? `  annotations:\n    argocd.argoproj.io/sync-wave: "${w}"\n` : ''}spec:
+  provider:
+    vault: {server: "https://vault"}
+`;
+
+describe('sync waves', () => {
+  it('defaults: stores -2, ExternalSecrets -1, consumers untouched', () => {
+    const items = itemsOf(
+      runOk(
+        resourceList([
+          store('ClusterSecretStore', 'vault'),
+          externalSecret('db'),
+          deployment('app', envFrom('db')),
+        ]),
+      ).stdout,
+    );
+    expect(wave(find(items, 'ClusterSecretStore', 'vault'))).toBe('-2');
+    expect(wave(find(items, 'ExternalSecret', 'db'))).toBe('-1');
+    expect(wave(find(items, 'Deployment', 'app'))).toBeUndefined();
+  });
+
+  it('goes below a consumer that is already lower, and its store below that', () => {
+    const items = itemsOf(
+      runOk(
+        resourceList([
+          store('ClusterSecretStore', 'vault'),
+          externalSecret('db'),
+          deployment('early', envFrom('db'), { wave: '-5' }),
+          deployment('late', envFrom('db'), { wave: '3' }),
+        ]),
+      ).stdout,
+    );
+    expect(wave(find(items, 'ExternalSecret', 'db'))).toBe('-6');
+    expect(wave(find(items, 'ClusterSecretStore', 'vault'))).toBe('-7');
+  });
+
+  it('uses helm.sh/hook-weight when a consumer has no sync-wave, as Argo CD does', () => {
+    const consumer = deployment('app', envFrom('db')).replace(
+      '  name: app\n',
+      '  name: app\n  annotations:\n    helm.sh/hook-weight: "-3"\n',
+    );
+    const items = itemsOf(runOk(resourceList([externalSecret('db'), consumer])).stdout);
+    expect(wave(find(items, 'ExternalSecret', 'db'))).toBe('-4');
+  });
+
+  it('orders a namespaced SecretStore only for ExternalSecrets of its namespace', () => {
+    const es = externalSecret('db', { namespace: 'a' }).replace(
+      'kind: ClusterSecretStore',
+      'kind: SecretStore',
+    );
+    const items = itemsOf(
+      runOk(
+        resourceList([
+          store('SecretStore', 'vault', 'a'),
+          store('SecretStore', 'vault', 'b'),
+          es,
+          deployment('app', envFrom('db'), { namespace: 'a', wave: '-10' }),
+        ]),
+      ).stdout,
+    );
+    const [inA, inB] = items.filter((i) => i.kind === 'SecretStore');
+    expect(wave(inA as Record<string, unknown>)).toBe('-12');
+    expect(wave(inB as Record<string, unknown>)).toBe('-2');
+  });
+
+  it('keeps a user wave that respects the order', () => {
+    const items = itemsOf(
+      runOk(resourceList([externalSecret('db', { wave: '-20' }), deployment('app', envFrom('db'))]))
+        .stdout,
+    );
+    expect(wave(find(items, 'ExternalSecret', 'db'))).toBe('-20');
+  });
+
+  it('never changes a contradicting user wave: an error result names both and the fix', () => {
+    const input = resourceList([
+      externalSecret('db', { wave: '5' }),
+      deployment('app', envFrom('db')),
+    ]);
+    const out = run(input);
+    expect(out.exitCode).toBe(1);
+    const errors = resultsOf(out.stdout).filter((r) => r.severity === 'error');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({
+      resourceRef: { kind: 'ExternalSecret', name: 'db' },
+      field: {
+        path: 'metadata.annotations[argocd.argoproj.io/sync-wave]',
+        currentValue: '5',
+        proposedValue: '-1',
+      },
+    });
+    expect(errors[0]?.message).toMatch(
+      /ExternalSecret db has sync-wave 5, not below Deployment app \(wave 0\)/,
+    );
+    // on error nothing is changed
+    expect(out.stdout.slice(0, out.stdout.indexOf('results:'))).toBe(input);
+  });
+
+  it('conflict severity is configurable', () => {
+    const config =
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  waveConflictSeverity: warning\n';
+    const out = run(
+      resourceList([externalSecret('db', { wave: '5' }), deployment('app', envFrom('db'))], config),
+    );
+    expect(out.exitCode).toBe(0);
+    expect(resultsOf(out.stdout).filter((r) => r.severity === 'warning')).toHaveLength(1);
+  });
+
+  it('gives ExternalSecrets without consumers the configured default, and can be turned off', () => {
+    const config = (data: string) =>
+      `apiVersion: fn.kpt.dev/v1alpha1\nkind: SecretRollout\nmetadata: {name: c}\n${data}`;
+    const withDefault = itemsOf(
+      runOk(
+        resourceList(
+          [externalSecret('lonely'), store('ClusterSecretStore', 'vault')],
+          config('externalSecretWave: -4\nstoreWave: -9\n'),
+        ),
+      ).stdout,
+    );
+    expect(wave(find(withDefault, 'ExternalSecret', 'lonely'))).toBe('-4');
+    expect(wave(find(withDefault, 'ClusterSecretStore', 'vault'))).toBe('-9');
+    const off = itemsOf(
+      runOk(resourceList([externalSecret('lonely')], config('syncWaves: false\n'))).stdout,
+    );
+    expect(wave(find(off, 'ExternalSecret', 'lonely'))).toBeUndefined();
+  });
+
+  it('rejects a wave that is not a 64-bit integer', () => {
+    for (const bad of ['abc', '1.5', '99999999999999999999']) {
+      const out = run(
+        resourceList([externalSecret('db'), deployment('app', envFrom('db'), { wave: bad })]),
+      );
+      expect(out.exitCode, bad).toBe(1);
+      expect(resultsOf(out.stdout)[0]?.message).toContain(`"${bad}" is not a 64-bit integer`);
+    }
+  });
+});
