@@ -1,23 +1,17 @@
 // Real ExternalSecrets from ESO's docs (../shared/reference/eso/examples, see SOURCES.md there):
 // every one is handled without error, except the file with a duplicated key.
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { loadAll } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { run } from '../src/run.js';
-import { checksumKey, insertedLines, waveKey } from './helpers.js';
+import {
+  checksumKey,
+  esoExampleFiles,
+  insertedLines,
+  readEsoExample as read,
+  waveKey,
+} from './helpers.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const examples = path.resolve(repoRoot, '../shared/reference/eso/examples');
-const files = readdirSync(examples).filter((f) => f.endsWith('.yaml'));
-
-/** mkdocs wraps snippets in `{% raw %}` lines; they are not YAML. */
-const read = (file: string) =>
-  readFileSync(path.join(examples, file), 'utf8')
-    .split('\n')
-    .filter((l) => !l.startsWith('{%'))
-    .join('\n');
+const files = esoExampleFiles();
 
 // biome-ignore lint/suspicious/noExplicitAny: parsed documents, asserted field by field
 type Obj = Record<string, any>;

@@ -1,4 +1,7 @@
 // Builders for test inputs, and readers for outputs that do not go through the code under test.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { load } from 'js-yaml';
 import { run } from '../src/run.js';
 
@@ -147,3 +150,16 @@ ${secretRef.replace(/^/gm, '        ')}
 export const envFrom = (secret: string) => `envFrom:\n- secretRef:\n    name: ${secret}`;
 export const secretKeyRef = (secret: string, key: string) =>
   `env:\n- name: X\n  valueFrom:\n    secretKeyRef:\n      name: ${secret}\n      key: ${key}`;
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const esoExamples = path.resolve(repoRoot, '../shared/reference/eso/examples');
+
+/** ESO's doc snippets (../shared/reference/eso/examples), by file name. */
+export const esoExampleFiles = () => readdirSync(esoExamples).filter((f) => f.endsWith('.yaml'));
+
+/** A snippet's text without mkdocs' `{% raw %}` lines, which are not YAML. */
+export const readEsoExample = (file: string) =>
+  readFileSync(path.join(esoExamples, file), 'utf8')
+    .split('\n')
+    .filter((l) => !l.startsWith('{%'))
+    .join('\n');
