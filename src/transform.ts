@@ -69,8 +69,16 @@ export function transform(resources: readonly Resource[], config: Config): Trans
     guarded(resource, () => {
       for (const template of podTemplatesOf(resource)) {
         const podSpecField = template.shape.podSpec.join('.');
+        // Every reference orders its source first; opt-in ones count for the checksum only when on.
         const keysBySecret = new Map<string, KeySet>();
-        for (const use of secretUses(template.podSpec, podSpecField, config)) {
+        for (const use of secretUses(template.podSpec, podSpecField)) {
+          const sources = bySecret.get(`${namespaceKey(resource.namespace)}/${use.secretName}`);
+          for (const source of sources ?? []) {
+            const list = consumersOf.get(source) ?? [];
+            if (!list.includes(resource)) list.push(resource);
+            consumersOf.set(source, list);
+          }
+          if (use.optIn && !config[use.optIn]) continue;
           const prior = keysBySecret.get(use.secretName);
           keysBySecret.set(use.secretName, prior ? unionKeys(prior, use.keys) : use.keys);
         }
@@ -80,11 +88,6 @@ export function transform(resources: readonly Resource[], config: Config): Trans
           for (const source of bySecret.get(key) ?? []) consumed.push({ source, keys });
         }
         if (consumed.length === 0) continue;
-        for (const { source } of consumed) {
-          const list = consumersOf.get(source) ?? [];
-          if (!list.includes(resource)) list.push(resource);
-          consumersOf.set(source, list);
-        }
         const names = [...new Set(consumed.map((c) => describe(c.source.resource)))].join(', ');
         if (template.shape === barePod) {
           const message = `reads Secrets of ${names}, but a bare Pod is not restarted by an annotation change: no checksum set`;

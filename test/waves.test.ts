@@ -58,6 +58,18 @@ describe('sync waves', () => {
     expect(wave(find(items, 'ClusterSecretStore', 'vault'))).toBe('-7');
   });
 
+  it('orders an ExternalSecret before a pod that pulls with it, even with no checksum', () => {
+    const puller = deployment('app', '', { wave: '-3' }).replace(
+      /\n$/,
+      '\n      imagePullSecrets:\n      - name: regcred\n',
+    );
+    const items = itemsOf(runOk(resourceList([externalSecret('regcred'), puller])).stdout);
+    expect(wave(find(items, 'ExternalSecret', 'regcred'))).toBe('-4');
+    expect(find(items, 'Deployment', 'app').spec).not.toHaveProperty(
+      'template.metadata.annotations',
+    );
+  });
+
   it('uses helm.sh/hook-weight when a consumer has no sync-wave, as Argo CD does', () => {
     const consumer = deployment('app', envFrom('db')).replace(
       '  name: app\n',

@@ -1,8 +1,8 @@
-// Splits input text into documents and items by lines, without parsing YAML: document markers
-// sit at column 0, and no line of an item's content can sit at or left of its `- ` (block
-// scalars and multi-line flow content are indented further), so these boundaries are exact for
-// valid YAML. Each span is parsed on its own afterwards, and a wrong split fails that parse.
-import { isSequenceEntry, type Line, lineAt } from './lines.js';
+// Splits input text into documents and items without parsing YAML. Document markers sit at
+// column 0, and no line of an item's content can sit at or left of its `- ` (block scalars and
+// multi-line flow content are indented further), so these boundaries are exact for valid YAML.
+// Each span is parsed on its own afterwards, and a wrong split fails that parse. The scans are
+// regular expressions over the whole text: no per-line objects on multi-megabyte inputs.
 
 export interface Span {
   start: number;
@@ -19,40 +19,42 @@ export interface DocumentSpan extends Span {
   hasContent: boolean;
 }
 
-function isMarker(text: string, line: Line, marker: '---' | '...'): boolean {
-  return (
-    line.end - line.start >= 3 &&
-    text.startsWith(marker, line.start) &&
-    (line.end - line.start === 3 || /[ \t]/.test(text[line.start + 3] as string))
-  );
-}
+const marker = /^(---|\.\.\.)(?=[ \t]|\r?$)(.*)$/gm;
+/** A line that starts content: not blank, a comment, a directive or a document marker. */
+const contentLine = /^(?!(?:---|\.\.\.)(?:[ \t]|\r?$))[ \t]*[^\s#%]|^ +%/m;
 
-/** Documents of a YAML stream; each includes its `---` line and any comments before it. */
+/** Documents of a YAML stream, each from its `---` line; comment-only ones have no content. */
 export function splitDocuments(text: string): DocumentSpan[] {
   const docs: DocumentSpan[] = [];
-  let current: DocumentSpan = { start: 0, end: 0, hasContent: false };
-  for (let pos = 0; pos < text.length; ) {
-    const line = lineAt(text, pos);
-    if (isMarker(text, line, '---')) {
-      if (current.hasContent) {
-        current.end = line.start;
-        docs.push(current);
-        current = { start: line.start, end: 0, hasContent: false };
-      }
-      // Content on the marker line itself (`--- {a: 1}`, `--- !tag`) counts as content.
-      const rest = text.slice(line.start + 3, line.end).trim();
-      if (rest !== '' && !rest.startsWith('#')) current.hasContent = true;
-    } else if (isMarker(text, line, '...')) {
-      current.end = line.next;
-      docs.push(current);
-      current = { start: line.next, end: 0, hasContent: false };
-    } else if (line.content && text.charCodeAt(line.start) !== 37 /* % directive */) {
-      current.hasContent = true;
+  let start = 0;
+  let inlineContent = false;
+  const close = (end: number) => {
+    docs.push({
+      start,
+      end,
+      hasContent: inlineContent || contentLine.test(text.slice(start, end)),
+    });
+  };
+  for (const match of text.matchAll(marker)) {
+    const at = match.index;
+    const rest = (match[2] as string).trim();
+    if (match[1] === '...') {
+      const next = text.indexOf('\n', at);
+      close(next < 0 ? text.length : next + 1);
+      start = next < 0 ? text.length : next + 1;
+      inlineContent = false;
+      continue;
     }
-    pos = line.next;
+    // Every `---` starts a document; what came before it (even only comments) is one too, so
+    // each span holds exactly one document for the parser.
+    if (at > start) {
+      close(at);
+      start = at;
+    }
+    // Content on the marker line itself (`--- {a: 1}`, `--- !tag`) counts as content.
+    inlineContent = rest !== '' && !rest.startsWith('#');
   }
-  current.end = text.length;
-  if (current.end > current.start || docs.length === 0) docs.push(current);
+  if (start < text.length || docs.length === 0) close(text.length);
   return docs;
 }
 
@@ -64,26 +66,24 @@ export interface TopLevelEntry extends Span {
   lineEnd: number;
 }
 
+const topLevelKey = /^([A-Za-z_][\w.-]*)[ \t]*:(?=[ \t]|\r?$)/gm;
+
 /** Top-level `key:` entries of a block-mapping document, each spanning until the next one. */
 export function topLevelEntries(text: string, doc: Span): TopLevelEntry[] {
   const entries: TopLevelEntry[] = [];
-  for (let pos = doc.start; pos < doc.end; ) {
-    const line = lineAt(text, pos);
-    if (line.content && line.indent === 0 && !isSequenceEntry(text, line.start, line.end)) {
-      const match = /^([A-Za-z_][\w.-]*)[ \t]*:(?=[ \t]|$)/.exec(text.slice(line.start, line.end));
-      if (match) {
-        const previous = entries[entries.length - 1];
-        if (previous) previous.end = line.start;
-        entries.push({
-          key: match[1] as string,
-          start: line.start,
-          end: doc.end,
-          valueStart: line.start + match[0].length,
-          lineEnd: line.end,
-        });
-      }
-    }
-    pos = line.next;
+  topLevelKey.lastIndex = doc.start;
+  for (let m = topLevelKey.exec(text); m && m.index < doc.end; m = topLevelKey.exec(text)) {
+    const previous = entries[entries.length - 1];
+    if (previous) previous.end = m.index;
+    const lineEnd = text.indexOf('\n', m.index);
+    entries.push({
+      key: m[1] as string,
+      start: m.index,
+      end: doc.end,
+      valueStart: m.index + m[0].length,
+      lineEnd:
+        lineEnd < 0 || lineEnd > doc.end ? doc.end : lineEnd - (text[lineEnd - 1] === '\r' ? 1 : 0),
+    });
   }
   return entries;
 }
@@ -92,22 +92,30 @@ export class SpanError extends Error {}
 
 /** The `- ` entries of a block sequence that is the value of `entry`. */
 export function sequenceItems(text: string, entry: TopLevelEntry): ItemSpan[] {
+  const body = text.indexOf('\n', entry.start) + 1;
+  if (body === 0 || body >= entry.end) return [];
+  const first = /^( *)[^ \t\r\n#]/gm;
+  first.lastIndex = body;
+  const head = first.exec(text);
+  if (!head || head.index >= entry.end) return [];
+  const indent = (head[1] as string).length;
+  // Lines whose content starts at or left of the entries' `-`: entries, or malformed.
+  const shallow = new RegExp(`^ {0,${indent}}(?=[^ \\r\\n])`, 'gm');
+  shallow.lastIndex = head.index;
   const items: ItemSpan[] = [];
-  let indent = -1;
-  for (let pos = lineAt(text, entry.start).next; pos < entry.end; ) {
-    const line = lineAt(text, pos);
-    if (line.content) {
-      if (indent < 0) indent = line.indent;
-      const at = line.start + line.indent;
-      if (line.indent === indent && isSequenceEntry(text, at, line.end)) {
-        const previous = items[items.length - 1];
-        if (previous) previous.end = line.start;
-        items.push({ start: line.start, end: entry.end, entry: true });
-      } else if (line.indent <= indent || items.length === 0) {
-        throw new SpanError(`${entry.key} must be a block sequence of mappings`);
-      }
-    }
-    pos = line.next;
+  for (let m = shallow.exec(text); m && m.index < entry.end; m = shallow.exec(text)) {
+    if (shallow.lastIndex === m.index) shallow.lastIndex++; // zero-length match: move on
+    const at = m.index + m[0].length;
+    if (text[at] === '#') continue;
+    const after = text[at + 1];
+    const isEntry =
+      m[0].length === indent &&
+      text[at] === '-' &&
+      (after === ' ' || after === '\t' || after === '\n' || after === '\r' || after === undefined);
+    if (!isEntry) throw new SpanError(`${entry.key} must be a block sequence of mappings`);
+    const previous = items[items.length - 1];
+    if (previous) previous.end = m.index;
+    items.push({ start: m.index, end: entry.end, entry: true });
   }
   return items;
 }

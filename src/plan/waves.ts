@@ -111,7 +111,7 @@ function conflictMessage(node: WaveNode, late: readonly WaveNode[], wanted: bigi
   const who = late.map((n) => `${describe(n.resource)} (wave ${n.wave.value})`);
   return (
     `${describe(node.resource)} has sync-wave ${node.wave.value}, not below ${listed(who)}, so ` +
-    `Argo CD may apply it after them: set ${syncWaveKey} to "${wanted}" or lower, ` +
+    `Argo CD may apply it too late: set ${syncWaveKey} to "${wanted}" or lower, ` +
     'or remove it to let secret-rollout choose'
   );
 }

@@ -13,28 +13,34 @@ export interface NormalizeRule {
 }
 
 export function normalize(value: Json, rules: readonly NormalizeRule[]): Json {
-  const copy = structuredClone(value);
+  // pruneEmpty copies, so the rules can delete from its result without touching the input.
+  const copy = pruneEmpty(value) ?? {};
   for (const rule of rules) {
-    for (const node of select(copy, rule.path)) {
+    select(copy, rule.path, 0, (node) => {
       for (const field of rule.drop ?? []) delete node[field];
       for (const [field, def] of Object.entries(rule.defaults ?? {})) {
         if (node[field] === def) delete node[field];
       }
-    }
+    });
   }
   return pruneEmpty(copy) ?? {};
 }
 
-function* select(value: Json, path: readonly string[]): Generator<{ [key: string]: Json }> {
-  if (path.length === 0) {
-    if (isObject(value)) yield value;
+function select(
+  value: Json,
+  path: readonly string[],
+  depth: number,
+  visit: (node: { [key: string]: Json }) => void,
+): void {
+  if (depth === path.length) {
+    if (isObject(value)) visit(value);
     return;
   }
-  const [head, ...rest] = path;
+  const head = path[depth] as string;
   if (head === '*') {
-    if (Array.isArray(value)) for (const element of value) yield* select(element, rest);
-  } else if (isObject(value) && head !== undefined && value[head] !== undefined) {
-    yield* select(value[head] as Json, rest);
+    if (Array.isArray(value)) for (const element of value) select(element, path, depth + 1, visit);
+  } else if (isObject(value) && value[head] !== undefined) {
+    select(value[head] as Json, path, depth + 1, visit);
   }
 }
 

@@ -11,7 +11,7 @@ export interface SecretReference {
   nameField: string;
   /** Which keys it reads: one key field, a list of `items[].key`, or the whole Secret. */
   keys: { field: string } | { items: string } | 'all';
-  /** Only when the option of that name is on. */
+  /** Counts for the checksum only when the option of that name is on. */
   optIn?: 'imagePullSecrets';
 }
 
@@ -32,28 +32,27 @@ export interface SecretUse {
   keys: KeySet;
   /** Field path from the PodSpec, for results. */
   field: string;
+  /** Counts for the checksum only when this option is on (it always counts for ordering). */
+  optIn?: SecretReference['optIn'];
 }
 
 /** Every Secret a PodSpec references, per the table; malformed fields are item errors. */
-export function secretUses(
-  podSpec: JsonObject,
-  podSpecField: string,
-  enabled: { imagePullSecrets: boolean },
-): SecretUse[] {
+export function secretUses(podSpec: JsonObject, podSpecField: string): SecretUse[] {
   const uses: SecretUse[] = [];
   for (const ref of secretReferences) {
-    if (ref.optIn && !enabled[ref.optIn]) continue;
-    for (const { node, field } of select(podSpec, ref.path.split('.'), podSpecField)) {
+    select(podSpec, ref.path.split('.'), podSpecField, (node, field) => {
       const name = node[ref.nameField];
-      if (name === undefined || name === null) continue;
+      if (name === undefined || name === null) return;
       if (typeof name !== 'string') {
         throw new ItemError(
           `${field}.${ref.nameField} is not a string`,
           `${field}.${ref.nameField}`,
         );
       }
-      uses.push({ secretName: name, keys: keysOf(node, ref, field), field });
-    }
+      const use: SecretUse = { secretName: name, keys: keysOf(node, ref, field), field };
+      if (ref.optIn) use.optIn = ref.optIn;
+      uses.push(use);
+    });
   }
   return uses;
 }
@@ -73,33 +72,35 @@ function keysOf(node: JsonObject, ref: SecretReference, field: string): KeySet {
     : 'all';
 }
 
-function* select(
+function select(
   node: Json,
   steps: readonly string[],
   field: string,
-): Generator<{ node: JsonObject; field: string }> {
-  if (steps.length === 0) {
-    if (isObject(node)) yield { node, field };
+  visit: (node: JsonObject, field: string) => void,
+  depth = 0,
+): void {
+  if (depth === steps.length) {
+    if (isObject(node)) visit(node, field);
     else if (node !== null)
       throw new ItemError(`${field} is ${describeType(node)}, not a mapping`, field);
     return;
   }
-  const [step, ...rest] = steps as [string, ...string[]];
   if (!isObject(node))
     throw new ItemError(`${field} is ${describeType(node)}, not a mapping`, field);
+  const step = steps[depth] as string;
   const list = step.endsWith('[]');
   const key = list ? step.slice(0, -2) : step;
   const child = node[key];
   if (child === undefined || child === null) return;
   const childField = `${field}.${key}`;
   if (!list) {
-    yield* select(child, rest, childField);
+    select(child, steps, childField, visit, depth + 1);
     return;
   }
   if (!Array.isArray(child)) {
     throw new ItemError(`${childField} is ${describeType(child)}, not a list`, childField);
   }
   for (let i = 0; i < child.length; i++) {
-    yield* select(child[i] as Json, rest, `${childField}[${i}]`);
+    select(child[i] as Json, steps, `${childField}[${i}]`, visit, depth + 1);
   }
 }
