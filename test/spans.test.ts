@@ -1,6 +1,6 @@
 // Document and item boundaries found by scanning lines, checked against a real parser's view.
 import { describe, expect, it } from 'vitest';
-import { sequenceItems, SpanError, splitDocuments, topLevelEntries } from '../src/io/spans.js';
+import { SpanError, sequenceItems, splitDocuments, topLevelEntries } from '../src/io/spans.js';
 
 const docs = (text: string) =>
   splitDocuments(text).map((d) => ({ text: text.slice(d.start, d.end), content: d.hasContent }));
@@ -30,13 +30,16 @@ describe('splitDocuments', () => {
 
 describe('sequenceItems', () => {
   const items = (text: string) => {
-    const entry = topLevelEntries(text, { start: 0, end: text.length }).find((e) => e.key === 'items');
+    const entry = topLevelEntries(text, { start: 0, end: text.length }).find(
+      (e) => e.key === 'items',
+    );
     if (!entry) throw new Error('no items');
     return sequenceItems(text, entry).map((s) => text.slice(s.start, s.end));
   };
 
   it('splits at entries of either indentation, keeping comments and block scalars inside', () => {
-    const text = 'kind: ResourceList\nitems:\n- a: |\n    - not an entry\n  b: 1\n# between\n- c: 2\nfunctionConfig: {}\n';
+    const text =
+      'kind: ResourceList\nitems:\n- a: |\n    - not an entry\n  b: 1\n# between\n- c: 2\nfunctionConfig: {}\n';
     expect(items(text)).toEqual(['- a: |\n    - not an entry\n  b: 1\n# between\n', '- c: 2\n']);
     expect(items('items:\n  - a: 1\n  -\n    b: 2\n')).toEqual(['  - a: 1\n', '  -\n    b: 2\n']);
   });
