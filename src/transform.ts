@@ -37,20 +37,23 @@ export function transform(resources: readonly Resource[], config: Config): Trans
   const sources: SecretSource[] = [];
   const bySecret = new Map<string, SecretSource[]>();
   const stores: Resource[] = [];
+  const inventory = { resources };
   for (const resource of resources) {
     if (storeKindOf(resource)) stores.push(resource);
     const kind = sourceKindOf(resource);
     if (!kind) continue;
     guarded(resource, () => {
-      const read = kind.read(resource);
+      const read = kind.read(resource, inventory);
       if ('skipped' in read) {
         results.push(resourceResult(resource, 'info', `skipped: ${read.skipped}`));
         return;
       }
-      sources.push(read);
-      results.push(...read.notes);
-      const key = `${namespaceKey(resource.namespace)}/${read.secretName}`;
-      bySecret.set(key, [...(bySecret.get(key) ?? []), read]);
+      for (const source of Array.isArray(read) ? read : [read]) {
+        sources.push(source);
+        results.push(...source.notes);
+        const key = `${namespaceKey(source.namespace)}/${source.secretName}`;
+        bySecret.set(key, [...(bySecret.get(key) ?? []), source]);
+      }
     });
   }
   for (const same of bySecret.values()) {
@@ -63,7 +66,7 @@ export function transform(resources: readonly Resource[], config: Config): Trans
   }
 
   // Consumers: one checksum per pod template; every consumer orders its sources before it.
-  const consumersOf = new Map<SecretSource, Resource[]>();
+  const consumersOf = new Map<SecretSource, Set<Resource>>();
   for (const resource of resources) {
     if (sourceKindOf(resource)) continue;
     guarded(resource, () => {
@@ -74,9 +77,8 @@ export function transform(resources: readonly Resource[], config: Config): Trans
         for (const use of secretUses(template.podSpec, podSpecField)) {
           const sources = bySecret.get(`${namespaceKey(resource.namespace)}/${use.secretName}`);
           for (const source of sources ?? []) {
-            const list = consumersOf.get(source) ?? [];
-            if (!list.includes(resource)) list.push(resource);
-            consumersOf.set(source, list);
+            const consumers = consumersOf.get(source) ?? new Set<Resource>();
+            consumersOf.set(source, consumers.add(resource));
           }
           if (use.optIn && !config[use.optIn]) continue;
           const prior = keysBySecret.get(use.secretName);
@@ -128,7 +130,7 @@ export function transform(resources: readonly Resource[], config: Config): Trans
 
 function planWaves(
   sources: readonly SecretSource[],
-  consumersOf: Map<SecretSource, Resource[]>,
+  consumersOf: Map<SecretSource, Set<Resource>>,
   stores: readonly Resource[],
   config: Config,
   plan: WavePlan,
@@ -137,12 +139,12 @@ function planWaves(
   const nodes = new Map<Resource, WaveNode>();
   const nodeOf = (resource: Resource): WaveNode | undefined => {
     guarded(resource, () => {
-      if (!nodes.has(resource))
-        nodes.set(resource, { resource, wave: waveOf(resource), before: [] });
+      if (!nodes.has(resource)) {
+        nodes.set(resource, { resource, wave: waveOf(resource), before: new Set() });
+      }
     });
     return nodes.get(resource);
   };
-  const isNode = (n: WaveNode | undefined): n is WaveNode => n !== undefined;
   const options = { conflictSeverity: config.waveConflictSeverity };
 
   const storeNodes = new Map<string, WaveNode>();
@@ -154,19 +156,24 @@ function planWaves(
     if (node) storeNodes.set(storeKey(store.kind, store.name, namespace), node);
   }
 
-  const sourceNodes: WaveNode[] = [];
+  const sourceNodes = new Set<WaveNode>();
   for (const source of sources) {
     const node = nodeOf(source.resource);
     if (!node) continue;
-    node.before = (consumersOf.get(source) ?? []).map(nodeOf).filter(isNode);
-    sourceNodes.push(node);
+    // One resource can be several sources (one per namespace): its node gathers all consumers.
+    for (const consumer of consumersOf.get(source) ?? []) {
+      const consumerNode = nodeOf(consumer);
+      if (consumerNode) node.before.add(consumerNode);
+    }
+    sourceNodes.add(node);
     for (const ref of source.stores) {
       const clusterScoped = storeKinds.find((k) => k.kind === ref.kind)?.clusterScoped;
-      const namespace = clusterScoped ? undefined : source.resource.namespace;
-      storeNodes.get(storeKey(ref.kind, ref.name, namespace))?.before.push(node);
+      const namespace = clusterScoped ? undefined : source.namespace;
+      const store = storeNodes.get(storeKey(ref.kind, ref.name, namespace));
+      store?.before.add(node);
     }
   }
-  placeLayer(sourceNodes, config.externalSecretWave, options, plan);
+  placeLayer([...sourceNodes], config.externalSecretWave, options, plan);
   placeLayer([...storeNodes.values()], config.storeWave, options, plan);
 }
 

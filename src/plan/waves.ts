@@ -35,7 +35,7 @@ export interface WaveNode {
   resource: Resource;
   wave: Wave;
   /** Resources that must come after this one. */
-  before: WaveNode[];
+  before: Set<WaveNode>;
 }
 
 export interface WavePlan {
@@ -59,14 +59,13 @@ export function placeLayer(
   plan: WavePlan,
 ): void {
   for (const node of nodes) {
-    const lowest = node.before.reduce<bigint | undefined>(
-      (min, n) => (min === undefined || n.wave.value < min ? n.wave.value : min),
-      undefined,
-    );
+    let lowest: bigint | undefined;
+    for (const n of node.before)
+      if (lowest === undefined || n.wave.value < lowest) lowest = n.wave.value;
     const wanted = lowest === undefined || defaultWave < lowest ? defaultWave : lowest - 1n;
     const field = annotationField(['metadata'], syncWaveKey);
     if (node.wave.explicit) {
-      const late = node.before.filter((n) => n.wave.value <= node.wave.value);
+      const late = [...node.before].filter((n) => n.wave.value <= node.wave.value);
       if (late.length > 0) {
         plan.results.push(
           resourceResult(
@@ -116,8 +115,10 @@ function conflictMessage(node: WaveNode, late: readonly WaveNode[], wanted: bigi
   );
 }
 
-function beforeList(before: readonly WaveNode[]): string {
-  return before.length === 0 ? '' : `, before ${listed(before.map((n) => describe(n.resource)))}`;
+function beforeList(before: ReadonlySet<WaveNode>): string {
+  return before.size === 0
+    ? ''
+    : `, before ${listed([...before].map((n) => describe(n.resource)))}`;
 }
 
 function listed(names: readonly string[]): string {

@@ -85,6 +85,7 @@ export const externalSecret: SourceKind = {
     }
     return {
       resource,
+      namespace: resource.namespace,
       secretName,
       stores,
       notes: [],

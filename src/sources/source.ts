@@ -13,6 +13,8 @@ export interface StoreRef {
 
 export interface SecretSource {
   resource: Resource;
+  /** Where the Secret lands: the resource's namespace, or each selected one for cluster kinds. */
+  namespace: string | undefined;
   secretName: string;
   /** What decides the Secret's content, narrowed to `keys` where the source can tell. */
   content(keys: KeySet): Json;
@@ -22,12 +24,21 @@ export interface SecretSource {
   notes: readonly Result[];
 }
 
+/** What a source may look up in the rest of the input (for example Namespaces for selectors). */
+export interface Inventory {
+  resources: readonly Resource[];
+}
+
 export interface SourceKind {
   group: string;
   kind: string;
   /**
-   * Reads a resource of this kind. `undefined` means it produces no Secret (for example an
-   * ExternalSecret whose target is a ConfigMap); the reason goes into `skipped`.
+   * Reads a resource of this kind: one Secret, one per namespace (cluster kinds), or none, with
+   * the reason in `skipped` (for example an ExternalSecret whose target is a ConfigMap).
+   * Malformed fields throw ItemError.
    */
-  read(resource: Resource): SecretSource | { skipped: string };
+  read(
+    resource: Resource,
+    inventory: Inventory,
+  ): SecretSource | SecretSource[] | { skipped: string };
 }
