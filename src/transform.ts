@@ -16,6 +16,10 @@ export interface TransformOutput {
 }
 
 const namespaceKey = (ns: string | undefined) => ns ?? '';
+const producedKey = (kind: string, ns: string | undefined, name: string) =>
+  `${kind}/${namespaceKey(ns)}/${name}`;
+const listNames = (sources: readonly SecretSource[]) =>
+  [...new Set(sources.map((s) => describe(s.resource)))].join(', ');
 
 export function transform(resources: readonly Resource[], config: Config): TransformOutput {
   const results: Result[] = [];
@@ -37,7 +41,7 @@ export function transform(resources: readonly Resource[], config: Config): Trans
   const sources: SecretSource[] = [];
   const bySecret = new Map<string, SecretSource[]>();
   const stores: Resource[] = [];
-  const inventory = { resources };
+  const inventory = { config, resources };
   for (const resource of resources) {
     if (storeKindOf(resource)) stores.push(resource);
     const kind = sourceKindOf(resource);
@@ -51,7 +55,7 @@ export function transform(resources: readonly Resource[], config: Config): Trans
       for (const source of Array.isArray(read) ? read : [read]) {
         sources.push(source);
         results.push(...source.notes);
-        const key = `${namespaceKey(source.namespace)}/${source.secretName}`;
+        const key = producedKey(source.produces, source.namespace, source.secretName);
         bySecret.set(key, [...(bySecret.get(key) ?? []), source]);
       }
     });
@@ -60,7 +64,7 @@ export function transform(resources: readonly Resource[], config: Config): Trans
     if (same.length < 2) continue;
     for (const source of same) {
       const others = same.filter((s) => s !== source).map((s) => describe(s.resource));
-      const message = `${describe(source.resource)} and ${others.join(', ')} all write Secret ${source.secretName}; consumers get a checksum over all of them`;
+      const message = `${describe(source.resource)} and ${others.join(', ')} all write ${source.produces} ${source.secretName}; consumers get a checksum over all of them`;
       results.push(resourceResult(source.resource, 'warning', message));
     }
   }
@@ -73,50 +77,53 @@ export function transform(resources: readonly Resource[], config: Config): Trans
       for (const template of podTemplatesOf(resource)) {
         const podSpecField = template.shape.podSpec.join('.');
         // Every reference orders its source first; opt-in ones count for the checksum only when on.
-        const keysBySecret = new Map<string, KeySet>();
+        const consumed = new Map<SecretSource, KeySet>();
         for (const use of secretUses(template.podSpec, podSpecField)) {
-          const sources = bySecret.get(`${namespaceKey(resource.namespace)}/${use.secretName}`);
-          for (const source of sources ?? []) {
+          const key = producedKey(use.kind, resource.namespace, use.secretName);
+          for (const source of bySecret.get(key) ?? []) {
             const consumers = consumersOf.get(source) ?? new Set<Resource>();
             consumersOf.set(source, consumers.add(resource));
+            if (use.optIn && !config[use.optIn]) continue;
+            const prior = consumed.get(source);
+            consumed.set(source, prior ? unionKeys(prior, use.keys) : use.keys);
           }
-          if (use.optIn && !config[use.optIn]) continue;
-          const prior = keysBySecret.get(use.secretName);
-          keysBySecret.set(use.secretName, prior ? unionKeys(prior, use.keys) : use.keys);
         }
-        const consumed: Consumption[] = [];
-        for (const [secretName, keys] of keysBySecret) {
-          const key = `${namespaceKey(resource.namespace)}/${secretName}`;
-          for (const source of bySecret.get(key) ?? []) consumed.push({ source, keys });
-        }
-        if (consumed.length === 0) continue;
-        const names = [...new Set(consumed.map((c) => describe(c.source.resource)))].join(', ');
+        if (consumed.size === 0) continue;
         if (template.shape === barePod) {
-          const message = `reads Secrets of ${names}, but a bare Pod is not restarted by an annotation change: no checksum set`;
+          const names = listNames([...consumed.keys()]);
+          const message = `reads ${names}, but a bare Pod is not restarted by an annotation change: no checksum set`;
           results.push(resourceResult(resource, 'info', message));
           continue;
         }
-        const value = templateChecksum(consumed);
+        // One checksum per annotation key (ExternalSecrets, and opt-in sources of their own).
+        const byAnnotation = new Map<string, Consumption[]>();
+        for (const [source, keys] of consumed) {
+          byAnnotation.set(source.annotation, [
+            ...(byAnnotation.get(source.annotation) ?? []),
+            { source, keys },
+          ]);
+        }
         const annotationsField = `${template.shape.metadata.join('.')}.annotations`;
         const current = readAnnotations(
           getPath(resource.value, [...template.shape.metadata, 'annotations']),
           annotationsField,
-        )[config.checksumAnnotation];
-        if (current !== value) {
-          edits.push({
-            item: resource.index,
-            metadataPath: template.shape.metadata,
-            key: config.checksumAnnotation,
-            value,
-          });
-        }
-        const field = annotationField(template.shape.metadata, config.checksumAnnotation);
-        results.push(
-          resourceResult(resource, 'info', `checksum of ${names}`, {
-            path: field,
-            proposedValue: value,
-          }),
         );
+        for (const [annotation, group] of byAnnotation) {
+          const value = templateChecksum(group);
+          if (current[annotation] !== value) {
+            edits.push({
+              item: resource.index,
+              metadataPath: template.shape.metadata,
+              key: annotation,
+              value,
+            });
+          }
+          const field = annotationField(template.shape.metadata, annotation);
+          const message = `checksum of ${listNames(group.map((c) => c.source))}`;
+          results.push(
+            resourceResult(resource, 'info', message, { path: field, proposedValue: value }),
+          );
+        }
       }
     });
   }
@@ -158,6 +165,7 @@ function planWaves(
 
   const sourceNodes = new Set<WaveNode>();
   for (const source of sources) {
+    if (!source.ordered) continue;
     const node = nodeOf(source.resource);
     if (!node) continue;
     // One resource can be several sources (one per namespace): its node gathers all consumers.

@@ -43,7 +43,7 @@ const rules: readonly NormalizeRule[] = [
 export const externalSecret: SourceKind = {
   group: 'external-secrets.io',
   kind: 'ExternalSecret',
-  read(resource) {
+  read(resource, { config }) {
     const spec = objectField(resource.value, 'spec', 'spec');
     const target = optionalObject(spec.target, 'spec.target');
     if (target?.manifest !== undefined && target.manifest !== null) {
@@ -85,8 +85,11 @@ export const externalSecret: SourceKind = {
     }
     return {
       resource,
+      produces: 'Secret',
       namespace: resource.namespace,
       secretName,
+      annotation: config.checksumAnnotation,
+      ordered: true,
       stores,
       notes: [],
       content(keys: KeySet): Json {

@@ -1,5 +1,6 @@
 // What every secret source (ExternalSecret, later SealedSecret, VaultStaticSecret, …) tells the
 // planner: which Secret it produces, what decides that Secret's content, and which stores it uses.
+import type { Config } from '../config.js';
 import type { Json, Resource } from '../resource.js';
 import type { Result } from '../results.js';
 
@@ -11,11 +12,21 @@ export interface StoreRef {
   name: string;
 }
 
+/** What pods reference by name. */
+export type ProducedKind = 'Secret' | 'ConfigMap';
+
 export interface SecretSource {
   resource: Resource;
-  /** Where the Secret lands: the resource's namespace, or each selected one for cluster kinds. */
+  /** What the source produces, and so which references match it. */
+  produces: ProducedKind;
+  /** Where it lands: the resource's namespace, or each selected one for cluster kinds. */
   namespace: string | undefined;
+  /** Name of the produced Secret (or ConfigMap). */
   secretName: string;
+  /** The pod-template annotation whose checksum covers this source. */
+  annotation: string;
+  /** Whether the source gets a sync wave (Argo CD already orders plain Secrets and ConfigMaps). */
+  ordered: boolean;
   /** What decides the Secret's content, narrowed to `keys` where the source can tell. */
   content(keys: KeySet): Json;
   /** Stores this source reads from; they are ordered before it. */
@@ -24,8 +35,9 @@ export interface SecretSource {
   notes: readonly Result[];
 }
 
-/** What a source may look up in the rest of the input (for example Namespaces for selectors). */
+/** What a source may look up: the options, and the rest of the input (Namespaces, …). */
 export interface Inventory {
+  config: Config;
   resources: readonly Resource[];
 }
 

@@ -1,10 +1,12 @@
-// Which PodSpec fields name a Secret, as data (like kustomize's nameReference table): a path of
+// Which PodSpec fields name a Secret or ConfigMap, as data (like kustomize's nameReference table): a path of
 // field names where `[]` steps into every list element, the field holding the Secret's name, and
 // which keys the reference reads.
 import { describeType, ItemError, isObject, type Json, type JsonObject } from '../resource.js';
-import type { KeySet } from '../sources/source.js';
+import type { KeySet, ProducedKind } from '../sources/source.js';
 
 export interface SecretReference {
+  /** What the reference names. */
+  kind: ProducedKind;
   /** Path from the PodSpec to the reference object. */
   path: string;
   /** Field of the reference object holding the Secret name. */
@@ -19,15 +21,46 @@ const containerLists = ['containers', 'initContainers', 'ephemeralContainers'];
 
 export const secretReferences: readonly SecretReference[] = [
   ...containerLists.flatMap((list): SecretReference[] => [
-    { path: `${list}[].env[].valueFrom.secretKeyRef`, nameField: 'name', keys: { field: 'key' } },
-    { path: `${list}[].envFrom[].secretRef`, nameField: 'name', keys: 'all' },
+    {
+      kind: 'Secret',
+      path: `${list}[].env[].valueFrom.secretKeyRef`,
+      nameField: 'name',
+      keys: { field: 'key' },
+    },
+    { kind: 'Secret', path: `${list}[].envFrom[].secretRef`, nameField: 'name', keys: 'all' },
+    {
+      kind: 'ConfigMap',
+      path: `${list}[].env[].valueFrom.configMapKeyRef`,
+      nameField: 'name',
+      keys: { field: 'key' },
+    },
+    { kind: 'ConfigMap', path: `${list}[].envFrom[].configMapRef`, nameField: 'name', keys: 'all' },
   ]),
-  { path: 'volumes[].secret', nameField: 'secretName', keys: { items: 'items' } },
-  { path: 'volumes[].projected.sources[].secret', nameField: 'name', keys: { items: 'items' } },
-  { path: 'imagePullSecrets[]', nameField: 'name', keys: 'all', optIn: 'imagePullSecrets' },
+  { kind: 'Secret', path: 'volumes[].secret', nameField: 'secretName', keys: { items: 'items' } },
+  {
+    kind: 'Secret',
+    path: 'volumes[].projected.sources[].secret',
+    nameField: 'name',
+    keys: { items: 'items' },
+  },
+  { kind: 'ConfigMap', path: 'volumes[].configMap', nameField: 'name', keys: { items: 'items' } },
+  {
+    kind: 'ConfigMap',
+    path: 'volumes[].projected.sources[].configMap',
+    nameField: 'name',
+    keys: { items: 'items' },
+  },
+  {
+    kind: 'Secret',
+    path: 'imagePullSecrets[]',
+    nameField: 'name',
+    keys: 'all',
+    optIn: 'imagePullSecrets',
+  },
 ];
 
 export interface SecretUse {
+  kind: ProducedKind;
   secretName: string;
   keys: KeySet;
   /** Field path from the PodSpec, for results. */
@@ -49,7 +82,12 @@ export function secretUses(podSpec: JsonObject, podSpecField: string): SecretUse
           `${field}.${ref.nameField}`,
         );
       }
-      const use: SecretUse = { secretName: name, keys: keysOf(node, ref, field), field };
+      const use: SecretUse = {
+        kind: ref.kind,
+        secretName: name,
+        keys: keysOf(node, ref, field),
+        field,
+      };
       if (ref.optIn) use.optIn = ref.optIn;
       uses.push(use);
     });
