@@ -1,8 +1,24 @@
 // One bundled, executable ESM file: fast start-up, nothing to resolve at run time.
-import { chmodSync } from 'node:fs';
+import { chmodSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { build } from 'esbuild';
 
 const outfile = 'dist/secret-rollout.cjs';
+
+/** `import text from './file?raw'` (as in Vite, which runs the tests): the file's text. */
+const rawText = {
+  name: 'raw-text',
+  setup(build) {
+    build.onResolve({ filter: /\?raw$/ }, (args) => ({
+      path: path.resolve(args.resolveDir, args.path.slice(0, -'?raw'.length)),
+      namespace: 'raw-text',
+    }));
+    build.onLoad({ filter: /.*/, namespace: 'raw-text' }, (args) => ({
+      contents: readFileSync(args.path, 'utf8'),
+      loader: 'text',
+    }));
+  },
+};
 await build({
   entryPoints: ['src/main.ts'],
   outfile,
@@ -12,5 +28,6 @@ await build({
   format: 'cjs',
   banner: { js: '#!/usr/bin/env node' },
   legalComments: 'none',
+  plugins: [rawText],
 });
 chmodSync(outfile, 0o755);

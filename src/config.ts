@@ -13,6 +13,8 @@ export interface Config {
   waveConflictSeverity: Severity;
   /** Count `imagePullSecrets` as consumers (off: the kubelet reads them at pull time only). */
   imagePullSecrets: boolean;
+  /** Install the generation-aware ExternalSecret health check into an argocd-cm in the input. */
+  argocdHealthCheck: boolean;
 }
 
 export const defaultConfig: Readonly<Config> = {
@@ -22,6 +24,7 @@ export const defaultConfig: Readonly<Config> = {
   storeWave: -2n,
   waveConflictSeverity: 'error',
   imagePullSecrets: false,
+  argocdHealthCheck: true,
 };
 
 export const typedConfigApiVersion = 'fn.kpt.dev/v1alpha1';
@@ -74,6 +77,7 @@ const options: { [K in keyof Config]: Parser<Config[K]> } = {
   storeWave: parseWave,
   waveConflictSeverity: parseSeverity,
   imagePullSecrets: parseBoolean,
+  argocdHealthCheck: parseBoolean,
 };
 export const optionNames = Object.keys(options) as (keyof Config)[];
 

@@ -1,8 +1,10 @@
 // The thin entry point: arguments, stdin, stdout/stderr, exit code. Everything else is in run().
 import { readFileSync } from 'node:fs';
+import { healthCheckPatch } from './argocd/health-check.js';
 import { run } from './run.js';
 
 const usage = `Usage: secret-rollout [--verbose] [key=value ...] < input.yaml
+       secret-rollout argocd-health    print an argocd-cm patch with the ExternalSecret health check
 
 Reads a KRM ResourceList (kpt, kustomize) or a plain YAML stream (kustomize build, helm template)
 on stdin and writes it to stdout with checksum annotations on the pod templates that consume
@@ -11,6 +13,10 @@ key=value options apply to YAML streams; see the README for the options.
 `;
 
 function main(argv: readonly string[]): number {
+  if (argv[0] === 'argocd-health') {
+    process.stdout.write(healthCheckPatch());
+    return 0;
+  }
   const settings: Record<string, string> = {};
   let verbose = false;
   for (const arg of argv) {

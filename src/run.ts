@@ -5,7 +5,7 @@ import { applyToValue, EditError, editText } from './io/edit.js';
 import { type Input, InputError, readInput } from './io/input.js';
 import { lineBreakOf } from './io/lines.js';
 import { writeOutput } from './io/output.js';
-import type { AnnotationEdit } from './plan/edits.js';
+import type { MappingEdit } from './plan/edits.js';
 import { ItemError, type Resource, toResource } from './resource.js';
 import { formatResult, hasErrors, type Result } from './results.js';
 import { transform } from './transform.js';
@@ -109,10 +109,10 @@ function configOf(input: Input, options: RunOptions, results: Result[]): Config 
 function applyEdits(
   input: Input,
   resources: readonly Resource[],
-  edits: readonly AnnotationEdit[],
+  edits: readonly MappingEdit[],
   results: Result[],
 ): Map<number, string> {
-  const byItem = new Map<number, AnnotationEdit[]>();
+  const byItem = new Map<number, MappingEdit[]>();
   for (const edit of edits) byItem.set(edit.item, [...(byItem.get(edit.item) ?? []), edit]);
   const edited = new Map<number, string>();
   const lineBreak = lineBreakOf(input.text);

@@ -1,7 +1,8 @@
 // The pure core: parsed items and configuration in, annotation edits and results out. No I/O.
+import { isArgocdCm, planHealthCheck } from './argocd/health-check.js';
 import type { Config } from './config.js';
 import { type Consumption, templateChecksum, unionKeys } from './plan/checksums.js';
-import { type AnnotationEdit, annotationField } from './plan/edits.js';
+import { annotationEdit, annotationField, type MappingEdit } from './plan/edits.js';
 import { placeLayer, type WaveNode, type WavePlan, waveOf } from './plan/waves.js';
 import { getPath, ItemError, type Resource, readAnnotations } from './resource.js';
 import { describe, type Result, resourceResult } from './results.js';
@@ -11,7 +12,7 @@ import { secretUses } from './workloads/references.js';
 import { barePod, podTemplatesOf } from './workloads/shapes.js';
 
 export interface TransformOutput {
-  edits: AnnotationEdit[];
+  edits: MappingEdit[];
   results: Result[];
 }
 
@@ -23,7 +24,7 @@ const listNames = (sources: readonly SecretSource[]) =>
 
 export function transform(resources: readonly Resource[], config: Config): TransformOutput {
   const results: Result[] = [];
-  const edits: AnnotationEdit[] = [];
+  const edits: MappingEdit[] = [];
   /** Runs one rule on one resource; a malformed field becomes an error result for it. */
   const guarded = (resource: Resource, rule: () => void) => {
     try {
@@ -111,12 +112,7 @@ export function transform(resources: readonly Resource[], config: Config): Trans
         for (const [annotation, group] of byAnnotation) {
           const value = templateChecksum(group);
           if (current[annotation] !== value) {
-            edits.push({
-              item: resource.index,
-              metadataPath: template.shape.metadata,
-              key: annotation,
-              value,
-            });
+            edits.push(annotationEdit(resource.index, template.shape.metadata, annotation, value));
           }
           const field = annotationField(template.shape.metadata, annotation);
           const message = `checksum of ${listNames(group.map((c) => c.source))}`;
@@ -126,6 +122,12 @@ export function transform(resources: readonly Resource[], config: Config): Trans
         }
       }
     });
+  }
+
+  if (config.argocdHealthCheck) {
+    for (const cm of resources.filter(isArgocdCm)) {
+      guarded(cm, () => planHealthCheck(cm, edits, results));
+    }
   }
 
   if (config.syncWaves) {

@@ -1,7 +1,7 @@
 // Applies annotation edits to one item's text and proves the result: the edited text must parse
 // to exactly the original value plus the new annotations, or the item is left alone and the edit
 // reported as an error. Output is never altered silently.
-import type { AnnotationEdit } from '../plan/edits.js';
+import type { MappingEdit } from '../plan/edits.js';
 import { isObject, type Json, type JsonObject } from '../resource.js';
 import { locateByCst } from './locate-cst.js';
 import { locateByLines } from './locate-lines.js';
@@ -10,10 +10,10 @@ import { applySite, type Locator } from './site.js';
 
 export class EditError extends Error {}
 
-/** Sets the annotation in a parsed value, creating missing mappings. */
-export function applyToValue(value: JsonObject, edit: AnnotationEdit): void {
+/** Sets the key in a parsed value, creating missing mappings. */
+export function applyToValue(value: JsonObject, edit: MappingEdit): void {
   let node = value;
-  for (const key of [...edit.metadataPath, 'annotations']) {
+  for (const key of edit.path) {
     const child = node[key];
     if (isObject(child)) {
       node = child;
@@ -33,7 +33,7 @@ export function applyToValue(value: JsonObject, edit: AnnotationEdit): void {
 export function editText(
   itemText: string,
   entry: boolean,
-  edits: readonly AnnotationEdit[],
+  edits: readonly MappingEdit[],
   expected: Json,
   lineBreak: string,
 ): string {
@@ -42,7 +42,7 @@ export function editText(
     for (const edit of edits) {
       let site: ReturnType<Locator>;
       for (const locate of locators) {
-        site = locate(text, entry, edit.metadataPath, edit.key);
+        site = locate(text, entry, edit.path, edit.key);
         if (site) break;
       }
       if (!site) return undefined;

@@ -19,7 +19,7 @@ export const locateByCst: Locator = (text, entry, path, key) => {
   if (!isMap(root)) return undefined;
   let map: YAMLMap = root;
   let parentColumn = -1;
-  const steps = [...path, 'annotations'];
+  const steps = path;
   for (let depth = 0; depth <= steps.length; depth++) {
     const name = depth < steps.length ? (steps[depth] as string) : key;
     const missing = steps.slice(depth);

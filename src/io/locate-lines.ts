@@ -41,7 +41,7 @@ export const locateByLines: Locator = (text, entry, path, key) => {
     if (text.startsWith('---', first.start)) return undefined;
     mapping = { from: first.start, indent: first.indent, parentIndent: first.indent - 2 };
   }
-  const steps = [...path, 'annotations'];
+  const steps = path;
   for (let depth = 0; depth < steps.length; depth++) {
     const found = findKey(text, mapping, steps[depth] as string);
     if (found === undefined) return undefined;

@@ -13,7 +13,7 @@ export type Site =
   /** Replace an explicit null (`~`, `null`) with a flow mapping. */
   | { kind: 'null'; start: number; end: number; missing: readonly string[] };
 
-/** Finds the site for `key` in the annotations of the metadata mapping at `path`. */
+/** Finds the site for `key` in the mapping at `path`. */
 export type Locator = (
   itemText: string,
   entry: boolean,
@@ -36,7 +36,10 @@ export function applySite(
     case 'lines': {
       const lines = [...site.missing, null].map((name, depth) => {
         const pad = ' '.repeat(site.indent + depth * site.step);
-        return name === null ? `${pad}${key}: ${JSON.stringify(value)}` : `${pad}${name}:`;
+        if (name !== null) return `${pad}${name}:`;
+        return value.includes('\n')
+          ? blockLiteral(`${pad}${key}: `, value, pad + ' '.repeat(site.step), lineBreak)
+          : `${pad}${key}: ${JSON.stringify(value)}`;
       });
       const head = text.slice(0, site.at);
       const needsBreak = head.length > 0 && !head.endsWith('\n');
@@ -61,8 +64,22 @@ function nestedFlow(missing: readonly string[], key: string, value: string): str
 
 /** Plain only where YAML cannot read the value as anything but this string. */
 export function formatScalar(value: string, style: ScalarStyle): string {
-  if (style === 'single') return `'${value.replaceAll("'", "''")}'`;
+  if (style === 'single' && !value.includes('\n')) return `'${value.replaceAll("'", "''")}'`;
   if (style === 'plain' && /^[A-Za-z][-\w./]*$/.test(value) && !reserved.test(value)) return value;
   return JSON.stringify(value);
 }
 const reserved = /^(true|false|null|yes|no|on|off|y|n)$/i;
+
+/** A multi-line value as `key: |` with its lines indented; the chomping indicator keeps the
+ * trailing line breaks exact. */
+function blockLiteral(head: string, value: string, indent: string, lineBreak: string): string {
+  const body = value.replace(/\n+$/, '');
+  const trailing = value.length - body.length;
+  const chomp = trailing === 0 ? '-' : trailing === 1 ? '' : '+';
+  // A first line starting with a space needs an explicit indentation indicator.
+  const indicator = body.startsWith(' ')
+    ? String(indent.length - (head.length - head.trimStart().length))
+    : '';
+  const lines = (trailing > 1 ? value.slice(0, -1) : body).split('\n');
+  return `${head}|${indicator}${chomp}${lineBreak}${lines.map((l) => (l === '' ? '' : indent + l)).join(lineBreak)}`;
+}

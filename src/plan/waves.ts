@@ -3,7 +3,7 @@
 import { parseInt64 } from '../config.js';
 import { ItemError, type Resource } from '../resource.js';
 import { describe, type Result, resourceResult, type Severity } from '../results.js';
-import { type AnnotationEdit, annotationField } from './edits.js';
+import { annotationEdit, annotationField, type MappingEdit } from './edits.js';
 
 export const syncWaveKey = 'argocd.argoproj.io/sync-wave';
 const hookWeightKey = 'helm.sh/hook-weight';
@@ -39,7 +39,7 @@ export interface WaveNode {
 }
 
 export interface WavePlan {
-  edits: AnnotationEdit[];
+  edits: MappingEdit[];
   results: Result[];
 }
 
@@ -83,12 +83,9 @@ export function placeLayer(
       }
     } else {
       node.wave = { value: wanted, explicit: false };
-      plan.edits.push({
-        item: node.resource.index,
-        metadataPath: ['metadata'],
-        key: syncWaveKey,
-        value: String(wanted),
-      });
+      plan.edits.push(
+        annotationEdit(node.resource.index, ['metadata'], syncWaveKey, String(wanted)),
+      );
     }
     // The same message whether the wave was just written or already there: results describe the
     // plan, so a second run reports exactly what the first did.
