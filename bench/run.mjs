@@ -1,0 +1,206 @@
+// Benchmark and end-to-end correctness check of the built function (package.json "bin"),
+// each run a fresh process as an orchestrator would start it, compared in the same run with a
+// js-yaml parse floor and with `kpt fn source` on the same items.
+//
+//   node bench/run.mjs            full table: N = 1k, 10k, 50k, medians of 5 runs (npm run bench)
+//   node bench/run.mjs --quick    N = 1k, one run, output checked; exit 1 if anything is wrong
+// Options: --fn CMD (command to test instead, e.g. `--fn cat`; also env BENCH_FN), --runs R,
+// --cold-runs R, --sizes 1000,10000, --kpt / --no-kpt, --keep (keep the temp inputs).
+import { spawnSync } from 'node:child_process';
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { check } from './check.mjs';
+import { generate, toResourceList, toStream, writeDir } from './generate.mjs';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const argv = process.argv.slice(2);
+const flag = (k) => argv.includes(k);
+const opt = (k, d) => (flag(k) ? argv[argv.indexOf(k) + 1] : d);
+const quick = flag('--quick');
+const runs = Number(opt('--runs', quick ? 1 : 5));
+const coldRuns = Number(opt('--cold-runs', quick ? 1 : 15));
+const sizes = opt('--sizes', quick ? '1000' : '1000,10000,50000')
+  .split(',')
+  .map(Number);
+const withKpt = quick ? flag('--kpt') : !flag('--no-kpt');
+
+const bin = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).bin ?? {};
+const fnSpec = opt('--fn', process.env.BENCH_FN ?? Object.values(bin)[0]).split(/\s+/);
+const fnArgv = /\.[cm]?js$/.test(fnSpec[0]) ? [process.execPath, ...fnSpec] : fnSpec;
+const node = (...a) => [process.execPath, ...a];
+const JS_YAML = node('-e', "require('js-yaml').load(require('fs').readFileSync(0, 'utf8'))");
+const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null; // GNU time, for peak RSS
+if (!TIME) console.error('note: /usr/bin/time missing (apt-get install time): no peak RSS');
+
+const tmp = mkdtempSync(join(tmpdir(), 'secret-rollout-bench-'));
+const rssFile = join(tmp, 'rss');
+const problems = [];
+
+/** One fresh process; wall time includes process start. stdin/stdout are file paths or null. */
+function run(name, cmd, stdin, stdout) {
+  const inFd = stdin ? openSync(stdin, 'r') : 'ignore'; // fresh fd: offsets are shared
+  const outFd = stdout ? openSync(stdout, 'w') : 'ignore';
+  const full = TIME ? [TIME, '-f', '%M', '-o', rssFile, ...cmd] : cmd;
+  const t0 = performance.now();
+  const r = spawnSync(full[0], full.slice(1), {
+    cwd: ROOT,
+    stdio: [inFd, outFd, 'pipe'],
+    maxBuffer: 1 << 26,
+  });
+  const s = (performance.now() - t0) / 1000;
+  if (inFd !== 'ignore') closeSync(inFd);
+  if (outFd !== 'ignore') closeSync(outFd);
+  if (r.status !== 0) {
+    const tail = String(r.stderr ?? r.error)
+      .trim()
+      .split('\n')
+      .slice(-5)
+      .join('\n  ');
+    throw new Error(`${name} (${cmd.join(' ')}) exited ${r.status ?? r.signal}:\n  ${tail}`);
+  }
+  const kib = TIME ? Number(readFileSync(rssFile, 'utf8').trim().split('\n').pop()) : Number.NaN;
+  return { s, rss: kib / 1024 };
+}
+
+/** Round-robin over the commands (rotating the start) so noise hits them evenly. */
+function roundRobin(cmds, n) {
+  const res = Object.fromEntries(cmds.map((c) => [c.name, []]));
+  for (let k = 0; k < n; k++) {
+    for (let j = 0; j < cmds.length; j++) {
+      const c = cmds[(j + k) % cmds.length];
+      res[c.name].push(run(c.name, c.cmd, c.stdin));
+    }
+  }
+  return res;
+}
+
+const mid = (xs) => {
+  const a = [...xs].sort((x, y) => x - y);
+  return a.length % 2 ? a[a.length >> 1] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;
+};
+const median = (ms) => mid(ms.map((m) => m.s));
+// Same-round ratio (the two runs were adjacent in time), then the median over rounds.
+const ratio = (a, b) => mid(a.map((m, k) => m.s / b[k].s));
+const peak = (ms) => Math.max(...ms.map((m) => m.rss));
+const mark = (v, max) => (Number.isNaN(v) ? '' : v <= max ? ' ✓' : ' ✗');
+const sec = (v) => `${v.toFixed(3)} s`;
+const label = (n) => (n % 1000 ? String(n) : `${n / 1000}k`);
+
+/** Run the function once on a file and check its output against the generator's expectations. */
+function verify(name, inputFile, format, expected) {
+  const outFile = `${inputFile}.out`;
+  let m;
+  try {
+    m = run(name, fnArgv, inputFile, outFile);
+  } catch (e) {
+    problems.push(e.message);
+    console.error(`${name}: FAILED`);
+    return { ok: false };
+  }
+  const errors = check({
+    input: readFileSync(inputFile, 'utf8'),
+    output: readFileSync(outFile, 'utf8'),
+    expected,
+    format,
+  });
+  for (const e of errors) problems.push(`${name}: ${e}`);
+  console.error(`${name}: ${errors.length ? `WRONG (${errors.length} problems)` : 'correct'}`);
+  return { m, ok: errors.length === 0 };
+}
+
+const emptyRl = join(tmp, 'empty.yaml');
+writeFileSync(emptyRl, 'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n');
+const none = { checksum: new Set(), syncWave: new Map() };
+
+try {
+  console.error(`fn: ${fnArgv.join(' ')}; inputs in ${tmp}`);
+  const rows = [];
+  for (const n of sizes) {
+    const { items, expected } = generate(n);
+    const base = join(tmp, `n${n}`);
+    const rl = `${base}.yaml`;
+    writeFileSync(rl, toResourceList(items));
+    if (withKpt) writeDir(items, `${base}.d`);
+    console.error(`N=${n}: ${expected.podTemplates} pod templates expected to get the checksum`);
+    // The checked run doubles as the function's warm-up.
+    const v = verify(`fn N=${label(n)} ResourceList`, rl, 'rl', expected);
+    if (quick) verify(`fn N=${label(n)} YAML stream`, writeStream(base, items), 'stream', expected);
+    const cmds = [
+      { name: 'fn', cmd: fnArgv, stdin: rl },
+      { name: 'js-yaml', cmd: JS_YAML, stdin: rl },
+      withKpt && { name: 'kpt', cmd: ['kpt', 'fn', 'source', `${base}.d`] },
+    ].filter(Boolean);
+    if (!quick) roundRobin(cmds.slice(1, 2), 1); // warm-up of js-yaml (kpt's files are cached)
+    if (!v.m) continue;
+    const res = quick ? { fn: [v.m], ...roundRobin(cmds.slice(1), 1) } : roundRobin(cmds, runs);
+    rows.push({ n, mb: readFileSync(rl).length / 1e6, ok: v.ok, res });
+  }
+  verify('fn empty ResourceList', emptyRl, 'rl', none);
+  const cold = roundRobin(
+    [
+      { name: 'fn', cmd: fnArgv, stdin: emptyRl },
+      { name: 'node', cmd: node('-e', '') },
+    ],
+    coldRuns,
+  );
+  printTables(rows, cold);
+} catch (e) {
+  problems.push(e.message);
+} finally {
+  if (flag('--keep')) console.error(`kept ${tmp}`);
+  else rmSync(tmp, { recursive: true, force: true });
+}
+if (problems.length) {
+  console.error(`\nFAIL:\n- ${problems.join('\n- ')}`);
+  process.exit(1);
+}
+console.error('\nOK: outputs correct');
+
+function writeStream(base, items) {
+  writeFileSync(`${base}.stream.yaml`, toStream(items));
+  return `${base}.stream.yaml`;
+}
+
+function printTables(rows, cold) {
+  const k = `median of ${runs}`;
+  const out = [
+    `Node ${process.version}, fn = \`${fnSpec.join(' ')}\`; wall times include process start (${k}); ratios are medians of same-round ratios.`,
+    '',
+    `| N | input | fn | fn peak RSS (≤ 250 MiB) | js-yaml load (RSS) | fn/js-yaml (≤ 2.5) | kpt fn source | fn/kpt (≤ 0.3) | output |`,
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+  ];
+  for (const { n, mb, ok, res } of rows) {
+    const fn = median(res.fn);
+    const rss = peak(res.fn);
+    const jy = median(res['js-yaml']);
+    const kpt = res.kpt ? median(res.kpt) : Number.NaN;
+    const rj = ratio(res.fn, res['js-yaml']);
+    const rk = res.kpt ? ratio(res.fn, res.kpt) : Number.NaN;
+    out.push(
+      `| ${label(n)} | ${mb.toFixed(1)} MB | ${sec(fn)} | ${rss.toFixed(0)} MiB${mark(rss, 250)} | ${sec(jy)} (${peak(res['js-yaml']).toFixed(0)} MiB) | ${rj.toFixed(2)}${mark(rj, 2.5)} | ${res.kpt ? sec(kpt) : 'n/a'} | ${res.kpt ? rk.toFixed(2) + mark(rk, 0.3) : 'n/a'} | ${ok ? 'correct' : 'WRONG'} |`,
+    );
+  }
+  out.push('', '| metric | measured | target |', '|---|---|---|');
+  const t = (n) => rows.find((r) => r.n === n);
+  if (t(1000) && t(10000)) {
+    const g = median(t(10000).res.fn) / median(t(1000).res.fn);
+    out.push(`| t(10k)/t(1k) | ${g.toFixed(2)}${mark(g, 11)} | ≤ 11 |`);
+  }
+  const cf = median(cold.fn);
+  const cn = median(cold.node);
+  const rc = ratio(cold.fn, cold.node);
+  out.push(
+    `| cold start: fn on empty ResourceList / \`node -e ''\` (median of ${coldRuns}) | ${sec(cf)} / ${sec(cn)} = ${rc.toFixed(2)}×${mark(rc, 1.3)} | ≤ 1.3× |`,
+  );
+  console.log(out.join('\n'));
+}
