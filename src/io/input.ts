@@ -5,6 +5,7 @@ import { isObject, type Json, type JsonObject } from '../resource.js';
 import { ParseError, parseYaml } from './parse.js';
 import {
   type ItemSpan,
+  type Span,
   SpanError,
   sequenceItems,
   splitDocuments,
@@ -44,14 +45,17 @@ export function readInput(text: string): Input {
     throw new InputError('no input: expected a ResourceList or YAML on stdin');
   if (/^\s*[[{]/.test(body) && looksLikeJson(body)) return readJson(text);
   const docs = splitDocuments(text).filter((d) => d.hasContent);
-  const lists = docs.filter((doc) => resourceListKind(text, topLevelEntries(text, doc)));
+  const lists = docs
+    .map((doc) => ({ doc, entries: topLevelEntries(text, doc) }))
+    .filter(({ entries }) => resourceListKind(text, entries));
   if (lists.length > 0) {
     if (docs.length > 1) {
       throw new InputError(
         `a ResourceList must be the only document on stdin, found ${docs.length} documents`,
       );
     }
-    return readYamlList(text, lists[0] as (typeof docs)[number]);
+    const [list] = lists as [(typeof lists)[number]];
+    return readYamlList(text, list.doc, list.entries);
   }
   return {
     format: 'yaml-stream',
@@ -107,8 +111,7 @@ function resourceListKind(text: string, entries: readonly TopLevelEntry[]): bool
   return raw.replace(/^(["'])(.*)\1$/, '$2') === 'ResourceList';
 }
 
-function readYamlList(text: string, doc: { start: number; end: number }): Input {
-  const entries = topLevelEntries(text, doc);
+function readYamlList(text: string, doc: Span, entries: readonly TopLevelEntry[]): Input {
   const itemsEntry = entries.find((e) => e.key === 'items');
   const resultsEntry = entries.find((e) => e.key === 'results');
   // The envelope without items and results is small: parse it whole.

@@ -19,15 +19,14 @@ export const locateByCst: Locator = (text, entry, path, key) => {
   if (!isMap(root)) return undefined;
   let map: YAMLMap = root;
   let parentColumn = -1;
-  const steps = path;
-  for (let depth = 0; depth <= steps.length; depth++) {
-    const name = depth < steps.length ? (steps[depth] as string) : key;
-    const missing = steps.slice(depth);
+  for (let depth = 0; depth <= path.length; depth++) {
+    const name = depth < path.length ? (path[depth] as string) : key;
+    const missing = path.slice(depth);
     const pair = map.items.find((p) => isScalar(p.key) && p.key.value === name);
     if (!pair) return insertionSite(text, map, parentColumn, missing);
     const value = pair.value as Node | null;
     const keyStart = (pair.key as Node).range?.[0] ?? 0;
-    if (depth === steps.length) {
+    if (depth === path.length) {
       const style = isScalar(value) ? styles[value.type ?? ''] : undefined;
       if (!isScalar(value) || !style || !value.range) return undefined;
       return { kind: 'value', start: value.range[0], end: value.range[1], style };
@@ -38,7 +37,7 @@ export const locateByCst: Locator = (text, entry, path, key) => {
       continue;
     }
     if (!isScalar(value) || value.value !== null || !value.range) return undefined;
-    const rest = steps.slice(depth + 1);
+    const rest = path.slice(depth + 1);
     if (value.range[0] !== value.range[1]) {
       return { kind: 'null', start: value.range[0], end: value.range[1], missing: rest };
     }

@@ -22,28 +22,45 @@ interface Found {
 }
 
 export const locateByLines: Locator = (text, entry, path, key) => {
+  const root = rootMapping(text, entry);
+  return root && locateIn(text, root, path, key);
+};
+
+/** The item's top mapping: after `- ` for a list entry, else the document's first line. */
+function rootMapping(text: string, entry: boolean): Mapping | undefined {
   const first = firstContentLine(text, 0);
   if (!first) return undefined;
-  let mapping: Mapping;
-  if (entry) {
-    const at = first.start + first.indent;
-    if (!isSequenceEntry(text, at, first.end)) return undefined;
-    let col = at + 1;
-    while (col < first.end && text.charCodeAt(col) === 32) col++;
-    if (col >= first.end) return undefined;
-    mapping = {
+  if (!entry) {
+    if (text.startsWith('---', first.start)) return undefined;
+    return { from: first.start, indent: first.indent, parentIndent: first.indent - 2 };
+  }
+  const at = first.start + first.indent;
+  if (!isSequenceEntry(text, at, first.end)) return undefined;
+  let col = at + 1;
+  while (col < first.end && text.charCodeAt(col) === 32) col++;
+  if (col < first.end && text[col] !== '#') {
+    return {
       from: first.start,
       indent: col - first.start,
       parentIndent: first.indent,
       entryLine: first.start,
     };
-  } else {
-    if (text.startsWith('---', first.start)) return undefined;
-    mapping = { from: first.start, indent: first.indent, parentIndent: first.indent - 2 };
   }
-  const steps = path;
-  for (let depth = 0; depth < steps.length; depth++) {
-    const found = findKey(text, mapping, steps[depth] as string);
+  // `-` or `- # comment` alone on its line: the mapping starts on the next content line.
+  const next = firstContentLine(text, first.next);
+  if (!next || next.indent <= first.indent) return undefined;
+  return { from: next.start, indent: next.indent, parentIndent: first.indent };
+}
+
+function locateIn(
+  text: string,
+  root: Mapping,
+  path: readonly string[],
+  key: string,
+): Site | undefined {
+  let mapping = root;
+  for (let depth = 0; depth < path.length; depth++) {
+    const found = findKey(text, mapping, path[depth] as string);
     if (found === undefined) return undefined;
     const step = Math.max(mapping.indent - mapping.parentIndent, 1);
     if (found === null) {
@@ -54,7 +71,7 @@ export const locateByLines: Locator = (text, entry, path, key) => {
         at: insertAt,
         indent: mapping.indent,
         step,
-        missing: steps.slice(depth),
+        missing: path.slice(depth),
       };
     }
     const rest = text.slice(found.valueStart, found.line.end).trim();
@@ -65,7 +82,7 @@ export const locateByLines: Locator = (text, entry, path, key) => {
     if (nested && isSequenceEntry(text, child.start + child.indent, child.end)) return undefined;
     if (!nested || child.indent === keyIndent) {
       // `key:` with nothing under it is null: start its mapping on the next line.
-      const missing = steps.slice(depth + 1);
+      const missing = path.slice(depth + 1);
       return { kind: 'lines', at: found.line.next, indent: keyIndent + step, step, missing };
     }
     mapping = { from: child.start, indent: child.indent, parentIndent: keyIndent };
@@ -79,7 +96,7 @@ export const locateByLines: Locator = (text, entry, path, key) => {
     return { kind: 'lines', at, indent: mapping.indent, step, missing: [] };
   }
   return scalarSite(text, found, mapping.indent);
-};
+}
 
 function firstContentLine(text: string, from: number): Line | undefined {
   for (let pos = from; pos < text.length; ) {

@@ -66,23 +66,26 @@ export interface TopLevelEntry extends Span {
   lineEnd: number;
 }
 
-const topLevelKey = /^([A-Za-z_][\w.-]*)[ \t]*:(?=[ \t]|\r?$)/gm;
+// Anchored on `\n` rather than `^` with the m flag: V8 scans for the line break much faster.
+const topLevelKey = /(?:^|\n)([A-Za-z_][\w.-]*)[ \t]*:(?=[ \t\r\n]|$)/g;
 
 /** Top-level `key:` entries of a block-mapping document, each spanning until the next one. */
 export function topLevelEntries(text: string, doc: Span): TopLevelEntry[] {
   const entries: TopLevelEntry[] = [];
-  topLevelKey.lastIndex = doc.start;
+  topLevelKey.lastIndex = Math.max(doc.start - 1, 0);
   for (let m = topLevelKey.exec(text); m && m.index < doc.end; m = topLevelKey.exec(text)) {
+    const start = text[m.index] === '\n' ? m.index + 1 : m.index;
+    if (start < doc.start || start >= doc.end) continue;
     const previous = entries[entries.length - 1];
-    if (previous) previous.end = m.index;
-    const lineEnd = text.indexOf('\n', m.index);
+    if (previous) previous.end = start;
+    const lineBreak = text.indexOf('\n', start);
+    const lineEnd = lineBreak < 0 || lineBreak > doc.end ? doc.end : lineBreak;
     entries.push({
       key: m[1] as string,
-      start: m.index,
+      start,
       end: doc.end,
       valueStart: m.index + m[0].length,
-      lineEnd:
-        lineEnd < 0 || lineEnd > doc.end ? doc.end : lineEnd - (text[lineEnd - 1] === '\r' ? 1 : 0),
+      lineEnd: text[lineEnd - 1] === '\r' ? lineEnd - 1 : lineEnd,
     });
   }
   return entries;
@@ -100,22 +103,22 @@ export function sequenceItems(text: string, entry: TopLevelEntry): ItemSpan[] {
   if (!head || head.index >= entry.end) return [];
   const indent = (head[1] as string).length;
   // Lines whose content starts at or left of the entries' `-`: entries, or malformed.
-  const shallow = new RegExp(`^ {0,${indent}}(?=[^ \\r\\n])`, 'gm');
-  shallow.lastIndex = head.index;
+  const shallow = new RegExp(`\\n {0,${indent}}(?=[^ \\r\\n])`, 'g');
+  shallow.lastIndex = head.index - 1;
   const items: ItemSpan[] = [];
-  for (let m = shallow.exec(text); m && m.index < entry.end; m = shallow.exec(text)) {
-    if (shallow.lastIndex === m.index) shallow.lastIndex++; // zero-length match: move on
+  for (let m = shallow.exec(text); m && m.index + 1 < entry.end; m = shallow.exec(text)) {
+    const lineStart = m.index + 1;
     const at = m.index + m[0].length;
     if (text[at] === '#') continue;
     const after = text[at + 1];
     const isEntry =
-      m[0].length === indent &&
+      at - lineStart === indent &&
       text[at] === '-' &&
       (after === ' ' || after === '\t' || after === '\n' || after === '\r' || after === undefined);
     if (!isEntry) throw new SpanError(`${entry.key} must be a block sequence of mappings`);
     const previous = items[items.length - 1];
-    if (previous) previous.end = m.index;
-    items.push({ start: m.index, end: entry.end, entry: true });
+    if (previous) previous.end = lineStart;
+    items.push({ start: lineStart, end: entry.end, entry: true });
   }
   return items;
 }
