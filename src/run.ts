@@ -2,9 +2,10 @@
 // I/O here, so tests drive it directly.
 import { type Config, ConfigError, readConfig } from './config.js';
 import { applyToValue, EditError, editText } from './io/edit.js';
-import { type Input, InputError, readInput } from './io/input.js';
+import { type Input, InputError, parseItem, readInput } from './io/input.js';
 import { lineBreakOf } from './io/lines.js';
 import { writeOutput } from './io/output.js';
+import { passesThrough } from './io/pass-through.js';
 import type { MappingEdit } from './plan/edits.js';
 import { ItemError, type Resource, toResource } from './resource.js';
 import { formatResult, hasErrors, type Result } from './results.js';
@@ -40,12 +41,19 @@ export function run(text: string, options: RunOptions = {}): RunOutput {
   const resources: Resource[] = [];
   input.items.forEach((item, index) => {
     const where = `item ${index}`;
-    if (item.error !== undefined) {
-      results.push({ severity: 'error', message: `${where}: ${item.error}` });
-      return;
+    let value = item.value;
+    if (value === undefined && item.span) {
+      const { span } = item;
+      if (passesThrough(input.text.slice(span.start, span.end), span.entry)) return;
+      const parsed = parseItem(input.text, span);
+      if ('error' in parsed) {
+        results.push({ severity: 'error', message: `${where}: ${parsed.error}` });
+        return;
+      }
+      value = parsed.value;
     }
     try {
-      resources.push(toResource(index, item.value));
+      resources.push(toResource(index, value));
     } catch (error) {
       if (!(error instanceof ItemError)) throw error;
       results.push({ severity: 'error', message: `${where}: ${error.message}` });

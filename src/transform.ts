@@ -57,7 +57,9 @@ export function transform(resources: readonly Resource[], config: Config): Trans
         sources.push(source);
         results.push(...source.notes);
         const key = producedKey(source.produces, source.namespace, source.secretName);
-        bySecret.set(key, [...(bySecret.get(key) ?? []), source]);
+        const same = bySecret.get(key);
+        if (same) same.push(source);
+        else bySecret.set(key, [source]);
       }
     });
   }
@@ -76,10 +78,9 @@ export function transform(resources: readonly Resource[], config: Config): Trans
     if (sourceKindOf(resource)) continue;
     guarded(resource, () => {
       for (const template of podTemplatesOf(resource)) {
-        const podSpecField = template.shape.podSpec.join('.');
         // Every reference orders its source first; opt-in ones count for the checksum only when on.
         const consumed = new Map<SecretSource, KeySet>();
-        for (const use of secretUses(template.podSpec, podSpecField)) {
+        for (const use of secretUses(template.podSpec, template.shape.podSpecField)) {
           const key = producedKey(use.kind, resource.namespace, use.secretName);
           for (const source of bySecret.get(key) ?? []) {
             const consumers = consumersOf.get(source) ?? new Set<Resource>();
@@ -99,15 +100,14 @@ export function transform(resources: readonly Resource[], config: Config): Trans
         // One checksum per annotation key (ExternalSecrets, and opt-in sources of their own).
         const byAnnotation = new Map<string, Consumption[]>();
         for (const [source, keys] of consumed) {
-          byAnnotation.set(source.annotation, [
-            ...(byAnnotation.get(source.annotation) ?? []),
-            { source, keys },
-          ]);
+          const group = byAnnotation.get(source.annotation);
+          if (group) group.push({ source, keys });
+          else byAnnotation.set(source.annotation, [{ source, keys }]);
         }
-        const annotationsField = `${template.shape.metadata.join('.')}.annotations`;
+        const { annotationsPath } = template.shape;
         const current = readAnnotations(
-          getPath(resource.value, [...template.shape.metadata, 'annotations']),
-          annotationsField,
+          getPath(resource.value, annotationsPath),
+          annotationsPath.join('.'),
         );
         for (const [annotation, group] of byAnnotation) {
           const value = templateChecksum(group);

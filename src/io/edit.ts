@@ -1,11 +1,13 @@
-// Applies annotation edits to one item's text and proves the result: the edited text must parse
-// to exactly the original value plus the new annotations, or the item is left alone and the edit
-// reported as an error. Output is never altered silently.
+// Applies edits to one item's text. Unless the item is plain layout (plain-layout.ts) and the
+// line locator placed every edit, the result is proven: the edited text must parse to exactly the
+// original value plus the new keys, or the item is left alone and the edit reported as an error.
+// Output is never altered silently.
 import type { MappingEdit } from '../plan/edits.js';
 import { isObject, type Json, type JsonObject } from '../resource.js';
 import { locateByCst } from './locate-cst.js';
 import { locateByLines } from './locate-lines.js';
 import { parseYaml } from './parse.js';
+import { isPlainLayout } from './plain-layout.js';
 import { applySite, type Locator } from './site.js';
 
 export class EditError extends Error {}
@@ -37,7 +39,7 @@ export function editText(
   expected: Json,
   lineBreak: string,
 ): string {
-  const attempt = (locators: readonly Locator[]): string | undefined => {
+  const attempt = (locators: readonly Locator[], prove: boolean): string | undefined => {
     let text = itemText;
     for (const edit of edits) {
       let site: ReturnType<Locator>;
@@ -48,9 +50,13 @@ export function editText(
       if (!site) return undefined;
       text = applySite(text, site, edit.key, edit.value, lineBreak);
     }
-    return proves(text, entry, expected) ? text : undefined;
+    return !prove || proves(text, entry, expected) ? text : undefined;
   };
-  const edited = attempt([locateByLines, locateByCst]) ?? attempt([locateByCst]);
+  // The line locator reads plain-layout items exactly as the parser does (plain-layout.ts), so
+  // its edits need no proof there; everything else is re-parsed and compared.
+  const trusted = isPlainLayout(itemText) ? attempt([locateByLines], false) : undefined;
+  const edited =
+    trusted ?? attempt([locateByLines, locateByCst], true) ?? attempt([locateByCst], true);
   if (edited === undefined) {
     throw new EditError('could not insert the annotation without changing anything else');
   }

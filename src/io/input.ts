@@ -15,11 +15,10 @@ import {
 
 export const resourceListApiVersions = ['config.kubernetes.io/v1', 'config.kubernetes.io/v1beta1'];
 
-/** An item, parsed or not: `error` says why it could not be read. */
+/** An item: its span in the text (YAML, parsed on demand with parseItem) or its value (JSON). */
 export interface InputItem {
   span?: ItemSpan;
   value?: Json;
-  error?: string;
 }
 
 export type Input =
@@ -60,7 +59,7 @@ export function readInput(text: string): Input {
   return {
     format: 'yaml-stream',
     text,
-    items: docs.map((doc) => parseItem(text, { ...doc, entry: false })),
+    items: docs.map((doc) => ({ span: { ...doc, entry: false } })),
   };
 }
 
@@ -149,7 +148,7 @@ function readYamlList(text: string, doc: Span, entries: readonly TopLevelEntry[]
     return list;
   }
   try {
-    list.items = sequenceItems(text, itemsEntry).map((span) => parseItem(text, span));
+    list.items = sequenceItems(text, itemsEntry).map((span) => ({ span }));
   } catch (error) {
     if (!(error instanceof SpanError)) throw error;
     list.listError = `ResourceList ${error.message}`;
@@ -157,15 +156,16 @@ function readYamlList(text: string, doc: Span, entries: readonly TopLevelEntry[]
   return list;
 }
 
-function parseItem(text: string, span: ItemSpan): InputItem {
+/** Parses a YAML item's span; JSON items come parsed. */
+export function parseItem(text: string, span: ItemSpan): { value: Json } | { error: string } {
   try {
     const value = parseYaml(text.slice(span.start, span.end), span.start, text);
-    if (!span.entry) return { span, value };
+    if (!span.entry) return { value };
     // An entry span holds exactly one `- ` entry; anything else means the split was wrong.
-    if (Array.isArray(value) && value.length === 1) return { span, value: value[0] as Json };
-    return { span, error: 'the item could not be separated from its neighbours' };
+    if (Array.isArray(value) && value.length === 1) return { value: value[0] as Json };
+    return { error: 'the item could not be separated from its neighbours' };
   } catch (error) {
-    if (error instanceof ParseError) return { span, error: error.message };
+    if (error instanceof ParseError) return { error: error.message };
     throw error;
   }
 }

@@ -28,10 +28,16 @@ export const locateByLines: Locator = (text, entry, path, key) => {
 
 /** The item's top mapping: after `- ` for a list entry, else the document's first line. */
 function rootMapping(text: string, entry: boolean): Mapping | undefined {
-  const first = firstContentLine(text, 0);
+  let first = firstContentLine(text, 0);
   if (!first) return undefined;
   if (!entry) {
-    if (text.startsWith('---', first.start)) return undefined;
+    // A document starts with its `---` line; content on that line is beyond this locator.
+    if (/^---[ \t]*(#.*)?$/.test(text.slice(first.start, first.end))) {
+      first = firstContentLine(text, first.next);
+    }
+    if (!first || text.startsWith('---', first.start) || text.startsWith('...', first.start)) {
+      return undefined;
+    }
     return { from: first.start, indent: first.indent, parentIndent: first.indent - 2 };
   }
   const at = first.start + first.indent;
@@ -50,6 +56,25 @@ function rootMapping(text: string, entry: boolean): Mapping | undefined {
   const next = firstContentLine(text, first.next);
   if (!next || next.indent <= first.indent) return undefined;
   return { from: next.start, indent: next.indent, parentIndent: first.indent };
+}
+
+/**
+ * A one-line scalar at `path` + `key` read without parsing the item (for example `kind`), or
+ * `undefined` when the layout is beyond this locator.
+ */
+export function peekScalar(
+  text: string,
+  entry: boolean,
+  path: readonly string[],
+  key: string,
+): string | undefined {
+  const root = rootMapping(text, entry);
+  const site = root && locateIn(text, root, path, key);
+  if (site?.kind !== 'value') return undefined;
+  const raw = text.slice(site.start, site.end);
+  if (site.style === 'single') return raw.slice(1, -1).replaceAll("''", "'");
+  if (site.style === 'double') return raw.includes('\\') ? undefined : raw.slice(1, -1);
+  return raw;
 }
 
 function locateIn(

@@ -14,10 +14,25 @@ export interface Consumption {
  */
 export function templateChecksum(consumed: readonly Consumption[]): string {
   const entries = consumed
-    .map(({ source, keys }): Json => ({ secret: source.secretName, content: source.content(keys) }))
-    .map(canonicalJson)
+    .map(({ source, keys }) => {
+      // Keys in canonical order: "content" < "secret".
+      const content = canonicalOf(source.content(keys));
+      return `{"content":${content},"secret":${JSON.stringify(source.secretName)}}`;
+    })
     .sort();
   return sha256Hex(`[${entries.join(',')}]`);
+}
+
+/** Sources return the same object for all their consumers that read every key: serialise once. */
+const canonicalCache = new WeakMap<object, string>();
+function canonicalOf(content: Json): string {
+  if (typeof content !== 'object' || content === null) return canonicalJson(content);
+  let text = canonicalCache.get(content);
+  if (text === undefined) {
+    text = canonicalJson(content);
+    canonicalCache.set(content, text);
+  }
+  return text;
 }
 
 export function unionKeys(a: KeySet, b: KeySet): KeySet {

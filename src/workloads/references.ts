@@ -63,31 +63,52 @@ export interface SecretUse {
   kind: ProducedKind;
   secretName: string;
   keys: KeySet;
-  /** Field path from the PodSpec, for results. */
-  field: string;
   /** Counts for the checksum only when this option is on (it always counts for ordering). */
   optIn?: SecretReference['optIn'];
 }
 
+interface Step {
+  key: string;
+  list: boolean;
+}
+
+/** The table's paths, split once. */
+const compiled = secretReferences.map((ref) => ({
+  ref,
+  steps: ref.path.split('.').map((step): Step => {
+    const list = step.endsWith('[]');
+    return { key: list ? step.slice(0, -2) : step, list };
+  }),
+}));
+
+/**
+ * Where the walk is, kept as a chain of segments: the field path string (`spec.template.spec.
+ * containers[0].env[1]`) is only built for an error.
+ */
+interface Trail {
+  parent: Trail | undefined;
+  segment: string | number;
+}
+const fieldOf = (trail: Trail | undefined): string => {
+  if (!trail) return '';
+  const head = fieldOf(trail.parent);
+  if (typeof trail.segment === 'number') return `${head}[${trail.segment}]`;
+  return head === '' ? trail.segment : `${head}.${trail.segment}`;
+};
+
 /** Every Secret a PodSpec references, per the table; malformed fields are item errors. */
 export function secretUses(podSpec: JsonObject, podSpecField: string): SecretUse[] {
   const uses: SecretUse[] = [];
-  for (const ref of secretReferences) {
-    select(podSpec, ref.path.split('.'), podSpecField, (node, field) => {
+  const root: Trail = { parent: undefined, segment: podSpecField };
+  for (const { ref, steps } of compiled) {
+    select(podSpec, steps, 0, root, (node, trail) => {
       const name = node[ref.nameField];
       if (name === undefined || name === null) return;
       if (typeof name !== 'string') {
-        throw new ItemError(
-          `${field}.${ref.nameField} is not a string`,
-          `${field}.${ref.nameField}`,
-        );
+        const field = `${fieldOf(trail)}.${ref.nameField}`;
+        throw new ItemError(`${field} is not a string`, field);
       }
-      const use: SecretUse = {
-        kind: ref.kind,
-        secretName: name,
-        keys: keysOf(node, ref, field),
-        field,
-      };
+      const use: SecretUse = { kind: ref.kind, secretName: name, keys: keysOf(node, ref, trail) };
       if (ref.optIn) use.optIn = ref.optIn;
       uses.push(use);
     });
@@ -95,7 +116,7 @@ export function secretUses(podSpec: JsonObject, podSpecField: string): SecretUse
   return uses;
 }
 
-function keysOf(node: JsonObject, ref: SecretReference, field: string): KeySet {
+function keysOf(node: JsonObject, ref: SecretReference, trail: Trail): KeySet {
   if (ref.keys === 'all') return 'all';
   if ('field' in ref.keys) {
     const key = node[ref.keys.field];
@@ -103,7 +124,10 @@ function keysOf(node: JsonObject, ref: SecretReference, field: string): KeySet {
   }
   const items = node[ref.keys.items];
   if (items === undefined || items === null) return 'all';
-  if (!Array.isArray(items)) throw new ItemError(`${field}.items is not a list`, `${field}.items`);
+  if (!Array.isArray(items)) {
+    const field = `${fieldOf(trail)}.items`;
+    throw new ItemError(`${field} is not a list`, field);
+  }
   const keys = items.map((item) => (isObject(item) ? item.key : undefined));
   return keys.every((k) => typeof k === 'string') && keys.length > 0
     ? new Set(keys as string[])
@@ -112,33 +136,33 @@ function keysOf(node: JsonObject, ref: SecretReference, field: string): KeySet {
 
 function select(
   node: Json,
-  steps: readonly string[],
-  field: string,
-  visit: (node: JsonObject, field: string) => void,
-  depth = 0,
+  steps: readonly Step[],
+  depth: number,
+  trail: Trail,
+  visit: (node: JsonObject, trail: Trail) => void,
 ): void {
+  if (!isObject(node)) {
+    if (depth === steps.length && node === null) return;
+    const field = fieldOf(trail);
+    throw new ItemError(`${field} is ${describeType(node)}, not a mapping`, field);
+  }
   if (depth === steps.length) {
-    if (isObject(node)) visit(node, field);
-    else if (node !== null)
-      throw new ItemError(`${field} is ${describeType(node)}, not a mapping`, field);
+    visit(node, trail);
     return;
   }
-  if (!isObject(node))
-    throw new ItemError(`${field} is ${describeType(node)}, not a mapping`, field);
-  const step = steps[depth] as string;
-  const list = step.endsWith('[]');
-  const key = list ? step.slice(0, -2) : step;
+  const { key, list } = steps[depth] as Step;
   const child = node[key];
   if (child === undefined || child === null) return;
-  const childField = `${field}.${key}`;
+  const childTrail: Trail = { parent: trail, segment: key };
   if (!list) {
-    select(child, steps, childField, visit, depth + 1);
+    select(child, steps, depth + 1, childTrail, visit);
     return;
   }
   if (!Array.isArray(child)) {
-    throw new ItemError(`${childField} is ${describeType(child)}, not a list`, childField);
+    const field = fieldOf(childTrail);
+    throw new ItemError(`${field} is ${describeType(child)}, not a list`, field);
   }
   for (let i = 0; i < child.length; i++) {
-    select(child[i] as Json, steps, `${childField}[${i}]`, visit, depth + 1);
+    select(child[i] as Json, steps, depth + 1, { parent: childTrail, segment: i }, visit);
   }
 }

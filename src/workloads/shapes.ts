@@ -7,20 +7,31 @@ export interface PodTemplateShape {
   podSpec: readonly string[];
   /** Path to the pod template's metadata, where the checksum goes. */
   metadata: readonly string[];
+  /** Derived, for messages and lookups: `podSpec` joined, `metadata` + `annotations`. */
+  podSpecField: string;
+  annotationsPath: readonly string[];
+}
+
+/** A shape from the path to the pod template (`[]` for a bare Pod, whose spec is the PodSpec). */
+function shape(template: readonly string[], podSpec = [...template, 'spec']): PodTemplateShape {
+  const metadata = [...template, 'metadata'];
+  return {
+    podSpec,
+    metadata,
+    podSpecField: podSpec.join('.'),
+    annotationsPath: [...metadata, 'annotations'],
+  };
 }
 
 export const podTemplateShapes: readonly PodTemplateShape[] = [
   // Deployment, StatefulSet, DaemonSet, ReplicaSet, Job, Argo Rollout, Knative Service, …
-  { podSpec: ['spec', 'template', 'spec'], metadata: ['spec', 'template', 'metadata'] },
+  shape(['spec', 'template']),
   // CronJob
-  {
-    podSpec: ['spec', 'jobTemplate', 'spec', 'template', 'spec'],
-    metadata: ['spec', 'jobTemplate', 'spec', 'template', 'metadata'],
-  },
+  shape(['spec', 'jobTemplate', 'spec', 'template']),
 ];
 
 /** A bare Pod consumes Secrets too, but annotating it restarts nothing. */
-export const barePod: PodTemplateShape = { podSpec: ['spec'], metadata: ['metadata'] };
+export const barePod: PodTemplateShape = shape([], ['spec']);
 
 export interface PodTemplate {
   shape: PodTemplateShape;

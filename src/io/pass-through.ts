@@ -1,0 +1,42 @@
+// Items of kinds no rule reads are copied through without a full parse: on real inputs a third or
+// more of the items are Services, RBAC, CRDs and the like, and parsing them is most of the cost.
+// Only built-in kinds known to carry no pod template are listed; anything else, including every
+// custom resource (CRDs may have pod templates), is parsed. The kind is read from the item's own
+// lines (peekScalar); an item whose kind cannot be read that way is parsed.
+import { peekScalar } from './locate-lines.js';
+
+const kindsNoRuleReads = new Set([
+  'v1/Service',
+  'v1/ServiceAccount',
+  'v1/Endpoints',
+  'v1/PersistentVolume',
+  'v1/PersistentVolumeClaim',
+  'v1/LimitRange',
+  'v1/ResourceQuota',
+  'rbac.authorization.k8s.io/v1/Role',
+  'rbac.authorization.k8s.io/v1/RoleBinding',
+  'rbac.authorization.k8s.io/v1/ClusterRole',
+  'rbac.authorization.k8s.io/v1/ClusterRoleBinding',
+  'networking.k8s.io/v1/Ingress',
+  'networking.k8s.io/v1/IngressClass',
+  'networking.k8s.io/v1/NetworkPolicy',
+  'discovery.k8s.io/v1/EndpointSlice',
+  'policy/v1/PodDisruptionBudget',
+  'autoscaling/v1/HorizontalPodAutoscaler',
+  'autoscaling/v2/HorizontalPodAutoscaler',
+  'apiextensions.k8s.io/v1/CustomResourceDefinition',
+  'apiregistration.k8s.io/v1/APIService',
+  'admissionregistration.k8s.io/v1/MutatingWebhookConfiguration',
+  'admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration',
+  'scheduling.k8s.io/v1/PriorityClass',
+  'storage.k8s.io/v1/StorageClass',
+  'kpt.dev/v1/Kptfile',
+]);
+
+/** True when the item is of a kind no rule reads, so it needs no parse. */
+export function passesThrough(itemText: string, entry: boolean): boolean {
+  const kind = peekScalar(itemText, entry, [], 'kind');
+  if (kind === undefined) return false;
+  const apiVersion = peekScalar(itemText, entry, [], 'apiVersion');
+  return apiVersion !== undefined && kindsNoRuleReads.has(`${apiVersion}/${kind}`);
+}

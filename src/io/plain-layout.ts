@@ -1,0 +1,56 @@
+// When the line locator's reading of an item can be trusted without re-parsing it.
+//
+// For strict YAML, a block mapping ends at the first content line indented less than its keys,
+// and a line at its indentation is one of its keys: exactly what locate-lines.ts assumes. js-yaml
+// (our parser) is strict about plain scalars but lenient with multi-line quoted scalars and flow
+// collections, whose continuation lines it accepts at any indentation; anchors, aliases and merge
+// keys change what a mapping holds without showing it in its lines; tabs change indentation. An
+// item without any of those is "plain layout"; other items get their edits proven by a re-parse.
+
+/** True when no line opens a quote or bracket it does not close, and nothing aliases. */
+export function isPlainLayout(text: string): boolean {
+  let lineStart = 0;
+  while (lineStart < text.length) {
+    let end = text.indexOf('\n', lineStart);
+    if (end < 0) end = text.length;
+    if (!isPlainLine(text, lineStart, end)) return false;
+    lineStart = end + 1;
+  }
+  return true;
+}
+
+function isPlainLine(text: string, start: number, end: number): boolean {
+  let i = start;
+  while (i < end && text.charCodeAt(i) === 32) i++;
+  if (text.charCodeAt(i) === 9) return false; // tab in indentation
+  let quote = 0; // 34 ", 39 '
+  let depth = 0;
+  let valueStart = true; // at the start of a node: after indentation, `- `, `key: `, `[`, `,`
+  for (; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (quote === 34) {
+      if (c === 92)
+        i++; // backslash escape
+      else if (c === 34) quote = 0;
+      continue;
+    }
+    if (quote === 39) {
+      if (c === 39) {
+        if (text.charCodeAt(i + 1) === 39) i++;
+        else quote = 0;
+      }
+      continue;
+    }
+    if (c === 35 && (i === start || text.charCodeAt(i - 1) === 32)) break; // comment
+    // Quotes and brackets open a scalar or collection only where a node starts; inside a plain
+    // scalar (`don't`) they are text, for js-yaml as for YAML.
+    if (valueStart && (c === 34 || c === 39)) quote = c;
+    else if (valueStart && (c === 91 || c === 123)) depth++;
+    else if (depth > 0 && (c === 93 || c === 125)) depth--;
+    else if (valueStart && (c === 38 || c === 42 || c === 33))
+      return false; // & * ! at a node
+    else if (c === 60 && text.charCodeAt(i + 1) === 60) return false; // << merge key
+    valueStart = c === 32 || c === 45 || c === 58 || c === 91 || c === 123 || c === 44 || c === 63;
+  }
+  return quote === 0 && depth === 0;
+}
