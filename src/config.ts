@@ -15,7 +15,17 @@ export interface Config {
   imagePullSecrets: boolean;
   /** Install the generation-aware ExternalSecret health check into an argocd-cm in the input. */
   argocdHealthCheck: boolean;
+  /** Severity of each lint (src/lints/), or `off`. */
+  hookPhaseSeverity: LintSeverity;
+  jobChecksumSeverity: LintSeverity;
+  unpinnedVersionSeverity: LintSeverity;
+  vaultAgentJobSeverity: LintSeverity;
+  crossNamespaceSeverity: LintSeverity;
+  /** Set `vault.hashicorp.com/agent-pre-populate-only: "true"` where the Vault agent lint fires. */
+  fixVaultAgentJobs: boolean;
 }
+
+export type LintSeverity = Severity | 'off';
 
 export const defaultConfig: Readonly<Config> = {
   checksumAnnotation: 'checksum/external-secrets',
@@ -25,6 +35,12 @@ export const defaultConfig: Readonly<Config> = {
   waveConflictSeverity: 'error',
   imagePullSecrets: false,
   argocdHealthCheck: true,
+  hookPhaseSeverity: 'warning',
+  jobChecksumSeverity: 'warning',
+  unpinnedVersionSeverity: 'warning',
+  vaultAgentJobSeverity: 'warning',
+  crossNamespaceSeverity: 'warning',
+  fixVaultAgentJobs: false,
 };
 
 export const typedConfigApiVersion = 'fn.kpt.dev/v1alpha1';
@@ -62,6 +78,16 @@ const parseSeverity: Parser<Severity> = (raw, field) => {
   throw new ConfigError(`${field} must be one of ${severities.join(', ')}`, field);
 };
 
+const parseLintSeverity: Parser<LintSeverity> = (raw, field) => {
+  if (
+    raw === 'off' ||
+    (typeof raw === 'string' && (severities as readonly string[]).includes(raw))
+  ) {
+    return raw as LintSeverity;
+  }
+  throw new ConfigError(`${field} must be one of ${severities.join(', ')}, off`, field);
+};
+
 const parseAnnotationKey: Parser<string> = (raw, field) => {
   if (typeof raw === 'string' && isAnnotationKey(raw)) return raw;
   throw new ConfigError(
@@ -78,6 +104,12 @@ const options: { [K in keyof Config]: Parser<Config[K]> } = {
   waveConflictSeverity: parseSeverity,
   imagePullSecrets: parseBoolean,
   argocdHealthCheck: parseBoolean,
+  hookPhaseSeverity: parseLintSeverity,
+  jobChecksumSeverity: parseLintSeverity,
+  unpinnedVersionSeverity: parseLintSeverity,
+  vaultAgentJobSeverity: parseLintSeverity,
+  crossNamespaceSeverity: parseLintSeverity,
+  fixVaultAgentJobs: parseBoolean,
 };
 export const optionNames = Object.keys(options) as (keyof Config)[];
 

@@ -1,15 +1,16 @@
 // The pure core: parsed items and configuration in, annotation edits and results out. No I/O.
 import { isArgocdCm, planHealthCheck } from './argocd/health-check.js';
 import type { Config } from './config.js';
+import { runLints } from './lints/index.js';
 import { type Consumption, templateChecksum, unionKeys } from './plan/checksums.js';
 import { annotationEdit, annotationField, type MappingEdit } from './plan/edits.js';
 import { placeLayer, type WaveNode, type WavePlan, waveOf } from './plan/waves.js';
 import { getPath, ItemError, type Resource, readAnnotations } from './resource.js';
 import { describe, type Result, resourceResult } from './results.js';
 import { sourceKindOf, storeKindOf, storeKinds } from './sources/index.js';
-import type { KeySet, SecretSource } from './sources/source.js';
+import type { KeySet, ProducedKind, SecretSource } from './sources/source.js';
 import { secretUses } from './workloads/references.js';
-import { barePod, podTemplatesOf } from './workloads/shapes.js';
+import { barePod, type PodTemplateShape, podTemplatesOf } from './workloads/shapes.js';
 
 export interface TransformOutput {
   edits: MappingEdit[];
@@ -74,6 +75,8 @@ export function transform(resources: readonly Resource[], config: Config): Trans
 
   // Consumers: one checksum per pod template; every consumer orders its sources before it.
   const consumersOf = new Map<SecretSource, Set<Resource>>();
+  const checksummed = new Map<Resource, PodTemplateShape[]>();
+  const unresolved = new Map<Resource, { kind: ProducedKind; name: string }[]>();
   for (const resource of resources) {
     if (sourceKindOf(resource)) continue;
     guarded(resource, () => {
@@ -82,7 +85,12 @@ export function transform(resources: readonly Resource[], config: Config): Trans
         const consumed = new Map<SecretSource, KeySet>();
         for (const use of secretUses(template.podSpec, template.shape.podSpecField)) {
           const key = producedKey(use.kind, resource.namespace, use.secretName);
-          for (const source of bySecret.get(key) ?? []) {
+          const sources = bySecret.get(key);
+          if (!sources) {
+            const refs = unresolved.get(resource) ?? [];
+            unresolved.set(resource, [...refs, { kind: use.kind, name: use.secretName }]);
+          }
+          for (const source of sources ?? []) {
             const consumers = consumersOf.get(source) ?? new Set<Resource>();
             consumersOf.set(source, consumers.add(resource));
             if (use.optIn && !config[use.optIn]) continue;
@@ -97,6 +105,7 @@ export function transform(resources: readonly Resource[], config: Config): Trans
           results.push(resourceResult(resource, 'info', message));
           continue;
         }
+        checksummed.set(resource, [...(checksummed.get(resource) ?? []), template.shape]);
         // One checksum per annotation key (ExternalSecrets, and opt-in sources of their own).
         const byAnnotation = new Map<string, Consumption[]>();
         for (const [source, keys] of consumed) {
@@ -134,6 +143,13 @@ export function transform(resources: readonly Resource[], config: Config): Trans
     const plan: WavePlan = { edits, results };
     planWaves(sources, consumersOf, stores, config, plan, guarded);
   }
+
+  runLints(
+    { resources, sources, consumersOf, checksummed, unresolved, config },
+    config,
+    edits,
+    results,
+  );
   return { edits, results: sortByItem(results, resources) };
 }
 

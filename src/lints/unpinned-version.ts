@@ -1,0 +1,55 @@
+// An ExternalSecret whose content the checksum cannot follow: remoteRefs without `version`,
+// `dataFrom.find`, generators. When the remote value rotates, nothing in Git changes.
+import { getPath, isObject, type Json } from '../resource.js';
+import { describe } from '../results.js';
+import { isKind, type Lint } from './lint.js';
+
+export const unpinnedVersion: Lint = {
+  option: 'unpinnedVersionSeverity',
+  check({ consumersOf }, report) {
+    for (const [source, consumers] of consumersOf) {
+      if (
+        consumers.size === 0 ||
+        !isKind(source.resource, 'external-secrets.io', 'ExternalSecret')
+      ) {
+        continue;
+      }
+      const reasons = unpinned(getPath(source.resource.value, ['spec']));
+      if (reasons.length === 0) continue;
+      const shown =
+        reasons.length > 3 ? [...reasons.slice(0, 3), `${reasons.length - 3} more`] : reasons;
+      report(
+        source.resource,
+        `the checksum of ${describe(source.resource)} cannot follow a rotation of the remote ` +
+          `value (${shown.join('; ')}): pin remoteRef.version so that a new version rolls its ` +
+          'consumers, or set unpinnedVersionSeverity to info or off',
+        'spec',
+      );
+    }
+  },
+};
+
+function unpinned(spec: Json | undefined): string[] {
+  const reasons: string[] = [];
+  const list = (value: Json | undefined) => (Array.isArray(value) ? value : []);
+  list(getPath(spec, ['data'])).forEach((entry, i) => {
+    if (isObject(getPath(entry, ['sourceRef', 'generatorRef']))) {
+      reasons.push(`data[${i}] uses a generator`);
+    } else if (
+      isObject(getPath(entry, ['remoteRef'])) &&
+      !getPath(entry, ['remoteRef', 'version'])
+    ) {
+      reasons.push(`data[${i}].remoteRef has no version`);
+    }
+  });
+  list(getPath(spec, ['dataFrom'])).forEach((entry, i) => {
+    if (isObject(getPath(entry, ['sourceRef', 'generatorRef']))) {
+      reasons.push(`dataFrom[${i}] uses a generator`);
+    } else if (isObject(getPath(entry, ['find']))) {
+      reasons.push(`dataFrom[${i}] uses find`);
+    } else if (isObject(getPath(entry, ['extract'])) && !getPath(entry, ['extract', 'version'])) {
+      reasons.push(`dataFrom[${i}].extract has no version`);
+    }
+  });
+  return reasons;
+}
