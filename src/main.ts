@@ -44,7 +44,9 @@ function main(argv: readonly string[]): number {
     process.stderr.write('secret-rollout: stdin is not valid UTF-8\n');
     return 1;
   }
-  const result = run(text, { settings, verbose });
+  // kustomize sets LOG_TO_STDERR and shows only stderr when a function fails.
+  const logToStderr = process.env.LOG_TO_STDERR === 'true';
+  const result = run(text, { settings, verbose, logToStderr });
   process.stdout.write(result.stdout);
   process.stderr.write(result.stderr);
   return result.exitCode;

@@ -21,6 +21,8 @@ export interface RunOptions {
   /** `key=value` options for stream input, which carries no functionConfig. */
   settings?: Readonly<Record<string, string>>;
   verbose?: boolean;
+  /** Also print errors and warnings of a ResourceList on stderr (kustomize shows only stderr). */
+  logToStderr?: boolean;
 }
 
 export function run(text: string, options: RunOptions = {}): RunOutput {
@@ -76,6 +78,8 @@ export function run(text: string, options: RunOptions = {}): RunOutput {
     stderr.push(...reported.map(formatResult));
     // A stream carries no results: on error print nothing a pipe could take for success.
     if (exitCode === 1) stdout = '';
+  } else if (options.logToStderr) {
+    stderr.push(...reported.filter((r) => r.severity !== 'info').map(formatResult));
   }
   if (options.verbose) {
     const ms = Math.round(performance.now() - started);

@@ -199,3 +199,14 @@ spec:
     expect(out.results.length).toBeGreaterThan(0);
   });
 });
+
+describe('stderr for kustomize', () => {
+  it('repeats errors and warnings of a ResourceList on stderr when asked (LOG_TO_STDERR)', () => {
+    const input =
+      'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: f}\n  data: {storeWave: x}\n';
+    expect(run(input).stderr).toBe('');
+    expect(run(input, { logToStderr: true }).stderr).toMatch(
+      /^error: functionConfig: data\.storeWave/,
+    );
+  });
+});

@@ -1,0 +1,39 @@
+# secret-rollout as a container image, for kpt (`image:`), kustomize (`container:` transformers),
+# Argo CD plugins and CI pipes:
+#
+#   docker build -t localhost/secret-rollout:dev .
+#
+# The final stage is the Node.js runtime plus ONE file, the esbuild bundle: no node_modules, no npm.
+# It runs as nobody (65534), the user kpt and kustomize pass anyway (`--user nobody`), needs no
+# network and writes nothing, so it works with `--read-only` and `--network none`.
+# test/container/ builds this file and runs it through the real kpt and kubectl.
+
+# Base images. Defaults: the Node.js LTS on Alpine (it has a shell, which the Argo CD plugin
+# example needs). Pin a digest for reproducible releases, e.g. node:24-alpine@sha256:….
+ARG BUILD_IMAGE=node:24-alpine
+ARG RUNTIME_IMAGE=node:24-alpine
+
+FROM ${BUILD_IMAGE} AS build
+WORKDIR /src
+# NPM_CI=false skips `npm ci`; only for builds that bind-mount a ready node_modules at
+# /src/node_modules instead (test/container does, see container.e2e.ts for why).
+ARG NPM_CI=true
+COPY package.json package-lock.json ./
+RUN if [ "$NPM_CI" = true ]; then npm ci --ignore-scripts --no-audit --no-fund; fi
+COPY . .
+# World-readable, owned by root: whatever user the orchestrator picks can run it, none can change it.
+RUN npm run build && chmod 0644 dist/secret-rollout.cjs
+
+FROM ${RUNTIME_IMAGE}
+ARG VERSION=0.0.0-dev
+ARG REVISION=unknown
+ARG SOURCE=https://github.com/<owner>/secret-rollout
+LABEL org.opencontainers.image.title="secret-rollout" \
+      org.opencontainers.image.description="KRM function: roll workloads when their ExternalSecrets change, and order ExternalSecrets before their consumers with Argo CD sync waves" \
+      org.opencontainers.image.source="${SOURCE}" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${REVISION}" \
+      org.opencontainers.image.licenses="Apache-2.0"
+COPY --from=build /src/dist/secret-rollout.cjs /app/secret-rollout.cjs
+USER 65534:65534
+ENTRYPOINT ["node", "/app/secret-rollout.cjs"]
