@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import { runLints } from './lints/index.js';
 import { type Consumption, templateChecksum, unionKeys } from './plan/checksums.js';
 import { annotationEdit, annotationField, type MappingEdit } from './plan/edits.js';
+import { phaseOf } from './plan/phases.js';
 import { placeLayer, type WaveNode, type WavePlan, waveOf } from './plan/waves.js';
 import { getPath, ItemError, type Resource, readAnnotations } from './resource.js';
 import { describe, type Result, resourceResult } from './results.js';
@@ -15,9 +16,29 @@ import { barePod, type PodTemplateShape, podTemplatesOf } from './workloads/shap
 export interface TransformOutput {
   edits: MappingEdit[];
   results: Result[];
+  plan: Plan;
+}
+
+/** What was planned, for `secret-rollout plan`: the order graph and the checksums. */
+export interface Plan {
+  /** Stores, sources and consumers with their waves; `before` points at what comes later. */
+  nodes: ReadonlyMap<Resource, WaveNode>;
+  sources: readonly SecretSource[];
+  checksums: ReadonlyMap<Resource, readonly Checksum[]>;
+}
+
+export interface Checksum {
+  shape: PodTemplateShape;
+  annotation: string;
+  value: string;
 }
 
 const namespaceKey = (ns: string | undefined) => ns ?? '';
+/** Waves order resources only within one sync phase (the hook-phase lint covers the rest). */
+const samePhase = (a: Resource, b: Resource) => {
+  const phase = phaseOf(a);
+  return phase !== undefined && phase.name === phaseOf(b)?.name;
+};
 const producedKey = (kind: string, ns: string | undefined, name: string) =>
   `${kind}/${namespaceKey(ns)}/${name}`;
 const listNames = (sources: readonly SecretSource[]) =>
@@ -75,8 +96,8 @@ export function transform(resources: readonly Resource[], config: Config): Trans
 
   // Consumers: one checksum per pod template; every consumer orders its sources before it.
   const consumersOf = new Map<SecretSource, Set<Resource>>();
-  const checksummed = new Map<Resource, PodTemplateShape[]>();
-  const unresolved = new Map<Resource, { kind: ProducedKind; name: string }[]>();
+  const checksummed = new Map<Resource, Checksum[]>();
+  const unresolved = new Map<Resource, { kind: ProducedKind; name: string; field: string }[]>();
   for (const resource of resources) {
     if (sourceKindOf(resource)) continue;
     guarded(resource, () => {
@@ -88,7 +109,8 @@ export function transform(resources: readonly Resource[], config: Config): Trans
           const sources = bySecret.get(key);
           if (!sources) {
             const refs = unresolved.get(resource) ?? [];
-            unresolved.set(resource, [...refs, { kind: use.kind, name: use.secretName }]);
+            const field = template.shape.podSpecField;
+            unresolved.set(resource, [...refs, { kind: use.kind, name: use.secretName, field }]);
           }
           for (const source of sources ?? []) {
             const consumers = consumersOf.get(source) ?? new Set<Resource>();
@@ -105,7 +127,6 @@ export function transform(resources: readonly Resource[], config: Config): Trans
           results.push(resourceResult(resource, 'info', message));
           continue;
         }
-        checksummed.set(resource, [...(checksummed.get(resource) ?? []), template.shape]);
         // One checksum per annotation key (ExternalSecrets, and opt-in sources of their own).
         const byAnnotation = new Map<string, Consumption[]>();
         for (const [source, keys] of consumed) {
@@ -120,6 +141,8 @@ export function transform(resources: readonly Resource[], config: Config): Trans
         );
         for (const [annotation, group] of byAnnotation) {
           const value = templateChecksum(group);
+          const checksum = { shape: template.shape, annotation, value };
+          checksummed.set(resource, [...(checksummed.get(resource) ?? []), checksum]);
           if (current[annotation] !== value) {
             edits.push(annotationEdit(resource.index, template.shape.metadata, annotation, value));
           }
@@ -139,9 +162,12 @@ export function transform(resources: readonly Resource[], config: Config): Trans
     }
   }
 
+  // The order graph is planned either way (for `plan`); its edits only count with syncWaves.
+  const waves: WavePlan = { edits: [], results: [] };
+  const nodes = planWaves(sources, consumersOf, stores, config, waves, guarded);
   if (config.syncWaves) {
-    const plan: WavePlan = { edits, results };
-    planWaves(sources, consumersOf, stores, config, plan, guarded);
+    edits.push(...waves.edits);
+    results.push(...waves.results);
   }
 
   runLints(
@@ -150,7 +176,8 @@ export function transform(resources: readonly Resource[], config: Config): Trans
     edits,
     results,
   );
-  return { edits, results: sortByItem(results, resources) };
+  const plan = { nodes, sources, checksums: checksummed };
+  return { edits, results: sortByItem(results, resources), plan };
 }
 
 function planWaves(
@@ -160,7 +187,7 @@ function planWaves(
   config: Config,
   plan: WavePlan,
   guarded: (resource: Resource, rule: () => void) => void,
-): void {
+): Map<Resource, WaveNode> {
   const nodes = new Map<Resource, WaveNode>();
   const nodeOf = (resource: Resource): WaveNode | undefined => {
     guarded(resource, () => {
@@ -188,7 +215,7 @@ function planWaves(
     if (!node) continue;
     // One resource can be several sources (one per namespace): its node gathers all consumers.
     for (const consumer of consumersOf.get(source) ?? []) {
-      const consumerNode = nodeOf(consumer);
+      const consumerNode = samePhase(source.resource, consumer) ? nodeOf(consumer) : undefined;
       if (consumerNode) node.before.add(consumerNode);
     }
     sourceNodes.add(node);
@@ -196,11 +223,12 @@ function planWaves(
       const clusterScoped = storeKinds.find((k) => k.kind === ref.kind)?.clusterScoped;
       const namespace = clusterScoped ? undefined : source.namespace;
       const store = storeNodes.get(storeKey(ref.kind, ref.name, namespace));
-      store?.before.add(node);
+      if (store && samePhase(store.resource, source.resource)) store.before.add(node);
     }
   }
   placeLayer([...sourceNodes], config.externalSecretWave, options, plan);
   placeLayer([...storeNodes.values()], config.storeWave, options, plan);
+  return nodes;
 }
 
 /** Results in item order (stable), results without a resource first. */

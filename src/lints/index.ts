@@ -1,7 +1,8 @@
 // The lints, as a table: a new lint is one module and one line here.
 import type { Config } from '../config.js';
 import type { MappingEdit } from '../plan/edits.js';
-import { type Result, resourceResult } from '../results.js';
+import type { Resource } from '../resource.js';
+import { type Result, resourceResult, type Severity } from '../results.js';
 import { crossNamespace } from './cross-namespace.js';
 import { hookPhase } from './hook-phase.js';
 import { jobChecksum } from './job-checksum.js';
@@ -26,15 +27,10 @@ export function runLints(
   for (const lint of lints) {
     const severity = config[lint.option];
     if (severity === 'off') continue;
-    lint.check(
-      context,
-      (resource, message, field) => {
-        results.push(
-          resourceResult(resource, severity, message, field ? { path: field } : undefined),
-        );
-      },
-      edits,
-    );
+    const result = (at: Severity) => (resource: Resource, message: string, field?: string) => {
+      results.push(resourceResult(resource, at, message, field ? { path: field } : undefined));
+    };
+    lint.check(context, { report: result(severity), note: result('info'), edits });
   }
 }
 

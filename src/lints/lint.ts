@@ -12,13 +12,21 @@ export interface LintContext {
   /** The resources whose pod templates read each source. */
   consumersOf: ReadonlyMap<SecretSource, ReadonlySet<Resource>>;
   /** Pod templates that carry a checksum, per resource. */
-  checksummed: ReadonlyMap<Resource, readonly PodTemplateShape[]>;
-  /** References that no source in the resource's own namespace produces. */
-  unresolved: ReadonlyMap<Resource, readonly { kind: ProducedKind; name: string }[]>;
+  checksummed: ReadonlyMap<Resource, readonly { shape: PodTemplateShape }[]>;
+  /** References that no source in the resource's own namespace produces (field: the PodSpec). */
+  unresolved: ReadonlyMap<Resource, readonly { kind: ProducedKind; name: string; field: string }[]>;
   config: Config;
 }
 
 export type Report = (resource: Resource, message: string, field?: string) => void;
+
+export interface LintOutput {
+  /** A finding, at the lint's severity. */
+  report: Report;
+  /** An info result, for example about a fix the lint applied. */
+  note: Report;
+  edits: MappingEdit[];
+}
 
 export interface Lint {
   option:
@@ -27,51 +35,7 @@ export interface Lint {
     | 'unpinnedVersionSeverity'
     | 'vaultAgentJobSeverity'
     | 'crossNamespaceSeverity';
-  check(context: LintContext, report: Report, edits: MappingEdit[]): void;
-}
-
-/** Argo CD's sync phases in order; PreDelete, PostDelete and Skip are outside a sync. */
-const phaseOrder: Readonly<Record<string, number>> = {
-  PreSync: -1,
-  Sync: 0,
-  PostSync: 1,
-  SyncFail: 2,
-};
-/** How Argo CD maps Helm hooks onto its phases. */
-const helmPhases: Readonly<Record<string, string>> = {
-  'pre-install': 'PreSync',
-  'pre-upgrade': 'PreSync',
-  'post-install': 'PostSync',
-  'post-upgrade': 'PostSync',
-};
-
-export interface Phase {
-  name: string;
-  order: number;
-  /** Declared as a hook (Argo CD or Helm annotation). */
-  hook: boolean;
-}
-
-/** The earliest sync phase a resource runs in, or undefined when it is not part of a sync. */
-export function phaseOf(resource: Resource): Phase | undefined {
-  const argo = resource.annotations['argocd.argoproj.io/hook'];
-  const helm = resource.annotations['helm.sh/hook'];
-  const names =
-    argo !== undefined
-      ? argo.split(',').map((p) => p.trim())
-      : helm !== undefined
-        ? helm.split(',').map((p) => helmPhases[p.trim()] ?? '')
-        : ['Sync'];
-  const known = names.filter((n) => phaseOrder[n] !== undefined);
-  if (known.length === 0) return undefined;
-  const name = known.reduce((a, b) =>
-    (phaseOrder[a] as number) <= (phaseOrder[b] as number) ? a : b,
-  );
-  return {
-    name,
-    order: phaseOrder[name] as number,
-    hook: argo !== undefined || helm !== undefined,
-  };
+  check(context: LintContext, output: LintOutput): void;
 }
 
 export const isKind = (resource: Resource, group: string, kind: string) =>

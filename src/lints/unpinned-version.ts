@@ -6,7 +6,7 @@ import { isKind, type Lint } from './lint.js';
 
 export const unpinnedVersion: Lint = {
   option: 'unpinnedVersionSeverity',
-  check({ consumersOf }, report) {
+  check({ consumersOf }, { report }) {
     for (const [source, consumers] of consumersOf) {
       if (
         consumers.size === 0 ||
@@ -37,9 +37,9 @@ function unpinned(spec: Json | undefined): string[] {
       reasons.push(`data[${i}] uses a generator`);
     } else if (
       isObject(getPath(entry, ['remoteRef'])) &&
-      !getPath(entry, ['remoteRef', 'version'])
+      !isPinned(getPath(entry, ['remoteRef', 'version']))
     ) {
-      reasons.push(`data[${i}].remoteRef has no version`);
+      reasons.push(`data[${i}].remoteRef has no fixed version`);
     }
   });
   list(getPath(spec, ['dataFrom'])).forEach((entry, i) => {
@@ -47,9 +47,22 @@ function unpinned(spec: Json | undefined): string[] {
       reasons.push(`dataFrom[${i}] uses a generator`);
     } else if (isObject(getPath(entry, ['find']))) {
       reasons.push(`dataFrom[${i}] uses find`);
-    } else if (isObject(getPath(entry, ['extract'])) && !getPath(entry, ['extract', 'version'])) {
-      reasons.push(`dataFrom[${i}].extract has no version`);
+    } else if (
+      isObject(getPath(entry, ['extract'])) &&
+      !isPinned(getPath(entry, ['extract', 'version']))
+    ) {
+      reasons.push(`dataFrom[${i}].extract has no fixed version`);
     }
   });
   return reasons;
+}
+
+/**
+ * A version that names one value for good. Labels that move with rotation do not: AWS Secrets
+ * Manager stages (AWSCURRENT, AWSPENDING) and "latest" (GCP, Azure, Vault-style providers).
+ */
+function isPinned(version: Json | undefined): boolean {
+  if (typeof version === 'number') return true;
+  if (typeof version !== 'string' || version.trim() === '') return false;
+  return !/^(awscurrent|awspending|latest)$/i.test(version.trim());
 }

@@ -14,23 +14,26 @@ const isTrue = (value: unknown) => ['1', 't', 'T', 'TRUE', 'true', 'True'].inclu
 
 export const vaultAgentJob: Lint = {
   option: 'vaultAgentJobSeverity',
-  check({ resources, config }, report, edits) {
+  check({ resources, config }, { report, note, edits }) {
     for (const resource of resources) {
       if (!isKind(resource, 'batch', 'Job') && !isKind(resource, 'batch', 'CronJob')) continue;
       for (const shape of podTemplateShapes) {
         const annotations = getPath(resource.value, shape.annotationsPath);
-        if (
-          !isObject(annotations) ||
-          !isTrue(annotations[inject]) ||
-          isTrue(annotations[prePopulateOnly])
-        ) {
-          continue;
-        }
+        if (!isObject(annotations) || !isTrue(annotations[inject])) continue;
         const field = `${shape.annotationsPath.join('.')}[${prePopulateOnly}]`;
+        const fixed = isTrue(annotations[prePopulateOnly]);
         if (config.fixVaultAgentJobs) {
-          edits.push(annotationEdit(resource.index, shape.metadata, prePopulateOnly, 'true'));
+          if (!fixed)
+            edits.push(annotationEdit(resource.index, shape.metadata, prePopulateOnly, 'true'));
+          // The same note before and after the fix: results describe the state, not the change.
+          note(
+            resource,
+            `fixVaultAgentJobs: ${prePopulateOnly} is "true", so the Job can complete`,
+            field,
+          );
           continue;
         }
+        if (fixed) continue;
         report(
           resource,
           `${describe(resource)} injects the Vault Agent sidecar, which keeps running, so the Job ` +
