@@ -13,6 +13,17 @@ export interface Config {
   waveConflictSeverity: Severity;
   /** Count `imagePullSecrets` as consumers (off: the kubelet reads them at pull time only). */
   imagePullSecrets: boolean;
+  /**
+   * What a ClusterExternalSecret's namespace selector is assumed to match when the input has no
+   * Namespace objects: `selected` (nothing), or `all` (every namespace with a workload).
+   */
+  clusterExternalSecretNamespaces: 'selected' | 'all';
+  /** Pod-template annotation for a checksum over plain ConfigMaps (`''`: off). */
+  configMapChecksumAnnotation: string;
+  /** Pod-template annotation for a checksum over plain Secrets (`''`: off). */
+  secretChecksumAnnotation: string;
+  /** HMAC-SHA256 key for plain Secret checksums (`''`: plain SHA-256). Never printed. */
+  secretChecksumKey: string;
   /** Install the generation-aware ExternalSecret health check into an argocd-cm in the input. */
   argocdHealthCheck: boolean;
   /** Severity of each lint (src/lints/), or `off`. */
@@ -34,6 +45,10 @@ export const defaultConfig: Readonly<Config> = {
   storeWave: -2n,
   waveConflictSeverity: 'error',
   imagePullSecrets: false,
+  clusterExternalSecretNamespaces: 'selected',
+  configMapChecksumAnnotation: '',
+  secretChecksumAnnotation: '',
+  secretChecksumKey: '',
   argocdHealthCheck: true,
   hookPhaseSeverity: 'warning',
   jobChecksumSeverity: 'warning',
@@ -96,6 +111,21 @@ const parseAnnotationKey: Parser<string> = (raw, field) => {
   );
 };
 
+/** An annotation key, or `''` for off. */
+const parseOptionalAnnotationKey: Parser<string> = (raw, field) =>
+  raw === '' ? '' : parseAnnotationKey(raw, field);
+
+const parseNamespaceAssumption: Parser<'selected' | 'all'> = (raw, field) => {
+  if (raw === 'selected' || raw === 'all') return raw;
+  throw new ConfigError(`${field} must be selected or all, got ${describeType(raw)}`, field);
+};
+
+/** A key: the message never shows the value. */
+const parseKey: Parser<string> = (raw, field) => {
+  if (typeof raw === 'string') return raw;
+  throw new ConfigError(`${field} must be a string`, field);
+};
+
 const options: { [K in keyof Config]: Parser<Config[K]> } = {
   checksumAnnotation: parseAnnotationKey,
   syncWaves: parseBoolean,
@@ -103,6 +133,10 @@ const options: { [K in keyof Config]: Parser<Config[K]> } = {
   storeWave: parseWave,
   waveConflictSeverity: parseSeverity,
   imagePullSecrets: parseBoolean,
+  clusterExternalSecretNamespaces: parseNamespaceAssumption,
+  configMapChecksumAnnotation: parseOptionalAnnotationKey,
+  secretChecksumAnnotation: parseOptionalAnnotationKey,
+  secretChecksumKey: parseKey,
   argocdHealthCheck: parseBoolean,
   hookPhaseSeverity: parseLintSeverity,
   jobChecksumSeverity: parseLintSeverity,

@@ -89,7 +89,7 @@ export function transform(resources: readonly Resource[], config: Config): Trans
     if (same.length < 2) continue;
     for (const source of same) {
       const others = same.filter((s) => s !== source).map((s) => describe(s.resource));
-      const message = `${describe(source.resource)} and ${others.join(', ')} all write ${source.produces} ${source.secretName}; consumers get a checksum over all of them`;
+      const message = `${describe(source.resource)} and ${others.join(', ')} all write ${source.produces} ${source.secretName}; each consumer's checksum covers all of them`;
       results.push(resourceResult(source.resource, 'warning', message));
     }
   }

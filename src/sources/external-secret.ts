@@ -1,7 +1,15 @@
 // ESO ExternalSecret (external-secrets.io v1, v1beta1, and the old v1alpha1 shape).
-import { describeType, ItemError, isObject, type Json, type JsonObject } from '../resource.js';
+import { ItemError, isObject, type Json, type JsonObject } from '../resource.js';
+import {
+  listContent,
+  objectField,
+  optionalList,
+  optionalObject,
+  optionalString,
+} from './fields.js';
 import { type NormalizeRule, normalize } from './normalize.js';
-import type { KeySet, SecretSource, SourceKind, StoreRef } from './source.js';
+import { operatorSecret } from './operator-secret.js';
+import type { KeySet, SourceKind, StoreRef } from './source.js';
 
 const remoteRefDefaults = {
   conversionStrategy: 'Default',
@@ -44,66 +52,68 @@ export const externalSecret: SourceKind = {
   group: 'external-secrets.io',
   kind: 'ExternalSecret',
   read(resource, { config }) {
-    const spec = objectField(resource.value, 'spec', 'spec');
-    const target = optionalObject(spec.target, 'spec.target');
-    if (target?.manifest !== undefined && target.manifest !== null) {
-      return { skipped: 'its target is a manifest (ConfigMap or custom resource), not a Secret' };
-    }
-    const targetName = target?.name;
-    if (targetName !== undefined && targetName !== null && typeof targetName !== 'string') {
-      throw new ItemError('spec.target.name is not a string', 'spec.target.name');
-    }
-    const data = optionalList(spec.data, 'spec.data');
-    const dataFrom = optionalList(spec.dataFrom, 'spec.dataFrom');
-    const stores: StoreRef[] = [];
-    addStore(stores, spec.secretStoreRef, 'spec.secretStoreRef');
-    data.forEach((entry, i) => {
-      const field = `spec.data[${i}]`;
-      const item = objectField({ entry }, 'entry', field);
-      if (typeof item.secretKey !== 'string') {
-        throw new ItemError(`${field}.secretKey is not a string`, `${field}.secretKey`);
-      }
-      const remoteRef = objectField(item, 'remoteRef', `${field}.remoteRef`);
-      if (typeof remoteRef.key !== 'string' || remoteRef.key === '') {
-        throw new ItemError(`${field}.remoteRef has no key`, `${field}.remoteRef.key`);
-      }
-      addStore(stores, optionalObject(item.sourceRef, `${field}.sourceRef`)?.storeRef, field);
-    });
-    dataFrom.forEach((entry, i) => {
-      const field = `spec.dataFrom[${i}]`;
-      const item = objectField({ entry }, 'entry', field);
-      addStore(stores, optionalObject(item.sourceRef, `${field}.sourceRef`)?.storeRef, field);
-    });
-
-    const normalized = normalize(spec, rules) as JsonObject;
-    const secretKeys = new Set(data.map((entry) => (entry as JsonObject).secretKey as string));
-    // Per-key narrowing is only sound when data[] alone decides the Secret's keys.
-    const narrowable = normalized.dataFrom === undefined && target?.template == null;
-    const secretName = targetName || resource.name;
+    const spec = readExternalSecretSpec(objectField(resource.value, 'spec', 'spec'), 'spec');
+    if ('skipped' in spec) return spec;
+    const secretName = spec.targetName || resource.name;
     if (secretName === '') {
       throw new ItemError('has neither spec.target.name nor metadata.name', 'metadata.name');
     }
-    return {
-      resource,
-      produces: 'Secret',
-      namespace: resource.namespace,
+    return operatorSecret(resource, config, {
       secretName,
-      annotation: config.checksumAnnotation,
-      ordered: true,
-      stores,
-      notes: [],
-      content(keys: KeySet): Json {
-        if (keys === 'all' || !narrowable || ![...keys].every((k) => secretKeys.has(k))) {
-          return normalized;
-        }
-        const narrowed = (normalized.data as JsonObject[]).filter((entry) =>
-          keys.has(entry.secretKey as string),
-        );
-        return { ...normalized, data: narrowed };
-      },
-    } satisfies SecretSource;
+      stores: spec.stores,
+      content: spec.content,
+    });
   },
 };
+
+/** What an ExternalSecret spec decides, wherever it is embedded (ClusterExternalSecret). */
+export interface ExternalSecretSpec {
+  /** `target.name`, when set. */
+  targetName: string | undefined;
+  stores: StoreRef[];
+  content(keys: KeySet): Json;
+}
+
+/**
+ * Reads an ExternalSecret spec found at `at` (`spec`, or `spec.externalSecretSpec`): the stores it
+ * reads, and its content normalised by the rules above. Malformed fields throw ItemError.
+ */
+export function readExternalSecretSpec(
+  spec: JsonObject,
+  at: string,
+): ExternalSecretSpec | { skipped: string } {
+  const target = optionalObject(spec.target, `${at}.target`);
+  if (target?.manifest !== undefined && target.manifest !== null) {
+    return { skipped: 'its target is a manifest (ConfigMap or custom resource), not a Secret' };
+  }
+  const targetName = optionalString(target?.name, `${at}.target.name`);
+  const data = optionalList(spec.data, `${at}.data`);
+  const dataFrom = optionalList(spec.dataFrom, `${at}.dataFrom`);
+  const stores: StoreRef[] = [];
+  addStore(stores, spec.secretStoreRef, `${at}.secretStoreRef`);
+  data.forEach((entry, i) => {
+    const field = `${at}.data[${i}]`;
+    const item = objectField({ entry }, 'entry', field);
+    if (typeof item.secretKey !== 'string') {
+      throw new ItemError(`${field}.secretKey is not a string`, `${field}.secretKey`);
+    }
+    const remoteRef = objectField(item, 'remoteRef', `${field}.remoteRef`);
+    if (typeof remoteRef.key !== 'string' || remoteRef.key === '') {
+      throw new ItemError(`${field}.remoteRef has no key`, `${field}.remoteRef.key`);
+    }
+    addStore(stores, optionalObject(item.sourceRef, `${field}.sourceRef`)?.storeRef, field);
+  });
+  dataFrom.forEach((entry, i) => {
+    const field = `${at}.dataFrom[${i}]`;
+    const item = objectField({ entry }, 'entry', field);
+    addStore(stores, optionalObject(item.sourceRef, `${field}.sourceRef`)?.storeRef, field);
+  });
+
+  const normalized = normalize(spec, rules) as JsonObject;
+  // Per-key narrowing is only sound when data[] alone decides the Secret's keys.
+  const narrowable = normalized.dataFrom === undefined && target?.template == null;
+  return { targetName, stores, content: listContent(normalized, 'data', 'secretKey', narrowable) };
+}
 
 function addStore(stores: StoreRef[], ref: Json | undefined, field: string): void {
   if (ref === undefined || ref === null) return;
@@ -116,25 +126,4 @@ function addStore(stores: StoreRef[], ref: Json | undefined, field: string): voi
   if (!stores.some((s) => s.kind === kind && s.name === ref.name)) {
     stores.push({ kind, name: ref.name });
   }
-}
-
-function objectField(parent: JsonObject, key: string, field: string): JsonObject {
-  const value = parent[key];
-  if (!isObject(value))
-    throw new ItemError(`${field} is ${describeType(value ?? null)}, not a mapping`, field);
-  return value;
-}
-
-function optionalObject(value: Json | undefined, field: string): JsonObject | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (!isObject(value))
-    throw new ItemError(`${field} is ${describeType(value)}, not a mapping`, field);
-  return value;
-}
-
-function optionalList(value: Json | undefined, field: string): Json[] {
-  if (value === undefined || value === null) return [];
-  if (!Array.isArray(value))
-    throw new ItemError(`${field} is ${describeType(value)}, not a list`, field);
-  return value;
 }

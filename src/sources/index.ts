@@ -1,9 +1,23 @@
 // The tables of kinds the planner knows. A new source is one module plus one line here.
 import { groupOf, type Resource } from '../resource.js';
+import { clusterExternalSecret } from './cluster-external-secret.js';
+import { configMap } from './config-map.js';
 import { externalSecret } from './external-secret.js';
+import { kubernetesExternalSecret } from './kes.js';
+import { sealedSecret } from './sealed-secret.js';
+import { secret } from './secret.js';
 import type { SourceKind } from './source.js';
+import { vaultStaticSecret } from './vault-static-secret.js';
 
-export const sourceKinds: readonly SourceKind[] = [externalSecret];
+export const sourceKinds: readonly SourceKind[] = [
+  externalSecret,
+  clusterExternalSecret,
+  kubernetesExternalSecret,
+  sealedSecret,
+  vaultStaticSecret,
+  configMap,
+  secret,
+];
 
 /** Stores are ordered before the sources that read from them. */
 export const storeKinds: readonly { group: string; kind: string; clusterScoped: boolean }[] = [

@@ -1,0 +1,122 @@
+// VSO VaultStaticSecret: the Secret is spec.destination.name; mount, path, version, type and the
+// destination's type and transformation decide its content.
+import { describe, expect, it } from 'vitest';
+import { deployment, envFrom, secretKeyRef } from '../helpers.js';
+import {
+  annotated,
+  checksums,
+  expectError,
+  expectOnlyAnnotationLines,
+  messagesAbout,
+  moved,
+  render,
+  waveOf,
+} from './harness.js';
+
+const vss = (opts: { spec?: string; destination?: string; meta?: string } = {}) =>
+  `apiVersion: secrets.hashicorp.com/v1beta1
+kind: VaultStaticSecret
+metadata:
+  name: db-vss
+  namespace: shop
+${opts.meta ?? ''}spec:
+  vaultAuthRef: shop-auth
+  mount: kvv2
+  path: shop/db
+  type: kv-v2
+  version: 3
+  refreshAfter: 30s
+${opts.spec ?? ''}  destination:
+    name: db
+    create: true
+${opts.destination ?? ''}`;
+
+const world = (text = vss()) => [
+  text,
+  deployment('all-keys', envFrom('db'), { namespace: 'shop' }),
+  deployment('one-key', secretKeyRef('db', 'password'), { namespace: 'shop' }),
+  deployment('by-resource-name', envFrom('db-vss'), { namespace: 'shop' }),
+  deployment('elsewhere', envFrom('db'), { namespace: 'other' }),
+];
+const both = ['shop/all-keys', 'shop/one-key'];
+
+describe('VaultStaticSecret', () => {
+  it('checksums the consumers of the destination Secret and gets a wave below them', () => {
+    const rendered = render(world());
+    expect(annotated(world())).toEqual(both);
+    // Keys come from Vault, not the spec: never narrowed.
+    expect(checksums(world())['shop/one-key']).toBe(checksums(world())['shop/all-keys']);
+    expect(waveOf(rendered, 'VaultStaticSecret', 'db-vss')).toBe('-1');
+    expectOnlyAnnotationLines(rendered);
+  });
+
+  it.each([
+    ['version', 'version: 3', 'version: 4'],
+    ['path', 'path: shop/db', 'path: shop/db2'],
+    ['mount', 'mount: kvv2', 'mount: kv'],
+    ['type', 'type: kv-v2\n  version: 3', 'type: kv-v1'],
+    ['Vault namespace', 'mount: kvv2', 'mount: kvv2\n  namespace: team-a'],
+    ['vaultAuthRef', 'shop-auth', 'other-auth'],
+    ['destination type', 'create: true', 'create: true\n    type: kubernetes.io/tls'],
+    [
+      'transformation',
+      'create: true',
+      'create: true\n    transformation:\n      excludes: [".*"]\n      templates:\n        url: {text: "{{ .Secrets.host }}"}',
+    ],
+    ['excludeRaw', 'create: true', 'create: true\n    transformation: {excludeRaw: true}'],
+  ])('moves every consumer on %s', (_, from, to) => {
+    expect(moved(world(), world(vss().replace(from, to)))).toEqual(both);
+  });
+
+  it('does not move on labels, annotations, refresh, sync, HMAC, restart or lifecycle settings', () => {
+    const changed = vss({
+      meta: '  labels: {a: b}\n  annotations: {note: n}\n',
+      spec: '  hmacSecretData: false\n  syncConfig: {instantUpdates: true}\n  rolloutRestartTargets: [{kind: Deployment, name: all-keys}]\n',
+      destination:
+        '    overwrite: true\n    labels: {x: y}\n    annotations: {z: w}\n    type: Opaque\n    transformation: {resync: false, excludeRaw: false}\n',
+    }).replace('refreshAfter: 30s', 'refreshAfter: 1h');
+    expect(moved(world(), world(changed))).toEqual([]);
+  });
+
+  it('notes rolloutRestartTargets and destination.create false', () => {
+    const text = vss({
+      spec: '  rolloutRestartTargets:\n  - {kind: Deployment, name: all-keys}\n',
+    });
+    const notes = messagesAbout(render(world(text)), 'VaultStaticSecret', 'db-vss');
+    expect(notes[0]).toContain('VSO itself restarts Deployment all-keys');
+    const notCreated = render(world(vss().replace('create: true', 'create: false')));
+    expect(messagesAbout(notCreated, 'VaultStaticSecret', 'db-vss')[0]).toContain(
+      'spec.destination.create is false: VSO only writes the data of the existing Secret db',
+    );
+    // Without create VSO ignores the destination type: it does not count.
+    const typed = (create: string) =>
+      world(vss().replace('create: true', `create: ${create}\n    type: kubernetes.io/tls`));
+    const untyped = world(vss().replace('create: true', 'create: false'));
+    expect(moved(untyped, typed('false'))).toEqual([]);
+    expect(moved(typed('true'), typed('false'))).toEqual(both);
+  });
+
+  it.each([
+    [vss().replace('    name: db\n', ''), 'spec.destination.name', 'is missing'],
+    [
+      vss().replace('  destination:\n    name: db\n    create: true\n', ''),
+      'spec.destination',
+      'not a mapping',
+    ],
+    [vss().replace('path: shop/db', 'path: ""'), 'spec.path', 'is missing'],
+    [vss().replace('type: kv-v2', 'type: kv'), 'spec.type', 'must be one of kv-v1, kv-v2'],
+    [vss().replace('version: 3', 'version: -1'), 'spec.version', 'not a non-negative integer'],
+    [
+      vss().replace('create: true', 'create: "yes"'),
+      'spec.destination.create',
+      'not true or false',
+    ],
+    [
+      vss({ spec: '  rolloutRestartTargets: [{kind: Deployment}]\n' }),
+      'spec.rolloutRestartTargets[0].name',
+      'is missing',
+    ],
+  ])('reports a malformed field: %#', (text, field, message) => {
+    expectError(world(text), field, message);
+  });
+});
