@@ -1,9 +1,12 @@
 // The thin entry point: arguments, stdin, stdout/stderr, exit code. Everything else is in run().
 import { readFileSync } from 'node:fs';
 import { healthCheckPatch } from './argocd/health-check.js';
-import { run } from './run.js';
+import { plan, run } from './run.js';
 
 const usage = `Usage: secret-rollout [--verbose] [key=value ...] < input.yaml
+              secret-rollout plan [--mermaid] [key=value ...] < input.yaml
+                                       print the wave plan (stores, sources, consumers) as a table
+                                       or a Mermaid flowchart
        secret-rollout argocd-health    print an argocd-cm patch with the ExternalSecret health check
 
 Reads a KRM ResourceList (kpt, kustomize) or a plain YAML stream (kustomize build, helm template)
@@ -17,14 +20,18 @@ function main(argv: readonly string[]): number {
     process.stdout.write(healthCheckPatch());
     return 0;
   }
+  const planning = argv[0] === 'plan';
+  const args = planning ? argv.slice(1) : argv;
   const settings: Record<string, string> = {};
   let verbose = false;
-  for (const arg of argv) {
+  let mermaid = false;
+  for (const arg of args) {
     if (arg === '--help' || arg === '-h') {
       process.stdout.write(usage);
       return 0;
     }
     if (arg === '--verbose') verbose = true;
+    else if (planning && arg === '--mermaid') mermaid = true;
     else if (/^[A-Za-z]\w*=/.test(arg)) {
       const eq = arg.indexOf('=');
       settings[arg.slice(0, eq)] = arg.slice(eq + 1);
@@ -46,7 +53,9 @@ function main(argv: readonly string[]): number {
   }
   // kustomize sets LOG_TO_STDERR and shows only stderr when a function fails.
   const logToStderr = process.env.LOG_TO_STDERR === 'true';
-  const result = run(text, { settings, verbose, logToStderr });
+  const result = planning
+    ? plan(text, { settings, mermaid })
+    : run(text, { settings, verbose, logToStderr });
   process.stdout.write(result.stdout);
   process.stderr.write(result.stderr);
   return result.exitCode;

@@ -7,9 +7,10 @@ import { lineBreakOf } from './io/lines.js';
 import { writeOutput } from './io/output.js';
 import { passesThrough } from './io/pass-through.js';
 import type { MappingEdit } from './plan/edits.js';
+import { planMermaid, planTable } from './plan/report.js';
 import { ItemError, type Resource, toResource } from './resource.js';
 import { formatResult, hasErrors, type Result } from './results.js';
-import { transform } from './transform.js';
+import { type TransformOutput, transform } from './transform.js';
 
 export interface RunOutput {
   stdout: string;
@@ -25,8 +26,16 @@ export interface RunOptions {
   logToStderr?: boolean;
 }
 
-export function run(text: string, options: RunOptions = {}): RunOutput {
-  const started = performance.now();
+interface Analysis {
+  input: Input;
+  resources: Resource[];
+  /** Reading and configuration errors, then the plan's results. */
+  results: Result[];
+  planned: TransformOutput;
+}
+
+/** Reads and plans; a RunOutput when the input cannot be read at all. */
+function analyse(text: string, options: RunOptions): Analysis | RunOutput {
   let input: Input;
   try {
     input = readInput(text);
@@ -62,8 +71,16 @@ export function run(text: string, options: RunOptions = {}): RunOutput {
     }
   });
 
-  const planned = config ? transform(resources, config) : { edits: [], results: [] };
+  const planned = config ? transform(resources, config) : emptyPlan();
   results.push(...planned.results);
+  return { input, resources, results, planned };
+}
+
+export function run(text: string, options: RunOptions = {}): RunOutput {
+  const started = performance.now();
+  const analysis = analyse(text, options);
+  if (!('planned' in analysis)) return analysis;
+  const { input, resources, results, planned } = analysis;
   const edited = hasErrors(results)
     ? new Map()
     : applyEdits(input, resources, planned.edits, results);
@@ -150,4 +167,27 @@ function applyEdits(
 
 function failure(message: string): RunOutput {
   return { stdout: '', stderr: `secret-rollout: ${message}\n`, exitCode: 1 };
+}
+
+/** `secret-rollout plan`: the wave plan as a table, or a Mermaid flowchart. */
+export function plan(text: string, options: RunOptions & { mermaid?: boolean } = {}): RunOutput {
+  const analysis = analyse(text, options);
+  if (!('planned' in analysis)) return analysis;
+  const errors = analysis.results.filter((r) => r.severity === 'error');
+  if (errors.length > 0) {
+    return { stdout: '', stderr: errors.map((r) => `${formatResult(r)}\n`).join(''), exitCode: 1 };
+  }
+  const render = options.mermaid ? planMermaid : planTable;
+  return { stdout: render(analysis.planned.plan), stderr: '', exitCode: 0 };
+}
+
+function emptyPlan(): TransformOutput {
+  const plan = {
+    nodes: new Map(),
+    stores: [],
+    sources: [],
+    consumersOf: new Map(),
+    checksums: new Map(),
+  };
+  return { edits: [], results: [], plan };
 }

@@ -23,7 +23,9 @@ export interface TransformOutput {
 export interface Plan {
   /** Stores, sources and consumers with their waves; `before` points at what comes later. */
   nodes: ReadonlyMap<Resource, WaveNode>;
+  stores: readonly Resource[];
   sources: readonly SecretSource[];
+  consumersOf: ReadonlyMap<SecretSource, ReadonlySet<Resource>>;
   checksums: ReadonlyMap<Resource, readonly Checksum[]>;
 }
 
@@ -176,7 +178,7 @@ export function transform(resources: readonly Resource[], config: Config): Trans
     edits,
     results,
   );
-  const plan = { nodes, sources, checksums: checksummed };
+  const plan = { nodes, stores, sources, consumersOf, checksums: checksummed };
   return { edits, results: sortByItem(results, resources), plan };
 }
 
