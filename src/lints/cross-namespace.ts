@@ -1,6 +1,7 @@
 // A workload reading a Secret that sources produce only in other namespaces: likely a missing or
 // wrong namespace on one side (references never cross namespaces).
 import { describe } from '../results.js';
+import type { SecretSource } from '../sources/source.js';
 import type { Lint } from './lint.js';
 
 export const crossNamespace: Lint = {
@@ -11,10 +12,15 @@ export const crossNamespace: Lint = {
         .filter((r) => r.apiVersion === 'v1' && (r.kind === 'Secret' || r.kind === 'ConfigMap'))
         .map((r) => `${r.kind}/${r.namespace ?? ''}/${r.name}`),
     );
+    const byName = new Map<string, SecretSource[]>();
+    for (const s of sources) {
+      const key = `${s.produces}/${s.secretName}`;
+      byName.set(key, [...(byName.get(key) ?? []), s]);
+    }
     for (const [resource, refs] of unresolved) {
       for (const { kind, name, field } of refs) {
         if (plain.has(`${kind}/${resource.namespace ?? ''}/${name}`)) continue;
-        const elsewhere = sources.filter((s) => s.produces === kind && s.secretName === name);
+        const elsewhere = byName.get(`${kind}/${name}`) ?? [];
         const [first] = elsewhere;
         if (!first) continue;
         const where = [...new Set(elsewhere.map((s) => s.namespace ?? '(none)'))].join(', ');
