@@ -1,5 +1,4 @@
 // The thin entry point: arguments, stdin, stdout/stderr, exit code. Everything else is in run().
-import { readFileSync } from 'node:fs';
 import { healthCheckPatch } from './argocd/health-check.js';
 import { plan, run } from './run.js';
 
@@ -15,7 +14,7 @@ ExternalSecrets and Argo CD sync waves on ExternalSecrets and their stores.
 key=value options apply to YAML streams; see the README for the options.
 `;
 
-function main(argv: readonly string[]): number {
+async function main(argv: readonly string[]): Promise<number> {
   if (argv[0] === 'argocd-health') {
     process.stdout.write(healthCheckPatch());
     return 0;
@@ -46,7 +45,7 @@ function main(argv: readonly string[]): number {
   }
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(readFileSync(0));
+    text = new TextDecoder('utf-8', { fatal: true }).decode(await readStdin());
   } catch {
     process.stderr.write('secret-rollout: stdin is not valid UTF-8\n');
     return 1;
@@ -61,10 +60,20 @@ function main(argv: readonly string[]): number {
   return result.exitCode;
 }
 
-try {
-  process.exitCode = main(process.argv.slice(2));
-} catch (error) {
-  // A bug, not bad input: still one line and exit 1, never a stack trace an orchestrator shows.
-  process.stderr.write(`secret-rollout: internal error: ${(error as Error).message}\n`);
-  process.exitCode = 1;
+/** All of stdin, read as a stream: a pipe whose writer is slow is waited for, not cut short. */
+async function readStdin(): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    // A bug, not bad input: still one line and exit 1, never a stack trace an orchestrator shows.
+    process.stderr.write(`secret-rollout: internal error: ${(error as Error).message}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -68,6 +68,7 @@ export function toResource(index: number, value: unknown): Resource {
     throw new ItemError('metadata.namespace is not a string', 'metadata.namespace');
   }
   const annotations = readAnnotations(metadata.annotations, 'metadata.annotations');
+  assertBounded(value);
   return {
     index,
     value,
@@ -110,4 +111,26 @@ export function describeType(value: unknown): string {
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'object') return 'a mapping';
   return `a ${typeof value} (${JSON.stringify(value)?.slice(0, 40)})`;
+}
+
+/** More nodes than any real manifest has: past it, the item is a YAML alias bomb. */
+export const maxNodes = 1_000_000;
+
+/**
+ * YAML aliases share nodes, so a few lines can expand to billions of them ("billion laughs");
+ * every walk of the function would then explode. Counts nodes as walks see them, iteratively.
+ */
+function assertBounded(value: Json): void {
+  const stack: Json[] = [value];
+  let count = 0;
+  while (stack.length > 0) {
+    const node = stack.pop() as Json;
+    if (++count > maxNodes) {
+      throw new ItemError(
+        `item expands to more than ${maxNodes.toLocaleString('en')} nodes (a YAML alias bomb?)`,
+      );
+    }
+    if (Array.isArray(node)) stack.push(...node);
+    else if (isObject(node)) for (const child of Object.values(node)) stack.push(child);
+  }
 }

@@ -8,7 +8,7 @@ import { writeOutput } from './io/output.js';
 import { passesThrough } from './io/pass-through.js';
 import type { MappingEdit } from './plan/edits.js';
 import { planMermaid, planTable } from './plan/report.js';
-import { ItemError, type Resource, toResource } from './resource.js';
+import { ItemError, isObject, type Resource, toResource } from './resource.js';
 import { formatResult, hasErrors, type Result } from './results.js';
 import { type TransformOutput, transform } from './transform.js';
 
@@ -67,7 +67,7 @@ function analyse(text: string, options: RunOptions): Analysis | RunOutput {
       resources.push(toResource(index, value));
     } catch (error) {
       if (!(error instanceof ItemError)) throw error;
-      results.push({ severity: 'error', message: `${where}: ${error.message}` });
+      results.push({ severity: 'error', message: `${where}${nameOf(value)}: ${error.message}` });
     }
   });
 
@@ -190,4 +190,13 @@ function emptyPlan(): TransformOutput {
     checksums: new Map(),
   };
   return { edits: [], results: [], plan };
+}
+
+/** ` (Kind name)` of a raw item, where it has them, so an error names what the user wrote. */
+function nameOf(value: unknown): string {
+  if (!isObject(value)) return '';
+  const name = isObject(value.metadata) ? value.metadata.name : undefined;
+  return typeof value.kind === 'string' && typeof name === 'string'
+    ? ` (${value.kind} ${name})`
+    : '';
 }

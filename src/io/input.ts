@@ -44,6 +44,11 @@ export function readInput(text: string): Input {
     throw new InputError('no input: expected a ResourceList or YAML on stdin');
   if (/^\s*[[{]/.test(body) && looksLikeJson(body)) return readJson(text);
   const docs = splitDocuments(text).filter((d) => d.hasContent);
+  if (docs.length === 0) {
+    throw new InputError(
+      'no input: only comments or empty documents, expected a ResourceList or YAML',
+    );
+  }
   const lists = docs
     .map((doc) => ({ doc, entries: topLevelEntries(text, doc) }))
     .filter(({ entries }) => resourceListKind(text, entries));
@@ -82,7 +87,7 @@ function readJson(text: string): Input {
   }
   if (!isObject(value))
     throw new InputError('JSON input must be an object (a ResourceList or a resource)');
-  checkNumbers(value);
+  checkJsonTokens(text);
   if (value.kind !== 'ResourceList') {
     return { format: 'json-object', text, value, items: [{ value }] };
   }
@@ -91,13 +96,29 @@ function readJson(text: string): Input {
   return { format: 'json-list', text, value, items: items.map((item) => ({ value: item })) };
 }
 
-/** JSON.parse rounds integers beyond 2^53; refuse rather than write a changed number. */
-function checkNumbers(value: Json): void {
-  if (typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)) {
-    throw new InputError(`the JSON number ${value} is too large to be kept exactly; quote it`);
+const maxJsonDepth = 1000;
+
+/**
+ * What JSON.parse would silently change, refused instead: integers beyond 2^53 (rounded) and
+ * numbers beyond double range (written back as null). Also bounds nesting, which the rest of the
+ * function walks. A scan of the source text, so the message shows the number as written.
+ */
+function checkJsonTokens(text: string): void {
+  const token = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|[[{]|[\]}]/g;
+  let depth = 0;
+  for (let m = token.exec(text); m; m = token.exec(text)) {
+    const t = m[0];
+    if (t === '[' || t === '{') {
+      if (++depth > maxJsonDepth)
+        throw new InputError(`JSON nests deeper than ${maxJsonDepth} levels`);
+    } else if (t === ']' || t === '}') depth--;
+    else if (t[0] !== '"') {
+      const n = Number(t);
+      if (!Number.isFinite(n) || (/^-?\d+$/.test(t) && !Number.isSafeInteger(n))) {
+        throw new InputError(`the JSON number ${t} is too large to be kept exactly; quote it`);
+      }
+    }
   }
-  if (Array.isArray(value)) value.forEach(checkNumbers);
-  else if (isObject(value)) Object.values(value).forEach(checkNumbers);
 }
 
 function resourceListKind(text: string, entries: readonly TopLevelEntry[]): boolean {
@@ -114,11 +135,27 @@ function readYamlList(text: string, doc: Span, entries: readonly TopLevelEntry[]
   const itemsEntry = entries.find((e) => e.key === 'items');
   const resultsEntry = entries.find((e) => e.key === 'results');
   // The envelope without items and results is small: parse it whole.
+  // The envelope is small: parse it whole, with items and results blanked to empty lines so
+  // that error line numbers stay those of the input.
+  const blank = (e: TopLevelEntry) =>
+    '\n'.repeat(text.slice(e.start, e.end).split('\n').length - 1);
   const envelope = entries
-    .filter((e) => e !== itemsEntry && e !== resultsEntry)
-    .map((e) => text.slice(e.start, e.end))
+    .map((e) => (e === itemsEntry || e === resultsEntry ? blank(e) : text.slice(e.start, e.end)))
     .join('');
-  const header = parseYaml(envelope, doc.start, text);
+  let header: Json;
+  try {
+    header = parseYaml(envelope, entries[0]?.start ?? doc.start, text);
+  } catch (error) {
+    if (!(error instanceof ParseError)) throw error;
+    // The list exists but its envelope does not parse: report it, write everything back.
+    return {
+      format: 'yaml-list',
+      text,
+      items: [],
+      functionConfig: undefined,
+      listError: error.message,
+    };
+  }
   if (!isObject(header)) throw new InputError('the ResourceList is not a mapping');
   const list: Input & { format: 'yaml-list' } = {
     format: 'yaml-list',
