@@ -1,8 +1,9 @@
 // The general locator: a full, position-keeping parse with the `yaml` library. Slower (which is
 // why locate-lines.ts runs first) but it understands flow mappings, quoted keys and explicit
 // nulls. Loaded only when needed, so start-up and the common case never pay for it.
-import { isMap, isScalar, isSeq, type Node, parseDocument, type YAMLMap } from 'yaml';
+import type { Node, YAMLMap } from 'yaml';
 import { lineAt } from './lines.js';
+import loadYaml from './load-yaml.cjs';
 import type { Locator, ScalarStyle, Site } from './site.js';
 
 const styles: Partial<Record<string, ScalarStyle>> = {
@@ -12,6 +13,7 @@ const styles: Partial<Record<string, ScalarStyle>> = {
 };
 
 export const locateByCst: Locator = (text, entry, path, key) => {
+  const { isMap, isScalar, isSeq, parseDocument } = loadYaml();
   const doc = parseDocument(text, { uniqueKeys: true });
   if (doc.errors.length > 0) return undefined;
   let root: unknown = doc.contents;

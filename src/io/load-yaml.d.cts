@@ -1,0 +1,2 @@
+declare const loadYaml: () => typeof import('yaml');
+export = loadYaml;
