@@ -1,14 +1,14 @@
 // Text in, text out: reads the input, runs the pure core, proves and writes the edits. No process
 // I/O here, so tests drive it directly.
-import { type Config, ConfigError, readConfig } from './config.js';
-import { applyToValue, EditError, editText } from './io/edit.js';
-import { type Input, InputError, parseItem, readInput } from './io/input.js';
+import { type Config, ConfigError, defaultConfig, readConfig } from './config.js';
+import { applyToValue, EditError, editText, reparseItem } from './io/edit.js';
+import { type Input, InputError, parseItem, readInput, wholeDocument } from './io/input.js';
 import { lineBreakOf } from './io/lines.js';
 import { writeOutput } from './io/output.js';
-import { passesThrough } from './io/pass-through.js';
+import { type Bystander, passesThrough } from './io/pass-through.js';
 import type { MappingEdit } from './plan/edits.js';
 import { planMermaid, planTable } from './plan/report.js';
-import { ItemError, isObject, type Resource, toResource } from './resource.js';
+import { getPath, ItemError, isObject, type Resource, toResource } from './resource.js';
 import { formatResult, hasErrors, type Result } from './results.js';
 import { type TransformOutput, transform } from './transform.js';
 
@@ -32,6 +32,8 @@ interface Analysis {
   /** Reading and configuration errors, then the plan's results. */
   results: Result[];
   planned: TransformOutput;
+  /** Items read from the whole document: they alias an anchor in another item. */
+  aliased: ReadonlySet<number>;
 }
 
 /** Reads and plans; a RunOutput when the input cannot be read at all. */
@@ -50,18 +52,34 @@ function analyse(text: string, options: RunOptions): Analysis | RunOutput {
   }
 
   const resources: Resource[] = [];
+  const bystanders: Bystander[] = [];
+  const aliased = new Set<number>();
   input.items.forEach((item, index) => {
     const where = `item ${index}`;
     let value = item.value;
     if (value === undefined && item.span) {
       const { span } = item;
-      if (passesThrough(input.text.slice(span.start, span.end), span.entry)) return;
-      const parsed = parseItem(input.text, span);
-      if ('error' in parsed) {
-        results.push({ severity: 'error', message: `${where}: ${parsed.error}` });
+      const itemText = input.text.slice(span.start, span.end);
+      const bystander = passesThrough(itemText, span.entry, config ?? defaultConfig);
+      if (bystander) {
+        bystanders.push(bystander);
         return;
       }
-      value = parsed.value;
+      const parsed = parseItem(input.text, span);
+      if ('value' in parsed) value = parsed.value;
+      else if (parsed.aliased && input.format === 'yaml-list') {
+        // An alias to an anchor in another item: read it from the whole document.
+        const items = getPath(wholeDocument(input.text, input.document), ['items']);
+        value = Array.isArray(items) ? items[index] : undefined;
+        aliased.add(index);
+      }
+      if (value === undefined) {
+        results.push({
+          severity: 'error',
+          message: `${where}: ${'error' in parsed ? parsed.error : ''}`,
+        });
+        return;
+      }
     }
     try {
       resources.push(toResource(index, value));
@@ -71,22 +89,22 @@ function analyse(text: string, options: RunOptions): Analysis | RunOutput {
     }
   });
 
-  const planned = config ? transform(resources, config) : emptyPlan();
+  const planned = config ? transform(resources, config, bystanders) : emptyPlan();
   results.push(...planned.results);
-  return { input, resources, results, planned };
+  return { input, resources, results, planned, aliased };
 }
 
 export function run(text: string, options: RunOptions = {}): RunOutput {
   const started = performance.now();
   const analysis = analyse(text, options);
   if (!('planned' in analysis)) return analysis;
-  const { input, resources, results, planned } = analysis;
+  const { input, resources, results, planned, aliased } = analysis;
   const edited = hasErrors(results)
     ? new Map()
-    : applyEdits(input, resources, planned.edits, results);
+    : applyEdits(input, resources, planned.edits, results, aliased);
   const exitCode = hasErrors(results) ? 1 : 0;
   // Any error leaves every item as it came in, so info about planned edits would mislead.
-  const reported = exitCode === 0 ? results : results.filter((r) => r.severity !== 'info');
+  const reported = exitCode === 0 ? capInfo(results) : results.filter((r) => r.severity !== 'info');
   const output = writeOutput(input, exitCode === 0 ? edited : new Map(), reported);
 
   const stderr: string[] = [];
@@ -140,6 +158,7 @@ function applyEdits(
   resources: readonly Resource[],
   edits: readonly MappingEdit[],
   results: Result[],
+  aliased: ReadonlySet<number>,
 ): Map<number, string> {
   const byItem = new Map<number, MappingEdit[]>();
   for (const edit of edits) byItem.set(edit.item, [...(byItem.get(edit.item) ?? []), edit]);
@@ -153,7 +172,23 @@ function applyEdits(
     if (!span) continue; // JSON: the value itself is the output
     try {
       const text = input.text.slice(span.start, span.end);
-      edited.set(resource.index, editText(text, span.entry, itemEdits, resource.value, lineBreak));
+      const inDocument = aliased.has(resource.index) && input.format === 'yaml-list';
+      // An item that aliases another item's anchor only parses within its document.
+      const reparse = inDocument
+        ? (edited: string) => {
+            const { document } = input;
+            const doc =
+              input.text.slice(document.start, span.start) +
+              edited +
+              input.text.slice(span.end, document.end);
+            const items = getPath(reparseItem(doc, false), ['items']);
+            return Array.isArray(items) ? items[resource.index] : undefined;
+          }
+        : undefined;
+      edited.set(
+        resource.index,
+        editText(text, span.entry, itemEdits, resource.value, lineBreak, reparse),
+      );
     } catch (error) {
       if (!(error instanceof EditError)) throw error;
       results.push({
@@ -199,4 +234,20 @@ function nameOf(value: unknown): string {
   return typeof value.kind === 'string' && typeof name === 'string'
     ? ` (${value.kind} ${name})`
     : '';
+}
+
+/** Info results kept one by one; past this a summary stands for the rest (`plan` lists all). */
+export const maxInfoResults = 200;
+
+/** Errors and warnings are always all there; thousands of info lines help no one. */
+function capInfo(results: Result[]): Result[] {
+  const infos = results.filter((r) => r.severity === 'info');
+  if (infos.length <= maxInfoResults) return results;
+  const kept = new Set(infos.slice(0, maxInfoResults));
+  const rest = infos.length - maxInfoResults;
+  const summary: Result = {
+    severity: 'info',
+    message: `${rest} more info results like the ones above; \`secret-rollout plan\` lists every checksum and wave`,
+  };
+  return [...results.filter((r) => r.severity !== 'info' || kept.has(r)), summary];
 }

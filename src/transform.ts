@@ -1,6 +1,7 @@
 // The pure core: parsed items and configuration in, annotation edits and results out. No I/O.
 import { isArgocdCm, planHealthCheck } from './argocd/health-check.js';
 import type { Config } from './config.js';
+import type { Bystander } from './io/pass-through.js';
 import { runLints } from './lints/index.js';
 import { type Consumption, templateChecksum, unionKeys } from './plan/checksums.js';
 import { annotationEdit, annotationField, type MappingEdit } from './plan/edits.js';
@@ -46,7 +47,12 @@ const producedKey = (kind: string, ns: string | undefined, name: string) =>
 const listNames = (sources: readonly SecretSource[]) =>
   [...new Set(sources.map((s) => describe(s.resource)))].join(', ');
 
-export function transform(resources: readonly Resource[], config: Config): TransformOutput {
+/** `bystanders`: items copied through unparsed (pass-through.ts), known by kind and name. */
+export function transform(
+  resources: readonly Resource[],
+  config: Config,
+  bystanders: readonly Bystander[] = [],
+): TransformOutput {
   const results: Result[] = [];
   const edits: MappingEdit[] = [];
   /** Runs one rule on one resource; a malformed field becomes an error result for it. */
@@ -173,7 +179,7 @@ export function transform(resources: readonly Resource[], config: Config): Trans
   }
 
   runLints(
-    { resources, sources, consumersOf, checksummed, unresolved, config },
+    { resources, bystanders, sources, consumersOf, checksummed, unresolved, config },
     config,
     edits,
     results,

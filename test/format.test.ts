@@ -210,3 +210,23 @@ describe('stderr for kustomize', () => {
     );
   });
 });
+
+describe('results at scale', () => {
+  it('keeps every error and warning but summarises info results past the cap', async () => {
+    const { maxInfoResults } = await import('../src/run.js');
+    const items = Array.from(
+      { length: maxInfoResults + 50 },
+      (_, i) =>
+        `- apiVersion: external-secrets.io/v1\n  kind: ExternalSecret\n  metadata: {name: es-${i}}\n  spec:\n    data:\n    - {secretKey: a, remoteRef: {key: k}}\n`,
+    );
+    const input = `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n${items.join('')}`;
+    const results = (
+      load(run(input).stdout) as { results: { severity: string; message: string }[] }
+    ).results;
+    const infos = results.filter((r) => r.severity === 'info');
+    expect(infos).toHaveLength(maxInfoResults + 1);
+    expect(infos.at(-1)?.message).toBe(
+      '50 more info results like the ones above; `secret-rollout plan` lists every checksum and wave',
+    );
+  });
+});

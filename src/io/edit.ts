@@ -38,6 +38,8 @@ export function editText(
   edits: readonly MappingEdit[],
   expected: Json,
   lineBreak: string,
+  /** Reads an edited text for the proof: on its own, or in its document (aliases). */
+  reparse: (text: string) => Json | undefined = (text) => reparseItem(text, entry),
 ): string {
   const attempt = (locators: readonly Locator[], prove: boolean): string | undefined => {
     let text = itemText;
@@ -50,7 +52,7 @@ export function editText(
       if (!site) return undefined;
       text = applySite(text, site, edit.key, edit.value, lineBreak);
     }
-    return !prove || proves(text, entry, expected) ? text : undefined;
+    return !prove || deepEqual(reparse(text) ?? null, expected) ? text : undefined;
   };
   // The line locator reads plain-layout items exactly as the parser does (plain-layout.ts), so
   // its edits need no proof there; everything else is re-parsed and compared.
@@ -63,15 +65,15 @@ export function editText(
   return edited;
 }
 
-function proves(text: string, entry: boolean, expected: Json): boolean {
-  let parsed: Json;
+/** The value of an edited item's text, read on its own; undefined when it does not parse. */
+export function reparseItem(text: string, entry: boolean): Json | undefined {
   try {
-    parsed = parseYaml(text, 0, text);
+    const parsed = parseYaml(text, 0, text);
+    if (!entry) return parsed;
+    return Array.isArray(parsed) && parsed.length === 1 ? (parsed[0] as Json) : undefined;
   } catch {
-    return false;
+    return undefined;
   }
-  if (entry) parsed = Array.isArray(parsed) && parsed.length === 1 ? (parsed[0] as Json) : null;
-  return deepEqual(parsed, expected);
 }
 
 export function deepEqual(a: Json, b: Json): boolean {

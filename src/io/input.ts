@@ -2,6 +2,7 @@
 // `kustomize build` and `helm template` print). Items keep their spans in the original text so
 // the writer can splice edits in and copy every other byte.
 import { isObject, type Json, type JsonObject } from '../resource.js';
+import { lineNumberAt } from './lines.js';
 import { ParseError, parseYaml } from './parse.js';
 import {
   type ItemSpan,
@@ -25,6 +26,8 @@ export type Input =
   | {
       format: 'yaml-list';
       text: string;
+      /** The ResourceList document, for aliases across items (see parseItem). */
+      document: Span;
       items: InputItem[];
       functionConfig: Json | undefined;
       /** The `results` entry of the input, replaced on output. */
@@ -43,6 +46,7 @@ export function readInput(text: string): Input {
   if (body.trim() === '')
     throw new InputError('no input: expected a ResourceList or YAML on stdin');
   if (/^\s*[[{]/.test(body) && looksLikeJson(body)) return readJson(text);
+  checkYamlText(text);
   const docs = splitDocuments(text).filter((d) => d.hasContent);
   if (docs.length === 0) {
     throw new InputError(
@@ -147,19 +151,37 @@ function readYamlList(text: string, doc: Span, entries: readonly TopLevelEntry[]
     header = parseYaml(envelope, entries[0]?.start ?? doc.start, text);
   } catch (error) {
     if (!(error instanceof ParseError)) throw error;
+    // An alias to an anchor inside the items: only the whole document resolves it.
+    const whole = error.aliased ? wholeDocument(text, doc) : undefined;
+    if (isObject(whole)) {
+      const { items: _items, ...envelopeOnly } = whole;
+      return readEnvelope(text, doc, envelopeOnly, itemsEntry, resultsEntry);
+    }
     // The list exists but its envelope does not parse: report it, write everything back.
     return {
       format: 'yaml-list',
       text,
+      document: doc,
       items: [],
       functionConfig: undefined,
       listError: error.message,
     };
   }
   if (!isObject(header)) throw new InputError('the ResourceList is not a mapping');
+  return readEnvelope(text, doc, header, itemsEntry, resultsEntry);
+}
+
+function readEnvelope(
+  text: string,
+  doc: Span,
+  header: JsonObject,
+  itemsEntry: TopLevelEntry | undefined,
+  resultsEntry: TopLevelEntry | undefined,
+): Input {
   const list: Input & { format: 'yaml-list' } = {
     format: 'yaml-list',
     text,
+    document: doc,
     items: [],
     functionConfig: header.functionConfig,
   };
@@ -194,15 +216,56 @@ function readYamlList(text: string, doc: Span, entries: readonly TopLevelEntry[]
 }
 
 /** Parses a YAML item's span; JSON items come parsed. */
-export function parseItem(text: string, span: ItemSpan): { value: Json } | { error: string } {
+export function parseItem(
+  text: string,
+  span: ItemSpan,
+): { value: Json } | { error: string; aliased: boolean } {
   try {
     const value = parseYaml(text.slice(span.start, span.end), span.start, text);
     if (!span.entry) return { value };
     // An entry span holds exactly one `- ` entry; anything else means the split was wrong.
     if (Array.isArray(value) && value.length === 1) return { value: value[0] as Json };
-    return { error: 'the item could not be separated from its neighbours' };
+    return { error: 'the item could not be separated from its neighbours', aliased: false };
   } catch (error) {
-    if (error instanceof ParseError) return { error: error.message };
+    if (error instanceof ParseError) return { error: error.message, aliased: error.aliased };
     throw error;
   }
+}
+
+/**
+ * The whole ResourceList document parsed at once: only for YAML aliases that refer to an anchor
+ * in another item (valid YAML, but each item is otherwise parsed on its own). Cached per text.
+ */
+const wholeDocuments = new WeakMap<Span, Json>();
+export function wholeDocument(text: string, doc: Span): Json | undefined {
+  if (!wholeDocuments.has(doc)) {
+    try {
+      wholeDocuments.set(doc, parseYaml(text.slice(doc.start, doc.end), doc.start, text));
+    } catch (error) {
+      if (!(error instanceof ParseError)) throw error;
+      return undefined;
+    }
+  }
+  return wholeDocuments.get(doc);
+}
+
+/** Characters YAML does not allow anywhere (js-yaml's rule), and flow nesting past a bound. */
+const nonPrintable = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x84\x86-\x9F\uFFFE\uFFFF]/;
+const deepFlow = new RegExp(`[[{](?:\\s*[[{]){${maxJsonDepth - 1}}`);
+
+/**
+ * Checks the whole text once, so items copied through unparsed (pass-through.ts) cannot carry
+ * what every parser downstream would reject or choke on.
+ */
+function checkYamlText(text: string): void {
+  const bad = nonPrintable.exec(text);
+  if (bad) {
+    const code = (bad[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
+    const what = code === '0000' ? 'a null byte' : `the non-printable character U+${code}`;
+    throw new InputError(
+      `line ${lineNumberAt(text, bad.index)} has ${what}, which YAML does not allow`,
+    );
+  }
+  if (deepFlow.test(text))
+    throw new InputError(`YAML flow collections nest deeper than ${maxJsonDepth} levels`);
 }

@@ -13,7 +13,7 @@ const styles: Partial<Record<string, ScalarStyle>> = {
 };
 
 export const locateByCst: Locator = (text, entry, path, key) => {
-  const { isMap, isScalar, isSeq, parseDocument } = loadYaml();
+  const { isAlias, isMap, isScalar, isSeq, parseDocument } = loadYaml();
   const doc = parseDocument(text, { uniqueKeys: true });
   if (doc.errors.length > 0) return undefined;
   let root: unknown = doc.contents;
@@ -29,9 +29,14 @@ export const locateByCst: Locator = (text, entry, path, key) => {
     const value = pair.value as Node | null;
     const keyStart = (pair.key as Node).range?.[0] ?? 0;
     if (depth === path.length) {
+      if (!(isScalar(value) || isAlias(value)) || !value.range) return undefined;
       const style = isScalar(value) ? styles[value.type ?? ''] : undefined;
-      if (!isScalar(value) || !style || !value.range) return undefined;
-      return { kind: 'value', start: value.range[0], end: value.range[1], style };
+      if (style) return { kind: 'value', start: value.range[0], end: value.range[1], style };
+      // A block scalar or an alias: replaced by a one-line double-quoted value. A block scalar's
+      // range ends after its last line break, which the replacement must keep.
+      const end = value.range[1];
+      const keep = text[end - 1] === '\n' ? (text[end - 2] === '\r' ? 2 : 1) : 0;
+      return { kind: 'value', start: value.range[0], end: end - keep, style: 'double' };
     }
     if (isMap(value)) {
       parentColumn = columnOf(text, keyStart);
@@ -67,10 +72,12 @@ function insertionSite(
   const firstKey = map.items[0]?.key as Node | undefined;
   const start = firstKey?.range?.[0];
   if (start === undefined) return undefined;
-  const column = columnOf(text, start);
-  const lineStart = start - column;
-  // Only before a key that starts its own line (not after `- ` or `? `).
-  if (text.slice(lineStart, start).trim() !== '') return undefined;
+  const keyColumn = columnOf(text, start);
+  const lineStart = start - keyColumn;
+  // Only before a key that starts its own line, or an explicit `? key` entry (not after `- `).
+  const prefix = text.slice(lineStart, start);
+  if (!/^ *(\? +)?$/.test(prefix)) return undefined;
+  const column = prefix.length - prefix.trimStart().length;
   return {
     kind: 'lines',
     at: lineStart,

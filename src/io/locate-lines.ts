@@ -213,9 +213,10 @@ function scalarSite(text: string, found: Found, indent: number): Site | undefine
     style = 'single';
   } else {
     if (c === undefined || start >= line.end || '|>&*!{[#%@`'.includes(c)) return undefined;
-    const comment = text.indexOf(' #', start);
-    end = comment >= 0 && comment < line.end ? comment : line.end;
-    while (end > start && text.charCodeAt(end - 1) === 32) end--;
+    const comment = /[ \t]#/.exec(text.slice(start, line.end));
+    end = comment ? start + comment.index : line.end;
+    while (end > start && (text.charCodeAt(end - 1) === 32 || text.charCodeAt(end - 1) === 9))
+      end--;
     style = 'plain';
   }
   const tail = text.slice(end, line.end).trim();

@@ -26,8 +26,12 @@ export function writeOutput(input: Input, edited: ItemTexts, results: readonly R
       const text = splice(input.text, changes);
       if (results.length === 0) return text;
       const lineBreak = lineBreakOf(input.text);
-      const separator = text === '' || text.endsWith('\n') ? '' : lineBreak;
-      return text + separator + resultsYaml(results, lineBreak);
+      // Results belong to the list's document: before a closing `...` marker, if there is one.
+      const end = /(?:^|\n)\.\.\.[ \t]*(?:#[^\n]*)?(?:\r?\n[ \t]*(?:#[^\n]*)?)*$/.exec(text);
+      const at = end ? end.index + (text[end.index] === '\n' ? 1 : 0) : text.length;
+      const head = text.slice(0, at);
+      const separator = head === '' || head.endsWith('\n') ? '' : lineBreak;
+      return head + separator + resultsYaml(results, lineBreak) + text.slice(at);
     }
   }
 }

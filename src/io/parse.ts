@@ -12,7 +12,15 @@ const merge = new Type('tag:yaml.org,2002:merge', {
 });
 const schema = CORE_SCHEMA.extend({ implicit: [merge] });
 
-export class ParseError extends Error {}
+export class ParseError extends Error {
+  constructor(
+    message: string,
+    /** The text refers to an anchor it does not define (it may be in another item). */
+    readonly aliased = false,
+  ) {
+    super(message);
+  }
+}
 
 /** Parses one span; errors name the line in the whole input. */
 export function parseYaml(text: string, spanStart: number, fullText: string): Json {
@@ -21,6 +29,7 @@ export function parseYaml(text: string, spanStart: number, fullText: string): Js
   } catch (error) {
     if (!(error instanceof YAMLException)) throw error;
     const line = lineNumberAt(fullText, spanStart) + (error.mark?.line ?? 0);
-    throw new ParseError(`invalid YAML at line ${line}: ${error.reason}`);
+    const aliased = /unidentified alias/.test(error.reason ?? '');
+    throw new ParseError(`invalid YAML at line ${line}: ${error.reason}`, aliased);
   }
 }

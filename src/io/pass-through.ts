@@ -2,7 +2,9 @@
 // more of the items are Services, RBAC, CRDs and the like, and parsing them is most of the cost.
 // Only built-in kinds known to carry no pod template are listed; anything else, including every
 // custom resource (CRDs may have pod templates), is parsed. The kind is read from the item's own
-// lines (peekScalar); an item whose kind cannot be read that way is parsed.
+// lines (peekScalar); an item whose kind cannot be read that way is parsed. Plain ConfigMaps and
+// Secrets pass through too unless a rule reads their content; their names still count (lints).
+import type { Config } from '../config.js';
 import { peekScalar } from './locate-lines.js';
 
 const kindsNoRuleReads = new Set([
@@ -33,10 +35,35 @@ const kindsNoRuleReads = new Set([
   'kpt.dev/v1/Kptfile',
 ]);
 
-/** True when the item is of a kind no rule reads, so it needs no parse. */
-export function passesThrough(itemText: string, entry: boolean): boolean {
+/** What is known of an item copied through unparsed, read from its lines. */
+export interface Bystander {
+  apiVersion: string;
+  kind: string;
+  name: string | undefined;
+  namespace: string | undefined;
+}
+
+/**
+ * The item's identity when no rule needs its content, so it needs no parse: kinds no rule reads,
+ * and ConfigMaps and Secrets unless a rule reads them (argocd-cm; the opt-in content checksums).
+ */
+export function passesThrough(
+  itemText: string,
+  entry: boolean,
+  config: Config,
+): Bystander | undefined {
   const kind = peekScalar(itemText, entry, [], 'kind');
-  if (kind === undefined) return false;
-  const apiVersion = peekScalar(itemText, entry, [], 'apiVersion');
-  return apiVersion !== undefined && kindsNoRuleReads.has(`${apiVersion}/${kind}`);
+  const apiVersion = kind && peekScalar(itemText, entry, [], 'apiVersion');
+  if (!kind || !apiVersion) return undefined;
+  const name = peekScalar(itemText, entry, ['metadata'], 'name');
+  const namespace = peekScalar(itemText, entry, ['metadata'], 'namespace');
+  const id = `${apiVersion}/${kind}`;
+  const passes =
+    kindsNoRuleReads.has(id) ||
+    (id === 'v1/ConfigMap' &&
+      config.configMapChecksumAnnotation === '' &&
+      name !== undefined &&
+      !(config.argocdHealthCheck && name === 'argocd-cm')) ||
+    (id === 'v1/Secret' && config.secretChecksumAnnotation === '');
+  return passes ? { apiVersion, kind, name, namespace: namespace || undefined } : undefined;
 }

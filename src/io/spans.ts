@@ -67,7 +67,8 @@ export interface TopLevelEntry extends Span {
 }
 
 // Anchored on `\n` rather than `^` with the m flag: V8 scans for the line break much faster.
-const topLevelKey = /(?:^|\n)([A-Za-z_][\w.-]*)[ \t]*:(?=[ \t\r\n]|$)/g;
+const topLevelKey =
+  /(?:^|\n)(?:"((?:[^"\\\n]|\\.)*)"|'([^'\n]*)'|([A-Za-z_][\w.-]*))[ \t]*:(?=[ \t\r\n]|$)/g;
 
 /** Top-level `key:` entries of a block-mapping document, each spanning until the next one. */
 export function topLevelEntries(text: string, doc: Span): TopLevelEntry[] {
@@ -81,12 +82,18 @@ export function topLevelEntries(text: string, doc: Span): TopLevelEntry[] {
     const lineBreak = text.indexOf('\n', start);
     const lineEnd = lineBreak < 0 || lineBreak > doc.end ? doc.end : lineBreak;
     entries.push({
-      key: m[1] as string,
+      key: m[1] !== undefined ? decodeDoubleQuoted(m[1]) : ((m[2] ?? m[3]) as string),
       start,
       end: doc.end,
       valueStart: m.index + m[0].length,
       lineEnd: text[lineEnd - 1] === '\r' ? lineEnd - 1 : lineEnd,
     });
+  }
+  // A closing `...` marker belongs to the document, not to its last entry.
+  const last = entries[entries.length - 1];
+  if (last) {
+    const marker = /\n\.\.\.(?=[ \t\r\n#]|$)/.exec(text.slice(last.start, last.end));
+    if (marker) last.end = last.start + marker.index + 1;
   }
   return entries;
 }
@@ -110,6 +117,12 @@ export function sequenceItems(text: string, entry: TopLevelEntry): ItemSpan[] {
     const lineStart = m.index + 1;
     const at = m.index + m[0].length;
     if (text[at] === '#') continue;
+    // A document end (`...`) or start (`---`) marker ends the list with the document.
+    if (/^(\.\.\.|---)(\s|$)/.test(text.slice(lineStart, lineStart + 4))) {
+      const last = items[items.length - 1];
+      if (last) last.end = lineStart;
+      break;
+    }
     const after = text[at + 1];
     const isEntry =
       at - lineStart === indent &&
@@ -121,4 +134,13 @@ export function sequenceItems(text: string, entry: TopLevelEntry): ItemSpan[] {
     items.push({ start: lineStart, end: entry.end, entry: true });
   }
   return items;
+}
+
+/** A double-quoted YAML key's text (JSON's escapes are a subset of YAML's; others stay raw). */
+function decodeDoubleQuoted(raw: string): string {
+  try {
+    return JSON.parse(`"${raw}"`) as string;
+  } catch {
+    return raw;
+  }
 }

@@ -6,9 +6,10 @@ import type { Lint } from './lint.js';
 
 export const crossNamespace: Lint = {
   option: 'crossNamespaceSeverity',
-  check({ resources, sources, unresolved }, { report }) {
+  check({ resources, bystanders, sources, unresolved }, { report }) {
+    // Plain Secrets and ConfigMaps in the input, parsed or copied through.
     const plain = new Set(
-      resources
+      [...resources, ...bystanders]
         .filter((r) => r.apiVersion === 'v1' && (r.kind === 'Secret' || r.kind === 'ConfigMap'))
         .map((r) => `${r.kind}/${r.namespace ?? ''}/${r.name}`),
     );

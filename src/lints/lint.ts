@@ -1,6 +1,7 @@
 // A lint reads the plan (which sources each pod template reads) and reports traps visible in the
 // manifests alone. Each lint is one module; its severity is a config option (`off` disables it).
 import type { Config } from '../config.js';
+import type { Bystander } from '../io/pass-through.js';
 import type { MappingEdit } from '../plan/edits.js';
 import { groupOf, type Resource } from '../resource.js';
 import type { ProducedKind, SecretSource } from '../sources/source.js';
@@ -8,6 +9,8 @@ import type { PodTemplateShape } from '../workloads/shapes.js';
 
 export interface LintContext {
   resources: readonly Resource[];
+  /** Items copied through unparsed, known by kind, name and namespace only. */
+  bystanders: readonly Bystander[];
   sources: readonly SecretSource[];
   /** The resources whose pod templates read each source. */
   consumersOf: ReadonlyMap<SecretSource, ReadonlySet<Resource>>;

@@ -1,0 +1,118 @@
+// The line-level check of invariant (b), and the ResourceList output split it needs.
+import { waveKey } from './model.js';
+
+/** (b): the output is the input with lines (or flow entries) inserted, nothing else changed. */
+export function lineDiff(
+  input: string,
+  output: string,
+  keys: { checksum: string },
+): string | undefined {
+  const a = input.split('\n');
+  const b = output.split('\n');
+  const cr = (l: string) => l.replace(/\r$/, '');
+  const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  const inserted = new RegExp(
+    `^ *((metadata|annotations):|(${esc(keys.checksum)}|${esc(waveKey)}): "[^"]*")$`,
+  );
+  // `key: value` pairs whose key (plain, quoted, or with escapes) is the checksum annotation.
+  const pair =
+    /("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s{},:#"'][^{},:#]*?)(\s*:\s+(?:[&!]\S+\s+)*)("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s,{}[\]#][^\s,}#]*)/g;
+  const decode = (k: string) =>
+    k.startsWith('"')
+      ? JSON.parse(k)
+      : k.startsWith("'")
+        ? k.slice(1, -1).replaceAll("''", "'")
+        : k.trim();
+  const blank = (line: string) =>
+    line.replace(pair, (m, k: string, sep: string) =>
+      decode(k) === keys.checksum ? `${k}${sep}V` : m,
+    );
+  const valueChanged = (x: string, y: string): boolean => blank(x) !== x && blank(x) === blank(y);
+  const indentOf = (line: string) => (line.match(/^ */) as RegExpMatchArray)[0].length;
+  const blockHeader = new RegExp(
+    `^( *)(["']?)${esc(keys.checksum)}\\2:\\s+[|>][-+0-9]*\\s*(#.*)?$`,
+  );
+  const blockValueReplaced = (x: string, y: string): boolean => {
+    const m = blockHeader.exec(x);
+    return (
+      m !== null &&
+      new RegExp(`^${m[1]}${m[2]}${esc(keys.checksum)}${m[2]}:\\s+"[0-9a-f]{64}"`).test(y)
+    );
+  };
+  // An entry inserted into a flow mapping on an existing line, with any missing parents:
+  // `{name: a}` → `{annotations: {k: "v"}, name: a}`, `{}` → `{k: "v"}`, `~` → `{k: "v"}`.
+  const entry = new RegExp(`(?:${esc(keys.checksum)}|${esc(waveKey)}): "[^"]*"`, 'g');
+  const modified = (x: string, y: string): boolean => {
+    for (const m of y.matchAll(entry)) {
+      let start = m.index;
+      for (let opened = 0; ; opened++) {
+        let end = m.index + m[0].length;
+        if (y.slice(end, end + opened) === '}'.repeat(opened)) {
+          end += opened;
+          const before = y.slice(0, start);
+          if (y.startsWith(', ', end) && before + y.slice(end + 2) === x) return true;
+          if (before + y.slice(end) === x) return true;
+          if (before.endsWith('{') && y[end] === '}') {
+            const outside = [before.slice(0, -1), y.slice(end + 1)];
+            if (['~', 'null', 'Null', 'NULL', ''].some((n) => outside.join(n) === x)) return true;
+          }
+        }
+        const parent = /(?:metadata|annotations): \{$/.exec(y.slice(0, start));
+        if (!parent) break;
+        start -= parent[0].length;
+      }
+    }
+    return false;
+  };
+  let i = 0;
+  let j = 0;
+  while (i < a.length) {
+    const x = cr(a[i] as string);
+    const y = b[j] === undefined ? undefined : cr(b[j] as string);
+    if (y === undefined)
+      return `input line ${i + 1} ${JSON.stringify(x)} is missing from the output`;
+    // The last line, if it had no line break, gets one when lines are inserted after it.
+    const lastGainsBreak = i === a.length - 1 && x === y;
+    if (a[i] === b[j] || lastGainsBreak || valueChanged(x, y)) {
+      i++;
+      j++;
+    } else if (y !== undefined && blockValueReplaced(x, y)) {
+      // A checksum written as a block scalar (`key: |-` + content lines) is updated to a
+      // one-line value: its content lines are the annotation's own, and go with it.
+      const indent = (x.match(/^ */) as RegExpMatchArray)[0].length;
+      i++;
+      j++;
+      while (
+        i < a.length &&
+        (cr(a[i] as string).trim() === '' || indentOf(cr(a[i] as string)) > indent)
+      )
+        i++;
+    } else if (
+      inserted.test(y) &&
+      (b[j] as string).endsWith('\r') === (a[i] as string).endsWith('\r')
+    ) {
+      j++;
+    } else if (modified(x, y)) {
+      i++;
+      j++;
+    } else {
+      return `input line ${i + 1} ${JSON.stringify(a[i])} became ${JSON.stringify(b[j])}`;
+    }
+  }
+  for (; j < b.length; j++) {
+    if (!inserted.test(cr(b[j] as string))) return `extra output line ${JSON.stringify(b[j])}`;
+  }
+  return undefined;
+}
+
+/** The items part of a ResourceList output: without the appended `results:`. */
+export function withoutResults(input: string, output: string): string {
+  const at = output.startsWith('results:') ? 0 : output.lastIndexOf('\nresults:') + 1;
+  if (at <= 0 && !output.startsWith('results:')) return output;
+  let body = output.slice(0, at);
+  // Results go before a closing `...` marker: keep the marker and what follows it.
+  const marker = /(?:^|\n)\.\.\.(?=[ \t\r\n#]|$)/.exec(output.slice(at));
+  if (marker) return body + output.slice(at + marker.index + (marker[0].startsWith('\n') ? 1 : 0));
+  if (!input.endsWith('\n')) body = body.replace(/\r?\n$/, '');
+  return body;
+}

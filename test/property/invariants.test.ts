@@ -1,0 +1,358 @@
+// Property tests over random ResourceLists (YAML and JSON) and YAML streams, written by hand in
+// varied styles (see render.ts). Invariants:
+//  (a) the output, read back, minus the function's annotations equals the input;
+//  (b) every input line survives in order: only inserted lines (and inserted flow entries),
+//      except the value of an existing checksum annotation;
+//  (c) running on the output again gives the same bytes;
+//  (d) permuting the items (and restyling them) moves no checksum and no wave;
+//  (e) every ExternalSecret → consumer edge has the checksum and the wave order computed by the
+//      independent model in model.ts.
+// Environment: PROPERTY_RUNS (default 2000) is the total number of cases, shared by the
+// properties below (PROPERTY_RUNS=100000 for a long run); PROPERTY_SEED replays a failure's seed;
+// PROPERTY_AVOID_KNOWN_BUGS=1 leaves out the layouts of the bugs in known-bugs.test.ts, to look
+// for further bugs behind them. The model follows the README (commit 1697f5b and later):
+// ExternalSecrets are the only secret sources; pull secrets order waves but count for the
+// checksum only with imagePullSecrets=true.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { run } from '../../src/run.js';
+import { lineDiff, withoutResults } from './checks.js';
+import {
+  deepClone,
+  getAt,
+  type Layout,
+  type Mode,
+  readBack,
+  renderJson,
+  renderList,
+  renderStream,
+} from './documents.js';
+import {
+  functionConfigOf,
+  type Item,
+  type Options,
+  type Scenario,
+  scenarioArb,
+  settingsOf,
+  templatePathOf,
+} from './gen.js';
+import { type Expected, model, waveKey } from './model.js';
+import { isObj, type Json, type Obj } from './render.js';
+
+const total = Number(process.env.PROPERTY_RUNS ?? 2000);
+const runs = (share: number) => Math.max(1, Math.ceil(total * share));
+const timeout = Math.max(60_000, total * 60);
+// A fixed seed by default, so CI is deterministic; PROPERTY_SEED explores (or replays) others.
+const seed = process.env.PROPERTY_SEED ? Number(process.env.PROPERTY_SEED) : 20261122;
+const params = (numRuns: number): fc.Parameters<unknown> => ({
+  numRuns,
+  ...(seed === undefined ? {} : { seed }),
+  endOnFailure: false,
+});
+
+const layoutArb: fc.Arbitrary<Layout> = fc.record({
+  tape: fc.array(fc.nat({ max: 9999 }), { minLength: 1, maxLength: 300 }),
+  crlf: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),
+  finalNewline: fc.integer({ min: 0, max: 7 }).map((n) => n !== 0),
+});
+
+/** Existing checksums on pod templates: the right value (no edit), a stale one, or none. */
+function withExistingChecksums(s: Scenario, expected: Expected): Item[] {
+  return s.items.map((item, index) => {
+    const desc = (item as Item & { desc?: { existingChecksum: string; stale: string } }).desc;
+    const path = templatePathOf(item.value.kind as string, item.value.apiVersion as string);
+    if (!desc || !path || desc.existingChecksum === 'none') return item;
+    const value = expected.checksums.get(index);
+    const set = desc.existingChecksum === 'correct' ? value : desc.stale;
+    if (set === undefined) return item;
+    const copy = deepClone(item.value);
+    const template = getAt(copy, path.slice(0, -1)) as Obj;
+    const meta = isObj(template.metadata) ? template.metadata : {};
+    template.metadata = meta;
+    const annotations = isObj(meta.annotations) ? meta.annotations : {};
+    meta.annotations = { ...annotations, [s.options.checksumAnnotation]: set };
+    return { ...item, value: copy };
+  });
+}
+
+function render(s: Scenario, items: readonly Item[], mode: Mode, layout: Layout) {
+  const values = items.map((i) => i.value);
+  if (mode === 'stream') return { text: renderStream(values, layout), settings: settingsOf(s) };
+  const config = functionConfigOf(s);
+  return {
+    text: mode === 'json' ? renderJson(values, config, layout) : renderList(values, config, layout),
+  };
+}
+
+function isStoreOrSource(item: Obj): boolean {
+  return (
+    String(item.apiVersion).startsWith('external-secrets.io/') &&
+    ['ExternalSecret', 'SecretStore', 'ClusterSecretStore'].includes(item.kind as string)
+  );
+}
+
+/** An item without the function's annotations (and the mappings they would have needed). */
+function strip(item: Obj, checksumKey: string): Obj {
+  const copy = deepClone(item);
+  const drop = (metaPath: string[], key: string) => {
+    const parent = getAt(copy, metaPath.slice(0, -1));
+    if (!isObj(parent)) return;
+    const last = metaPath[metaPath.length - 1] as string;
+    const meta = parent[last];
+    if (meta === null && metaPath.length > 1) delete parent[last];
+    if (!isObj(meta)) return;
+    if (isObj(meta.annotations)) delete meta.annotations[key];
+    if (
+      meta.annotations === null ||
+      (isObj(meta.annotations) && Object.keys(meta.annotations).length === 0)
+    ) {
+      delete meta.annotations;
+    }
+    if (Object.keys(meta).length === 0 && metaPath.length > 1) delete parent[last];
+  };
+  const path = templatePathOf(copy.kind as string, copy.apiVersion as string);
+  if (path) drop(path, checksumKey);
+  if (isStoreOrSource(copy)) drop(['metadata'], waveKey);
+  return copy;
+}
+
+function annotation(item: Obj, metaPath: readonly string[], key: string): Json | undefined {
+  const a = getAt(item, [...metaPath, 'annotations']);
+  return isObj(a) ? a[key] : undefined;
+}
+
+function consumerWave(item: Obj): bigint {
+  const a = (getAt(item, ['metadata', 'annotations']) ?? {}) as Record<string, string>;
+  const int = (s: string | undefined) =>
+    s !== undefined && /^[+-]?\d+$/.test(s.trim()) ? BigInt(s.trim()) : undefined;
+  return int(a[waveKey]) ?? int(a['helm.sh/hook-weight']) ?? 0n;
+}
+
+function describeCase(
+  text: string,
+  out: { stdout: string; stderr: string; exitCode: number },
+): string {
+  return `--- input ---\n${text}\n--- stdout ---\n${out.stdout}\n--- stderr ---\n${out.stderr}`;
+}
+
+function checkCase(s: Scenario, mode: Mode, layout: Layout): void {
+  // An empty stream is no input at all (an error, see test/bad-inputs).
+  fc.pre(mode !== 'stream' || s.items.length > 0);
+  const expected0 = model(s.items, s.options);
+  const items = withExistingChecksums(s, expected0);
+  const expected = model(items, s.options);
+  const { text, settings } = render(s, items, mode, layout);
+  const options: Options = s.options;
+  const ck = options.checksumAnnotation;
+  const runOptions = settings ? { settings } : {};
+
+  // The generator writes what it means: the input reads back as the scenario.
+  const independent = (layout.tape[0] ?? 0) % 10 === 0;
+  const input = readBack(text, mode, independent);
+  expect(input.items).toEqual(items.map((i) => i.value));
+
+  const out = run(text, runOptions);
+  const context = () => describeCase(text, out);
+  expect(out.stderr + out.stdout, context()).not.toMatch(/\n\s+at \S+/);
+
+  if (expected.error) {
+    expect(out.exitCode, context()).toBe(1);
+    if (mode === 'stream') {
+      expect(out.stdout, context()).toBe('');
+      expect(out.stderr, context()).toMatch(/^error: /m);
+    } else {
+      const back = readBack(out.stdout, mode);
+      expect(back.items, context()).toEqual(input.items);
+      expect(JSON.stringify(back.results), context()).toContain('"severity":"error"');
+      if (mode === 'list') expect(withoutResults(text, out.stdout), context()).toBe(text);
+    }
+    expect(run(text, runOptions), 'deterministic').toEqual(out);
+    return;
+  }
+  expect(out.exitCode, context()).toBe(0);
+  const back = readBack(out.stdout, mode, independent);
+  for (const r of (back.results ?? []) as Obj[]) expect(r.severity, context()).not.toBe('error');
+
+  // (a) nothing but the function's annotations changed.
+  expect(
+    back.items.map((i) => strip(i, ck)),
+    context(),
+  ).toEqual(input.items.map((i) => strip(i, ck)));
+  if (mode !== 'stream') expect(back.functionConfig, context()).toEqual(input.functionConfig);
+
+  // (e) checksums and waves as the model says; every edge ordered.
+  back.items.forEach((item, index) => {
+    const path = templatePathOf(item.kind as string, item.apiVersion as string);
+    const inputItem = input.items[index] as Obj;
+    if (path) {
+      const want = expected.checksums.get(index) ?? annotation(inputItem, path, ck);
+      expect(annotation(item, path, ck), `checksum of item ${index}\n${context()}`).toEqual(want);
+    }
+    if (isStoreOrSource(item)) {
+      const wave = expected.waves.get(index);
+      const want =
+        options.syncWaves && wave !== undefined
+          ? String(wave)
+          : annotation(inputItem, ['metadata'], waveKey);
+      expect(
+        annotation(item, ['metadata'], waveKey),
+        `sync-wave of item ${index}\n${context()}`,
+      ).toEqual(want);
+    }
+  });
+  if (options.syncWaves && options.severity === 'error') {
+    const waveOf = (i: number) =>
+      BigInt(annotation(back.items[i] as Obj, ['metadata'], waveKey) as string);
+    for (const [es, consumer] of expected.edges) {
+      expect(
+        waveOf(es) < consumerWave(back.items[consumer] as Obj),
+        `edge ${es} → ${consumer}\n${context()}`,
+      ).toBe(true);
+    }
+    for (const [store, es] of expected.storeEdges) {
+      expect(waveOf(store) < waveOf(es), `store edge ${store} → ${es}\n${context()}`).toBe(true);
+    }
+  }
+  for (const [es, consumer] of expected.edges) {
+    if (expected.barePods.has(consumer) || !expected.checksums.has(consumer)) continue;
+    const path = templatePathOf(
+      back.items[consumer]?.kind as string,
+      back.items[consumer]?.apiVersion as string,
+    );
+    expect(
+      path && annotation(back.items[consumer] as Obj, path, ck),
+      `edge ${es} → ${consumer}`,
+    ).toMatch(/^[0-9a-f]{64}$/);
+  }
+
+  // (b) lines survive in order.
+  if (mode !== 'json') {
+    const body = mode === 'list' ? withoutResults(text, out.stdout) : out.stdout;
+    expect(lineDiff(text, body, { checksum: ck }), context()).toBeUndefined();
+  }
+
+  // (c) idempotent, byte for byte.
+  const again = run(out.stdout, runOptions);
+  expect(again.exitCode, context()).toBe(0);
+  expect(again.stdout, `second run differs\n${context()}`).toBe(out.stdout);
+}
+
+/** Per resource identity: the checksum of its pod template and its sync-wave. */
+function annotationsByIdentity(items: Obj[], ck: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const item of items) {
+    const m = (item.metadata ?? {}) as Obj;
+    const id = `${item.apiVersion} ${item.kind} ${m.namespace || ''}/${m.name}`;
+    const path = templatePathOf(item.kind as string, item.apiVersion as string);
+    out[id] = {
+      checksum: path ? annotation(item, path, ck) : undefined,
+      wave: annotation(item, ['metadata'], waveKey),
+    };
+  }
+  return out;
+}
+
+const modeArb = fc.constantFrom<Mode>('list', 'stream', 'json');
+
+describe('lineDiff', () => {
+  it('detects', () => {
+    expect(lineDiff('a: 1\n# c\nb: 2\n', 'a: 1\nb: 2\n', { checksum: 'k' })).toBeDefined();
+    expect(lineDiff('a: 1\nb: 2\n', 'a: 1\nb: 3\n', { checksum: 'k' })).toBeDefined();
+    expect(lineDiff('m: {a: 1}\n', 'm: {a: 1, b: 2}\n', { checksum: 'k' })).toBeDefined();
+    expect(lineDiff('m: {a: 1}\n', 'm: {k: "v", a: 2}\n', { checksum: 'k' })).toBeDefined();
+    expect(lineDiff('  k: "x"\n', '  k: "y"\n', { checksum: 'k' })).toBeUndefined();
+    expect(
+      lineDiff('m: {a: 1}\n', 'm: {annotations: {k: "v"}, a: 1}\n', { checksum: 'k' }),
+    ).toBeUndefined();
+    expect(
+      lineDiff('metadata: {a: 1}\n', 'metadata: {annotations: {k: "v"}, a: 1}\n', {
+        checksum: 'k',
+      }),
+    ).toBeUndefined();
+    expect(
+      lineDiff('t: {spec: {}}\n', 't: {metadata: {annotations: {k: "v"}}, spec: {}}\n', {
+        checksum: 'k',
+      }),
+    ).toBeUndefined();
+    expect(lineDiff('m: ~\n', 'm: {annotations: {k: "v"}}\n', { checksum: 'k' })).toBeUndefined();
+    expect(lineDiff('m: { }\n', 'm: {k: "v" }\n', { checksum: 'k' })).toBeUndefined();
+    expect(
+      lineDiff('m:\n  a: 1\n', 'm:\n  annotations:\n    k: "v"\n  a: 1\n', { checksum: 'k' }),
+    ).toBeUndefined();
+    expect(
+      lineDiff('  "\\u006b": \'x\'\n', '  "\\u006b": \'y\'\n', { checksum: 'k' }),
+    ).toBeUndefined();
+    expect(lineDiff('  other: x\n', '  other: y\n', { checksum: 'k' })).toBeDefined();
+  });
+});
+
+describe('properties', () => {
+  it(
+    'YAML ResourceLists: (a) (b) (c) (e)',
+    () => {
+      fc.assert(
+        fc.property(scenarioArb, layoutArb, (s, layout) => checkCase(s, 'list', layout)),
+        params(runs(0.35)),
+      );
+    },
+    timeout,
+  );
+
+  it(
+    'YAML streams: (a) (b) (c) (e)',
+    () => {
+      fc.assert(
+        fc.property(scenarioArb, layoutArb, (s, layout) => checkCase(s, 'stream', layout)),
+        params(runs(0.25)),
+      );
+    },
+    timeout,
+  );
+
+  it(
+    'JSON ResourceLists: (a) (c) (e)',
+    () => {
+      fc.assert(
+        fc.property(scenarioArb, layoutArb, (s, layout) => checkCase(s, 'json', layout)),
+        params(runs(0.15)),
+      );
+    },
+    timeout,
+  );
+
+  it(
+    '(d) permuting and restyling the items moves no checksum and no wave',
+    () => {
+      fc.assert(
+        fc.property(
+          scenarioArb,
+          layoutArb,
+          layoutArb,
+          modeArb,
+          fc.array(fc.nat(), { minLength: 16, maxLength: 16 }),
+          (s, layout1, layout2, mode, keys) => {
+            const permuted: Scenario = {
+              ...s,
+              items: s.items
+                .map((item, i) => ({ item, k: keys[i % keys.length] ?? 0, i }))
+                .sort((x, y) => x.k - y.k || y.i - x.i)
+                .map((x) => x.item),
+            };
+            const first = render(s, s.items, mode, layout1);
+            const second = render(permuted, permuted.items, mode, layout2);
+            const out1 = run(first.text, first.settings ? { settings: first.settings } : {});
+            const out2 = run(second.text, second.settings ? { settings: second.settings } : {});
+            expect(out2.exitCode, describeCase(second.text, out2)).toBe(out1.exitCode);
+            if (out1.exitCode !== 0) return;
+            const ck = s.options.checksumAnnotation;
+            expect(annotationsByIdentity(readBack(out2.stdout, mode).items, ck)).toEqual(
+              annotationsByIdentity(readBack(out1.stdout, mode).items, ck),
+            );
+          },
+        ),
+        params(runs(0.25)),
+      );
+    },
+    timeout,
+  );
+});
