@@ -250,6 +250,7 @@ export function wholeDocument(text: string, doc: Span): Json | undefined {
 }
 
 /** Characters YAML does not allow anywhere (js-yaml's rule), and flow nesting past a bound. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
 const nonPrintable = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x84\x86-\x9F\uFFFE\uFFFF]/;
 const deepFlow = new RegExp(`[[{](?:\\s*[[{]){${maxJsonDepth - 1}}`);
 
