@@ -1,71 +1,15 @@
 // Byte preservation: the only change to the text is the annotation lines the function inserts or
 // updates; every other input line survives, in order.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { run } from '../src/run.js';
-import { checksumKey, insertedLines, runOk, waveKey } from './helpers.js';
+import { checksumKey, insertedLines, repoRoot, runOk, waveKey } from './helpers.js';
 
-const list = `# leading comment
-apiVersion: config.kubernetes.io/v1
-kind: ResourceList
-items:
-# comment between items
-- apiVersion: external-secrets.io/v1
-  kind: ExternalSecret
-  metadata: {name: db, namespace: prod, annotations: {owner: "team-a"}}
-  spec:
-    secretStoreRef: {name: vault, kind: ClusterSecretStore}
-    data:
-    - {secretKey: pw, remoteRef: {key: db, version: "1"}}
-- apiVersion: apps/v1
-  kind: Deployment
-  metadata:
-    name: app   # trailing comment
-    namespace: prod
-    annotations:
-      config.kubernetes.io/index: '0'
-      internal.config.kubernetes.io/path: 'app.yaml'
-      config.k8s.io/id: '1'
-  spec:
-    template:
-      metadata:
-        labels: {app: app}
-        annotations:
-          "prometheus.io/scrape": 'true'
-      spec:
-        containers:
-          - name: app
-            env:
-              - name: PW
-                valueFrom:
-                  secretKeyRef: {name: db, key: pw}
-            args:
-              - |
-                a block scalar
-                - name: not-a-key
-- apiVersion: batch/v1
-  kind: CronJob
-  metadata:
-    name: cron
-    namespace: prod
-  spec:
-    jobTemplate:
-      spec:
-        template:
-          metadata:
-          spec:
-            containers: [{name: c, envFrom: [{secretRef: {name: db}}]}]
-- apiVersion: v1
-  kind: Service
-  metadata: {name: svc, namespace: prod}
-  spec:
-    ports: [{port: 80}]
-functionConfig:
-  apiVersion: v1
-  kind: ConfigMap
-  metadata: {name: function-input}
-`;
-
+// Comments, flow and block styles, quoted keys, kpt annotations, a block scalar whose content
+// looks like a list entry, a null template metadata.
+const list = readFileSync(path.join(repoRoot, 'testdata/commented-flow-list.yaml'), 'utf8');
 describe('format preservation', () => {
   it('keeps every input line in order and inserts only annotation lines', () => {
     const { stdout } = runOk(list);

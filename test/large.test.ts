@@ -1,0 +1,29 @@
+// Large valid inputs are handled: a 20 MB value inside an item the function parses and hashes.
+// (The 50k-item list is the benchmark's: `npm run bench`, checked for correctness there.)
+import { describe, expect, it } from 'vitest';
+import { run } from '../src/run.js';
+import { deployment, envFrom, externalSecret, insertedLines, resourceList } from './helpers.js';
+
+describe('large inputs', () => {
+  it('hashes an ExternalSecret whose template holds a 20 MB value', () => {
+    const big = 'x'.repeat(20 * 1024 * 1024);
+    const es = externalSecret('db').replace(
+      '  data:\n',
+      `  target:\n    template:\n      data:\n        blob: ${big}\n  data:\n`,
+    );
+    const input = resourceList([es, deployment('app', envFrom('db'))]);
+    const out = run(input);
+    expect(out.exitCode).toBe(0);
+    const items = out.stdout.slice(0, out.stdout.indexOf('\nresults:') + 1);
+    expect(insertedLines(input, items).filter((l) => l !== '')).toEqual([
+      '    annotations:',
+      '      argocd.argoproj.io/sync-wave: "-1"',
+      '        annotations:',
+      expect.stringMatching(/^ {10}checksum\/external-secrets: "[0-9a-f]{64}"$/),
+    ]);
+    // The value decides the content: one byte more moves the checksum.
+    const other = run(input.replace(`blob: ${big}`, `blob: ${big}y`)).stdout;
+    const sum = (text: string) => /checksum\/external-secrets: "([0-9a-f]{64})"/.exec(text)?.[1];
+    expect(sum(other)).not.toBe(sum(out.stdout));
+  });
+});
