@@ -1,14 +1,14 @@
 // Text in, text out: reads the input, runs the pure core, proves and writes the edits. No process
 // I/O here, so tests drive it directly.
 import { type Config, ConfigError, defaultConfig, readConfig } from './config.js';
-import { applyToValue, EditError, editText, reparseItem } from './io/edit.js';
+import { applyToValue, deepEqual, EditError, editText, reparseItem } from './io/edit.js';
 import { type Input, InputError, parseItem, readInput, wholeDocument } from './io/input.js';
 import { lineBreakOf } from './io/lines.js';
 import { writeOutput } from './io/output.js';
 import { type Bystander, passesThrough } from './io/pass-through.js';
 import type { MappingEdit } from './plan/edits.js';
 import { planMermaid, planTable } from './plan/report.js';
-import { getPath, ItemError, isObject, type Resource, toResource } from './resource.js';
+import { getPath, ItemError, isObject, type Json, type Resource, toResource } from './resource.js';
 import { formatResult, hasErrors, type Result } from './results.js';
 import { type TransformOutput, transform } from './transform.js';
 
@@ -185,10 +185,19 @@ function applyEdits(
             return Array.isArray(items) ? items[resource.index] : undefined;
           }
         : undefined;
-      edited.set(
-        resource.index,
-        editText(text, span.entry, itemEdits, resource.value, lineBreak, reparse),
-      );
+      const result = editText(text, span.entry, itemEdits, resource.value, lineBreak, reparse);
+      // Other items alias anchors in this document: an edit inside an anchored node would change
+      // them too (even the sources a checksum is computed from). Prove it does not.
+      if (
+        aliased.size > 0 &&
+        input.format === 'yaml-list' &&
+        !othersUnchanged(input, span, result, resource.index)
+      ) {
+        throw new EditError(
+          'the edit is inside a YAML anchor that other items alias: it would change them too',
+        );
+      }
+      edited.set(resource.index, result);
     } catch (error) {
       if (!(error instanceof EditError)) throw error;
       results.push({
@@ -250,4 +259,21 @@ function capInfo(results: Result[]): Result[] {
     message: `${rest} more info results like the ones above; \`secret-rollout plan\` lists every checksum and wave`,
   };
   return [...results.filter((r) => r.severity !== 'info' || kept.has(r)), summary];
+}
+
+/** The document with `text` in place of one item parses to the same other items as before. */
+function othersUnchanged(
+  input: Input & { format: 'yaml-list' },
+  span: { start: number; end: number },
+  text: string,
+  index: number,
+): boolean {
+  const { document } = input;
+  const spliced =
+    input.text.slice(document.start, span.start) + text + input.text.slice(span.end, document.end);
+  const before = getPath(wholeDocument(input.text, document), ['items']);
+  const after = getPath(reparseItem(spliced, false), ['items']);
+  if (!Array.isArray(before) || !Array.isArray(after) || before.length !== after.length)
+    return false;
+  return before.every((item, i) => i === index || deepEqual(item, after[i] as Json));
 }

@@ -236,6 +236,16 @@ function planWaves(
   }
   placeLayer([...sourceNodes], config.externalSecretWave, options, plan);
   placeLayer([...storeNodes.values()], config.storeWave, options, plan);
+  // Layers are placed in order, so only a cycle (a store that also reads its own source's
+  // Secret) can leave an edge unsatisfied; no wave order can, so it is an error, not a write.
+  for (const node of nodes.values()) {
+    if (node.wave.explicit) continue;
+    for (const after of node.before) {
+      if (after.wave.value > node.wave.value || after.wave.explicit) continue;
+      const message = `${describe(node.resource)} and ${describe(after.resource)} depend on each other (a store that reads the Secret of an ExternalSecret using it): no sync-wave order exists; break the cycle`;
+      plan.results.push(resourceResult(node.resource, 'error', message));
+    }
+  }
   return nodes;
 }
 

@@ -34,6 +34,8 @@ export function applySite(
       return text.slice(0, site.start) + scalar + text.slice(site.end);
     }
     case 'lines': {
+      // Mixed line endings: use the one of the line the new lines follow (or precede).
+      lineBreak = localLineBreak(text, site.at, lineBreak);
       const lines = [...site.missing, null].map((name, depth) => {
         const pad = ' '.repeat(site.indent + depth * site.step);
         if (name !== null) return `${pad}${name}:`;
@@ -82,4 +84,12 @@ function blockLiteral(head: string, value: string, indent: string, lineBreak: st
     : '';
   const lines = (trailing > 1 ? value.slice(0, -1) : body).split('\n');
   return `${head}|${indicator}${chomp}${lineBreak}${lines.map((l) => (l === '' ? '' : indent + l)).join(lineBreak)}`;
+}
+
+function localLineBreak(text: string, at: number, fallback: string): string {
+  const before = text.lastIndexOf('\n', at - 1);
+  if (before > 0) return text[before - 1] === '\r' ? '\r\n' : '\n';
+  const after = text.indexOf('\n', at);
+  if (after > 0) return text[after - 1] === '\r' ? '\r\n' : '\n';
+  return fallback;
 }

@@ -6,6 +6,8 @@ import { describe, type Result, resourceResult, type Severity } from '../results
 import { annotationEdit, annotationField, type MappingEdit } from './edits.js';
 
 export const syncWaveKey = 'argocd.argoproj.io/sync-wave';
+/** Argo CD parses waves as 64-bit integers. */
+const minWave = -(2n ** 63n);
 const hookWeightKey = 'helm.sh/hook-weight';
 
 export interface Wave {
@@ -64,6 +66,12 @@ export function placeLayer(
       if (lowest === undefined || n.wave.value < lowest) lowest = n.wave.value;
     const wanted = lowest === undefined || defaultWave < lowest ? defaultWave : lowest - 1n;
     const field = annotationField(['metadata'], syncWaveKey);
+    if (wanted < minWave) {
+      // Nothing is below the lowest 64-bit wave: a consumer there cannot be ordered after this.
+      const message = `${describe(node.resource)} would need a sync-wave below ${minWave}, the lowest Argo CD parses: raise the waves of ${listed([...node.before].filter((n) => n.wave.value === minWave).map((n) => describe(n.resource)))}`;
+      plan.results.push(resourceResult(node.resource, 'error', message, { path: field }));
+      continue;
+    }
     if (node.wave.explicit) {
       const late = [...node.before].filter((n) => n.wave.value <= node.wave.value);
       if (late.length > 0) {

@@ -169,6 +169,16 @@ function checkCase(s: Scenario, mode: Mode, layout: Layout): void {
     expect(run(text, runOptions), 'deterministic').toEqual(out);
     return;
   }
+  // A node shared between items through an anchor cannot be edited without changing the other
+  // item: the one refusal the model does not predict. Nothing may have changed then.
+  if (
+    out.exitCode === 1 &&
+    /inside a YAML anchor that other items alias/.test(out.stdout + out.stderr)
+  ) {
+    if (mode === 'stream') expect(out.stdout, context()).toBe('');
+    else expect(withoutResults(text, out.stdout), context()).toBe(text);
+    return;
+  }
   expect(out.exitCode, context()).toBe(0);
   const back = readBack(out.stdout, mode, independent);
   for (const r of (back.results ?? []) as Obj[]) expect(r.severity, context()).not.toBe('error');
@@ -342,6 +352,10 @@ describe('properties', () => {
             const second = render(permuted, permuted.items, mode, layout2);
             const out1 = run(first.text, first.settings ? { settings: first.settings } : {});
             const out2 = run(second.text, second.settings ? { settings: second.settings } : {});
+            // Restyling may share a node between items through an anchor; an edit there would
+            // change the other item too, and is refused. That is the one exit code that may differ.
+            const sharedAnchor = /inside a YAML anchor that other items alias/;
+            if ([out1, out2].some((o) => sharedAnchor.test(o.stdout + o.stderr))) return;
             expect(out2.exitCode, describeCase(second.text, out2)).toBe(out1.exitCode);
             if (out1.exitCode !== 0) return;
             const ck = s.options.checksumAnnotation;
