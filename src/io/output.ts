@@ -26,12 +26,15 @@ export function writeOutput(input: Input, edited: ItemTexts, results: readonly R
       const text = splice(input.text, changes);
       if (results.length === 0) return text;
       const lineBreak = lineBreakOf(input.text);
-      // Results belong to the list's document: before a closing `...` marker, if there is one.
-      const end = /(?:^|\n)\.\.\.[ \t]*(?:#[^\n]*)?(?:\r?\n[ \t]*(?:#[^\n]*)?)*$/.exec(text);
-      const at = end ? end.index + (text[end.index] === '\n' ? 1 : 0) : text.length;
-      const head = text.slice(0, at);
+      // Results belong to the list's document: before what follows it (empty documents after a
+      // `---`) and before its closing `...` marker, if any. Edits all lie inside the document.
+      const after = input.text.slice(input.document.end);
+      const doc = text.slice(0, text.length - after.length);
+      const end = /(?:^|\n)\.\.\.[ \t]*(?:#[^\n]*)?(?:\r?\n[ \t]*(?:#[^\n]*)?)*$/.exec(doc);
+      const at = end ? end.index + (doc[end.index] === '\n' ? 1 : 0) : doc.length;
+      const head = doc.slice(0, at);
       const separator = head === '' || head.endsWith('\n') ? '' : lineBreak;
-      return head + separator + resultsYaml(results, lineBreak) + text.slice(at);
+      return head + separator + resultsYaml(results, lineBreak) + doc.slice(at) + after;
     }
   }
 }

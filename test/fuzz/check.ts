@@ -1,0 +1,389 @@
+// The invariants every input must keep, valid or not, checked on one run() in this process:
+//  - no exception escapes run(); the exit code is 0 or 1;
+//  - exit 1: stdout is empty (stream, JSON object) or a ResourceList whose results hold an error
+//    and whose items are exactly the input's (text for YAML, values for JSON);
+//  - exit 0: (a) every input line survives in order (test/property/checks.ts `lineDiff`: only
+//    inserted annotation lines, in-place checksum updates, flow entries), (b) a second run on the
+//    output gives byte-identical output, (c) each run finishes within `boundMs`.
+// A violation is a Problem; its `signature` groups violations that are likely the same bug.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import vm from 'node:vm';
+import { load, loadAll } from 'js-yaml';
+import { type RunOutput, run } from '../../src/run.js';
+import { lineDiff, withoutResults } from '../property/checks.js';
+import { root } from './seeds.js';
+
+/** A run slower than this is a finding. */
+export const boundMs = 2_000;
+/** A run still going after this is interrupted and reported as a hang. */
+const hangMs = 30_000;
+
+export interface Problem {
+  category: string;
+  detail: string;
+  /** Category plus what distinguishes this failure: findings are de-duplicated on it. */
+  signature: string;
+}
+
+interface Timed {
+  out?: RunOutput;
+  error?: unknown;
+  timedOut: boolean;
+  ms: number;
+}
+
+const sandbox: { run: typeof run; text: string; result: RunOutput | undefined } = {
+  run,
+  text: '',
+  result: undefined,
+};
+const context = vm.createContext(sandbox);
+const script = new vm.Script('result = run(text)');
+
+/** Calls of run() so far, for the executions/s figure. */
+export const stats = { runs: 0 };
+
+/** run(text) interrupted after `hangMs` (V8 terminates whatever the vm script is executing). */
+export function timedRun(text: string): Timed {
+  stats.runs++;
+  sandbox.text = text;
+  sandbox.result = undefined;
+  const started = performance.now();
+  try {
+    script.runInContext(context, { timeout: hangMs });
+  } catch (error) {
+    const ms = performance.now() - started;
+    const timedOut = (error as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT';
+    return { error, timedOut, ms };
+  } finally {
+    sandbox.text = '';
+  }
+  const out = sandbox.result;
+  sandbox.result = undefined;
+  return { out, timedOut: false, ms: performance.now() - started };
+}
+
+const normalise = (s: string) =>
+  s
+    .replace(/"(?:[^"\\]|\\.)*"|'[^']*'/g, 'Q')
+    .replace(/[\w.-]*\/[\w./-]*/g, 'P')
+    .replace(/\b[A-Z][A-Za-z]+\b/g, 'K')
+    .replace(/\d+/g, 'N')
+    .slice(0, 120);
+
+function problem(category: string, detail: string, fine = ''): Problem {
+  return { category, detail, signature: fine ? `${category}|${fine}` : category };
+}
+
+function exceptionProblem(which: string, error: unknown): Problem {
+  const e = error as Error;
+  const frame = /\((?:.*\/)?(src\/[^):]+):\d+:\d+\)|at (?:.*\/)?(src\/[^):]+):\d+:\d+/.exec(
+    String(e?.stack ?? ''),
+  );
+  const where = frame ? (frame[1] ?? frame[2]) : '?';
+  const message = `${e?.name ?? 'Error'}: ${e?.message ?? String(error)}`;
+  return problem(
+    `exception${which}`,
+    `${message.slice(0, 300)} at ${where}`,
+    `${normalise(message)} @${where}`,
+  );
+}
+
+/** One run; a hang, an exception or a slow run as a Problem. Slow runs are measured 3 times. */
+function guarded(text: string, which: string): RunOutput | Problem {
+  const t = timedRun(text);
+  if (t.timedOut) return problem('hang', `${which || 'first'} run still going after ${hangMs} ms`);
+  if (t.error !== undefined) return exceptionProblem(which, t.error);
+  const out = t.out as RunOutput;
+  if (t.ms > boundMs) {
+    // A busy machine or a GC pause is not a finding: only a run that is slow every time.
+    const again = Math.min(t.ms, timedRun(text).ms, timedRun(text).ms);
+    if (again > boundMs) {
+      return problem(
+        'slow',
+        `${which || 'first'} run took ${Math.round(again)} ms (bound ${boundMs} ms)`,
+      );
+    }
+  }
+  return out;
+}
+
+const isProblem = (x: RunOutput | Problem): x is Problem => 'category' in x;
+
+const topLevelResults = /^(?:results|"results"|'results')[ \t]*:/m;
+
+/**
+ * The input's own top-level `results:` block, which the output replaces: indented lines, `- `
+ * entries at column 0, comments and blank lines. In invalid YAML, also the lines up to the next
+ * `key:` at column 0: what they mean is anyone's guess, and results are replaced anyway.
+ */
+function stripResults(text: string): string {
+  const lines = text.split(/(?<=\n)/);
+  const start = lines.findIndex((l) =>
+    /^(?:results|"results"|'results')[ \t]*:(?:[ \t].*)?\r?\n?$/.test(l),
+  );
+  if (start < 0) return text;
+  const valid = validYaml(text);
+  const inBlock = (line: string) =>
+    !/^(?:---|\.\.\.)(?:[ \t]|\r?\n?$)/.test(line) &&
+    (/^(?:[ \t-]|#|\r?\n?$)/.test(line) ||
+      (!valid && !/^[\w"'][^:]*:(?:[ \t]|\r?\n?$)/.test(line)));
+  let end = start + 1;
+  while (end < lines.length && inBlock(lines[end] as string)) end++;
+  return [...lines.slice(0, start), ...lines.slice(end)].join('');
+}
+
+function validYaml(text: string): boolean {
+  try {
+    loadAll(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function loadYaml(text: string): unknown {
+  try {
+    return load(text);
+  } catch {
+    return undefined;
+  }
+}
+
+const itemsOf = (v: unknown) =>
+  typeof v === 'object' && v !== null ? (v as { items?: unknown }).items : undefined;
+
+/** Annotation keys the output may set: the default checksum key, or the one configured. */
+function checksumKeys(text: string): string[] {
+  const keys = ['checksum/external-secrets'];
+  for (const m of text.matchAll(/checksumAnnotation["']?\s*:\s*["']?([^"'\s,}#]+)/g)) {
+    if (m[1] && !keys.includes(m[1])) keys.push(m[1]);
+  }
+  return keys;
+}
+
+function errorRun(text: string, out: RunOutput): Problem | undefined {
+  if (out.stdout === '') return undefined;
+  const json = parseJson(out.stdout);
+  if (json !== undefined) {
+    const results = (json as { results?: unknown }).results;
+    if (!JSON.stringify(results ?? null).includes('"severity":"error"')) {
+      return problem('exit1-no-error-result', 'exit 1 with a JSON ResourceList without an error');
+    }
+    if (!isDeepStrictEqual(itemsOf(json), itemsOf(parseJson(text)))) {
+      return problem('exit1-items-changed', 'exit 1 but the JSON items differ from the input');
+    }
+    return undefined;
+  }
+  if (!/^kind:|\nkind:|ResourceList/.test(out.stdout)) {
+    return problem('exit1-stdout', `exit 1 with a non-empty stdout: ${out.stdout.slice(0, 80)}`);
+  }
+  const body = withoutResults(text, out.stdout);
+  if (!/severity: error/.test(out.stdout.slice(body.length))) {
+    return problem('exit1-no-error-result', 'exit 1 with a ResourceList without an error result');
+  }
+  if (body === text) return undefined;
+  // Results after a last line without a line break get one first (a lone CR counts as none).
+  const rest = out.stdout.slice(text.length);
+  if (out.stdout.startsWith(text) && /^(?:\r?\n)?results:/.test(rest)) return undefined;
+  if (topLevelResults.test(text)) {
+    // The input's results were replaced: compare what is left.
+    if (body === stripResults(text)) return undefined;
+    const a = loadYaml(text);
+    if (a === undefined || isDeepStrictEqual(itemsOf(loadYaml(out.stdout)), itemsOf(a))) {
+      return undefined;
+    }
+  }
+  const diff = lineDiff(text, body, { checksum: '\0' }) ?? 'text differs';
+  return problem('exit1-items-changed', `exit 1 but the items changed: ${diff}`);
+}
+
+/** The pairs (input, output) lineDiff compares; the input passes when one of them passes. */
+function comparisons(text: string, stdout: string): [string, string][] {
+  // Mixed line breaks: the function writes new lines with the input's first line break, which
+  // cannot match every neighbour. Compare such inputs with CRLF read as LF.
+  const mixed = /\r\n/.test(text) && /(?<!\r)\n/.test(text);
+  const lf = (s: string) => (mixed ? s.replace(/\r\n/g, '\n') : s);
+  const pairs: [string, string][] = [];
+  const inputs = topLevelResults.test(text) ? [text, stripResults(text)] : [text];
+  for (const input of inputs) {
+    for (const body of [stdout, withoutResults(input, stdout)]) {
+      // lineDiff rejects CRLF lines inserted after the last line (it compares them with the
+      // empty string after the final break): a last line of our own puts them before it.
+      const end = input.endsWith('\r\n') ? '#~end~\r\n' : input.endsWith('\n') ? '#~end~\n' : '';
+      pairs.push([lf(input), lf(body)], [lf(input + end), lf(body + end)]);
+      // Lines inserted after a last line without a line break may end with one.
+      if (!input.endsWith('\n') && /\n$/.test(body)) {
+        pairs.push([lf(input), lf(body.replace(/\r?\n$/, ''))]);
+      }
+    }
+  }
+  return pairs;
+}
+
+function lineProblem(text: string, stdout: string): Problem | undefined {
+  if (parseJson(text) !== undefined && parseJson(stdout) !== undefined) return undefined;
+  const input = text;
+  // Of the failed comparisons, report the one that got furthest through the input.
+  let detail = '';
+  let furthest = -1;
+  for (const checksum of checksumKeys(text)) {
+    for (const [a, b] of comparisons(text, stdout)) {
+      const diff = lineDiff(a, b, { checksum });
+      if (diff === undefined) return undefined;
+      const at = Number(/^input line (\d+)/.exec(diff)?.[1] ?? 0);
+      if (at > furthest) [detail, furthest] = [diff, at];
+    }
+  }
+  const kind = /^(input line \d+ .* is missing|input line \d+ .* became|extra output line)/.exec(
+    detail,
+  );
+  const line = /^input line (\d+)/.exec(detail);
+  const shape = line
+    ? (input.split('\n')[Number(line[1]) - 1] ?? '')
+        .replace(/[A-Za-z0-9_./-]+/g, 'a')
+        .replace(/\s+/g, ' ')
+        .slice(0, 40)
+    : '';
+  const what = kind?.[1]?.includes('missing')
+    ? 'missing'
+    : kind?.[1]?.includes('became')
+      ? 'changed'
+      : 'extra';
+  return problem('lines', `exit 0 but ${detail.slice(0, 300)}`, `${what} ${shape}`);
+}
+
+/** The first invariant `text` breaks, or undefined. */
+export function check(text: string): Problem | undefined {
+  return inspect(text).problem;
+}
+
+/** check(), with the first run's output when there was one. */
+export function inspect(text: string): { problem?: Problem; out?: RunOutput } {
+  const first = guarded(text, '');
+  if (isProblem(first)) return { problem: first };
+  const found = invariants(text, first);
+  // Lone CRs (line breaks to YAML, not to a line reader) break several invariants at once: one
+  // signature per category for all of them, so that they do not hide other problems.
+  if (found && /\r(?!\n)/.test(text)) found.signature = `${found.category}|lone CR`;
+  return found ? { problem: found, out: first } : { out: first };
+}
+
+function invariants(text: string, first: RunOutput): Problem | undefined {
+  if (first.exitCode !== 0 && first.exitCode !== 1) {
+    return problem('exit-code', `exit code ${String(first.exitCode)}`);
+  }
+  if (first.exitCode === 1) return errorRun(text, first);
+  const lines = lineProblem(text, first.stdout);
+  if (lines) return lines;
+  const second = guarded(first.stdout, ' (second run)');
+  if (isProblem(second)) return second;
+  if (second.exitCode !== 0) {
+    const why = (second.stderr || second.stdout.slice(second.stdout.indexOf('results:'))).trim();
+    return problem(
+      'idempotency-exit',
+      `the second run, on the output, exits ${second.exitCode}: ${why.slice(0, 300)}`,
+      normalise(why.split('\n').find((l) => /error/.test(l)) ?? ''),
+    );
+  }
+  if (second.stdout !== first.stdout) {
+    const a = first.stdout.split('\n');
+    const b = second.stdout.split('\n');
+    const at = a.findIndex((l, i) => l !== b[i]);
+    return problem(
+      'idempotency-diff',
+      `the second run changes line ${at + 1}: ${JSON.stringify(a[at])} → ${JSON.stringify(b[at])}`,
+    );
+  }
+  return undefined;
+}
+
+/**
+ * A smaller input with the same problem (same signature, or for line and idempotency problems the
+ * same category): whole lines removed, ddmin style, then single lines; for at most `budgetMs`.
+ */
+export function minimise(text: string, found: Problem, budgetMs = 60_000): string {
+  if (found.category === 'slow' || found.category === 'hang') return text;
+  const deadline = performance.now() + budgetMs;
+  const same = (candidate: string) => {
+    if (performance.now() > deadline) return false;
+    const p = check(candidate);
+    if (!p) return false;
+    return found.category.startsWith('exception')
+      ? p.signature === found.signature
+      : p.category === found.category;
+  };
+  let lines = text.split(/(?<=\n)/);
+  let chunk = Math.max(1, Math.floor(lines.length / 2));
+  while (chunk >= 1) {
+    let removed = false;
+    for (let at = 0; at < lines.length; ) {
+      const candidate = [...lines.slice(0, at), ...lines.slice(at + chunk)];
+      if (candidate.length > 0 && same(candidate.join(''))) {
+        lines = candidate;
+        removed = true;
+      } else {
+        at += chunk;
+      }
+    }
+    if (!removed || chunk === 1) chunk = Math.floor(chunk / 2);
+  }
+  // Then inside lines: drop trailing comments and shorten long runs.
+  let best = lines.join('');
+  for (const shrink of [
+    (s: string) => s.replace(/[ \t]+#[^\n"']*$/gm, ''),
+    (s: string) => s.replace(/(.)\1{63,}/g, '$1$1$1$1$1$1$1$1'),
+  ]) {
+    const candidate = shrink(best);
+    if (candidate !== best && same(candidate)) best = candidate;
+  }
+  return best;
+}
+
+export const findingsDir = path.join(root, 'test/fuzz/findings');
+
+export interface Finding {
+  hash: string;
+  text: string;
+  description: string;
+}
+
+export function hashOf(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+}
+
+/** Saves `<hash>.yaml` (the input, byte for byte) and `<hash>.txt` (one line). */
+export function saveFinding(text: string, description: string): string {
+  mkdirSync(findingsDir, { recursive: true });
+  const hash = hashOf(text);
+  writeFileSync(path.join(findingsDir, `${hash}.yaml`), text);
+  writeFileSync(path.join(findingsDir, `${hash}.txt`), `${description.replace(/\s+/g, ' ')}\n`);
+  return hash;
+}
+
+export function loadFindings(): Finding[] {
+  if (!existsSync(findingsDir)) return [];
+  return readdirSync(findingsDir)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()
+    .map((f) => {
+      const hash = f.slice(0, -'.yaml'.length);
+      const txt = path.join(findingsDir, `${hash}.txt`);
+      return {
+        hash,
+        text: readFileSync(path.join(findingsDir, f), 'utf8'),
+        description: existsSync(txt) ? readFileSync(txt, 'utf8').trim() : '',
+      };
+    });
+}

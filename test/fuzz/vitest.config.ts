@@ -1,0 +1,16 @@
+// `npm run fuzz`: the mutation fuzzer (test/fuzz/fuzz.fuzz.ts) for FUZZ_MINUTES minutes (default
+// 10). Not part of `npm test`, whose glob is test/**/*.test.ts; `FUZZ_MINUTES=1 npm run fuzz` is
+// the CI mode. test/fuzz/regressions.test.ts (in `npm test`) replays the saved findings.
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const minutes = Number(process.env.FUZZ_MINUTES ?? 10);
+
+export default defineConfig({
+  root: fileURLToPath(new URL('../..', import.meta.url)),
+  test: {
+    include: ['test/fuzz/**/*.fuzz.ts'],
+    // The run itself, then minimising what it found.
+    testTimeout: (minutes * 60 + 900) * 1000,
+  },
+});
