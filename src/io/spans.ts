@@ -68,7 +68,7 @@ export interface TopLevelEntry extends Span {
 
 // Anchored on `\n` rather than `^` with the m flag: V8 scans for the line break much faster.
 const topLevelKey =
-    /(?:^|\n)(?:"((?:[^"\\\n]|\\.)*)"|'([^'\n]*)'|([^\s#'"?:,[\]{}&*!|>%@`-](?:[^\n:#]|:(?![ \t\r\n])|(?<! )#)*?))[ \t]*:(?=[ \t\r\n]|$)/g;
+  /(?:^|\n)(?:"((?:[^"\\\n]|\\.)*)"|'([^'\n]*)'|([^\s#'"?:,[\]{}&*!|>%@`-](?:[^\n:#]|:(?![ \t\r\n])|(?<! )#)*?))[ \t]*:(?=[ \t\r\n]|$)/g;
 
 /** Top-level `key:` entries of a block-mapping document, each spanning until the next one. */
 export function topLevelEntries(text: string, doc: Span): TopLevelEntry[] {
