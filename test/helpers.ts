@@ -1,6 +1,6 @@
 // Builders for test inputs, and readers for outputs that do not go through the code under test.
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+import { accessSync, constants, readdirSync, readFileSync, statSync } from 'node:fs';
+import path, { delimiter } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { load } from 'js-yaml';
 import { run } from '../src/run.js';
@@ -163,3 +163,18 @@ export const readEsoExample = (file: string) =>
     .split('\n')
     .filter((l) => !l.startsWith('{%'))
     .join('\n');
+
+/** The executable `command` resolves to on PATH, as a shell would find it. */
+export function findOnPath(command: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (dir === '') continue;
+    const candidate = path.join(dir, command);
+    try {
+      accessSync(candidate, constants.X_OK);
+      if (statSync(candidate).isFile()) return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}

@@ -30,9 +30,7 @@
 // KEEP_CONTAINER_TEST_STORE=1 to keep it (its path is printed).
 import { spawnSync } from 'node:child_process';
 import {
-  accessSync,
   chmodSync,
-  constants,
   cpSync,
   existsSync,
   mkdirSync,
@@ -50,6 +48,7 @@ import { delimiter, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
+import { findOnPath } from '../helpers.js';
 
 const repoRoot = realpathSync(resolve(dirname(fileURLToPath(import.meta.url)), '..', '..'));
 const shimBin = join(repoRoot, 'test', 'container', 'bin');
@@ -115,20 +114,6 @@ function timed<T>(label: string, f: () => T): T {
   const result = f();
   timings.push(`${label}: ${((performance.now() - start) / 1000).toFixed(1)} s`);
   return result;
-}
-
-function findOnPath(command: string): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (dir === '') continue;
-    const candidate = join(dir, command);
-    try {
-      accessSync(candidate, constants.X_OK);
-      if (statSync(candidate).isFile()) return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
 }
 
 /** Throws, so every test fails with the reason, unless everything the suite runs is there. */

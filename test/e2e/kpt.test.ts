@@ -28,8 +28,6 @@
 // - eval: `kpt fn eval <pkg> --exec <absolute path to dist/secret-rollout.cjs> [-- args]`.
 import { spawnSync } from 'node:child_process';
 import {
-  accessSync,
-  constants,
   cpSync,
   existsSync,
   mkdtempSync,
@@ -37,14 +35,14 @@ import {
   readFileSync,
   realpathSync,
   rmSync,
-  statSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, delimiter, dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
+import { findOnPath } from '../helpers.js';
 
 const repoRoot = realpathSync(resolve(dirname(fileURLToPath(import.meta.url)), '..', '..'));
 const examplesDir = join(repoRoot, 'examples');
@@ -97,20 +95,6 @@ Object.assign(childEnv, {
   GIT_COMMITTER_EMAIL: 'kpt-e2e@example.invalid',
   LC_ALL: 'C',
 });
-
-function findOnPath(command: string): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (dir === '') continue;
-    const candidate = join(dir, command);
-    try {
-      accessSync(candidate, constants.X_OK);
-      if (statSync(candidate).isFile()) return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
 
 /** Throws (so the test fails, never skips) unless kpt and the built function are available. */
 function requirePrerequisites(): void {
