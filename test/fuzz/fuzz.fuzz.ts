@@ -43,6 +43,7 @@ function features(out: { exitCode: number; stdout: string; stderr: string }): st
     .map(
       (m) =>
         `${out.exitCode} ${m
+          .slice(0, 300)
           .replace(/"(?:[^"\\]|\\.)*"|'[^']*'/g, 'Q')
           .replace(/\([^)]*\)/g, '(P)')
           .replace(/[0-9a-f]{12,}/g, 'H')
@@ -84,6 +85,7 @@ it(`fuzz for ${minutes} min`, async () => {
   let nextYield = started;
   while (cases < maxCases && Date.now() < deadline) {
     const n = cases++;
+    const caseStarted = Date.now();
     const rng = new Rng(caseSeed(seed, n));
     const base = rng.chance(0.3) ? rng.pick(seeds).text : rng.pick(corpus);
     const { text, applied } = mutate(base, { rng, other: () => rng.pick(corpus) });
@@ -120,6 +122,11 @@ it(`fuzz for ${minutes} min`, async () => {
         fresh.push(hash);
         log(`finding ${hash}: ${found.category}: ${found.detail.slice(0, 200)}`);
       }
+    }
+    if (Date.now() - caseStarted > 10_000) {
+      log(
+        `case ${n} took ${Date.now() - caseStarted} ms (${text.length} chars: ${applied.join(', ')})`,
+      );
     }
     if (Date.now() >= nextYield) {
       // Lets vitest pass on the log lines while the loop runs.
