@@ -167,11 +167,18 @@ function applyEdits(
   for (const resource of resources) {
     const itemEdits = byItem.get(resource.index);
     if (!itemEdits) continue;
-    for (const edit of itemEdits) applyToValue(resource.value, edit);
     const span = input.items[resource.index]?.span;
-    if (!span) continue; // JSON: the value itself is the output
+    if (!span) {
+      // JSON: the value itself is the output.
+      for (const edit of itemEdits) applyToValue(resource.value, edit);
+      continue;
+    }
+    const text = input.text.slice(span.start, span.end);
+    // A parsed alias is the anchored object itself: an edit applied there would also appear
+    // wherever it is aliased, and the proof would accept an edit that changes those places.
+    const expected = /[&*]/.test(text) ? unshared(resource.value) : resource.value;
+    for (const edit of itemEdits) applyToValue(expected, edit);
     try {
-      const text = input.text.slice(span.start, span.end);
       const inDocument = aliased.has(resource.index) && input.format === 'yaml-list';
       // An item that aliases another item's anchor only parses within its document.
       const reparse = inDocument
@@ -185,7 +192,7 @@ function applyEdits(
             return Array.isArray(items) ? items[resource.index] : undefined;
           }
         : undefined;
-      const result = editText(text, span.entry, itemEdits, resource.value, lineBreak, reparse);
+      const result = editText(text, span.entry, itemEdits, expected, lineBreak, reparse);
       // Other items alias anchors in this document: an edit inside an anchored node would change
       // them too (even the sources a checksum is computed from). Prove it does not.
       if (
@@ -276,4 +283,13 @@ function othersUnchanged(
   if (!Array.isArray(before) || !Array.isArray(after) || before.length !== after.length)
     return false;
   return before.every((item, i) => i === index || deepEqual(item, after[i] as Json));
+}
+
+/** A copy that shares no objects, where YAML aliases made the parsed value share them. */
+function unshared<T extends Json>(value: T): T {
+  if (Array.isArray(value)) return value.map(unshared) as T;
+  if (isObject(value)) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, unshared(v)])) as T;
+  }
+  return value;
 }
