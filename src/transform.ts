@@ -6,7 +6,7 @@ import { runLints } from './lints/index.js';
 import { type Consumption, templateChecksum, unionKeys } from './plan/checksums.js';
 import { annotationEdit, annotationField, type MappingEdit } from './plan/edits.js';
 import { phaseOf } from './plan/phases.js';
-import { placeLayer, type WaveNode, type WavePlan, waveOf } from './plan/waves.js';
+import { placeWaves, type WaveNode, type WavePlan, waveOf } from './plan/waves.js';
 import { getPath, ItemError, type Resource, readAnnotations } from './resource.js';
 import { describe, type Result, resourceResult } from './results.js';
 import { sourceKindOf, storeKindOf, storeKinds } from './sources/index.js';
@@ -234,18 +234,10 @@ function planWaves(
       if (store && samePhase(store.resource, source.resource)) store.before.add(node);
     }
   }
-  placeLayer([...sourceNodes], config.externalSecretWave, options, plan);
-  placeLayer([...storeNodes.values()], config.storeWave, options, plan);
-  // Layers are placed in order, so only a cycle (a store that also reads its own source's
-  // Secret) can leave an edge unsatisfied; no wave order can, so it is an error, not a write.
-  for (const node of nodes.values()) {
-    if (node.wave.explicit) continue;
-    for (const after of node.before) {
-      if (after.wave.value > node.wave.value || after.wave.explicit) continue;
-      const message = `${describe(node.resource)} and ${describe(after.resource)} depend on each other (a store that reads the Secret of an ExternalSecret using it): no sync-wave order exists; break the cycle`;
-      plan.results.push(resourceResult(node.resource, 'error', message));
-    }
-  }
+  const defaults = new Map<WaveNode, bigint>();
+  for (const node of sourceNodes) defaults.set(node, config.externalSecretWave);
+  for (const node of storeNodes.values()) defaults.set(node, config.storeWave);
+  placeWaves(defaults, options, plan);
   return nodes;
 }
 

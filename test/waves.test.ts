@@ -99,6 +99,59 @@ describe('sync waves', () => {
     expect(wave(inB as Record<string, unknown>)).toBe('-2');
   });
 
+  // A store with a pod template that reads a Secret: the store is then also a consumer.
+  const readingStore = (name: string, secret: string) =>
+    `${store('ClusterSecretStore', name)}  template:
+    spec:
+      containers:
+      - name: c
+        envFrom:
+        - secretRef: {name: ${secret}}
+`;
+
+  it('places a store that reads the Secret of an ExternalSecret after it, not at the store default', () => {
+    for (const [esWave, expected] of [
+      [undefined, ['-3', '-2']],
+      ['-1', ['-1', '0']],
+    ] as const) {
+      const input = resourceList([
+        externalSecret('db', { wave: esWave }),
+        readingStore('other', 'db'),
+      ]);
+      const first = runOk(input).stdout;
+      const items = itemsOf(first);
+      expect([
+        wave(find(items, 'ExternalSecret', 'db')),
+        wave(find(items, 'ClusterSecretStore', 'other')),
+      ]).toEqual(expected);
+      expect(runOk(first).stdout).toBe(first);
+    }
+  });
+
+  it('raises an ExternalSecret above a wave written on its store when its consumers leave room', () => {
+    const items = itemsOf(
+      runOk(
+        resourceList([
+          store('ClusterSecretStore', 'vault', undefined, '0'),
+          externalSecret('db'),
+          deployment('app', envFrom('db'), { wave: '5' }),
+        ]),
+      ).stdout,
+    );
+    expect(wave(find(items, 'ExternalSecret', 'db'))).toBe('1');
+  });
+
+  it('reports a store that reads the Secret of an ExternalSecret using it as a cycle', () => {
+    const out = run(resourceList([externalSecret('db'), readingStore('vault', 'db')]));
+    expect(out.exitCode).toBe(1);
+    const errors = resultsOf(out.stdout).filter((r) => r.severity === 'error');
+    expect(errors.map((r) => r.message)).toEqual([
+      expect.stringMatching(
+        /ClusterSecretStore vault and ExternalSecret db depend on each other|ExternalSecret db and ClusterSecretStore vault depend on each other/,
+      ),
+    ]);
+  });
+
   it('keeps a user wave that respects the order', () => {
     const items = itemsOf(
       runOk(resourceList([externalSecret('db', { wave: '-20' }), deployment('app', envFrom('db'))]))

@@ -50,65 +50,117 @@ export interface WaveOptions {
 }
 
 /**
- * Places one layer (ExternalSecrets, then stores): a node without an explicit wave goes to
- * min(default, lowest wave of what comes after it − 1); an explicit wave is kept and checked.
- * Mutates `node.wave` so the next layer sees the planned value.
+ * Places every node that has a default wave (ExternalSecrets, stores), after all the nodes that
+ * must come after it: a node without an explicit wave goes to min(default, lowest wave of what
+ * comes after it − 1), raised above what must come before it when that wave is fixed and there is
+ * room; an explicit wave is kept and checked. Consumers are never moved. Mutates `node.wave`.
  */
-export function placeLayer(
-  nodes: readonly WaveNode[],
-  defaultWave: bigint,
+export function placeWaves(
+  defaults: ReadonlyMap<WaveNode, bigint>,
   options: WaveOptions,
   plan: WavePlan,
 ): void {
-  for (const node of nodes) {
-    let lowest: bigint | undefined;
-    for (const n of node.before)
-      if (lowest === undefined || n.wave.value < lowest) lowest = n.wave.value;
-    const wanted = lowest === undefined || defaultWave < lowest ? defaultWave : lowest - 1n;
-    const field = annotationField(['metadata'], syncWaveKey);
-    if (wanted < minWave) {
-      // Nothing is below the lowest 64-bit wave: a consumer there cannot be ordered after this.
-      const message = `${describe(node.resource)} would need a sync-wave below ${minWave}, the lowest Argo CD parses: raise the waves of ${listed([...node.before].filter((n) => n.wave.value === minWave).map((n) => describe(n.resource)))}`;
-      plan.results.push(resourceResult(node.resource, 'error', message, { path: field }));
-      continue;
+  const order = dependencyOrder(defaults.keys(), plan);
+  // The highest explicit wave of what must come before each node: those never move.
+  const fixedBefore = new Map<WaveNode, bigint>();
+  for (const node of order) {
+    if (!node.wave.explicit) continue;
+    for (const n of node.before) {
+      const fixed = fixedBefore.get(n);
+      if (fixed === undefined || node.wave.value > fixed) fixedBefore.set(n, node.wave.value);
     }
-    if (node.wave.explicit) {
-      const late = [...node.before].filter((n) => n.wave.value <= node.wave.value);
-      if (late.length > 0) {
-        plan.results.push(
-          resourceResult(
-            node.resource,
-            options.conflictSeverity,
-            conflictMessage(node, late, wanted),
-            {
-              path: field,
-              currentValue: String(node.wave.value),
-              proposedValue: String(wanted),
-            },
-          ),
-        );
-        continue;
-      }
-    } else {
-      node.wave = { value: wanted, explicit: false };
-      plan.edits.push(
-        annotationEdit(node.resource.index, ['metadata'], syncWaveKey, String(wanted)),
-      );
-    }
-    // The same message whether the wave was just written or already there: results describe the
-    // plan, so a second run reports exactly what the first did.
-    plan.results.push(
-      resourceResult(
-        node.resource,
-        'info',
-        `sync-wave ${node.wave.value}${beforeList(node.before)}`,
-        {
-          path: field,
-          proposedValue: String(node.wave.value),
-        },
-      ),
-    );
   }
+  for (const node of order) {
+    const defaultWave = defaults.get(node);
+    if (defaultWave !== undefined) place(node, defaultWave, fixedBefore.get(node), options, plan);
+  }
+}
+
+/**
+ * Nodes reachable from `roots`, each after every node it must come before (reverse topological
+ * order). A dependency cycle is an error result: no sync-wave order exists.
+ */
+function dependencyOrder(roots: Iterable<WaveNode>, plan: WavePlan): WaveNode[] {
+  const order: WaveNode[] = [];
+  const state = new Map<WaveNode, 'visiting' | 'done'>();
+  const visit = (node: WaveNode): void => {
+    state.set(node, 'visiting');
+    for (const after of node.before) {
+      const seen = state.get(after);
+      if (seen === 'visiting') {
+        const message = `${describe(after.resource)} and ${describe(node.resource)} depend on each other (a store that reads the Secret of an ExternalSecret using it): no sync-wave order exists; break the cycle`;
+        plan.results.push(resourceResult(after.resource, 'error', message));
+      } else if (seen === undefined) {
+        visit(after);
+      }
+    }
+    state.set(node, 'done');
+    order.push(node);
+  };
+  for (const root of roots) if (!state.has(root)) visit(root);
+  return order;
+}
+
+function place(
+  node: WaveNode,
+  defaultWave: bigint,
+  fixedBefore: bigint | undefined,
+  options: WaveOptions,
+  plan: WavePlan,
+): void {
+  let lowest: bigint | undefined;
+  for (const n of node.before)
+    if (lowest === undefined || n.wave.value < lowest) lowest = n.wave.value;
+  let wanted = lowest === undefined || defaultWave < lowest ? defaultWave : lowest - 1n;
+  // A store that reads an ExternalSecret's Secret comes after it, even above its default.
+  if (
+    fixedBefore !== undefined &&
+    wanted <= fixedBefore &&
+    (lowest === undefined || fixedBefore + 1n < lowest)
+  ) {
+    wanted = fixedBefore + 1n;
+  }
+  const field = annotationField(['metadata'], syncWaveKey);
+  if (wanted < minWave) {
+    // Nothing is below the lowest 64-bit wave: a consumer there cannot be ordered after this.
+    const message = `${describe(node.resource)} would need a sync-wave below ${minWave}, the lowest Argo CD parses: raise the waves of ${listed([...node.before].filter((n) => n.wave.value === minWave).map((n) => describe(n.resource)))}`;
+    plan.results.push(resourceResult(node.resource, 'error', message, { path: field }));
+    return;
+  }
+  if (node.wave.explicit) {
+    const late = [...node.before].filter((n) => n.wave.value <= node.wave.value);
+    if (late.length > 0) {
+      plan.results.push(
+        resourceResult(
+          node.resource,
+          options.conflictSeverity,
+          conflictMessage(node, late, wanted),
+          {
+            path: field,
+            currentValue: String(node.wave.value),
+            proposedValue: String(wanted),
+          },
+        ),
+      );
+      return;
+    }
+  } else {
+    node.wave = { value: wanted, explicit: false };
+    plan.edits.push(annotationEdit(node.resource.index, ['metadata'], syncWaveKey, String(wanted)));
+  }
+  // The same message whether the wave was just written or already there: results describe the
+  // plan, so a second run reports exactly what the first did.
+  plan.results.push(
+    resourceResult(
+      node.resource,
+      'info',
+      `sync-wave ${node.wave.value}${beforeList(node.before)}`,
+      {
+        path: field,
+        proposedValue: String(node.wave.value),
+      },
+    ),
+  );
 }
 
 function conflictMessage(node: WaveNode, late: readonly WaveNode[], wanted: bigint): string {

@@ -242,10 +242,22 @@ export function model(items: readonly Item[], options: Options): Expected {
   if (!options.syncWaves) return expected;
 
   const waveOfConsumer = (r: Res) => wave(r.annotations, true) as bigint;
-  const place = (res: Res, after: bigint[], fallback: bigint) => {
+  const stores = resources.filter(isStore);
+  const serves = (store: Res, source: (typeof sources)[number]) =>
+    (store.kind === 'ClusterSecretStore' || source.res.ns === store.ns) &&
+    source.stores.some((r) => r.kind === store.kind && r.name === store.name);
+  // `fixed`: waves written on what must come before; a wave is raised above them when there is room.
+  const place = (res: Res, after: bigint[], fallback: bigint, fixed: bigint[] = []) => {
     let lowest: bigint | undefined;
     for (const w of after) if (lowest === undefined || w < lowest) lowest = w;
-    const wanted = lowest === undefined || fallback < lowest ? fallback : lowest - 1n;
+    let wanted = lowest === undefined || fallback < lowest ? fallback : lowest - 1n;
+    const floor = fixed.reduce<bigint | undefined>(
+      (m, w) => (m === undefined || w > m ? w : m),
+      undefined,
+    );
+    if (floor !== undefined && wanted <= floor && (lowest === undefined || floor + 1n < lowest)) {
+      wanted = floor + 1n;
+    }
     const explicit = wave(res.annotations, false);
     if (explicit !== undefined) {
       if (after.some((w) => w <= explicit) && options.severity === 'error') expected.error = true;
@@ -256,15 +268,18 @@ export function model(items: readonly Item[], options: Options): Expected {
   };
   for (const source of sources) {
     const consumers = consumersOf.get(source) ?? [];
-    place(source.res, consumers.map(waveOfConsumer), BigInt(options.externalSecretWave));
-  }
-  for (const store of resources.filter(isStore)) {
-    const cluster = store.kind === 'ClusterSecretStore';
-    const readers = sources.filter(
-      (s) =>
-        (cluster || s.res.ns === store.ns) &&
-        s.stores.some((r) => r.kind === store.kind && r.name === store.name),
+    const storeWaves = stores
+      .filter((store) => serves(store, source))
+      .flatMap((store) => wave(store.annotations, false) ?? []);
+    place(
+      source.res,
+      consumers.map(waveOfConsumer),
+      BigInt(options.externalSecretWave),
+      storeWaves,
     );
+  }
+  for (const store of stores) {
+    const readers = sources.filter((s) => serves(store, s));
     for (const r of readers) expected.storeEdges.push([store.index, r.res.index]);
     place(
       store,
