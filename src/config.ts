@@ -34,6 +34,8 @@ export interface Config {
   crossNamespaceSeverity: LintSeverity;
   /** Set `vault.hashicorp.com/agent-pre-populate-only: "true"` where the Vault agent lint fires. */
   fixVaultAgentJobs: boolean;
+  /** A summary line on stderr, as `--verbose` (kpt and kustomize pass no arguments). */
+  verbose: boolean;
 }
 
 export type LintSeverity = Severity | 'off';
@@ -56,6 +58,7 @@ export const defaultConfig: Readonly<Config> = {
   vaultAgentJobSeverity: 'warning',
   crossNamespaceSeverity: 'warning',
   fixVaultAgentJobs: false,
+  verbose: false,
 };
 
 export const typedConfigApiVersion = 'fn.kpt.dev/v1alpha1';
@@ -144,6 +147,7 @@ const options: { [K in keyof Config]: Parser<Config[K]> } = {
   vaultAgentJobSeverity: parseLintSeverity,
   crossNamespaceSeverity: parseLintSeverity,
   fixVaultAgentJobs: parseBoolean,
+  verbose: parseBoolean,
 };
 export const optionNames = Object.keys(options) as (keyof Config)[];
 

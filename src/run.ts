@@ -32,6 +32,8 @@ interface Analysis {
   /** Reading and configuration errors, then the plan's results. */
   results: Result[];
   planned: TransformOutput;
+  /** Undefined when the functionConfig is invalid (an error result says why). */
+  config: Config | undefined;
   /** Items read from the whole document: they alias an anchor in another item. */
   aliased: ReadonlySet<number>;
 }
@@ -91,14 +93,14 @@ function analyse(text: string, options: RunOptions): Analysis | RunOutput {
 
   const planned = config ? transform(resources, config, bystanders) : emptyPlan();
   results.push(...planned.results);
-  return { input, resources, results, planned, aliased };
+  return { input, resources, results, planned, config, aliased };
 }
 
 export function run(text: string, options: RunOptions = {}): RunOutput {
   const started = performance.now();
   const analysis = analyse(text, options);
   if (!('planned' in analysis)) return analysis;
-  const { input, resources, results, planned, aliased } = analysis;
+  const { input, resources, results, planned, config, aliased } = analysis;
   const edited = hasErrors(results)
     ? new Map()
     : applyEdits(input, resources, planned.edits, results, aliased);
@@ -116,7 +118,7 @@ export function run(text: string, options: RunOptions = {}): RunOutput {
   } else if (options.logToStderr) {
     stderr.push(...reported.filter((r) => r.severity !== 'info').map(formatResult));
   }
-  if (options.verbose) {
+  if (options.verbose || config?.verbose) {
     const ms = Math.round(performance.now() - started);
     stderr.push(
       `secret-rollout: ${input.items.length} items, ${exitCode === 0 ? planned.edits.length : 0} annotations set, ${reported.length} results in ${ms} ms`,

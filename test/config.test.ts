@@ -125,3 +125,28 @@ describe('configuration', () => {
     expect(isAnnotationKey('x/-a')).toBe(false);
   });
 });
+
+describe('summary line', () => {
+  const input = (config?: string) =>
+    resourceList([externalSecret('db'), deployment('app', envFrom('db'))], config);
+
+  it('is printed on stderr with --verbose or `verbose: true`, never on stdout', () => {
+    const flag = run(input(), { verbose: true });
+    const configured = run(
+      input('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  verbose: "true"\n'),
+    );
+    for (const out of [flag, configured]) {
+      expect(out.exitCode).toBe(0);
+      const results = resultsOf(out.stdout).length;
+      expect(out.stderr).toMatch(
+        new RegExp(`^secret-rollout: 2 items, 2 annotations set, ${results} results in \\d+ ms\n$`),
+      );
+      expect(out.stdout).not.toMatch(/secret-rollout:/);
+    }
+    expect(flag.stdout).toBe(run(input()).stdout);
+  });
+
+  it('is not printed by default', () => {
+    expect(run(input()).stderr).toBe('');
+  });
+});
