@@ -148,6 +148,20 @@ function readYamlList(text: string, doc: Span, entries: readonly TopLevelEntry[]
     .join('');
   let header: Json;
   try {
+    // Blanked entries escape the envelope's parse: check what it would have found.
+    for (const blanked of [itemsEntry, resultsEntry]) {
+      const twice = blanked && entries.find((e) => e !== blanked && e.key === blanked.key);
+      if (twice) {
+        throw new ParseError(
+          `invalid YAML at line ${lineNumberAt(text, twice.start)}: duplicated mapping key`,
+        );
+      }
+    }
+    // The input's results are replaced, never parsed for their value; parsing them alone proves
+    // that they end where the line scan says (a multi-line quoted value can hide a `key:` line).
+    if (resultsEntry) {
+      parseYaml(text.slice(resultsEntry.start, resultsEntry.end), resultsEntry.start, text);
+    }
     header = parseYaml(envelope, entries[0]?.start ?? doc.start, text);
   } catch (error) {
     if (!(error instanceof ParseError)) throw error;
