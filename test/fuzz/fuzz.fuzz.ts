@@ -6,6 +6,8 @@
 //   FUZZ_DUMP     case numbers, comma-separated: with FUZZ_SEED, replays up to the last of them
 //                 (a case's mutant depends on the corpus the cases before it built) and writes
 //                 each one's mutant, unminimised, to $TMPDIR/fuzz-<seed>-<case>.yaml
+// A replay is exact with the src/ and test/fuzz/ of the run: what joins the corpus depends on the
+// function's output and the checker's verdicts (and on time only through the slow-run bound).
 // A mutant breaking an invariant with a new signature is minimised (whole lines removed while the
 // problem stays) and saved as test/fuzz/findings/<hash>.yaml plus <hash>.txt (one line);
 // test/fuzz/regressions.test.ts, in `npm test`, replays every saved finding. The run fails when it
