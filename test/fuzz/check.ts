@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import vm from 'node:vm';
-import { load, loadAll } from 'js-yaml';
+import { type EventType, load, loadAll, type State } from 'js-yaml';
 import { type RunOutput, run } from '../../src/run.js';
 import { lineDiff, withoutResults } from '../property/checks.js';
 import { root } from './seeds.js';
@@ -137,10 +137,12 @@ const topLevelResults = /^(?:results|"results"|'results')[ \t]*:/m;
 
 /**
  * The input's own top-level `results:` block, which the output replaces: indented lines, `- `
- * entries at column 0, comments and blank lines. In invalid YAML, also the lines up to the next
- * `key:` at column 0: what they mean is anyone's guess, and results are replaced anyway.
+ * entries at column 0, comments and blank lines, and in valid YAML every line up to where the
+ * parser ends the value (a quoted scalar's continuation lines may start at column 0). In invalid
+ * YAML, also the lines up to the next `key:` at column 0: what they mean is anyone's guess, and
+ * results are replaced anyway.
  */
-function stripResults(text: string): string {
+export function stripResults(text: string): string {
   const lines = text.split(/(?<=\n)/);
   const start = lines.findIndex((l) =>
     /^(?:results|"results"|'results')[ \t]*:(?:[ \t].*)?\r?\n?$/.test(l),
@@ -153,7 +155,49 @@ function stripResults(text: string): string {
       (!valid && !/^[\w"'][^:]*:(?:[ \t]|\r?\n?$)/.test(line)));
   let end = start + 1;
   while (end < lines.length && inBlock(lines[end] as string)) end++;
+  if (valid) {
+    const from = lines.slice(0, start).join('').length;
+    const to = topLevelValueEnd(text, 'results', from, from + (lines[start] as string).length);
+    if (to !== undefined) {
+      let line = start;
+      for (let at = from; line < lines.length && at < to; line++)
+        at += (lines[line] as string).length;
+      end = Math.max(end, line);
+    }
+  }
   return [...lines.slice(0, start), ...lines.slice(end)].join('');
+}
+
+/**
+ * Where js-yaml ends the value of the top-level `key` written in [lineStart, lineEnd): the offset
+ * its parser stopped at after the value, or undefined (no such key there, or invalid YAML).
+ */
+function topLevelValueEnd(
+  text: string,
+  key: string,
+  lineStart: number,
+  lineEnd: number,
+): number | undefined {
+  let keyFound = false;
+  let end: number | undefined;
+  let children = 0;
+  const listener = (event: EventType, state: State) => {
+    // The root node of a document is at depth 1; its keys and values, in turn, at depth 2.
+    const { depth } = state as State & { depth: number };
+    if (event === 'open' && depth === 1) children = 0;
+    if (event !== 'close' || depth !== 2 || end !== undefined) return;
+    if (children++ % 2 === 1) {
+      if (keyFound) end = state.position;
+    } else {
+      keyFound = state.result === key && state.position > lineStart && state.position <= lineEnd;
+    }
+  };
+  try {
+    loadAll(text, undefined, { listener });
+  } catch {
+    return undefined;
+  }
+  return end;
 }
 
 /** The output without the function's results block: the last `results:` at column 0. */
@@ -253,19 +297,21 @@ function comparisons(text: string, stdout: string, keys: readonly string[]): [st
   const mixed = /\r\n/.test(text) && /(?<!\r)\n/.test(text);
   const lf = (s: string) => (mixed ? s.replace(/\r\n/g, '\n') : s);
   const brk = /\r\n/.test(text) ? '\r\n' : '\n';
-  // lineDiff compares an inserted line's CR with the next input line's, and misses a value
-  // updated in place when it is plain with a comma: lines of our own at the end, and every block
-  // `checksum: value` written as `checksum: "V"`, take those cases out.
+  // lineDiff compares an inserted line's CR with the next input line's, and reads a plain value
+  // only up to a comma (`sta,le` → `"…",le` would pass): lines of our own at the end, and every
+  // block `checksum: value` written as `checksum: "0…0"` (a checksum, for a block scalar's
+  // replacement) on both sides, take those cases out.
   const end = `#~end~${brk}`;
   const blank = (s: string) =>
     keys.reduce(
       (acc, key) =>
         acc.replace(
           new RegExp(
-            `^( *(?:- )?)(["']?)${key.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\2:[ \\t]+(?:"[^"\\r\\n]*"|'[^'\\r\\n]*'|[^\\s"'#&*!|>{[][^#\\r\\n]*?)([ \\t]+#[^\\r\\n]*)?(\\r?)$`,
+            `^( *(?:- )?)(["']?)${key.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\2:([ \\t]+)(?:"[^"\\r\\n]*"|'[^'\\r\\n]*'|[^\\s"'#&*!|>{[][^#\\r\\n]*?)([ \\t]+#[^\\r\\n]*)?(\\r?)$`,
             'gm',
           ),
-          `$1$2${key}$2: "V"$3$4`,
+          (_, indent: string, q: string, sep: string, comment = '', cr: string) =>
+            `${indent}${q}${key}${q}:${sep}"${'0'.repeat(64)}"${comment}${cr}`,
         ),
       s,
     );
@@ -273,12 +319,14 @@ function comparisons(text: string, stdout: string, keys: readonly string[]): [st
   const inputs = topLevelResults.test(text) ? [text, stripResults(text)] : [text];
   for (const input of inputs) {
     for (const body of [stdout, withoutResults(input, stdout), withoutOwnResults(stdout)]) {
-      const variants: [string, string][] = [[input, body]];
-      if (input.endsWith('\n')) variants.push([input + end, body + end]);
-      else if (/\n$/.test(body)) variants.push([input, body.replace(/\r?\n$/, '')]);
-      // A last line without a line break says nothing about CRs: give it one.
-      else variants.push([input + brk + end, body + brk + end]);
-      for (const [a, b] of variants) pairs.push([lf(a), lf(b)]);
+      // A last line without a line break says nothing about CRs: give it the file's, so that
+      // lines inserted next to it must have it too.
+      const variants: [string, string][] = input.endsWith('\n')
+        ? [
+            [input, body],
+            [input + end, body + end],
+          ]
+        : [[input + brk + end, body + (/\n$/.test(body) ? '' : brk) + end]];
       for (const [a, b] of variants) pairs.push([lf(blank(a)), lf(blank(b))]);
     }
   }
@@ -335,7 +383,7 @@ export function inspect(text: string): { problem?: Problem; out?: RunOutput } {
   return found ? { problem: found, out: first } : { out: first };
 }
 
-function invariants(text: string, first: RunOutput): Problem | undefined {
+export function invariants(text: string, first: RunOutput): Problem | undefined {
   if (first.exitCode !== 0 && first.exitCode !== 1) {
     return problem('exit-code', `exit code ${String(first.exitCode)}`);
   }

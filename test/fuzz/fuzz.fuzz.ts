@@ -3,10 +3,18 @@
 //   FUZZ_MINUTES  how long to run (default 10; CI runs 1)
 //   FUZZ_SEED     the run's seed (printed at the start; default from the clock): replays a run
 //   FUZZ_RUNS     stop after this many mutants (with FUZZ_SEED: an exact replay)
+//   FUZZ_DUMP     case numbers, comma-separated: with FUZZ_SEED, replays up to the last of them
+//                 (a case's mutant depends on the corpus the cases before it built) and writes
+//                 each one's mutant, unminimised, to $TMPDIR/fuzz-<seed>-<case>.yaml
+// A replay is exact with the src/ and test/fuzz/ of the run: what joins the corpus depends on the
+// function's output and the checker's verdicts (and on time only through the slow-run bound).
 // A mutant breaking an invariant with a new signature is minimised (whole lines removed while the
 // problem stays) and saved as test/fuzz/findings/<hash>.yaml plus <hash>.txt (one line);
 // test/fuzz/regressions.test.ts, in `npm test`, replays every saved finding. The run fails when it
 // found something new; problems of findings already saved are counted, not saved again.
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { expect, it } from 'vitest';
 import {
   check,
@@ -21,7 +29,17 @@ import { caseSeed, mutate, Rng } from './mutate.js';
 import { loadSeeds } from './seeds.js';
 
 const minutes = Number(process.env.FUZZ_MINUTES ?? 10);
-const maxCases = process.env.FUZZ_RUNS ? Number(process.env.FUZZ_RUNS) : Number.POSITIVE_INFINITY;
+const dump = new Set(
+  (process.env.FUZZ_DUMP ?? '')
+    .split(',')
+    .filter((n) => n.trim() !== '')
+    .map(Number),
+);
+const maxCases = process.env.FUZZ_RUNS
+  ? Number(process.env.FUZZ_RUNS)
+  : dump.size > 0
+    ? Math.max(...dump) + 1
+    : Number.POSITIVE_INFINITY;
 const seed = process.env.FUZZ_SEED
   ? Number(process.env.FUZZ_SEED) >>> 0
   : (Date.now() ^ (process.pid << 16)) >>> 0;
@@ -90,6 +108,13 @@ it(`fuzz for ${minutes} min`, async () => {
     const base = rng.chance(0.3) ? rng.pick(seeds).text : rng.pick(corpus);
     const { text, applied } = mutate(base, { rng, other: () => rng.pick(corpus) });
     const { problem, out } = inspect(text);
+    if (dump.has(n)) {
+      const file = path.join(tmpdir(), `fuzz-${seed}-${n}.yaml`);
+      writeFileSync(file, text);
+      log(
+        `case ${n} (${applied.join(', ')}): ${problem?.detail ?? 'no problem'}; written to ${file}`,
+      );
+    }
     if (out && !problem && text.length < 200_000) {
       const novel = features(out).filter((f) => !seen.has(f));
       if (novel.length > 0 && (out.exitCode === 0 || rng.chance(0.3))) {

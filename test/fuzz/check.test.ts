@@ -1,0 +1,109 @@
+// The checker itself: inputs whose output is right must pass, and the same outputs with a
+// mistake the function could make must not. Each case is a checker gap the fuzzer reported,
+// reduced by hand.
+import { describe, expect, it } from 'vitest';
+import { run } from '../../src/run.js';
+import { check, invariants } from './check.js';
+
+/** The run's output with `edit` applied, judged as if the function had written it. */
+function judge(input: string, edit: (stdout: string) => string): string | undefined {
+  const out = run(input);
+  const stdout = edit(out.stdout);
+  expect(stdout, 'the edit changes the output').not.toBe(out.stdout);
+  return invariants(input, { ...out, stdout })?.category;
+}
+
+describe('fuzz checker', () => {
+  describe('CRLF, the last line without a line break, lines inserted before it', () => {
+    // FUZZ_SEED=11075871 case 67700.
+    const input =
+      'apiVersion: external-secrets.io/v1\r\nkind: SecretStore\r\nmetadata:\r\n  name: s';
+    it('accepts the output', () => {
+      expect(run(input).stdout).toContain('metadata:\r\n  annotations:\r\n');
+      expect(check(input)?.detail).toBeUndefined();
+    });
+    it('rejects inserted lines ending in LF', () => {
+      expect(judge(input, (s) => s.replace(/(annotations:|"-2")\r\n/g, '$1\n'))).toBe('lines');
+    });
+    it('rejects a changed last line', () => {
+      expect(judge(input, (s) => s.replace('name: s', 'name: t'))).toBe('lines');
+    });
+  });
+
+  describe('CRLF, the last line without a line break, lines inserted after it', () => {
+    const input = 'apiVersion: external-secrets.io/v1\r\nkind: SecretStore\r\nmetadata:';
+    it('accepts the output', () => {
+      expect(run(input).stdout).toMatch(/^metadata:\r\n {2}annotations:\r\n.*\r\n$/m);
+      expect(check(input)?.detail).toBeUndefined();
+    });
+    it('rejects inserted lines ending in LF', () => {
+      expect(judge(input, (s) => s.replace(/(annotations:|"-2")\r\n/g, '$1\n'))).toBe('lines');
+    });
+  });
+
+  describe('an existing checksum with a plain value holding a comma', () => {
+    // FUZZ_SEED=11075871 case 207172.
+    const input = [
+      'apiVersion: external-secrets.io/v1',
+      'kind: ExternalSecret',
+      'metadata:',
+      '  name: db',
+      'spec:',
+      '  target: {name: db}',
+      '---',
+      'apiVersion: apps/v1',
+      'kind: Deployment',
+      'metadata:',
+      '  name: app',
+      'spec:',
+      '  template:',
+      '    metadata:',
+      '      annotations:',
+      '        checksum/external-secrets: sta,le # old',
+      '    spec:',
+      '      containers:',
+      '      - name: app',
+      '        envFrom:',
+      '        - secretRef: {name: db}',
+      '',
+    ].join('\n');
+    it('accepts the output', () => {
+      expect(run(input).stdout).toMatch(/checksum\/external-secrets: "[0-9a-f]{64}" # old\n/);
+      expect(check(input)?.detail).toBeUndefined();
+    });
+    it('rejects a value replaced only in part', () => {
+      expect(judge(input, (s) => s.replace(/("[0-9a-f]{64}")/, '$1,le'))).toBe('lines');
+    });
+    it('rejects a lost comment', () => {
+      expect(judge(input, (s) => s.replace(' # old', ''))).toBe('lines');
+    });
+  });
+
+  describe('input results with a quoted scalar continued at column 0', () => {
+    // FUZZ_SEED=11 case 19922.
+    const input = [
+      'apiVersion: config.kubernetes.io/v1',
+      'kind: ResourceList',
+      'items:',
+      '- apiVersion: v1',
+      '  kind: ConfigMap',
+      '  metadata:',
+      '    name: c',
+      'results:',
+      '- message: "old',
+      'result"',
+      'extra: x',
+      '',
+    ].join('\n');
+    it('accepts the output without them', () => {
+      expect(run(input).stdout).not.toContain('result"');
+      expect(check(input)?.detail).toBeUndefined();
+    });
+    it('rejects a lost key after them', () => {
+      expect(judge(input, (s) => s.replace('extra: x\n', ''))).toBe('lines');
+    });
+    it('rejects a continuation line left behind', () => {
+      expect(judge(input, (s) => s.replace('extra', 'result"\nextra'))).toBe('lines');
+    });
+  });
+});
