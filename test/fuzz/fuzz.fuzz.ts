@@ -11,7 +11,8 @@
 // A mutant breaking an invariant with a new signature is minimised (whole lines removed while the
 // problem stays) and saved as test/fuzz/findings/<hash>.yaml plus <hash>.txt (one line);
 // test/fuzz/regressions.test.ts, in `npm test`, replays every saved finding. The run fails when it
-// found something new; problems of findings already saved are counted, not saved again.
+// found something new; problems of findings already saved are counted, not saved again: the first
+// input of each such signature goes to $TMPDIR/fuzz-<seed>-<case>.yaml, named in the summary.
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -92,7 +93,11 @@ it(`fuzz for ${minutes} min`, async () => {
   }
   log(`${seeds.length} seeds, corpus ${corpus.length}, ${known.size} known problems`);
 
-  const hits = new Map<string, { count: number; problem: Problem; hash?: string }>();
+  /** Per signature: hits, the first one's problem and case, and where its input went. */
+  const hits = new Map<
+    string,
+    { count: number; problem: Problem; first: number; hash?: string; file?: string }
+  >();
   const perCategory = new Map<string, number>();
   const fresh: string[] = [];
   const started = Date.now();
@@ -124,7 +129,7 @@ it(`fuzz for ${minutes} min`, async () => {
       }
     }
     if (problem) {
-      const hit = hits.get(problem.signature) ?? { count: 0, problem };
+      const hit = hits.get(problem.signature) ?? { count: 0, problem, first: n };
       hit.count++;
       hits.set(problem.signature, hit);
       const category = perCategory.get(problem.category) ?? 0;
@@ -146,6 +151,10 @@ it(`fuzz for ${minutes} min`, async () => {
         known.set(found.signature, hash);
         fresh.push(hash);
         log(`finding ${hash}: ${found.category}: ${found.detail.slice(0, 200)}`);
+      } else if (hit.count === 1) {
+        // Not saved (a known signature, or past the caps): the input, for triage.
+        hit.file = path.join(tmpdir(), `fuzz-${seed}-${n}.yaml`);
+        writeFileSync(hit.file, text);
       }
     }
     if (Date.now() - caseStarted > 10_000) {
@@ -174,7 +183,9 @@ it(`fuzz for ${minutes} min`, async () => {
   );
   for (const [signature, hit] of [...hits].sort((a, b) => b[1].count - a[1].count)) {
     const where = hit.hash ?? known.get(signature) ?? 'not saved';
-    log(`  ${hit.count}× [${where}] ${hit.problem.category}: ${hit.problem.detail.slice(0, 160)}`);
+    log(
+      `  ${hit.count}× [${where}] first case ${hit.first}${hit.file ? ` (${hit.file})` : ''}: ${hit.problem.category}: ${hit.problem.detail.slice(0, 160)}`,
+    );
   }
   expect(fresh, `new findings in test/fuzz/findings (FUZZ_SEED=${seed})`).toEqual([]);
 });
