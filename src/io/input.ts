@@ -4,6 +4,7 @@
 import { isObject, type Json, type JsonObject } from '../resource.js';
 import { lineNumberAt } from './lines.js';
 import { ParseError, parseYaml } from './parse.js';
+import { quickParse } from './quick-parse.js';
 import {
   type ItemSpan,
   type Span,
@@ -220,8 +221,11 @@ export function parseItem(
   text: string,
   span: ItemSpan,
 ): { value: Json } | { error: string; aliased: boolean } {
+  const itemText = text.slice(span.start, span.end);
+  const quick = quickParse(itemText, span.entry);
+  if (quick !== undefined) return { value: quick };
   try {
-    const value = parseYaml(text.slice(span.start, span.end), span.start, text);
+    const value = parseYaml(itemText, span.start, text);
     if (!span.entry) return { value };
     // An entry span holds exactly one `- ` entry; anything else means the split was wrong.
     if (Array.isArray(value) && value.length === 1) return { value: value[0] as Json };
