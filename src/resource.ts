@@ -43,8 +43,15 @@ export function getPath(value: Json | undefined, path: readonly string[]): Json 
   return node;
 }
 
-/** Validates the envelope of an item (`apiVersion`, `kind`, `metadata`) and wraps it. */
-export function toResource(index: number, value: unknown): Resource {
+/**
+ * Validates the envelope of an item (`apiVersion`, `kind`, `metadata`) and wraps it. `nodeBound`:
+ * a known upper bound of the value's node count; the alias-bomb walk is skipped below maxNodes.
+ */
+export function toResource(
+  index: number,
+  value: unknown,
+  nodeBound = Number.POSITIVE_INFINITY,
+): Resource {
   if (!isObject(value)) {
     throw new ItemError(`item is ${describeType(value)}, not a mapping`);
   }
@@ -68,7 +75,7 @@ export function toResource(index: number, value: unknown): Resource {
     throw new ItemError('metadata.namespace is not a string', 'metadata.namespace');
   }
   const annotations = readAnnotations(metadata.annotations, 'metadata.annotations');
-  assertBounded(value);
+  if (nodeBound > maxNodes) assertBounded(value);
   return {
     index,
     value,

@@ -57,6 +57,7 @@ function analyse(text: string, options: RunOptions): Analysis | RunOutput {
   input.items.forEach((item, index) => {
     const where = `item ${index}`;
     let value = item.value;
+    let nodeBound: number | undefined;
     if (value === undefined && item.span) {
       const { span } = item;
       const itemText = input.text.slice(span.start, span.end);
@@ -66,7 +67,7 @@ function analyse(text: string, options: RunOptions): Analysis | RunOutput {
         return;
       }
       const parsed = parseItem(input.text, span);
-      if ('value' in parsed) value = parsed.value;
+      if ('value' in parsed) ({ value, nodeBound } = parsed);
       else if (parsed.aliased && input.format === 'yaml-list') {
         // An alias to an anchor in another item: read it from the whole document.
         const items = getPath(wholeDocument(input.text, input.document), ['items']);
@@ -82,7 +83,7 @@ function analyse(text: string, options: RunOptions): Analysis | RunOutput {
       }
     }
     try {
-      resources.push(toResource(index, value));
+      resources.push(toResource(index, value, nodeBound));
     } catch (error) {
       if (!(error instanceof ItemError)) throw error;
       results.push({ severity: 'error', message: `${where}${nameOf(value)}: ${error.message}` });

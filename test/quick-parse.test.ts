@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { readInput } from '../src/io/input.js';
 import { schema } from '../src/io/parse.js';
 import { quickParse } from '../src/io/quick-parse.js';
+import { maxNodes } from '../src/resource.js';
+import { run } from '../src/run.js';
 import { caseSeed, mutate, Rng } from './fuzz/mutate.js';
 import { loadSeeds } from './fuzz/seeds.js';
 
@@ -149,6 +151,16 @@ describe('quickParse', () => {
   it('declines a list entry that is not alone', () => {
     expect(quickParse('- a: 1\n- b: 2\n', true)).toBeUndefined();
     expect(quickParse('a: 1\n', true)).toBeUndefined();
+  });
+
+  it('leaves items it reads that could exceed the node bound to the alias-bomb check', () => {
+    const row = `[${'x,'.repeat(999)}x]`;
+    const rows = Array.from({ length: maxNodes / 1000 + 1 }, () => row).join(',');
+    const item = `- apiVersion: v1\n  kind: Foo\n  metadata: {name: big}\n  data: [${rows}]\n`;
+    expect(quickParse(item, true)).toBeDefined();
+    const out = run(`apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n${item}`);
+    expect(out.exitCode).toBe(1);
+    expect(out.stdout).toContain('item expands to more than 1,000,000 nodes');
   });
 
   it('resolves every first character of a plain scalar as js-yaml does', () => {

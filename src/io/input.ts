@@ -220,10 +220,11 @@ function readEnvelope(
 export function parseItem(
   text: string,
   span: ItemSpan,
-): { value: Json } | { error: string; aliased: boolean } {
+): { value: Json; nodeBound?: number } | { error: string; aliased: boolean } {
   const itemText = text.slice(span.start, span.end);
   const quick = quickParse(itemText, span.entry);
-  if (quick !== undefined) return { value: quick };
+  // Without aliases a value has fewer nodes than its text has characters (see toResource).
+  if (quick !== undefined) return { value: quick, nodeBound: itemText.length };
   try {
     const value = parseYaml(itemText, span.start, text);
     if (!span.entry) return { value };
