@@ -142,8 +142,12 @@ function readYamlList(text: string, doc: Span, entries: readonly TopLevelEntry[]
   // The envelope without items and results is small: parse it whole.
   // The envelope is small: parse it whole, with items and results blanked to empty lines so
   // that error line numbers stay those of the input.
-  const blank = (e: TopLevelEntry) =>
-    '\n'.repeat(text.slice(e.start, e.end).split('\n').length - 1);
+  const blank = (e: TopLevelEntry) => {
+    let breaks = 0;
+    for (let i = text.indexOf('\n', e.start); i >= 0 && i < e.end; i = text.indexOf('\n', i + 1))
+      breaks++;
+    return '\n'.repeat(breaks);
+  };
   const envelope = entries
     .map((e) => (e === itemsEntry || e === resultsEntry ? blank(e) : text.slice(e.start, e.end)))
     .join('');
