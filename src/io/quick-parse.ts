@@ -79,9 +79,10 @@ function readDocument(): Json {
   const first = nextContent(p);
   if (first < 0) throw unsupported;
   const col = indent;
-  const key = readKey(first + col, s.indexOf('\n', first));
+  const end = s.indexOf('\n', first);
+  const key = readKey(first + col, end);
   if (key === undefined) throw unsupported;
-  const map = blockMapping(col, key);
+  const map = blockMapping(col, key, end);
   if (nextContent(pos) >= 0) throw unsupported;
   return map;
 }
@@ -161,7 +162,7 @@ function entryValue(col: number, lineStart: number, p: number): Json {
   if (isEntry(p)) return blockSequence(column, p);
   if (c !== 91 && c !== 123) {
     const key = readKey(p, end);
-    if (key !== undefined) return blockMapping(column, key);
+    if (key !== undefined) return blockMapping(column, key, end);
   }
   return inlineValue(p, end, col);
 }
@@ -170,20 +171,25 @@ function entryValue(col: number, lineStart: number, p: number): Json {
 function blockNode(lineStart: number, col: number): Json {
   const at = lineStart + col;
   if (isEntry(at)) return blockSequence(col, at);
-  const key = readKey(at, s.indexOf('\n', at));
+  const end = s.indexOf('\n', at);
+  const key = readKey(at, end);
   if (key === undefined) throw unsupported;
-  return blockMapping(col, key);
+  return blockMapping(col, key, end);
 }
 
-/** A block mapping at column `col` whose first key `firstKey` was just read (see readKey). */
-function blockMapping(col: number, firstKey: string): JsonObject {
+/**
+ * A block mapping at column `col` whose first key `firstKey` was just read (see readKey) from
+ * the line ending at `end`.
+ */
+function blockMapping(col: number, firstKey: string, firstEnd: number): JsonObject {
   enter();
   const map: JsonObject = {};
   let key = firstKey;
+  let end = firstEnd;
   for (;;) {
     // js-yaml refuses duplicate keys; `__proto__` it stores with defineProperty.
     if (key === '__proto__' || Object.hasOwn(map, key)) throw unsupported;
-    map[key] = mappingValue(col, after);
+    map[key] = mappingValue(col, after, end);
     const next = nextContent(pos);
     if (next < 0) {
       pos = s.length;
@@ -195,7 +201,8 @@ function blockMapping(col: number, firstKey: string): JsonObject {
     }
     if (indent > col) throw unsupported;
     const at = next + col;
-    const read = isEntry(at) ? undefined : readKey(at, s.indexOf('\n', at));
+    end = s.indexOf('\n', at);
+    const read = isEntry(at) ? undefined : readKey(at, end);
     if (read === undefined) throw unsupported;
     key = read;
   }
@@ -203,9 +210,8 @@ function blockMapping(col: number, firstKey: string): JsonObject {
   return map;
 }
 
-/** The value of a key of a mapping at column `col`, read from `p` (after the `:`). */
-function mappingValue(col: number, p: number): Json {
-  const end = s.indexOf('\n', p);
+/** The value of a key of a mapping at column `col`, read from `p` (after the `:`) to `end`. */
+function mappingValue(col: number, p: number, end: number): Json {
   while (s.charCodeAt(p) === 32) p++;
   if (p === end || s.charCodeAt(p) === 35) {
     // Nothing after the `:`: a block collection on the next lines, or null.
@@ -265,8 +271,8 @@ function readKey(p: number, end: number): string | undefined {
   if (!plainStart(p, false)) throw unsupported;
   let colon = p;
   for (;;) {
+    if (colon === end) return undefined;
     const ch = s.charCodeAt(colon);
-    if (ch === 10) return undefined;
     // A comment before any `: `: the line is a plain scalar.
     if (ch === 35 && s.charCodeAt(colon - 1) === 32) return undefined;
     if (ch === 58) {
