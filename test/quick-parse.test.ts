@@ -32,7 +32,7 @@ function reference(text: string, entry: boolean): { value: unknown } | undefined
 
 /** Fails when the quick reader reads something else than js-yaml; true when it read the text. */
 function agrees(text: string, entry: boolean): boolean {
-  const quick = quickParse(text, entry);
+  const quick = quickParse(text, 0, text.length, entry);
   if (quick === undefined) return false;
   const expected = reference(text, entry);
   expect(expected, `js-yaml rejects what the quick reader read:\n${text}`).toBeDefined();
@@ -53,7 +53,12 @@ function agreesOnItems(input: string): { read: number; items: number } {
   for (const item of parsed.items) {
     if (!item.span) continue;
     items++;
-    if (agrees(parsed.text.slice(item.span.start, item.span.end), item.span.entry)) read++;
+    const { start, end, entry } = item.span;
+    // Read in place, as parseItem does: the text around the item must not matter.
+    const quick = quickParse(parsed.text, start, end, entry);
+    const alone = parsed.text.slice(start, end);
+    expect(canonical(quick), alone).toBe(canonical(quickParse(alone, 0, alone.length, entry)));
+    if (agrees(alone, entry)) read++;
   }
   return { read, items };
 }
@@ -141,23 +146,32 @@ describe('quickParse', () => {
     ['a pair in a flow sequence', 'a: [b: c]\n'],
     ['a comment in a flow collection', 'a: [b #c\n  ]\n'],
   ])('declines %s', (_, text) => {
-    expect(quickParse(text, false)).toBeUndefined();
+    expect(quickParse(text, 0, text.length, false)).toBeUndefined();
   });
 
   it('reads a document marker line', () => {
     expect(agrees('# c\n--- # d\na: 1\n', false)).toBe(true);
   });
 
+  it('reads only its range of a larger text', () => {
+    const item = 'b:\na: |\n  x\n';
+    for (const next of ['    y\n', '  c: 1\n', '--- d\n', '']) {
+      const text = `- z\n${item}${next}`;
+      expect(quickParse(text, 4, 4 + item.length, false)).toEqual({ b: null, a: 'x\n' });
+    }
+    expect(quickParse('# c\n---\na: 1\n', 0, 4, false)).toBeUndefined();
+  });
+
   it('declines a list entry that is not alone', () => {
-    expect(quickParse('- a: 1\n- b: 2\n', true)).toBeUndefined();
-    expect(quickParse('a: 1\n', true)).toBeUndefined();
+    expect(quickParse('- a: 1\n- b: 2\n', 0, 14, true)).toBeUndefined();
+    expect(quickParse('a: 1\n', 0, 5, true)).toBeUndefined();
   });
 
   it('leaves items it reads that could exceed the node bound to the alias-bomb check', () => {
     const row = `[${'x,'.repeat(999)}x]`;
     const rows = Array.from({ length: maxNodes / 1000 + 1 }, () => row).join(',');
     const item = `- apiVersion: v1\n  kind: Foo\n  metadata: {name: big}\n  data: [${rows}]\n`;
-    expect(quickParse(item, true)).toBeDefined();
+    expect(quickParse(item, 0, item.length, true)).toBeDefined();
     const out = run(`apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n${item}`);
     expect(out.exitCode).toBe(1);
     expect(out.stdout).toContain('item expands to more than 1,000,000 nodes');

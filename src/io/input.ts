@@ -153,7 +153,10 @@ function readYamlList(text: string, doc: Span, entries: readonly TopLevelEntry[]
     .join('');
   let header: Json;
   try {
-    header = parseYaml(envelope, entries[0]?.start ?? doc.start, text);
+    // Mostly blank lines: the quick reader skips them far faster than js-yaml.
+    header =
+      quickParse(envelope, 0, envelope.length, false) ??
+      parseYaml(envelope, entries[0]?.start ?? doc.start, text);
   } catch (error) {
     if (!(error instanceof ParseError)) throw error;
     // An alias to an anchor inside the items: only the whole document resolves it.
@@ -225,12 +228,11 @@ export function parseItem(
   text: string,
   span: ItemSpan,
 ): { value: Json; nodeBound?: number } | { error: string; aliased: boolean } {
-  const itemText = text.slice(span.start, span.end);
-  const quick = quickParse(itemText, span.entry);
+  const quick = quickParse(text, span.start, span.end, span.entry);
   // Without aliases a value has fewer nodes than its text has characters (see toResource).
-  if (quick !== undefined) return { value: quick, nodeBound: itemText.length };
+  if (quick !== undefined) return { value: quick, nodeBound: span.end - span.start };
   try {
-    const value = parseYaml(itemText, span.start, text);
+    const value = parseYaml(text.slice(span.start, span.end), span.start, text);
     if (!span.entry) return { value };
     // An entry span holds exactly one `- ` entry; anything else means the split was wrong.
     if (Array.isArray(value) && value.length === 1) return { value: value[0] as Json };

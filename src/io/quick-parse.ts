@@ -23,26 +23,38 @@ const unusual = /[\t\r\x00-\x08\x0B-\x1F\x7F-\x9F\u2028\u2029\uD800-\uDFFF\uFEFF
 /** Far below js-yaml's maxDepth (100), which counts one level per node. */
 const maxDepth = 40;
 
-// The text being read and the reader's position, module-level so that the hot paths pass only
-// numbers. `pos` is a line start after a node is read; `after` is the offset after a one-line
-// value; `indent` is the indentation of the line nextContent found.
+// The text being read (the whole input: a flat string reads faster than a slice of it) and the
+// end of the item in it, module-level so that the hot paths pass only numbers. `pos` is a line
+// start after a node is read; `after` is the offset after a one-line value; `indent` is the
+// indentation of the line nextContent found.
 let s = '';
+let limit = 0;
 let depth = 0;
 let pos = 0;
 let after = 0;
 let indent = 0;
 
 /**
- * The value of a YAML item: a whole document, or with `entry` the single `- ` entry of a block
- * sequence (a ResourceList item). `undefined` when the text is beyond this reader.
+ * The value of the YAML item `text.slice(start, end)`: a whole document, or with `entry` the
+ * single `- ` entry of a block sequence (a ResourceList item). `undefined` when the text is beyond
+ * this reader.
  */
-export function quickParse(text: string, entry: boolean): Json | undefined {
-  // js-yaml appends a line break to a text without one; requiring it keeps the ends simple.
-  if (!text.endsWith('\n') || unusual.test(text)) return undefined;
+export function quickParse(
+  text: string,
+  start: number,
+  end: number,
+  entry: boolean,
+): Json | undefined {
+  // js-yaml appends a line break to a text without one; requiring it keeps the ends simple: every
+  // line of the item ends with a line break before `end`.
+  if (end <= start || text.charCodeAt(end - 1) !== 10 || unusual.test(text.slice(start, end))) {
+    return undefined;
+  }
   s = text;
+  limit = end;
   depth = 0;
   try {
-    return entry ? readEntry() : readDocument();
+    return entry ? readEntry(start) : readDocument(start);
   } catch (error) {
     if (error === unsupported) return undefined;
     throw error;
@@ -51,25 +63,25 @@ export function quickParse(text: string, entry: boolean): Json | undefined {
   }
 }
 
-function readEntry(): Json {
-  const first = nextContent(0);
+function readEntry(start: number): Json {
+  const first = nextContent(start);
   if (first < 0 || !isEntry(first + indent)) throw unsupported;
   const list = blockSequence(indent, first + indent);
   if (list.length !== 1 || nextContent(pos) >= 0) throw unsupported;
   return list[0] as Json;
 }
 
-function readDocument(): Json {
+function readDocument(start: number): Json {
   // Comments and blank lines, then an optional `---` line with nothing but a comment after it.
-  let p = 0;
-  for (;;) {
+  let p = start;
+  while (p < limit) {
     let i = p;
     while (s.charCodeAt(i) === 32) i++;
     const c = s.charCodeAt(i);
     if (c !== 10 && c !== 35) break;
     p = s.indexOf('\n', i) + 1;
   }
-  if (s.startsWith('---', p)) {
+  if (p < limit && s.startsWith('---', p)) {
     let i = p + 3;
     if (s.charCodeAt(i) !== 32 && s.charCodeAt(i) !== 10) throw unsupported;
     while (s.charCodeAt(i) === 32) i++;
@@ -92,8 +104,7 @@ function readDocument(): Json {
  * in `indent`), or -1. Document markers are beyond this reader.
  */
 function nextContent(p: number): number {
-  const n = s.length;
-  while (p < n) {
+  while (p < limit) {
     let i = p;
     while (s.charCodeAt(i) === 32) i++;
     const c = s.charCodeAt(i);
@@ -127,7 +138,7 @@ function blockSequence(col: number, at: number): Json[] {
     list.push(entryValue(col, at - col, at + 1));
     const next = nextContent(pos);
     if (next < 0) {
-      pos = s.length;
+      pos = limit;
       break;
     }
     if (indent > col) throw unsupported;
@@ -192,7 +203,7 @@ function blockMapping(col: number, firstKey: string, firstEnd: number): JsonObje
     map[key] = mappingValue(col, after, end);
     const next = nextContent(pos);
     if (next < 0) {
-      pos = s.length;
+      pos = limit;
       break;
     }
     if (indent < col) {
@@ -318,7 +329,7 @@ function plainStart(p: number, inFlow: boolean): boolean {
       return !(f === 32 || f === 10 || (inFlow && isFlowIndicator(f)));
     }
     default:
-      return p < s.length;
+      return true;
   }
 }
 
@@ -468,12 +479,13 @@ function blockScalar(p: number, end: number, col: number): string {
   for (;;) {
     let i = lineStart;
     let lineIndent = 0;
-    while ((!detected || lineIndent < textIndent) && s.charCodeAt(i) === 32) {
+    // At the item's end, js-yaml sees the end of its text: indentation 0, no line break.
+    while ((!detected || lineIndent < textIndent) && i < limit && s.charCodeAt(i) === 32) {
       lineIndent++;
       i++;
     }
     if (!detected && lineIndent > textIndent) textIndent = lineIndent;
-    const ch = s.charCodeAt(i);
+    const ch = i < limit ? s.charCodeAt(i) : -1;
     if (ch === 10) {
       emptyLines++;
       lineStart = i + 1;
