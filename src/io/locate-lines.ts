@@ -144,17 +144,22 @@ function firstEntryStart(text: string, mapping: Mapping): number | undefined {
  */
 function findKey(text: string, mapping: Mapping, key: string): Found | null | undefined {
   for (let pos = mapping.from; pos < text.length; ) {
-    const line = lineAt(text, pos);
-    pos = line.next;
-    if (!line.content) continue;
-    const indent = line.start === mapping.entryLine ? mapping.indent : line.indent;
+    // lineAt, inlined without building a Line for the many lines passed over.
+    const start = pos;
+    const lf = text.indexOf('\n', start);
+    const end = lf < 0 ? text.length : lf > start && text.charCodeAt(lf - 1) === 13 ? lf - 1 : lf;
+    pos = lf < 0 ? text.length : lf + 1;
+    let first = start;
+    while (first < end && text.charCodeAt(first) === 32) first++;
+    if (first === end || text.charCodeAt(first) === 35) continue; // blank or comment
+    const indent = start === mapping.entryLine ? mapping.indent : first - start;
     if (indent < mapping.indent) return null;
     if (indent > mapping.indent) continue;
-    const at = line.start + indent;
-    if (isSequenceEntry(text, at, line.end)) continue; // a compact list under the previous key
-    const token = readKey(text, at, line.end);
+    const at = start + indent;
+    if (isSequenceEntry(text, at, end)) continue; // a compact list under the previous key
+    const token = readKey(text, at, end);
     if (token === undefined) return undefined;
-    if (token.key === key) return { line, valueStart: token.end };
+    if (token.key === key) return { line: lineAt(text, start), valueStart: token.end };
   }
   return null;
 }
