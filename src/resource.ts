@@ -92,7 +92,8 @@ export function readAnnotations(value: Json | undefined, field: string): Record<
   if (value === undefined || value === null) return {};
   if (!isObject(value))
     throw new ItemError(`${field} is ${describeType(value)}, not a mapping`, field);
-  for (const [key, v] of Object.entries(value)) {
+  for (const key of Object.keys(value)) {
+    const v = value[key];
     if (typeof v !== 'string') {
       throw new ItemError(
         `${field}[${key}] is ${describeType(v)}, not a string`,

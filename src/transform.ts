@@ -45,7 +45,9 @@ const samePhase = (a: Resource, b: Resource) => {
 const producedKey = (kind: string, ns: string | undefined, name: string) =>
   `${kind}/${namespaceKey(ns)}/${name}`;
 const listNames = (sources: readonly SecretSource[]) =>
-  [...new Set(sources.map((s) => describe(s.resource)))].join(', ');
+  sources.length === 1
+    ? describe((sources[0] as SecretSource).resource)
+    : [...new Set(sources.map((s) => describe(s.resource)))].join(', ');
 
 /** `bystanders`: items copied through unparsed (pass-through.ts), known by kind and name. */
 export function transform(
@@ -142,11 +144,8 @@ export function transform(
           if (group) group.push({ source, keys });
           else byAnnotation.set(source.annotation, [{ source, keys }]);
         }
-        const { annotationsPath } = template.shape;
-        const current = readAnnotations(
-          getPath(resource.value, annotationsPath),
-          annotationsPath.join('.'),
-        );
+        const { annotationsPath, annotationsField } = template.shape;
+        const current = readAnnotations(getPath(resource.value, annotationsPath), annotationsField);
         for (const [annotation, group] of byAnnotation) {
           const value = templateChecksum(group);
           const checksum = { shape: template.shape, annotation, value };
