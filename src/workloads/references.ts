@@ -82,26 +82,24 @@ const compiled = secretReferences.map((ref) => ({
 }));
 
 /**
- * Where the walk is, kept as a chain of segments: the field path string (`spec.template.spec.
- * containers[0].env[1]`) is only built for an error.
+ * Where the walk is, as a stack of segments pushed and popped on the way: the field path string
+ * (`spec.template.spec.containers[0].env[1]`) is only built for an error.
  */
-interface Trail {
-  parent: Trail | undefined;
-  segment: string | number;
-}
-const fieldOf = (trail: Trail | undefined): string => {
-  if (!trail) return '';
-  const head = fieldOf(trail.parent);
-  if (typeof trail.segment === 'number') return `${head}[${trail.segment}]`;
-  return head === '' ? trail.segment : `${head}.${trail.segment}`;
+type Trail = (string | number)[];
+const fieldOf = (trail: Trail): string => {
+  let field = '';
+  for (const segment of trail) {
+    if (typeof segment === 'number') field = `${field}[${segment}]`;
+    else field = field === '' ? segment : `${field}.${segment}`;
+  }
+  return field;
 };
 
 /** Every Secret a PodSpec references, per the table; malformed fields are item errors. */
 export function secretUses(podSpec: JsonObject, podSpecField: string): SecretUse[] {
   const uses: SecretUse[] = [];
-  const root: Trail = { parent: undefined, segment: podSpecField };
   for (const { ref, steps } of compiled) {
-    select(podSpec, steps, 0, root, (node, trail) => {
+    select(podSpec, steps, 0, [podSpecField], (node, trail) => {
       const name = node[ref.nameField];
       if (name === undefined || name === null) return;
       if (typeof name !== 'string') {
@@ -153,16 +151,18 @@ function select(
   const { key, list } = steps[depth] as Step;
   const child = node[key];
   if (child === undefined || child === null) return;
-  const childTrail: Trail = { parent: trail, segment: key };
+  trail.push(key);
   if (!list) {
-    select(child, steps, depth + 1, childTrail, visit);
-    return;
-  }
-  if (!Array.isArray(child)) {
-    const field = fieldOf(childTrail);
+    select(child, steps, depth + 1, trail, visit);
+  } else if (!Array.isArray(child)) {
+    const field = fieldOf(trail);
     throw new ItemError(`${field} is ${describeType(child)}, not a list`, field);
+  } else {
+    for (let i = 0; i < child.length; i++) {
+      trail.push(i);
+      select(child[i] as Json, steps, depth + 1, trail, visit);
+      trail.pop();
+    }
   }
-  for (let i = 0; i < child.length; i++) {
-    select(child[i] as Json, steps, depth + 1, { parent: childTrail, segment: i }, visit);
-  }
+  trail.pop();
 }
