@@ -98,20 +98,23 @@ const fieldOf = (trail: Trail): string => {
 /** Every Secret a PodSpec references, per the table; malformed fields are item errors. */
 export function secretUses(podSpec: JsonObject, podSpecField: string): SecretUse[] {
   const uses: SecretUse[] = [];
-  for (const { ref, steps } of compiled) {
-    select(podSpec, steps, 0, [podSpecField], (node, trail) => {
-      const name = node[ref.nameField];
-      if (name === undefined || name === null) return;
-      if (typeof name !== 'string') {
-        const field = `${fieldOf(trail)}.${ref.nameField}`;
-        throw new ItemError(`${field} is not a string`, field);
-      }
-      const use: SecretUse = { kind: ref.kind, secretName: name, keys: keysOf(node, ref, trail) };
-      if (ref.optIn) use.optIn = ref.optIn;
-      uses.push(use);
-    });
-  }
+  // One trail for all walks: each walk pops what it pushes (a throw ends them all).
+  const trail: Trail = [podSpecField];
+  for (const { ref, steps } of compiled) select(podSpec, steps, 0, trail, ref, uses);
   return uses;
+}
+
+/** The reference object `node` found at `trail`: its use, if it names a Secret. */
+function addUse(node: JsonObject, trail: Trail, ref: SecretReference, uses: SecretUse[]): void {
+  const name = node[ref.nameField];
+  if (name === undefined || name === null) return;
+  if (typeof name !== 'string') {
+    const field = `${fieldOf(trail)}.${ref.nameField}`;
+    throw new ItemError(`${field} is not a string`, field);
+  }
+  const use: SecretUse = { kind: ref.kind, secretName: name, keys: keysOf(node, ref, trail) };
+  if (ref.optIn) use.optIn = ref.optIn;
+  uses.push(use);
 }
 
 function keysOf(node: JsonObject, ref: SecretReference, trail: Trail): KeySet {
@@ -137,7 +140,8 @@ function select(
   steps: readonly Step[],
   depth: number,
   trail: Trail,
-  visit: (node: JsonObject, trail: Trail) => void,
+  ref: SecretReference,
+  uses: SecretUse[],
 ): void {
   if (!isObject(node)) {
     if (depth === steps.length && node === null) return;
@@ -145,7 +149,7 @@ function select(
     throw new ItemError(`${field} is ${describeType(node)}, not a mapping`, field);
   }
   if (depth === steps.length) {
-    visit(node, trail);
+    addUse(node, trail, ref, uses);
     return;
   }
   const { key, list } = steps[depth] as Step;
@@ -153,14 +157,14 @@ function select(
   if (child === undefined || child === null) return;
   trail.push(key);
   if (!list) {
-    select(child, steps, depth + 1, trail, visit);
+    select(child, steps, depth + 1, trail, ref, uses);
   } else if (!Array.isArray(child)) {
     const field = fieldOf(trail);
     throw new ItemError(`${field} is ${describeType(child)}, not a list`, field);
   } else {
     for (let i = 0; i < child.length; i++) {
       trail.push(i);
-      select(child[i] as Json, steps, depth + 1, trail, visit);
+      select(child[i] as Json, steps, depth + 1, trail, ref, uses);
       trail.pop();
     }
   }
