@@ -118,9 +118,14 @@ export function transform(
           const key = producedKey(use.kind, resource.namespace, use.secretName);
           const sources = bySecret.get(key);
           if (!sources) {
-            const refs = unresolved.get(resource) ?? [];
-            const field = template.shape.podSpecField;
-            unresolved.set(resource, [...refs, { kind: use.kind, name: use.secretName, field }]);
+            const ref = {
+              kind: use.kind,
+              name: use.secretName,
+              field: template.shape.podSpecField,
+            };
+            const refs = unresolved.get(resource);
+            if (refs) refs.push(ref);
+            else unresolved.set(resource, [ref]);
           }
           for (const source of sources ?? []) {
             const consumers = consumersOf.get(source) ?? new Set<Resource>();
@@ -149,7 +154,9 @@ export function transform(
         for (const [annotation, group] of byAnnotation) {
           const value = templateChecksum(group);
           const checksum = { shape: template.shape, annotation, value };
-          checksummed.set(resource, [...(checksummed.get(resource) ?? []), checksum]);
+          const checksums = checksummed.get(resource);
+          if (checksums) checksums.push(checksum);
+          else checksummed.set(resource, [checksum]);
           if (current[annotation] !== value) {
             edits.push(annotationEdit(resource.index, template.shape.metadata, annotation, value));
           }

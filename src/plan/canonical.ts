@@ -8,8 +8,14 @@ import { isObject, type Json } from '../resource.js';
 export function canonicalJson(value: Json): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (isObject(value)) {
-    const keys = Object.keys(value).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k] as Json)}`).join(',')}}`;
+    const keys = Object.keys(value);
+    if (keys.length > 1) keys.sort();
+    let text = '{';
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i] as string;
+      text += `${i === 0 ? '' : ','}${JSON.stringify(key)}:${canonicalJson(value[key] as Json)}`;
+    }
+    return `${text}}`;
   }
   return JSON.stringify(value);
 }
