@@ -6,6 +6,7 @@ import { type Input, InputError, parseItem, readInput, wholeDocument } from './i
 import { lineBreakOf } from './io/lines.js';
 import { writeOutput } from './io/output.js';
 import { type Bystander, passesThrough } from './io/pass-through.js';
+import type { KeyCache } from './io/quick-parse.js';
 import type { MappingEdit } from './plan/edits.js';
 import { planMermaid, planTable } from './plan/report.js';
 import { getPath, ItemError, isObject, type Json, type Resource, toResource } from './resource.js';
@@ -54,6 +55,7 @@ function analyse(text: string, options: RunOptions): Analysis | RunOutput {
   const resources: Resource[] = [];
   const bystanders: Bystander[] = [];
   const aliased = new Set<number>();
+  const keyCache: KeyCache = new Map();
   input.items.forEach((item, index) => {
     const where = `item ${index}`;
     let value = item.value;
@@ -66,7 +68,7 @@ function analyse(text: string, options: RunOptions): Analysis | RunOutput {
         bystanders.push(bystander);
         return;
       }
-      const parsed = parseItem(input.text, span);
+      const parsed = parseItem(input.text, span, keyCache);
       if ('value' in parsed) ({ value, nodeBound } = parsed);
       else if (parsed.aliased && input.format === 'yaml-list') {
         // An alias to an anchor in another item: read it from the whole document.

@@ -6,7 +6,7 @@ import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { readInput } from '../src/io/input.js';
 import { schema } from '../src/io/parse.js';
-import { quickParse } from '../src/io/quick-parse.js';
+import { type KeyCache, quickParse } from '../src/io/quick-parse.js';
 import { maxNodes } from '../src/resource.js';
 import { run } from '../src/run.js';
 import { caseSeed, mutate, Rng } from './fuzz/mutate.js';
@@ -30,9 +30,13 @@ function reference(text: string, entry: boolean): { value: unknown } | undefined
   return Array.isArray(value) && value.length === 1 ? { value: value[0] } : undefined;
 }
 
+/** Shared by all the cases of this file: a cache hit must read what a miss reads. */
+const keyCache: KeyCache = new Map();
+
 /** Fails when the quick reader reads something else than js-yaml; true when it read the text. */
 function agrees(text: string, entry: boolean): boolean {
   const quick = quickParse(text, 0, text.length, entry);
+  expect(canonical(quickParse(text, 0, text.length, entry, keyCache)), text).toBe(canonical(quick));
   if (quick === undefined) return false;
   const expected = reference(text, entry);
   expect(expected, `js-yaml rejects what the quick reader read:\n${text}`).toBeDefined();
@@ -160,6 +164,16 @@ describe('quickParse', () => {
       expect(quickParse(text, 4, 4 + item.length, false)).toEqual({ b: null, a: 'x\n' });
     }
     expect(quickParse('# c\n---\na: 1\n', 0, 4, false)).toBeUndefined();
+  });
+
+  it('reads keys from its cache only when their text matches', () => {
+    const cache: KeyCache = new Map();
+    // "Aa" and "BB" have the same hash; 1.0 reads as "1", so it is never cached.
+    const text = 'Aa: 1\nBB: 2\n1.0: 3\nx:\n  BB: 4\n  Aa: 5\n';
+    const once = { Aa: 1, BB: 2, '1': 3, x: { BB: 4, Aa: 5 } };
+    expect(quickParse(text, 0, text.length, false, cache)).toEqual(once);
+    expect(quickParse(text, 0, text.length, false, cache)).toEqual(once);
+    expect(quickParse('1: a\n', 0, 5, false, cache)).toEqual({ '1': 'a' });
   });
 
   it('declines a list entry that is not alone', () => {

@@ -4,7 +4,7 @@
 import { isObject, type Json, type JsonObject } from '../resource.js';
 import { lineNumberAt } from './lines.js';
 import { ParseError, parseYaml } from './parse.js';
-import { quickParse } from './quick-parse.js';
+import { type KeyCache, quickParse } from './quick-parse.js';
 import {
   type ItemSpan,
   type Span,
@@ -227,8 +227,9 @@ function readEnvelope(
 export function parseItem(
   text: string,
   span: ItemSpan,
+  keyCache?: KeyCache,
 ): { value: Json; nodeBound?: number } | { error: string; aliased: boolean } {
-  const quick = quickParse(text, span.start, span.end, span.entry);
+  const quick = quickParse(text, span.start, span.end, span.entry, keyCache);
   // Without aliases a value has fewer nodes than its text has characters (see toResource).
   if (quick !== undefined) return { value: quick, nodeBound: span.end - span.start };
   try {

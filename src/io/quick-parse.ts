@@ -29,10 +29,19 @@ const maxDepth = 40;
 // indentation of the line nextContent found.
 let s = '';
 let limit = 0;
+let keys: KeyCache | undefined;
 let depth = 0;
 let pos = 0;
 let after = 0;
 let indent = 0;
+
+/**
+ * Plain keys already read, by a hash of their text: the same key again costs no slice and no
+ * lookup of a new string (manifests repeat a few dozen keys thousands of times). One per input
+ * text, whose slices it holds.
+ */
+export type KeyCache = Map<number, string>;
+const maxCachedKeys = 4096;
 
 /**
  * The value of the YAML item `text.slice(start, end)`: a whole document, or with `entry` the
@@ -44,6 +53,7 @@ export function quickParse(
   start: number,
   end: number,
   entry: boolean,
+  keyCache?: KeyCache,
 ): Json | undefined {
   // js-yaml appends a line break to a text without one; requiring it keeps the ends simple: every
   // line of the item ends with a line break before `end`.
@@ -52,6 +62,7 @@ export function quickParse(
   }
   s = text;
   limit = end;
+  keys = keyCache;
   depth = 0;
   try {
     return entry ? readEntry(start) : readDocument(start);
@@ -60,6 +71,7 @@ export function quickParse(
     throw error;
   } finally {
     s = '';
+    keys = undefined;
   }
 }
 
@@ -281,6 +293,7 @@ function readKey(p: number, end: number): string | undefined {
   }
   if (!plainStart(p, false)) throw unsupported;
   let colon = p;
+  let hash = 0;
   for (;;) {
     if (colon === end) return undefined;
     const ch = s.charCodeAt(colon);
@@ -290,12 +303,22 @@ function readKey(p: number, end: number): string | undefined {
       const f = s.charCodeAt(colon + 1);
       if (f === 32 || f === 10) break;
     }
+    hash = (Math.imul(hash, 31) + ch) | 0;
     colon++;
   }
-  let e = colon;
-  while (s.charCodeAt(e - 1) === 32) e--;
   after = colon + 1;
-  return String(resolvePlain(s.slice(p, e)));
+  if (keys === undefined || s.charCodeAt(colon - 1) === 32) {
+    let e = colon;
+    while (s.charCodeAt(e - 1) === 32) e--;
+    return String(resolvePlain(s.slice(p, e)));
+  }
+  const known = keys.get(hash);
+  if (known !== undefined && known.length === colon - p && s.startsWith(known, p)) return known;
+  const raw = s.slice(p, colon);
+  const key = String(resolvePlain(raw));
+  // Only keys that read as their own text are kept, so that a hit is exact.
+  if (key === raw && keys.size < maxCachedKeys) keys.set(hash, key);
+  return key;
 }
 
 /** Where js-yaml can start a plain scalar (in a flow collection, or in block context). */
