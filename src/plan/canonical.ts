@@ -2,8 +2,8 @@
 // `jq -cS` and RFC 8785 do for our data: strings, integers, booleans), no insignificant
 // whitespace. Chosen over object-hash, whose encoding is its own and changed across majors, so a
 // user could not recompute a value with standard tools.
-import { createHash, hash } from 'node:crypto';
 import { isObject, type Json } from '../resource.js';
+import loadCrypto from './load-crypto.cjs';
 
 export function canonicalJson(value: Json): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
@@ -21,6 +21,7 @@ export function canonicalJson(value: Json): string {
 }
 
 export function sha256Hex(text: string): string {
+  const { createHash, hash } = loadCrypto();
   // crypto.hash (Node 20.12+) is the same digest without a Hash object: half the time.
   return typeof hash === 'function'
     ? hash('sha256', text, 'hex')
