@@ -68,7 +68,8 @@ function analyse(text: string, options: RunOptions): Analysis | RunOutput {
         bystanders.push(bystander);
         return;
       }
-      const parsed = parseItem(input.text, span, keyCache);
+      const usual = 'usualCharacters' in input && input.usualCharacters;
+      const parsed = parseItem(input.text, span, keyCache, usual);
       if ('value' in parsed) ({ value, nodeBound } = parsed);
       else if (parsed.aliased && input.format === 'yaml-list') {
         // An alias to an anchor in another item: read it from the whole document.

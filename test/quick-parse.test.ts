@@ -6,7 +6,7 @@ import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { readInput } from '../src/io/input.js';
 import { schema } from '../src/io/parse.js';
-import { type KeyCache, quickParse } from '../src/io/quick-parse.js';
+import { hasUnusualCharacters, type KeyCache, quickParse } from '../src/io/quick-parse.js';
 import { maxNodes } from '../src/resource.js';
 import { run } from '../src/run.js';
 import { caseSeed, mutate, Rng } from './fuzz/mutate.js';
@@ -174,6 +174,21 @@ describe('quickParse', () => {
     expect(quickParse(text, 0, text.length, false, cache)).toEqual(once);
     expect(quickParse(text, 0, text.length, false, cache)).toEqual(once);
     expect(quickParse('1: a\n', 0, 5, false, cache)).toEqual({ '1': 'a' });
+  });
+
+  it('finds every character YAML forbids among the unusual ones (input reading relies on it)', () => {
+    for (let code = 0; code < 0x10000; code++) {
+      const text = `a: b${String.fromCharCode(code)}\n`;
+      let nonPrintable = false;
+      try {
+        load(text, { schema });
+      } catch (error) {
+        nonPrintable = /non-printable/.test((error as Error).message);
+      }
+      if (nonPrintable) expect(hasUnusualCharacters(text), `U+${code.toString(16)}`).toBe(true);
+      if (hasUnusualCharacters(text))
+        expect(quickParse(text, 0, text.length, false)).toBeUndefined();
+    }
   });
 
   it('declines a list entry that is not alone', () => {

@@ -20,6 +20,14 @@ const unsupported = new Error('layout beyond the quick reader');
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
 const unusual = /[\t\r\x00-\x08\x0B-\x1F\x7F-\x9F\u2028\u2029\uD800-\uDFFF\uFEFF\uFFFE\uFFFF]/;
 
+/**
+ * Whether `text` holds a character the quick reader declines: one scan for a whole input instead
+ * of one per item. They include every character YAML does not allow.
+ */
+export function hasUnusualCharacters(text: string): boolean {
+  return unusual.test(text);
+}
+
 /** Far below js-yaml's maxDepth (100), which counts one level per node. */
 const maxDepth = 40;
 
@@ -54,12 +62,13 @@ export function quickParse(
   end: number,
   entry: boolean,
   keyCache?: KeyCache,
+  /** The caller found no unusual character in all of `text` (see hasUnusualCharacters). */
+  checked = false,
 ): Json | undefined {
   // js-yaml appends a line break to a text without one; requiring it keeps the ends simple: every
   // line of the item ends with a line break before `end`.
-  if (end <= start || text.charCodeAt(end - 1) !== 10 || unusual.test(text.slice(start, end))) {
-    return undefined;
-  }
+  if (end <= start || text.charCodeAt(end - 1) !== 10) return undefined;
+  if (!checked && unusual.test(text.slice(start, end))) return undefined;
   s = text;
   limit = end;
   keys = keyCache;
