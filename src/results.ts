@@ -35,13 +35,16 @@ export function resourceResult(
   return result;
 }
 
+/** One ref per resource, shared by its results (nothing changes a ref once made). */
+const refs = new WeakMap<Resource, ResourceRef>();
+
 export function refOf(resource: Resource): ResourceRef {
-  const ref: ResourceRef = {
-    apiVersion: resource.apiVersion,
-    kind: resource.kind,
-    name: resource.name,
-  };
-  if (resource.namespace !== undefined) ref.namespace = resource.namespace;
+  let ref = refs.get(resource);
+  if (ref === undefined) {
+    ref = { apiVersion: resource.apiVersion, kind: resource.kind, name: resource.name };
+    if (resource.namespace !== undefined) ref.namespace = resource.namespace;
+    refs.set(resource, ref);
+  }
   return ref;
 }
 

@@ -8,7 +8,7 @@ import { annotationEdit, annotationField, type MappingEdit } from './plan/edits.
 import { phaseOf } from './plan/phases.js';
 import { placeLayer, type WaveNode, type WavePlan, waveOf } from './plan/waves.js';
 import { getPath, ItemError, type Resource, readAnnotations } from './resource.js';
-import { describe, type Result, resourceResult } from './results.js';
+import { describe, type ResourceRef, type Result, resourceResult } from './results.js';
 import { sourceKindOf, storeKindOf, storeKinds } from './sources/index.js';
 import type { KeySet, ProducedKind, SecretSource } from './sources/source.js';
 import { secretUses } from './workloads/references.js';
@@ -261,14 +261,19 @@ function sortByItem(results: Result[], resources: readonly Resource[]): Result[]
   resources.forEach((r, i) => {
     position.set(`${r.kind}/${r.namespace ?? ''}/${r.name}/${r.apiVersion}`, i);
   });
-  const rank = (r: Result) => {
+  // The results of one resource share its ref (refOf): its rank is looked up once.
+  const rankOf = new Map<ResourceRef, number>();
+  const ranks = results.map((r) => {
     const ref = r.resourceRef;
-    return ref
-      ? (position.get(`${ref.kind}/${ref.namespace ?? ''}/${ref.name}/${ref.apiVersion}`) ?? -1)
-      : -1;
-  };
-  return results
-    .map((result, i) => ({ result, i, rank: rank(result) }))
-    .sort((a, b) => a.rank - b.rank || a.i - b.i)
-    .map((x) => x.result);
+    if (!ref) return -1;
+    let rank = rankOf.get(ref);
+    if (rank === undefined) {
+      rank = position.get(`${ref.kind}/${ref.namespace ?? ''}/${ref.name}/${ref.apiVersion}`) ?? -1;
+      rankOf.set(ref, rank);
+    }
+    return rank;
+  });
+  const order = results.map((_, i) => i);
+  order.sort((a, b) => (ranks[a] as number) - (ranks[b] as number) || a - b);
+  return order.map((i) => results[i] as Result);
 }
