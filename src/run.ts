@@ -10,7 +10,7 @@ import type { KeyCache } from './io/quick-parse.js';
 import type { MappingEdit } from './plan/edits.js';
 import { planMermaid, planTable } from './plan/report.js';
 import { getPath, ItemError, isObject, type Json, type Resource, toResource } from './resource.js';
-import { formatResult, hasErrors, type Result } from './results.js';
+import { complete, formatResult, hasErrors, type Result } from './results.js';
 import { type TransformOutput, transform } from './transform.js';
 
 export interface RunOutput {
@@ -255,14 +255,14 @@ export const maxInfoResults = 200;
 /** Errors and warnings are always all there; thousands of info lines help no one. */
 function capInfo(results: Result[]): Result[] {
   const infos = results.filter((r) => r.severity === 'info');
-  if (infos.length <= maxInfoResults) return results;
+  if (infos.length <= maxInfoResults) return results.map(complete);
   const kept = new Set(infos.slice(0, maxInfoResults));
   const rest = infos.length - maxInfoResults;
   const summary: Result = {
     severity: 'info',
     message: `${rest} more info results like the ones above; \`secret-rollout plan\` lists every checksum and wave`,
   };
-  return [...results.filter((r) => r.severity !== 'info' || kept.has(r)), summary];
+  return [...results.filter((r) => r.severity !== 'info' || kept.has(r)).map(complete), summary];
 }
 
 /** The document with `text` in place of one item parses to the same other items as before. */

@@ -8,7 +8,13 @@ import { annotationEdit, annotationField, type MappingEdit } from './plan/edits.
 import { phaseOf } from './plan/phases.js';
 import { placeLayer, type WaveNode, type WavePlan, waveOf } from './plan/waves.js';
 import { getPath, ItemError, type Resource, readAnnotations } from './resource.js';
-import { describe, type ResourceRef, type Result, resourceResult } from './results.js';
+import {
+  deferredInfo,
+  describe,
+  type ResourceRef,
+  type Result,
+  resourceResult,
+} from './results.js';
 import { sourceKindOf, storeKindOf, storeKinds } from './sources/index.js';
 import type { KeySet, ProducedKind, SecretSource } from './sources/source.js';
 import { secretUses } from './workloads/references.js';
@@ -160,10 +166,14 @@ export function transform(
           if (current[annotation] !== value) {
             edits.push(annotationEdit(resource.index, template.shape.metadata, annotation, value));
           }
-          const field = annotationField(template.shape.metadata, annotation);
-          const message = `checksum of ${listNames(group.map((c) => c.source))}`;
           results.push(
-            resourceResult(resource, 'info', message, { path: field, proposedValue: value }),
+            deferredInfo(resource, () => ({
+              message: `checksum of ${listNames(group.map((c) => c.source))}`,
+              field: {
+                path: annotationField(template.shape.metadata, annotation),
+                proposedValue: value,
+              },
+            })),
           );
         }
       }
