@@ -43,8 +43,15 @@ export function getPath(value: Json | undefined, path: readonly string[]): Json 
   return node;
 }
 
-/** Validates the envelope of an item (`apiVersion`, `kind`, `metadata`) and wraps it. */
-export function toResource(index: number, value: unknown): Resource {
+/**
+ * Validates the envelope of an item (`apiVersion`, `kind`, `metadata`) and wraps it. `nodeBound`:
+ * a known upper bound of the value's node count; the alias-bomb walk is skipped below maxNodes.
+ */
+export function toResource(
+  index: number,
+  value: unknown,
+  nodeBound = Number.POSITIVE_INFINITY,
+): Resource {
   if (!isObject(value)) {
     throw new ItemError(`item is ${describeType(value)}, not a mapping`);
   }
@@ -68,7 +75,7 @@ export function toResource(index: number, value: unknown): Resource {
     throw new ItemError('metadata.namespace is not a string', 'metadata.namespace');
   }
   const annotations = readAnnotations(metadata.annotations, 'metadata.annotations');
-  assertBounded(value);
+  if (nodeBound > maxNodes) assertBounded(value);
   return {
     index,
     value,
@@ -85,7 +92,8 @@ export function readAnnotations(value: Json | undefined, field: string): Record<
   if (value === undefined || value === null) return {};
   if (!isObject(value))
     throw new ItemError(`${field} is ${describeType(value)}, not a mapping`, field);
-  for (const [key, v] of Object.entries(value)) {
+  for (const key of Object.keys(value)) {
+    const v = value[key];
     if (typeof v !== 'string') {
       throw new ItemError(
         `${field}[${key}] is ${describeType(v)}, not a string`,

@@ -35,13 +35,49 @@ export function resourceResult(
   return result;
 }
 
+/** The details of deferred info results still to work out (see deferredInfo). */
+const pending = new WeakMap<Result, () => void>();
+
+/**
+ * An info result whose message and field are worked out only if it is reported: planning makes
+ * one per checksum and per wave, run() reports the first 200 (complete). The keys come in the
+ * order resourceResult gives them.
+ */
+export function deferredInfo(
+  resource: Resource,
+  details: () => { message: string; field?: Result['field'] },
+): Result {
+  const result: Result = { message: '', severity: 'info' };
+  if (resource.name !== '') result.resourceRef = refOf(resource);
+  pending.set(result, () => {
+    const { message, field } = details();
+    result.message = message;
+    if (field) result.field = field;
+    if (resource.file) result.file = resource.file;
+  });
+  return result;
+}
+
+/** The result with its deferred details worked out (see deferredInfo). */
+export function complete(result: Result): Result {
+  const fill = pending.get(result);
+  if (fill) {
+    pending.delete(result);
+    fill();
+  }
+  return result;
+}
+
+/** One ref per resource, shared by its results (nothing changes a ref once made). */
+const refs = new WeakMap<Resource, ResourceRef>();
+
 export function refOf(resource: Resource): ResourceRef {
-  const ref: ResourceRef = {
-    apiVersion: resource.apiVersion,
-    kind: resource.kind,
-    name: resource.name,
-  };
-  if (resource.namespace !== undefined) ref.namespace = resource.namespace;
+  let ref = refs.get(resource);
+  if (ref === undefined) {
+    ref = { apiVersion: resource.apiVersion, kind: resource.kind, name: resource.name };
+    if (resource.namespace !== undefined) ref.namespace = resource.namespace;
+    refs.set(resource, ref);
+  }
   return ref;
 }
 

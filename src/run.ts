@@ -6,10 +6,11 @@ import { type Input, InputError, parseItem, readInput, wholeDocument } from './i
 import { lineBreakOf } from './io/lines.js';
 import { writeOutput } from './io/output.js';
 import { type Bystander, passesThrough } from './io/pass-through.js';
+import type { KeyCache } from './io/quick-parse.js';
 import type { MappingEdit } from './plan/edits.js';
 import { planMermaid, planTable } from './plan/report.js';
 import { getPath, ItemError, isObject, type Json, type Resource, toResource } from './resource.js';
-import { formatResult, hasErrors, type Result } from './results.js';
+import { complete, formatResult, hasErrors, type Result } from './results.js';
 import { type TransformOutput, transform } from './transform.js';
 
 export interface RunOutput {
@@ -56,9 +57,11 @@ function analyse(text: string, options: RunOptions): Analysis | RunOutput {
   const resources: Resource[] = [];
   const bystanders: Bystander[] = [];
   const aliased = new Set<number>();
+  const keyCache: KeyCache = new Map();
   input.items.forEach((item, index) => {
     const where = `item ${index}`;
     let value = item.value;
+    let nodeBound: number | undefined;
     if (value === undefined && item.span) {
       const { span } = item;
       const itemText = input.text.slice(span.start, span.end);
@@ -67,8 +70,9 @@ function analyse(text: string, options: RunOptions): Analysis | RunOutput {
         bystanders.push(bystander);
         return;
       }
-      const parsed = parseItem(input.text, span);
-      if ('value' in parsed) value = parsed.value;
+      const usual = 'usualCharacters' in input && input.usualCharacters;
+      const parsed = parseItem(input.text, span, keyCache, usual);
+      if ('value' in parsed) ({ value, nodeBound } = parsed);
       else if (parsed.aliased && input.format === 'yaml-list') {
         // An alias to an anchor in another item: read it from the whole document.
         const items = getPath(wholeDocument(input.text, input.document), ['items']);
@@ -84,7 +88,7 @@ function analyse(text: string, options: RunOptions): Analysis | RunOutput {
       }
     }
     try {
-      resources.push(toResource(index, value));
+      resources.push(toResource(index, value, nodeBound));
     } catch (error) {
       if (!(error instanceof ItemError)) throw error;
       results.push({ severity: 'error', message: `${where}${nameOf(value)}: ${error.message}` });
@@ -260,14 +264,14 @@ export const maxInfoResults = 200;
 /** Errors and warnings are always all there; thousands of info lines help no one. */
 function capInfo(results: Result[]): Result[] {
   const infos = results.filter((r) => r.severity === 'info');
-  if (infos.length <= maxInfoResults) return results;
+  if (infos.length <= maxInfoResults) return results.map(complete);
   const kept = new Set(infos.slice(0, maxInfoResults));
   const rest = infos.length - maxInfoResults;
   const summary: Result = {
     severity: 'info',
     message: `${rest} more info results like the ones above; \`secret-rollout plan\` lists every checksum and wave`,
   };
-  return [...results.filter((r) => r.severity !== 'info' || kept.has(r)), summary];
+  return [...results.filter((r) => r.severity !== 'info' || kept.has(r)).map(complete), summary];
 }
 
 /** The document with `text` in place of one item parses to the same other items as before. */

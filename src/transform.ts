@@ -8,7 +8,13 @@ import { annotationEdit, annotationField, type MappingEdit } from './plan/edits.
 import { phaseOf } from './plan/phases.js';
 import { placeWaves, type WaveNode, type WavePlan, waveOf } from './plan/waves.js';
 import { getPath, ItemError, type Resource, readAnnotations } from './resource.js';
-import { describe, type Result, resourceResult } from './results.js';
+import {
+  deferredInfo,
+  describe,
+  type ResourceRef,
+  type Result,
+  resourceResult,
+} from './results.js';
 import { sourceKindOf, storeKindOf, storeKinds } from './sources/index.js';
 import type { KeySet, ProducedKind, SecretSource } from './sources/source.js';
 import { secretUses } from './workloads/references.js';
@@ -45,7 +51,9 @@ const samePhase = (a: Resource, b: Resource) => {
 const producedKey = (kind: string, ns: string | undefined, name: string) =>
   `${kind}/${namespaceKey(ns)}/${name}`;
 const listNames = (sources: readonly SecretSource[]) =>
-  [...new Set(sources.map((s) => describe(s.resource)))].join(', ');
+  sources.length === 1
+    ? describe((sources[0] as SecretSource).resource)
+    : [...new Set(sources.map((s) => describe(s.resource)))].join(', ');
 
 /** `bystanders`: items copied through unparsed (pass-through.ts), known by kind and name. */
 export function transform(
@@ -116,9 +124,14 @@ export function transform(
           const key = producedKey(use.kind, resource.namespace, use.secretName);
           const sources = bySecret.get(key);
           if (!sources) {
-            const refs = unresolved.get(resource) ?? [];
-            const field = template.shape.podSpecField;
-            unresolved.set(resource, [...refs, { kind: use.kind, name: use.secretName, field }]);
+            const ref = {
+              kind: use.kind,
+              name: use.secretName,
+              field: template.shape.podSpecField,
+            };
+            const refs = unresolved.get(resource);
+            if (refs) refs.push(ref);
+            else unresolved.set(resource, [ref]);
           }
           for (const source of sources ?? []) {
             const consumers = consumersOf.get(source) ?? new Set<Resource>();
@@ -142,22 +155,25 @@ export function transform(
           if (group) group.push({ source, keys });
           else byAnnotation.set(source.annotation, [{ source, keys }]);
         }
-        const { annotationsPath } = template.shape;
-        const current = readAnnotations(
-          getPath(resource.value, annotationsPath),
-          annotationsPath.join('.'),
-        );
+        const { annotationsPath, annotationsField } = template.shape;
+        const current = readAnnotations(getPath(resource.value, annotationsPath), annotationsField);
         for (const [annotation, group] of byAnnotation) {
           const value = templateChecksum(group);
           const checksum = { shape: template.shape, annotation, value };
-          checksummed.set(resource, [...(checksummed.get(resource) ?? []), checksum]);
+          const checksums = checksummed.get(resource);
+          if (checksums) checksums.push(checksum);
+          else checksummed.set(resource, [checksum]);
           if (current[annotation] !== value) {
             edits.push(annotationEdit(resource.index, template.shape.metadata, annotation, value));
           }
-          const field = annotationField(template.shape.metadata, annotation);
-          const message = `checksum of ${listNames(group.map((c) => c.source))}`;
           results.push(
-            resourceResult(resource, 'info', message, { path: field, proposedValue: value }),
+            deferredInfo(resource, () => ({
+              message: `checksum of ${listNames(group.map((c) => c.source))}`,
+              field: {
+                path: annotationField(template.shape.metadata, annotation),
+                proposedValue: value,
+              },
+            })),
           );
         }
       }
@@ -247,14 +263,19 @@ function sortByItem(results: Result[], resources: readonly Resource[]): Result[]
   resources.forEach((r, i) => {
     position.set(`${r.kind}/${r.namespace ?? ''}/${r.name}/${r.apiVersion}`, i);
   });
-  const rank = (r: Result) => {
+  // The results of one resource share its ref (refOf): its rank is looked up once.
+  const rankOf = new Map<ResourceRef, number>();
+  const ranks = results.map((r) => {
     const ref = r.resourceRef;
-    return ref
-      ? (position.get(`${ref.kind}/${ref.namespace ?? ''}/${ref.name}/${ref.apiVersion}`) ?? -1)
-      : -1;
-  };
-  return results
-    .map((result, i) => ({ result, i, rank: rank(result) }))
-    .sort((a, b) => a.rank - b.rank || a.i - b.i)
-    .map((x) => x.result);
+    if (!ref) return -1;
+    let rank = rankOf.get(ref);
+    if (rank === undefined) {
+      rank = position.get(`${ref.kind}/${ref.namespace ?? ''}/${ref.name}/${ref.apiVersion}`) ?? -1;
+      rankOf.set(ref, rank);
+    }
+    return rank;
+  });
+  const order = results.map((_, i) => i);
+  order.sort((a, b) => (ranks[a] as number) - (ranks[b] as number) || a - b);
+  return order.map((i) => results[i] as Result);
 }

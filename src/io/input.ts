@@ -4,6 +4,7 @@
 import { isObject, type Json, type JsonObject } from '../resource.js';
 import { lineNumberAt } from './lines.js';
 import { ParseError, parseYaml } from './parse.js';
+import { hasUnusualCharacters, type KeyCache, quickParse } from './quick-parse.js';
 import {
   type ItemSpan,
   type Span,
@@ -26,6 +27,8 @@ export type Input =
   | {
       format: 'yaml-list';
       text: string;
+      /** No character the quick reader declines anywhere in the text (see parseItem). */
+      usualCharacters: boolean;
       /** The ResourceList document, for aliases across items (see parseItem). */
       document: Span;
       items: InputItem[];
@@ -35,7 +38,7 @@ export type Input =
       /** Envelope problems (no `items`, …): reported, everything written back unchanged. */
       listError?: string;
     }
-  | { format: 'yaml-stream'; text: string; items: InputItem[] }
+  | { format: 'yaml-stream'; text: string; usualCharacters: boolean; items: InputItem[] }
   | { format: 'json-list' | 'json-object'; text: string; value: JsonObject; items: InputItem[] };
 
 /** Input that cannot be read as a ResourceList or stream at all: one line on stderr. */
@@ -46,7 +49,7 @@ export function readInput(text: string): Input {
   if (body.trim() === '')
     throw new InputError('no input: expected a ResourceList or YAML on stdin');
   if (/^\s*[[{]/.test(body) && looksLikeJson(body)) return readJson(text);
-  checkYamlText(text);
+  const usualCharacters = checkYamlText(text);
   const docs = splitDocuments(text).filter((d) => d.hasContent);
   if (docs.length === 0) {
     throw new InputError(
@@ -63,11 +66,12 @@ export function readInput(text: string): Input {
       );
     }
     const [list] = lists as [(typeof lists)[number]];
-    return readYamlList(text, list.doc, list.entries);
+    return readYamlList(text, usualCharacters, list.doc, list.entries);
   }
   return {
     format: 'yaml-stream',
     text,
+    usualCharacters,
     items: docs.map((doc) => ({ span: { ...doc, entry: false } })),
   };
 }
@@ -135,14 +139,23 @@ function resourceListKind(text: string, entries: readonly TopLevelEntry[]): bool
   return raw.replace(/^(["'])(.*)\1$/, '$2') === 'ResourceList';
 }
 
-function readYamlList(text: string, doc: Span, entries: readonly TopLevelEntry[]): Input {
+function readYamlList(
+  text: string,
+  usualCharacters: boolean,
+  doc: Span,
+  entries: readonly TopLevelEntry[],
+): Input {
   const itemsEntry = entries.find((e) => e.key === 'items');
   const resultsEntry = entries.find((e) => e.key === 'results');
   // The envelope without items and results is small: parse it whole.
   // The envelope is small: parse it whole, with items and results blanked to empty lines so
   // that error line numbers stay those of the input.
-  const blank = (e: TopLevelEntry) =>
-    '\n'.repeat(text.slice(e.start, e.end).split('\n').length - 1);
+  const blank = (e: TopLevelEntry) => {
+    let breaks = 0;
+    for (let i = text.indexOf('\n', e.start); i >= 0 && i < e.end; i = text.indexOf('\n', i + 1))
+      breaks++;
+    return '\n'.repeat(breaks);
+  };
   const envelope = entries
     .map((e) => (e === itemsEntry || e === resultsEntry ? blank(e) : text.slice(e.start, e.end)))
     .join('');
@@ -162,19 +175,23 @@ function readYamlList(text: string, doc: Span, entries: readonly TopLevelEntry[]
     if (resultsEntry) {
       parseYaml(text.slice(resultsEntry.start, resultsEntry.end), resultsEntry.start, text);
     }
-    header = parseYaml(envelope, entries[0]?.start ?? doc.start, text);
+    // Mostly blank lines: the quick reader skips them far faster than js-yaml.
+    header =
+      quickParse(envelope, 0, envelope.length, false) ??
+      parseYaml(envelope, entries[0]?.start ?? doc.start, text);
   } catch (error) {
     if (!(error instanceof ParseError)) throw error;
     // An alias to an anchor inside the items: only the whole document resolves it.
     const whole = error.aliased ? wholeDocument(text, doc) : undefined;
     if (isObject(whole)) {
       const { items: _items, ...envelopeOnly } = whole;
-      return readEnvelope(text, doc, envelopeOnly, itemsEntry, resultsEntry);
+      return readEnvelope(text, usualCharacters, doc, envelopeOnly, itemsEntry, resultsEntry);
     }
     // The list exists but its envelope does not parse: report it, write everything back.
     return {
       format: 'yaml-list',
       text,
+      usualCharacters,
       document: doc,
       items: [],
       functionConfig: undefined,
@@ -182,11 +199,12 @@ function readYamlList(text: string, doc: Span, entries: readonly TopLevelEntry[]
     };
   }
   if (!isObject(header)) throw new InputError('the ResourceList is not a mapping');
-  return readEnvelope(text, doc, header, itemsEntry, resultsEntry);
+  return readEnvelope(text, usualCharacters, doc, header, itemsEntry, resultsEntry);
 }
 
 function readEnvelope(
   text: string,
+  usualCharacters: boolean,
   doc: Span,
   header: JsonObject,
   itemsEntry: TopLevelEntry | undefined,
@@ -195,6 +213,7 @@ function readEnvelope(
   const list: Input & { format: 'yaml-list' } = {
     format: 'yaml-list',
     text,
+    usualCharacters,
     document: doc,
     items: [],
     functionConfig: header.functionConfig,
@@ -233,7 +252,13 @@ function readEnvelope(
 export function parseItem(
   text: string,
   span: ItemSpan,
-): { value: Json } | { error: string; aliased: boolean } {
+  keyCache?: KeyCache,
+  /** `text` has usual characters only (Input.usualCharacters). */
+  usualCharacters = false,
+): { value: Json; nodeBound?: number } | { error: string; aliased: boolean } {
+  const quick = quickParse(text, span.start, span.end, span.entry, keyCache, usualCharacters);
+  // Without aliases a value has fewer nodes than its text has characters (see toResource).
+  if (quick !== undefined) return { value: quick, nodeBound: span.end - span.start };
   try {
     const value = parseYaml(text.slice(span.start, span.end), span.start, text);
     if (!span.entry) return { value };
@@ -270,10 +295,12 @@ const deepFlow = new RegExp(`[[{](?:\\s*[[{]){${maxJsonDepth - 1}}`);
 
 /**
  * Checks the whole text once, so items copied through unparsed (pass-through.ts) cannot carry
- * what every parser downstream would reject or choke on.
+ * what every parser downstream would reject or choke on. Whether it has usual characters only:
+ * then, as those exclude every non-printable one, that one scan is all.
  */
-function checkYamlText(text: string): void {
-  const bad = nonPrintable.exec(text);
+function checkYamlText(text: string): boolean {
+  const usual = !hasUnusualCharacters(text);
+  const bad = usual ? null : nonPrintable.exec(text);
   if (bad) {
     const code = (bad[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
     const what = code === '0000' ? 'a null byte' : `the non-printable character U+${code}`;
@@ -283,4 +310,5 @@ function checkYamlText(text: string): void {
   }
   if (deepFlow.test(text))
     throw new InputError(`YAML flow collections nest deeper than ${maxJsonDepth} levels`);
+  return usual;
 }

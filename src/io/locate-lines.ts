@@ -99,8 +99,7 @@ function locateIn(
         missing: path.slice(depth),
       };
     }
-    const rest = text.slice(found.valueStart, found.line.end).trim();
-    if (rest !== '' && !rest.startsWith('#')) return undefined;
+    if (!onlyComment(text, found.valueStart, found.line.end)) return undefined;
     const keyIndent = mapping.indent;
     const child = firstContentLine(text, found.line.next);
     const nested = child !== undefined && child.indent >= keyIndent;
@@ -144,30 +143,43 @@ function firstEntryStart(text: string, mapping: Mapping): number | undefined {
  */
 function findKey(text: string, mapping: Mapping, key: string): Found | null | undefined {
   for (let pos = mapping.from; pos < text.length; ) {
-    const line = lineAt(text, pos);
-    pos = line.next;
-    if (!line.content) continue;
-    const indent = line.start === mapping.entryLine ? mapping.indent : line.indent;
+    // lineAt, inlined without building a Line for the many lines passed over.
+    const start = pos;
+    const lf = text.indexOf('\n', start);
+    const end = lf < 0 ? text.length : lf > start && text.charCodeAt(lf - 1) === 13 ? lf - 1 : lf;
+    pos = lf < 0 ? text.length : lf + 1;
+    let first = start;
+    while (first < end && text.charCodeAt(first) === 32) first++;
+    if (first === end || text.charCodeAt(first) === 35) continue; // blank or comment
+    const indent = start === mapping.entryLine ? mapping.indent : first - start;
     if (indent < mapping.indent) return null;
     if (indent > mapping.indent) continue;
-    const at = line.start + indent;
-    if (isSequenceEntry(text, at, line.end)) continue; // a compact list under the previous key
-    const token = readKey(text, at, line.end);
-    if (token === undefined) return undefined;
-    if (token.key === key) return { line, valueStart: token.end };
+    const at = start + indent;
+    if (isSequenceEntry(text, at, end)) continue; // a compact list under the previous key
+    const valueStart = matchKey(text, at, end, key);
+    if (valueStart === undefined) return undefined;
+    if (valueStart >= 0) return { line: lineAt(text, start), valueStart };
   }
   return null;
 }
 
-function readKey(text: string, at: number, end: number): { key: string; end: number } | undefined {
+/**
+ * The line's key compared with `key` where it stands (most lines hold other keys: nothing is
+ * sliced for them): the offset after its `:` when it is `key`, -1 for another key, `undefined`
+ * when the key is beyond this locator.
+ */
+function matchKey(text: string, at: number, end: number, key: string): number | undefined {
   const c = text[at];
-  let key: string;
+  let keyStart: number;
+  let keyEnd: number;
   let pos: number;
   if (c === '"' || c === "'") {
     const close = text.indexOf(c, at + 1);
     if (close < 0 || close >= end) return undefined;
-    key = text.slice(at + 1, close);
-    if (key.includes('\\') || (c === "'" && text[close + 1] === "'")) return undefined;
+    if (c === "'" && text[close + 1] === "'") return undefined;
+    for (let i = at + 1; i < close; i++) if (text.charCodeAt(i) === 92) return undefined; // `\`
+    keyStart = at + 1;
+    keyEnd = close;
     pos = close + 1;
     while (text[pos] === ' ') pos++;
     if (text[pos] !== ':') return undefined;
@@ -181,10 +193,25 @@ function readKey(text: string, at: number, end: number): { key: string; end: num
       if (pos + 1 >= end || after === 32 || after === 9) break;
       pos++;
     }
-    key = text.slice(at, pos).trimEnd();
-    if (key.includes(' #')) return undefined;
+    keyStart = at;
+    // The key is trimmed at its end: a printable ASCII character before the `:` needs no trim.
+    const last = text.charCodeAt(pos - 1);
+    keyEnd =
+      pos === at || (last > 32 && last < 127) ? pos : at + text.slice(at, pos).trimEnd().length;
+    for (let i = at; i + 1 < keyEnd; i++) {
+      if (text.charCodeAt(i) === 32 && text.charCodeAt(i + 1) === 35) return undefined; // ` #`
+    }
   }
-  return { key, end: pos + 1 };
+  return keyEnd - keyStart === key.length && text.startsWith(key, keyStart) ? pos + 1 : -1;
+}
+
+/** Nothing but white space (as `trim` sees it) and a comment from `from` to `to`. */
+function onlyComment(text: string, from: number, to: number): boolean {
+  let i = from;
+  while (i < to && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++;
+  if (i === to || text.charCodeAt(i) === 35) return true;
+  const rest = text.slice(i, to).trim(); // rare: other white space
+  return rest === '' || rest.startsWith('#');
 }
 
 /** The annotation's value, if it is a one-line scalar with nothing continuing it. */
@@ -213,14 +240,19 @@ function scalarSite(text: string, found: Found, indent: number): Site | undefine
     style = 'single';
   } else {
     if (c === undefined || start >= line.end || '|>&*!{[#%@`'.includes(c)) return undefined;
-    const comment = /[ \t]#/.exec(text.slice(start, line.end));
-    end = comment ? start + comment.index : line.end;
+    end = line.end;
+    for (let i = start; i + 1 < line.end; i++) {
+      const ws = text.charCodeAt(i);
+      if ((ws === 32 || ws === 9) && text.charCodeAt(i + 1) === 35) {
+        end = i; // a comment
+        break;
+      }
+    }
     while (end > start && (text.charCodeAt(end - 1) === 32 || text.charCodeAt(end - 1) === 9))
       end--;
     style = 'plain';
   }
-  const tail = text.slice(end, line.end).trim();
-  if (tail !== '' && !tail.startsWith('#')) return undefined;
+  if (!onlyComment(text, end, line.end)) return undefined;
   const next = firstContentLine(text, line.next);
   if (next && next.indent > indent) return undefined; // a continuation line
   return { kind: 'value', start, end, style };

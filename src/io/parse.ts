@@ -6,11 +6,11 @@ import type { Json } from '../resource.js';
 import { lineNumberAt } from './lines.js';
 
 // js-yaml's loader merges any key resolved to this tag; same definition as its built-in one.
-const merge = new Type('tag:yaml.org,2002:merge', {
+export const merge = new Type('tag:yaml.org,2002:merge', {
   kind: 'scalar',
   resolve: (data: unknown) => data === '<<' || data === null,
 });
-const schema = CORE_SCHEMA.extend({ implicit: [merge] });
+export const schema = CORE_SCHEMA.extend({ implicit: [merge] });
 
 export class ParseError extends Error {
   constructor(

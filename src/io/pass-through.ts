@@ -55,9 +55,11 @@ export function passesThrough(
   const kind = peekScalar(itemText, entry, [], 'kind');
   const apiVersion = kind && peekScalar(itemText, entry, [], 'apiVersion');
   if (!kind || !apiVersion) return undefined;
+  const id = `${apiVersion}/${kind}`;
+  // Most items are parsed: their metadata is not looked for here.
+  if (!kindsNoRuleReads.has(id) && id !== 'v1/ConfigMap' && id !== 'v1/Secret') return undefined;
   const name = peekScalar(itemText, entry, ['metadata'], 'name');
   const namespace = peekScalar(itemText, entry, ['metadata'], 'namespace');
-  const id = `${apiVersion}/${kind}`;
   const passes =
     kindsNoRuleReads.has(id) ||
     (id === 'v1/ConfigMap' &&

@@ -14,9 +14,11 @@ export function isPlainLayout(text: string): boolean {
   // Only lines holding one of these characters can open anything: find them, check their line,
   // skip to the next line (47 ms on a 14 MB list, against 930 ms for a line-matching regex).
   const special = /["'[{&*!<\t]/g;
-  for (let m = special.exec(text); m; m = special.exec(text)) {
-    const start = text.lastIndexOf('\n', m.index) + 1;
-    const lineBreak = text.indexOf('\n', m.index);
+  // test, not exec: the match's position is lastIndex - 1, and no match array is built.
+  while (special.test(text)) {
+    const at = special.lastIndex - 1;
+    const start = text.lastIndexOf('\n', at) + 1;
+    const lineBreak = text.indexOf('\n', at);
     const end = lineBreak < 0 ? text.length : lineBreak;
     if (!isPlainLine(text, start, end)) return false;
     special.lastIndex = end;

@@ -9,9 +9,17 @@ export function resultsYaml(results: readonly Result[], lineBreak: string): stri
   return lines.join(lineBreak) + lineBreak;
 }
 
+/** Indentations, made once each: thousands of results share a few. */
+const pads: string[] = [];
+const pad = (n: number) => {
+  pads[n] ??= ' '.repeat(n);
+  return pads[n];
+};
+
 function emit(value: Record<string, unknown>, indent: number, first: string, lines: string[]) {
-  let prefix = `${' '.repeat(indent - first.length)}${first}`;
-  for (const [key, v] of Object.entries(value)) {
+  let prefix = `${pad(indent - first.length)}${first}`;
+  for (const key of Object.keys(value)) {
+    const v = value[key];
     if (v === undefined) continue;
     if (typeof v === 'object' && v !== null) {
       lines.push(`${prefix}${key}:`);
@@ -21,6 +29,6 @@ function emit(value: Record<string, unknown>, indent: number, first: string, lin
         `${prefix}${key}: ${typeof v === 'string' ? formatScalar(v, 'plain') : String(v)}`,
       );
     }
-    prefix = ' '.repeat(indent);
+    prefix = pad(indent);
   }
 }

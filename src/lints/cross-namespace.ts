@@ -8,15 +8,20 @@ export const crossNamespace: Lint = {
   option: 'crossNamespaceSeverity',
   check({ resources, bystanders, sources, unresolved }, { report }) {
     // Plain Secrets and ConfigMaps in the input, parsed or copied through.
-    const plain = new Set(
-      [...resources, ...bystanders]
-        .filter((r) => r.apiVersion === 'v1' && (r.kind === 'Secret' || r.kind === 'ConfigMap'))
-        .map((r) => `${r.kind}/${r.namespace ?? ''}/${r.name}`),
-    );
+    const plain = new Set<string>();
+    for (const items of [resources, bystanders]) {
+      for (const r of items) {
+        if (r.apiVersion === 'v1' && (r.kind === 'Secret' || r.kind === 'ConfigMap')) {
+          plain.add(`${r.kind}/${r.namespace ?? ''}/${r.name}`);
+        }
+      }
+    }
     const byName = new Map<string, SecretSource[]>();
     for (const s of sources) {
       const key = `${s.produces}/${s.secretName}`;
-      byName.set(key, [...(byName.get(key) ?? []), s]);
+      const same = byName.get(key);
+      if (same) same.push(s);
+      else byName.set(key, [s]);
     }
     for (const [resource, refs] of unresolved) {
       for (const { kind, name, field } of refs) {

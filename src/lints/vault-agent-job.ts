@@ -20,7 +20,7 @@ export const vaultAgentJob: Lint = {
       for (const shape of podTemplateShapes) {
         const annotations = getPath(resource.value, shape.annotationsPath);
         if (!isObject(annotations) || !isTrue(annotations[inject])) continue;
-        const field = `${shape.annotationsPath.join('.')}[${prePopulateOnly}]`;
+        const field = `${shape.annotationsField}[${prePopulateOnly}]`;
         const fixed = isTrue(annotations[prePopulateOnly]);
         if (config.fixVaultAgentJobs) {
           if (!fixed)

@@ -23,10 +23,14 @@ export interface Phase {
   hook: boolean;
 }
 
+/** Most resources: not a hook (one shared object, asked for once per edge of the plan). */
+const syncPhase: Readonly<Phase> = Object.freeze({ name: 'Sync', order: 0, hook: false });
+
 /** The earliest sync phase a resource runs in, or undefined when it is not part of a sync. */
 export function phaseOf(resource: Resource): Phase | undefined {
   const argo = resource.annotations['argocd.argoproj.io/hook'];
   const helm = resource.annotations['helm.sh/hook'];
+  if (argo === undefined && helm === undefined) return syncPhase;
   const names =
     argo !== undefined
       ? argo.split(',').map((p) => p.trim())

@@ -2,7 +2,7 @@
 // kinds (ExternalSecret) after Deployments within a wave, so the order must come from waves.
 import { parseInt64 } from '../config.js';
 import { ItemError, type Resource } from '../resource.js';
-import { describe, type Result, resourceResult, type Severity } from '../results.js';
+import { deferredInfo, describe, type Result, resourceResult, type Severity } from '../results.js';
 import { annotationEdit, annotationField, type MappingEdit } from './edits.js';
 
 export const syncWaveKey = 'argocd.argoproj.io/sync-wave';
@@ -150,16 +150,13 @@ function place(
   }
   // The same message whether the wave was just written or already there: results describe the
   // plan, so a second run reports exactly what the first did.
+  const wave = node.wave.value;
+  const { before } = node;
   plan.results.push(
-    resourceResult(
-      node.resource,
-      'info',
-      `sync-wave ${node.wave.value}${beforeList(node.before)}`,
-      {
-        path: field,
-        proposedValue: String(node.wave.value),
-      },
-    ),
+    deferredInfo(node.resource, () => ({
+      message: `sync-wave ${wave}${beforeList(before)}`,
+      field: { path: field, proposedValue: String(wave) },
+    })),
   );
 }
 

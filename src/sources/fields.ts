@@ -78,8 +78,20 @@ export function listContent(
 ): (keys: KeySet) => Json {
   const entries = (normalized[list] ?? []) as JsonObject[];
   const known = new Set(entries.map((entry) => entry[keyField]));
+  // Consumers reading the same keys get the same object, whose canonical JSON is then computed
+  // once (checksums.ts caches it per object). Keyed by the positions of the entries kept.
+  const narrowed = new Map<string, Json>();
   return (keys) => {
     if (keys === 'all' || !narrowable || ![...keys].every((k) => known.has(k))) return normalized;
-    return { ...normalized, [list]: entries.filter((e) => keys.has(e[keyField] as string)) };
+    let kept = '';
+    entries.forEach((e, i) => {
+      if (keys.has(e[keyField] as string)) kept += `${i},`;
+    });
+    let content = narrowed.get(kept);
+    if (content === undefined) {
+      content = { ...normalized, [list]: entries.filter((e) => keys.has(e[keyField] as string)) };
+      narrowed.set(kept, content);
+    }
+    return content;
   };
 }

@@ -53,8 +53,8 @@ function pruneEmpty(value: Json): Json | undefined {
   }
   if (isObject(value)) {
     const out: { [key: string]: Json } = {};
-    for (const [key, v] of Object.entries(value)) {
-      const pruned = pruneEmpty(v);
+    for (const key of Object.keys(value)) {
+      const pruned = pruneEmpty(value[key] as Json);
       if (pruned !== undefined) out[key] = pruned;
     }
     return Object.keys(out).length === 0 ? undefined : out;

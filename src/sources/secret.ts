@@ -1,7 +1,7 @@
 // Plain Secrets (v1), opt-in with `secretChecksumAnnotation`. The content is one digest per key
 // (SHA-256, or HMAC-SHA256 with `secretChecksumKey`), never the values. Not ordered: Argo CD
 // applies Secrets before workloads of the same wave.
-import { createHash, createHmac } from 'node:crypto';
+import loadCrypto from '../plan/load-crypto.cjs';
 import { ItemError, type Json } from '../resource.js';
 import { optionalString, pickKeys, stringMap } from './fields.js';
 import { type NormalizeRule, normalize } from './normalize.js';
@@ -18,6 +18,7 @@ export const secret: SourceKind = {
   kind: 'Secret',
   read(resource, { config }) {
     if (config.secretChecksumAnnotation === '') return [];
+    const { createHash, createHmac } = loadCrypto();
     const digest = (value: Buffer) =>
       config.secretChecksumKey === ''
         ? createHash('sha256').update(value).digest('hex')

@@ -82,38 +82,39 @@ const compiled = secretReferences.map((ref) => ({
 }));
 
 /**
- * Where the walk is, kept as a chain of segments: the field path string (`spec.template.spec.
- * containers[0].env[1]`) is only built for an error.
+ * Where the walk is, as a stack of segments pushed and popped on the way: the field path string
+ * (`spec.template.spec.containers[0].env[1]`) is only built for an error.
  */
-interface Trail {
-  parent: Trail | undefined;
-  segment: string | number;
-}
-const fieldOf = (trail: Trail | undefined): string => {
-  if (!trail) return '';
-  const head = fieldOf(trail.parent);
-  if (typeof trail.segment === 'number') return `${head}[${trail.segment}]`;
-  return head === '' ? trail.segment : `${head}.${trail.segment}`;
+type Trail = (string | number)[];
+const fieldOf = (trail: Trail): string => {
+  let field = '';
+  for (const segment of trail) {
+    if (typeof segment === 'number') field = `${field}[${segment}]`;
+    else field = field === '' ? segment : `${field}.${segment}`;
+  }
+  return field;
 };
 
 /** Every Secret a PodSpec references, per the table; malformed fields are item errors. */
 export function secretUses(podSpec: JsonObject, podSpecField: string): SecretUse[] {
   const uses: SecretUse[] = [];
-  const root: Trail = { parent: undefined, segment: podSpecField };
-  for (const { ref, steps } of compiled) {
-    select(podSpec, steps, 0, root, (node, trail) => {
-      const name = node[ref.nameField];
-      if (name === undefined || name === null) return;
-      if (typeof name !== 'string') {
-        const field = `${fieldOf(trail)}.${ref.nameField}`;
-        throw new ItemError(`${field} is not a string`, field);
-      }
-      const use: SecretUse = { kind: ref.kind, secretName: name, keys: keysOf(node, ref, trail) };
-      if (ref.optIn) use.optIn = ref.optIn;
-      uses.push(use);
-    });
-  }
+  // One trail for all walks: each walk pops what it pushes (a throw ends them all).
+  const trail: Trail = [podSpecField];
+  for (const { ref, steps } of compiled) select(podSpec, steps, 0, trail, ref, uses);
   return uses;
+}
+
+/** The reference object `node` found at `trail`: its use, if it names a Secret. */
+function addUse(node: JsonObject, trail: Trail, ref: SecretReference, uses: SecretUse[]): void {
+  const name = node[ref.nameField];
+  if (name === undefined || name === null) return;
+  if (typeof name !== 'string') {
+    const field = `${fieldOf(trail)}.${ref.nameField}`;
+    throw new ItemError(`${field} is not a string`, field);
+  }
+  const use: SecretUse = { kind: ref.kind, secretName: name, keys: keysOf(node, ref, trail) };
+  if (ref.optIn) use.optIn = ref.optIn;
+  uses.push(use);
 }
 
 function keysOf(node: JsonObject, ref: SecretReference, trail: Trail): KeySet {
@@ -139,7 +140,8 @@ function select(
   steps: readonly Step[],
   depth: number,
   trail: Trail,
-  visit: (node: JsonObject, trail: Trail) => void,
+  ref: SecretReference,
+  uses: SecretUse[],
 ): void {
   if (!isObject(node)) {
     if (depth === steps.length && node === null) return;
@@ -147,22 +149,24 @@ function select(
     throw new ItemError(`${field} is ${describeType(node)}, not a mapping`, field);
   }
   if (depth === steps.length) {
-    visit(node, trail);
+    addUse(node, trail, ref, uses);
     return;
   }
   const { key, list } = steps[depth] as Step;
   const child = node[key];
   if (child === undefined || child === null) return;
-  const childTrail: Trail = { parent: trail, segment: key };
+  trail.push(key);
   if (!list) {
-    select(child, steps, depth + 1, childTrail, visit);
-    return;
-  }
-  if (!Array.isArray(child)) {
-    const field = fieldOf(childTrail);
+    select(child, steps, depth + 1, trail, ref, uses);
+  } else if (!Array.isArray(child)) {
+    const field = fieldOf(trail);
     throw new ItemError(`${field} is ${describeType(child)}, not a list`, field);
+  } else {
+    for (let i = 0; i < child.length; i++) {
+      trail.push(i);
+      select(child[i] as Json, steps, depth + 1, trail, ref, uses);
+      trail.pop();
+    }
   }
-  for (let i = 0; i < child.length; i++) {
-    select(child[i] as Json, steps, depth + 1, { parent: childTrail, segment: i }, visit);
-  }
+  trail.pop();
 }

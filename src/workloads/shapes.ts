@@ -7,19 +7,22 @@ export interface PodTemplateShape {
   podSpec: readonly string[];
   /** Path to the pod template's metadata, where the checksum goes. */
   metadata: readonly string[];
-  /** Derived, for messages and lookups: `podSpec` joined, `metadata` + `annotations`. */
+  /** Derived, for messages and lookups: `podSpec` joined, `metadata` + `annotations` (joined). */
   podSpecField: string;
   annotationsPath: readonly string[];
+  annotationsField: string;
 }
 
 /** A shape from the path to the pod template (`[]` for a bare Pod, whose spec is the PodSpec). */
 function shape(template: readonly string[], podSpec = [...template, 'spec']): PodTemplateShape {
   const metadata = [...template, 'metadata'];
+  const annotationsPath = [...metadata, 'annotations'];
   return {
     podSpec,
     metadata,
     podSpecField: podSpec.join('.'),
-    annotationsPath: [...metadata, 'annotations'],
+    annotationsPath,
+    annotationsField: annotationsPath.join('.'),
   };
 }
 

@@ -1,0 +1,578 @@
+// A reader for the YAML manifests are made of: block mappings and lists, one-line plain, quoted
+// and flow values, block scalars, comments. It takes half the time js-yaml takes on them, and
+// parsing workloads and ExternalSecrets is most of a run. It reads exactly what js-yaml reads
+// (the same values, the same key order) and answers `undefined` for anything else: tabs, CR,
+// control characters, anchors, aliases, tags, merge keys, escapes, multi-line plain, quoted or
+// flow values, explicit keys, duplicate keys, unusual indentation, document markers, and every
+// error. The caller then parses with js-yaml, which reports the errors. Each rule below mirrors a
+// js-yaml 4 code path; test/quick-parse.test.ts compares both readers on varied and mutated text.
+import type { Type } from 'js-yaml';
+import type { Json, JsonObject } from '../resource.js';
+import { merge, schema } from './parse.js';
+
+/** The schema's implicit types for plain scalars, in js-yaml's resolution order. */
+const implicitTypes = (schema as unknown as { compiledImplicit: readonly Type[] }).compiledImplicit;
+
+/** Thrown (one instance, no stack to build) when the text is beyond this reader. */
+const unsupported = new Error('layout beyond the quick reader');
+
+/** Characters js-yaml rejects or reads specially, and tabs and CR, which change indentation. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
+const unusual = /[\t\r\x00-\x08\x0B-\x1F\x7F-\x9F\u2028\u2029\uD800-\uDFFF\uFEFF\uFFFE\uFFFF]/;
+
+/**
+ * Whether `text` holds a character the quick reader declines: one scan for a whole input instead
+ * of one per item. They include every character YAML does not allow.
+ */
+export function hasUnusualCharacters(text: string): boolean {
+  return unusual.test(text);
+}
+
+/** Far below js-yaml's maxDepth (100), which counts one level per node. */
+const maxDepth = 40;
+
+// The text being read (the whole input: a flat string reads faster than a slice of it) and the
+// end of the item in it, module-level so that the hot paths pass only numbers. `pos` is a line
+// start after a node is read; `after` is the offset after a one-line value; `indent` is the
+// indentation of the line nextContent found.
+let s = '';
+let limit = 0;
+let keys: KeyCache | undefined;
+let depth = 0;
+let pos = 0;
+let after = 0;
+let indent = 0;
+
+/**
+ * Plain keys already read, by a hash of their text: the same key again costs no slice and no
+ * lookup of a new string (manifests repeat a few dozen keys thousands of times). One per input
+ * text, whose slices it holds.
+ */
+export type KeyCache = Map<number, string>;
+const maxCachedKeys = 4096;
+
+/**
+ * The value of the YAML item `text.slice(start, end)`: a whole document, or with `entry` the
+ * single `- ` entry of a block sequence (a ResourceList item). `undefined` when the text is beyond
+ * this reader.
+ */
+export function quickParse(
+  text: string,
+  start: number,
+  end: number,
+  entry: boolean,
+  keyCache?: KeyCache,
+  /** The caller found no unusual character in all of `text` (see hasUnusualCharacters). */
+  checked = false,
+): Json | undefined {
+  // js-yaml appends a line break to a text without one; requiring it keeps the ends simple: every
+  // line of the item ends with a line break before `end`.
+  if (end <= start || text.charCodeAt(end - 1) !== 10) return undefined;
+  if (!checked && unusual.test(text.slice(start, end))) return undefined;
+  s = text;
+  limit = end;
+  keys = keyCache;
+  depth = 0;
+  try {
+    return entry ? readEntry(start) : readDocument(start);
+  } catch (error) {
+    if (error === unsupported) return undefined;
+    throw error;
+  } finally {
+    s = '';
+    keys = undefined;
+  }
+}
+
+function readEntry(start: number): Json {
+  const first = nextContent(start);
+  if (first < 0 || !isEntry(first + indent)) throw unsupported;
+  const list = blockSequence(indent, first + indent);
+  if (list.length !== 1 || nextContent(pos) >= 0) throw unsupported;
+  return list[0] as Json;
+}
+
+function readDocument(start: number): Json {
+  // Comments and blank lines, then an optional `---` line with nothing but a comment after it.
+  let p = start;
+  while (p < limit) {
+    let i = p;
+    while (s.charCodeAt(i) === 32) i++;
+    const c = s.charCodeAt(i);
+    if (c !== 10 && c !== 35) break;
+    p = s.indexOf('\n', i) + 1;
+  }
+  if (p < limit && s.startsWith('---', p)) {
+    let i = p + 3;
+    if (s.charCodeAt(i) !== 32 && s.charCodeAt(i) !== 10) throw unsupported;
+    while (s.charCodeAt(i) === 32) i++;
+    if (s.charCodeAt(i) !== 10 && s.charCodeAt(i) !== 35) throw unsupported;
+    p = s.indexOf('\n', i) + 1;
+  }
+  const first = nextContent(p);
+  if (first < 0) throw unsupported;
+  const col = indent;
+  const end = s.indexOf('\n', first);
+  const key = readKey(first + col, end);
+  if (key === undefined) throw unsupported;
+  const map = blockMapping(col, key, end);
+  if (nextContent(pos) >= 0) throw unsupported;
+  return map;
+}
+
+/**
+ * The start of the next line from line start `p` that is not blank or a comment (its indentation
+ * in `indent`), or -1. Document markers are beyond this reader.
+ */
+function nextContent(p: number): number {
+  while (p < limit) {
+    let i = p;
+    while (s.charCodeAt(i) === 32) i++;
+    const c = s.charCodeAt(i);
+    if (c !== 10 && c !== 35) {
+      if (i === p && (s.startsWith('---', p) || s.startsWith('...', p))) throw unsupported;
+      indent = i - p;
+      return p;
+    }
+    p = s.indexOf('\n', i) + 1;
+  }
+  return -1;
+}
+
+/** `-` followed by a space or the line end: a block sequence entry. */
+function isEntry(at: number): boolean {
+  if (s.charCodeAt(at) !== 45) return false;
+  const c = s.charCodeAt(at + 1);
+  return c === 32 || c === 10;
+}
+
+function enter(): void {
+  if (++depth > maxDepth) throw unsupported;
+}
+
+/** A block sequence at column `col` whose first `-` is at `at`. */
+function blockSequence(col: number, at: number): Json[] {
+  enter();
+  const list: Json[] = [];
+  for (;;) {
+    // `at` is in column `col`: its line starts `col` before it.
+    list.push(entryValue(col, at - col, at + 1));
+    const next = nextContent(pos);
+    if (next < 0) {
+      pos = limit;
+      break;
+    }
+    if (indent > col) throw unsupported;
+    if (indent < col || !isEntry(next + col)) {
+      pos = next;
+      break;
+    }
+    at = next + col;
+  }
+  depth--;
+  return list;
+}
+
+/** The value of a `- ` entry of a sequence at column `col`, read from `p` (after the `-`). */
+function entryValue(col: number, lineStart: number, p: number): Json {
+  const end = s.indexOf('\n', p);
+  while (s.charCodeAt(p) === 32) p++;
+  const c = s.charCodeAt(p);
+  if (p === end || c === 35) {
+    // Nothing after the `-`: the value is on the next lines, or null.
+    const next = nextContent(end + 1);
+    if (next < 0 || indent <= col) {
+      // js-yaml then reads a less indented `- ` line as the next entry of this sequence.
+      if (next >= 0 && indent < col && isEntry(next + indent)) throw unsupported;
+      pos = end + 1;
+      return null;
+    }
+    return blockNode(next, indent);
+  }
+  // A compact nested sequence (`- - a`) or mapping (`- key: value`) starts on this line.
+  const column = p - lineStart;
+  if (isEntry(p)) return blockSequence(column, p);
+  if (c !== 91 && c !== 123) {
+    const key = readKey(p, end);
+    if (key !== undefined) return blockMapping(column, key, end);
+  }
+  return inlineValue(p, end, col);
+}
+
+/** A block sequence or mapping whose first line starts at `lineStart`, indented `col`. */
+function blockNode(lineStart: number, col: number): Json {
+  const at = lineStart + col;
+  if (isEntry(at)) return blockSequence(col, at);
+  const end = s.indexOf('\n', at);
+  const key = readKey(at, end);
+  if (key === undefined) throw unsupported;
+  return blockMapping(col, key, end);
+}
+
+/**
+ * A block mapping at column `col` whose first key `firstKey` was just read (see readKey) from
+ * the line ending at `end`.
+ */
+function blockMapping(col: number, firstKey: string, firstEnd: number): JsonObject {
+  enter();
+  const map: JsonObject = {};
+  let key = firstKey;
+  let end = firstEnd;
+  for (;;) {
+    // js-yaml refuses duplicate keys; `__proto__` it stores with defineProperty.
+    if (key === '__proto__' || Object.hasOwn(map, key)) throw unsupported;
+    map[key] = mappingValue(col, after, end);
+    const next = nextContent(pos);
+    if (next < 0) {
+      pos = limit;
+      break;
+    }
+    if (indent < col) {
+      pos = next;
+      break;
+    }
+    if (indent > col) throw unsupported;
+    const at = next + col;
+    end = s.indexOf('\n', at);
+    const read = isEntry(at) ? undefined : readKey(at, end);
+    if (read === undefined) throw unsupported;
+    key = read;
+  }
+  depth--;
+  return map;
+}
+
+/** The value of a key of a mapping at column `col`, read from `p` (after the `:`) to `end`. */
+function mappingValue(col: number, p: number, end: number): Json {
+  while (s.charCodeAt(p) === 32) p++;
+  if (p === end || s.charCodeAt(p) === 35) {
+    // Nothing after the `:`: a block collection on the next lines, or null.
+    const next = nextContent(end + 1);
+    if (next >= 0 && indent > col) return blockNode(next, indent);
+    // A sequence may sit at the key's own indentation.
+    if (next >= 0 && indent === col && isEntry(next + col)) return blockSequence(col, next + col);
+    pos = end + 1;
+    return null;
+  }
+  return inlineValue(p, end, col);
+}
+
+/**
+ * A value that starts on its key's or `-`'s line at `p`, in a collection at column `col`: a block
+ * scalar, or a one-line quoted, flow or plain value that nothing follows but a comment.
+ */
+function inlineValue(p: number, end: number, col: number): Json {
+  const c = s.charCodeAt(p);
+  if (c === 124 || c === 62) return blockScalar(p, end, col);
+  let value: Json;
+  if (c === 34 || c === 39) {
+    value = quoted(p, end);
+  } else if (c === 91 || c === 123) {
+    value = flowCollection(p);
+  } else {
+    value = resolvePlain(plainInBlock(p, end));
+    after = end;
+  }
+  let i = after;
+  while (s.charCodeAt(i) === 32) i++;
+  if (i !== end && s.charCodeAt(i) !== 35) throw unsupported;
+  // A more indented content line next would continue a plain scalar or be an error: the
+  // collection's loop refuses it. (A more indented comment line ends a plain scalar, in js-yaml
+  // too: its `#` follows a space or a line break.)
+  pos = end + 1;
+  return value;
+}
+
+/**
+ * A block mapping key at `p` on a line ending at `end`: its string (js-yaml resolves plain keys
+ * like values, then stringifies them), with `after` set past the `:`; `undefined` when the line
+ * is not `key:` followed by a space or its end.
+ */
+function readKey(p: number, end: number): string | undefined {
+  const c = s.charCodeAt(p);
+  if (c === 34 || c === 39) {
+    const key = quoted(p, end);
+    let i = after;
+    while (s.charCodeAt(i) === 32) i++;
+    if (s.charCodeAt(i) !== 58) return undefined;
+    const f = s.charCodeAt(i + 1);
+    if (f !== 32 && f !== 10) throw unsupported;
+    after = i + 1;
+    return key;
+  }
+  if (!plainStart(p, false)) throw unsupported;
+  let colon = p;
+  let hash = 0;
+  for (;;) {
+    if (colon === end) return undefined;
+    const ch = s.charCodeAt(colon);
+    // A comment before any `: `: the line is a plain scalar.
+    if (ch === 35 && s.charCodeAt(colon - 1) === 32) return undefined;
+    if (ch === 58) {
+      const f = s.charCodeAt(colon + 1);
+      if (f === 32 || f === 10) break;
+    }
+    hash = (Math.imul(hash, 31) + ch) | 0;
+    colon++;
+  }
+  after = colon + 1;
+  if (keys === undefined || s.charCodeAt(colon - 1) === 32) {
+    let e = colon;
+    while (s.charCodeAt(e - 1) === 32) e--;
+    return String(resolvePlain(s.slice(p, e)));
+  }
+  const known = keys.get(hash);
+  if (known !== undefined && known.length === colon - p && s.startsWith(known, p)) return known;
+  const raw = s.slice(p, colon);
+  const key = String(resolvePlain(raw));
+  // Only keys that read as their own text are kept, so that a hit is exact.
+  if (key === raw && keys.size < maxCachedKeys) keys.set(hash, key);
+  return key;
+}
+
+/** Where js-yaml can start a plain scalar (in a flow collection, or in block context). */
+function plainStart(p: number, inFlow: boolean): boolean {
+  const c = s.charCodeAt(p);
+  switch (c) {
+    case 10:
+    case 32:
+    case 33: // !
+    case 34: // "
+    case 35: // #
+    case 37: // %
+    case 38: // &
+    case 39: // '
+    case 42: // *
+    case 44: // ,
+    case 62: // >
+    case 64: // @
+    case 91: // [
+    case 93: // ]
+    case 96: // `
+    case 123: // {
+    case 124: // |
+    case 125: // }
+      return false;
+    case 45: // -
+    case 58: // :
+    case 63: {
+      // ?
+      const f = s.charCodeAt(p + 1);
+      return !(f === 32 || f === 10 || (inFlow && isFlowIndicator(f)));
+    }
+    default:
+      return true;
+  }
+}
+
+function isFlowIndicator(c: number): boolean {
+  return c === 44 || c === 91 || c === 93 || c === 123 || c === 125;
+}
+
+/** A one-line plain scalar in block context up to `end` (or a comment), trimmed. */
+function plainInBlock(p: number, end: number): string {
+  if (!plainStart(p, false)) throw unsupported;
+  let e = p;
+  for (let i = p; i < end; i++) {
+    const ch = s.charCodeAt(i);
+    if (ch === 32) continue;
+    if (ch === 35 && s.charCodeAt(i - 1) === 32) break;
+    // `: ` would end the scalar and make the rest of the line an error.
+    if (ch === 58) {
+      const f = s.charCodeAt(i + 1);
+      if (f === 32 || f === 10) throw unsupported;
+    }
+    e = i + 1;
+  }
+  return s.slice(p, e);
+}
+
+/** A quoted scalar closed on its own line, without escapes; `after` is set past its quote. */
+function quoted(p: number, end: number): string {
+  if (s.charCodeAt(p) === 34) {
+    let i = p + 1;
+    for (;;) {
+      const ch = s.charCodeAt(i);
+      if (ch === 34) break;
+      if (ch === 92 || i >= end) throw unsupported;
+      i++;
+    }
+    after = i + 1;
+    return s.slice(p + 1, i);
+  }
+  let value = '';
+  let from = p + 1;
+  for (;;) {
+    const close = s.indexOf("'", from);
+    if (close < 0 || close > end) throw unsupported;
+    if (s.charCodeAt(close + 1) !== 39) {
+      after = close + 1;
+      return value + s.slice(from, close);
+    }
+    value += s.slice(from, close + 1);
+    from = close + 2;
+  }
+}
+
+/** A flow mapping or sequence at `p` closed on its own line; `after` is set past its bracket. */
+function flowCollection(p: number): Json {
+  enter();
+  const isMapping = s.charCodeAt(p) === 123;
+  const close = isMapping ? 125 : 93;
+  const map: JsonObject = {};
+  const list: Json[] = [];
+  p = skipSpaces(p + 1);
+  while (s.charCodeAt(p) !== close) {
+    if (isMapping) {
+      const key = flowKey(p);
+      p = skipSpaces(after);
+      if (s.charCodeAt(p) !== 58) throw unsupported; // a key without a value
+      if (key === '__proto__' || Object.hasOwn(map, key)) throw unsupported;
+      map[key] = flowNode(skipSpaces(p + 1));
+    } else {
+      list.push(flowNode(p));
+    }
+    p = skipSpaces(after);
+    const c = s.charCodeAt(p);
+    if (c === 44) p = skipSpaces(p + 1);
+    else if (c !== close) throw unsupported; // `key: value` in a sequence, a comment, a line end
+  }
+  after = p + 1;
+  depth--;
+  return isMapping ? map : list;
+}
+
+function skipSpaces(p: number): number {
+  while (s.charCodeAt(p) === 32) p++;
+  return p;
+}
+
+function flowKey(p: number): string {
+  const c = s.charCodeAt(p);
+  if (c === 34 || c === 39) return quoted(p, s.indexOf('\n', p));
+  return String(resolvePlain(plainInFlow(p)));
+}
+
+function flowNode(p: number): Json {
+  const c = s.charCodeAt(p);
+  if (c === 91 || c === 123) return flowCollection(p);
+  if (c === 34 || c === 39) return quoted(p, s.indexOf('\n', p));
+  return resolvePlain(plainInFlow(p));
+}
+
+/** A plain scalar in a flow collection: up to a flow indicator or `: `, on one line. */
+function plainInFlow(p: number): string {
+  if (!plainStart(p, true)) throw unsupported;
+  let e = p;
+  for (let i = p; ; i++) {
+    const ch = s.charCodeAt(i);
+    if (ch === 10) throw unsupported;
+    if (isFlowIndicator(ch)) break;
+    if (ch === 58) {
+      const f = s.charCodeAt(i + 1);
+      if (f === 32 || f === 10 || isFlowIndicator(f)) break;
+    }
+    if (ch === 35 && s.charCodeAt(i - 1) === 32) throw unsupported;
+    if (ch !== 32) e = i + 1;
+  }
+  after = e;
+  return s.slice(p, e);
+}
+
+/** A literal (`|`) or folded (`>`) block scalar, ported from js-yaml's readBlockScalar. */
+function blockScalar(p: number, end: number, col: number): string {
+  const folding = s.charCodeAt(p) === 62;
+  let chomping: 'clip' | 'strip' | 'keep' = 'clip';
+  let textIndent = col + 1;
+  let detected = false;
+  for (p++; ; p++) {
+    const ch = s.charCodeAt(p);
+    if (ch === 43 || ch === 45) {
+      if (chomping !== 'clip') throw unsupported;
+      chomping = ch === 43 ? 'keep' : 'strip';
+    } else if (ch >= 49 && ch <= 57 && !detected) {
+      textIndent = col + ch - 48;
+      detected = true;
+    } else {
+      break;
+    }
+  }
+  if (s.charCodeAt(p) === 32) {
+    p = skipSpaces(p);
+    if (s.charCodeAt(p) === 35) p = end;
+  }
+  if (p !== end) throw unsupported;
+
+  let result = '';
+  let emptyLines = 0;
+  let didReadContent = false;
+  let atMoreIndented = false;
+  let lineStart = end + 1;
+  for (;;) {
+    let i = lineStart;
+    let lineIndent = 0;
+    // At the item's end, js-yaml sees the end of its text: indentation 0, no line break.
+    while ((!detected || lineIndent < textIndent) && i < limit && s.charCodeAt(i) === 32) {
+      lineIndent++;
+      i++;
+    }
+    if (!detected && lineIndent > textIndent) textIndent = lineIndent;
+    const ch = i < limit ? s.charCodeAt(i) : -1;
+    if (ch === 10) {
+      emptyLines++;
+      lineStart = i + 1;
+      continue;
+    }
+    // The end of the scalar (the end of the text too: its indentation is 0).
+    if (lineIndent < textIndent) {
+      if (chomping === 'keep') {
+        result += '\n'.repeat(didReadContent ? 1 + emptyLines : emptyLines);
+      } else if (chomping === 'clip' && didReadContent) {
+        result += '\n';
+      }
+      pos = lineStart;
+      return result;
+    }
+    if (!folding) {
+      result += '\n'.repeat(didReadContent ? 1 + emptyLines : emptyLines);
+    } else if (ch === 32) {
+      // More-indented lines are not folded.
+      atMoreIndented = true;
+      result += '\n'.repeat(didReadContent ? 1 + emptyLines : emptyLines);
+    } else if (atMoreIndented) {
+      atMoreIndented = false;
+      result += '\n'.repeat(emptyLines + 1);
+    } else if (emptyLines === 0) {
+      if (didReadContent) result += ' ';
+    } else {
+      result += '\n'.repeat(emptyLines);
+    }
+    didReadContent = true;
+    detected = true;
+    emptyLines = 0;
+    const lineEnd = s.indexOf('\n', i);
+    result += s.slice(i, lineEnd);
+    lineStart = lineEnd + 1;
+  }
+}
+
+/** A plain scalar's value: the first implicit type that resolves it, else the string. */
+function resolvePlain(raw: string): Json {
+  if (!mayResolve[raw.charCodeAt(0)]) return raw;
+  for (const type of implicitTypes) {
+    if (type.resolve(raw)) {
+      if (type === merge) throw unsupported;
+      return type.construct(raw) as Json;
+    }
+  }
+  return raw;
+}
+
+/**
+ * First characters of the plain scalars js-yaml 4's implicit types resolve: null (`~`, `null`),
+ * bool (`true`, `false`, capitalised or upper case), int and float (a sign, a digit or `.`),
+ * merge (`<<`). Every other plain scalar is a string; test/quick-parse.test.ts checks the table
+ * against the resolvers.
+ */
+const mayResolve: boolean[] = [];
+for (const c of '~nNtTfF+-.0123456789<') mayResolve[c.charCodeAt(0)] = true;

@@ -1,0 +1,2 @@
+declare const loadCrypto: () => typeof import('node:crypto');
+export = loadCrypto;

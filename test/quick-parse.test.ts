@@ -1,0 +1,293 @@
+// The quick reader must read exactly what js-yaml reads (same values, same key order, -0 and NaN
+// included) or decline; it must decline whatever js-yaml rejects. Checked on hand-written edge
+// cases, every first character of a plain scalar, the fuzz seeds and thousands of their mutants,
+// and random line soup; and it must actually read the layouts real inputs use.
+import { load } from 'js-yaml';
+import { describe, expect, it } from 'vitest';
+import { readInput } from '../src/io/input.js';
+import { schema } from '../src/io/parse.js';
+import { hasUnusualCharacters, type KeyCache, quickParse } from '../src/io/quick-parse.js';
+import { maxNodes } from '../src/resource.js';
+import { run } from '../src/run.js';
+import { caseSeed, mutate, Rng } from './fuzz/mutate.js';
+import { loadSeeds } from './fuzz/seeds.js';
+
+/** JSON with key order kept and the numbers JSON cannot tell apart spelled out. */
+const canonical = (value: unknown) =>
+  JSON.stringify(value, (_, v) =>
+    typeof v === 'number' ? `number:${Object.is(v, -0) ? '-0' : String(v)}` : v,
+  );
+
+/** What js-yaml reads, as ParseItem takes it: the value, or undefined when it throws. */
+function reference(text: string, entry: boolean): { value: unknown } | undefined {
+  let value: unknown;
+  try {
+    value = load(text, { schema });
+  } catch {
+    return undefined;
+  }
+  if (!entry) return { value };
+  return Array.isArray(value) && value.length === 1 ? { value: value[0] } : undefined;
+}
+
+/** Shared by all the cases of this file: a cache hit must read what a miss reads. */
+const keyCache: KeyCache = new Map();
+
+/** Fails when the quick reader reads something else than js-yaml; true when it read the text. */
+function agrees(text: string, entry: boolean): boolean {
+  const quick = quickParse(text, 0, text.length, entry);
+  expect(canonical(quickParse(text, 0, text.length, entry, keyCache)), text).toBe(canonical(quick));
+  if (quick === undefined) return false;
+  const expected = reference(text, entry);
+  expect(expected, `js-yaml rejects what the quick reader read:\n${text}`).toBeDefined();
+  expect(canonical(quick), text).toBe(canonical(expected?.value));
+  return true;
+}
+
+/** Every item of an input as run() splits it, checked; how many the quick reader read. */
+function agreesOnItems(input: string): { read: number; items: number } {
+  let read = 0;
+  let items = 0;
+  let parsed: ReturnType<typeof readInput>;
+  try {
+    parsed = readInput(input);
+  } catch {
+    return { read, items };
+  }
+  for (const item of parsed.items) {
+    if (!item.span) continue;
+    items++;
+    const { start, end, entry } = item.span;
+    // Read in place, as parseItem does: the text around the item must not matter.
+    const quick = quickParse(parsed.text, start, end, entry);
+    const alone = parsed.text.slice(start, end);
+    expect(canonical(quick), alone).toBe(canonical(quickParse(alone, 0, alone.length, entry)));
+    if (agrees(alone, entry)) read++;
+  }
+  return { read, items };
+}
+
+describe('quickParse', () => {
+  it.each([
+    [
+      'block mappings and lists, compact and indented',
+      'a:\n  b: 1\n  c:\n  - d\n  -   e: f\n      g: h\ni:\n    - - j\n      - k\n',
+    ],
+    ['null values', 'a:\nb: ~\nc: null\nd:\n  # only a comment\ne: [x]\n'],
+    [
+      'scalars of every core type',
+      'a: 1\nb: -0\nc: 0x1F\nd: 0o17\ne: .5\nf: .NaN\ng: -.inf\nh: True\ni: 1e3\nj: 1_000\n',
+    ],
+    ['keys that resolve', '1: a\n0x10: b\ntrue: c\n~: d\n1.5: e\n.inf: f\n-0: g\n'],
+    ['quoted scalars and keys', `"a b": 'it''s'\n'c': "d # e"\n"": ''\nf: "x: [y"  # c\n`],
+    [
+      'plain scalars with indicators inside',
+      'a: b:c\nd: e#f\ng: h [i] {j}, k\nl: -m\nn: ?o\np: :q\nr: http://s:80/t\n',
+    ],
+    ['comments everywhere', '# head\na: b # c\n  # deeper\n# shallower\nd: # e\n  f: g\n'],
+    [
+      'flow collections',
+      'a: {b: 1, "c": [d, e, {f: g}]}\ni: [ j , k, ]\nl: {}\nm: []\nn: {"o":1}\n',
+    ],
+    [
+      'literal block scalars',
+      'a: |\n  x\n   y\n\n  z\nb: |-\n  x\nc: |+\n  x\n\n\nd: |2\n   x\ne: |\n\n  x\nf: |\ng: x\n',
+    ],
+    [
+      'folded block scalars',
+      'a: >\n  x\n  y\n\n  z\n    w\n  v\nb: >-\n  x\n\n\n  y\nc: >+\n  x\n',
+    ],
+    [
+      'block scalars with spaces on blank lines',
+      'a: |\n  \n  x\n      \n  y\n \nb: >\n\n    x\n     y\n\n    z\n',
+    ],
+    ['a block scalar ended by a comment', 'a: |\n  x\n# c\nb: 1\n'],
+    ['a sequence at its key indentation', 'a:\n- b\n- c: d\n  e: f\ng: h\n'],
+    ['an indented document', '  a: 1\n  b:\n    c: 2\n'],
+    [
+      'numbers that look like strings',
+      'a: 1.2.3\nb: 0.1.0\nc: 1e\nd: 0b\ne: 08\nf: 2024-01-01\ng: 1:20\n',
+    ],
+    ['unicode', 'ä: "ö"\nb: ü ß\nc: ☃\n'],
+  ])('reads %s as js-yaml does', (_, text) => {
+    expect(agrees(text, false)).toBe(true);
+    const entry = `- ${text.replace(/\n(?=.)/g, '\n  ')}`;
+    expect(agrees(entry, true)).toBe(true);
+  });
+
+  it.each([
+    ['a tab', 'a:\tb\n'],
+    ['CRLF', 'a: b\r\nc: d\r\n'],
+    ['no final line break', 'a: b'],
+    ['an anchor and alias', 'a: &x 1\nb: *x\n'],
+    ['a tag', 'a: !!str 1\n'],
+    ['a merge key', 'a: 1\n<<: {b: 2}\n'],
+    ['an escape', 'a: "x\\ty"\n'],
+    ['a multi-line plain scalar', 'a: b\n  c\n'],
+    ['a multi-line quoted scalar', 'a: "b\n  c"\n'],
+    ['a multi-line flow collection', 'a: [b,\n  c]\n'],
+    ['an explicit key', '? a\n: b\n'],
+    ['a duplicate key', 'a: 1\na: 2\n'],
+    ['a duplicate key spelled differently', '1: a\n"1": b\n'],
+    ['a duplicate key in flow', 'a: {b: 1, b: 2}\n'],
+    ['__proto__', '__proto__: 1\n'],
+    ['a bad indentation', 'a: 1\n  b: 2\n'],
+    ['a scalar document', 'a\n'],
+    ['two documents', 'a: 1\n---\nb: 2\n'],
+    ['a document end marker', 'a: 1\n...\n'],
+    ['a value after `: ` in a value', 'a: b: c\n'],
+    ['a key without a colon in a mapping', 'a: 1\nb\n'],
+    ['a block scalar header with a digit 0', 'a: |0\n  x\n'],
+    ['a block scalar header with text', 'a: |x\n  y\n'],
+    ['a control character', 'a: b\u0001\n'],
+    ['a byte order mark', '\uFEFFa: 1\n'],
+    ['a lone surrogate', 'a: \uD800\n'],
+    ['a flow key without a value', 'a: {b}\n'],
+    ['an empty flow value', 'a: {b: }\n'],
+    ['a merge key in flow', 'a: {<<: {b: 1}}\n'],
+    ['astral characters (declined with every surrogate)', 'a: 😀\n'],
+    ['an empty entry before a less indented one', 'a:\n  -\n- b\n'],
+    ['a pair in a flow sequence', 'a: [b: c]\n'],
+    ['a comment in a flow collection', 'a: [b #c\n  ]\n'],
+  ])('declines %s', (_, text) => {
+    expect(quickParse(text, 0, text.length, false)).toBeUndefined();
+  });
+
+  it('reads a document marker line', () => {
+    expect(agrees('# c\n--- # d\na: 1\n', false)).toBe(true);
+  });
+
+  it('reads only its range of a larger text', () => {
+    const item = 'b:\na: |\n  x\n';
+    for (const next of ['    y\n', '  c: 1\n', '--- d\n', '']) {
+      const text = `- z\n${item}${next}`;
+      expect(quickParse(text, 4, 4 + item.length, false)).toEqual({ b: null, a: 'x\n' });
+    }
+    expect(quickParse('# c\n---\na: 1\n', 0, 4, false)).toBeUndefined();
+  });
+
+  it('reads keys from its cache only when their text matches', () => {
+    const cache: KeyCache = new Map();
+    // "Aa" and "BB" have the same hash; 1.0 reads as "1", so it is never cached.
+    const text = 'Aa: 1\nBB: 2\n1.0: 3\nx:\n  BB: 4\n  Aa: 5\n';
+    const once = { Aa: 1, BB: 2, '1': 3, x: { BB: 4, Aa: 5 } };
+    expect(quickParse(text, 0, text.length, false, cache)).toEqual(once);
+    expect(quickParse(text, 0, text.length, false, cache)).toEqual(once);
+    expect(quickParse('1: a\n', 0, 5, false, cache)).toEqual({ '1': 'a' });
+  });
+
+  it('finds every character YAML forbids among the unusual ones (input reading relies on it)', () => {
+    for (let code = 0; code < 0x10000; code++) {
+      const text = `a: b${String.fromCharCode(code)}\n`;
+      let nonPrintable = false;
+      try {
+        load(text, { schema });
+      } catch (error) {
+        nonPrintable = /non-printable/.test((error as Error).message);
+      }
+      if (nonPrintable) expect(hasUnusualCharacters(text), `U+${code.toString(16)}`).toBe(true);
+      if (hasUnusualCharacters(text))
+        expect(quickParse(text, 0, text.length, false)).toBeUndefined();
+    }
+  });
+
+  it('declines a list entry that is not alone', () => {
+    expect(quickParse('- a: 1\n- b: 2\n', 0, 14, true)).toBeUndefined();
+    expect(quickParse('a: 1\n', 0, 5, true)).toBeUndefined();
+  });
+
+  it('leaves items it reads that could exceed the node bound to the alias-bomb check', () => {
+    const row = `[${'x,'.repeat(999)}x]`;
+    const rows = Array.from({ length: maxNodes / 1000 + 1 }, () => row).join(',');
+    const item = `- apiVersion: v1\n  kind: Foo\n  metadata: {name: big}\n  data: [${rows}]\n`;
+    expect(quickParse(item, 0, item.length, true)).toBeDefined();
+    const out = run(`apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n${item}`);
+    expect(out.exitCode).toBe(1);
+    expect(out.stdout).toContain('item expands to more than 1,000,000 nodes');
+  });
+
+  it('resolves every first character of a plain scalar as js-yaml does', () => {
+    const suffixes = ['', 'ull', 'ULL', 'rue', 'alse', '0', '1', '.5', 'e3', 'x1F', 'o7', 'b1'];
+    const more = ['inf', 'Inf', 'nan', 'NaN', '<', 'a', '_1', ' x'];
+    for (let code = 0x21; code < 0x250; code++) {
+      const c = String.fromCharCode(code);
+      for (const suffix of [...suffixes, ...more]) {
+        const scalar = c + suffix;
+        agrees(`k: ${scalar}\n`, false);
+        agrees(`${scalar}: v\n`, false);
+        agrees(`k: [${scalar}]\n`, false);
+        agrees(`k: {${scalar}: v}\n`, false);
+        agrees(`- ${scalar}\n`, true);
+      }
+    }
+  });
+
+  it('reads the items of every fuzz seed as js-yaml does, and most of them', () => {
+    let read = 0;
+    let items = 0;
+    for (const seed of loadSeeds()) {
+      const counts = agreesOnItems(seed.text);
+      read += counts.read;
+      items += counts.items;
+    }
+    expect(read).toBeGreaterThan(items * 0.5);
+  });
+
+  // QUICK_PARSE_RUNS and QUICK_PARSE_SEED explore further (the defaults keep CI deterministic).
+  const cases = Number(process.env.QUICK_PARSE_RUNS ?? 3000);
+  const seed = Number(process.env.QUICK_PARSE_SEED ?? 20261122);
+  const timeout = Math.max(60_000, cases * 40);
+
+  it(
+    'reads mutated inputs as js-yaml does, or declines them',
+    () => {
+      const seeds = loadSeeds().map((s) => s.text);
+      for (let n = 0; n < cases; n++) {
+        const rng = new Rng(caseSeed(seed, n));
+        const context = { rng, other: () => rng.pick(seeds) };
+        agreesOnItems(mutate(rng.pick(seeds), context).text);
+      }
+    },
+    timeout,
+  );
+
+  it(
+    'reads random line soup as js-yaml does, or declines it',
+    () => {
+      const rng = new Rng(seed);
+      let read = 0;
+      for (let n = 0; n < cases * 10; n++) {
+        const text = soup(rng);
+        if (agrees(text, false)) read++;
+        if (agrees(`- ${text.replace(/\n(?=.)/g, '\n  ')}`, true)) read++;
+      }
+      // Enough of the soup is valid for the comparison to mean something.
+      expect(read).toBeGreaterThan(cases);
+    },
+    timeout,
+  );
+});
+
+const keys = ['a', 'b', 'a b', '"a"', "'b'", '"c d"', '1', 'true', '~', 'x:y', 'a#b', '-k', 'k-'];
+const values = [
+  ...['', 'v', 'w x', '1', '-1', '0x1F', '.5', 'null', 'True', '~', 'a:b', 'a#b', 'a # c', '-v'],
+  ...['"q"', "'q'", "'it''s'", '"a # b"', '[a, b]', '{a: 1}', '{a: [b, {c: d}]}', '[]', '{}'],
+  ...['[a, ]', '{a: 1, b}', '[a', '{a: 1', '"q', "'q", '# c', ': x', '- x', '|', '|-', '|+', '>'],
+  ...['>-', '|2', '|1-', '| # c', '|x', '&a v', '*a', '!!str v', 'a: b', '? x', '%x', '`x', '@x'],
+];
+
+/** A few lines of YAML-like text: keys, entries, values and block lines at random indentations. */
+function soup(rng: Rng): string {
+  const lines: string[] = [];
+  const count = 1 + rng.int(8);
+  for (let i = 0; i < count; i++) {
+    const indent = ' '.repeat(rng.pick([0, 0, 0, 1, 2, 2, 2, 3, 4, 4, 6]));
+    const kind = rng.int(10);
+    const text = ['', ' ', '# c', 'x', 'x y ', '- x', 'a: b', '---', '...', '- - x', '-   a: b'];
+    if (kind === 0) lines.push(`${indent}${rng.pick(text)}`);
+    else if (kind === 1) lines.push(`${indent}-${rng.chance(0.5) ? '' : ` ${rng.pick(values)}`}`);
+    else if (kind === 2) lines.push(`${indent}- ${rng.pick(keys)}: ${rng.pick(values)}`);
+    else lines.push(`${indent}${rng.pick(keys)}:${rng.chance(0.9) ? ' ' : ''}${rng.pick(values)}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
