@@ -141,6 +141,22 @@ describe('sync waves', () => {
     expect(wave(find(items, 'ExternalSecret', 'db'))).toBe('1');
   });
 
+  it('never raises a wave past the highest 64-bit wave: the written store wave is reported', () => {
+    const out = run(
+      resourceList([
+        store('ClusterSecretStore', 'vault', undefined, '9223372036854775807'),
+        externalSecret('db'),
+      ]),
+    );
+    expect(out.exitCode).toBe(1);
+    const errors = resultsOf(out.stdout).filter((r) => r.severity === 'error');
+    expect(errors.map((r) => r.message)).toEqual([
+      expect.stringMatching(
+        /^ClusterSecretStore vault has sync-wave 9223372036854775807, not below ExternalSecret db \(wave -1\)/,
+      ),
+    ]);
+  });
+
   it('reports a store that reads the Secret of an ExternalSecret using it as a cycle', () => {
     const out = run(resourceList([externalSecret('db'), readingStore('vault', 'db')]));
     expect(out.exitCode).toBe(1);

@@ -8,6 +8,7 @@ import { annotationEdit, annotationField, type MappingEdit } from './edits.js';
 export const syncWaveKey = 'argocd.argoproj.io/sync-wave';
 /** Argo CD parses waves as 64-bit integers. */
 const minWave = -(2n ** 63n);
+const maxWave = 2n ** 63n - 1n;
 const hookWeightKey = 'helm.sh/hook-weight';
 
 export interface Wave {
@@ -116,7 +117,7 @@ function place(
   if (
     fixedBefore !== undefined &&
     wanted <= fixedBefore &&
-    (lowest === undefined || fixedBefore + 1n < lowest)
+    fixedBefore < (lowest === undefined ? maxWave : lowest - 1n)
   ) {
     wanted = fixedBefore + 1n;
   }

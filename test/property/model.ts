@@ -255,7 +255,7 @@ export function model(items: readonly Item[], options: Options): Expected {
       (m, w) => (m === undefined || w > m ? w : m),
       undefined,
     );
-    if (floor !== undefined && wanted <= floor && (lowest === undefined || floor + 1n < lowest)) {
+    if (floor !== undefined && wanted <= floor && floor < (lowest ?? 2n ** 63n) - 1n) {
       wanted = floor + 1n;
     }
     const explicit = wave(res.annotations, false);
