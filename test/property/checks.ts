@@ -64,6 +64,11 @@ export function lineDiff(
     }
     return false;
   };
+  // Whether the input's line break at line i is CRLF. The last element of `a` has no break of
+  // its own (the empty string after a final break, or a last line without one): lines inserted
+  // before it take the break of the line before.
+  const crBreak = (i: number) =>
+    (a[i === a.length - 1 && i > 0 ? i - 1 : i] as string).endsWith('\r');
   let i = 0;
   let j = 0;
   while (i < a.length) {
@@ -87,10 +92,7 @@ export function lineDiff(
         (cr(a[i] as string).trim() === '' || indentOf(cr(a[i] as string)) > indent)
       )
         i++;
-    } else if (
-      inserted.test(y) &&
-      (b[j] as string).endsWith('\r') === (a[i] as string).endsWith('\r')
-    ) {
+    } else if (inserted.test(y) && (b[j] as string).endsWith('\r') === crBreak(i)) {
       j++;
     } else if (modified(x, y)) {
       i++;

@@ -265,6 +265,16 @@ function annotationsByIdentity(items: Obj[], ck: string): Record<string, unknown
 const modeArb = fc.constantFrom<Mode>('list', 'stream', 'json');
 
 describe('lineDiff', () => {
+  it('reads the break of a CRLF file, not the end of the text, for lines inserted at its end', () => {
+    const ck = { checksum: 'k' };
+    const at = (end: string) => `m:\r\n  annotations:\r\n${end}`;
+    // After the final break, and before a last line without one.
+    expect(lineDiff(at(''), at('    k: "v"\r\n'), ck)).toBeUndefined();
+    expect(lineDiff(at('x: 1'), at('    k: "v"\r\nx: 1'), ck)).toBeUndefined();
+    expect(lineDiff(at(''), at('    k: "v"\n'), ck)).toBeDefined();
+    expect(lineDiff(at('x: 1'), at('    k: "v"\nx: 1'), ck)).toBeDefined();
+  });
+
   it('detects', () => {
     expect(lineDiff('a: 1\n# c\nb: 2\n', 'a: 1\nb: 2\n', { checksum: 'k' })).toBeDefined();
     expect(lineDiff('a: 1\nb: 2\n', 'a: 1\nb: 3\n', { checksum: 'k' })).toBeDefined();
