@@ -9,10 +9,8 @@ import { parse } from 'yaml';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ourDir = path.join(repoRoot, 'argocd/health/external-secrets.io_ExternalSecret');
-const argoDir = path.resolve(
-  repoRoot,
-  '../shared/reference/argocd/external-secrets.io_ExternalSecret',
-);
+// Argo CD's own fixtures, copied with provenance (testdata/SOURCES.md).
+const argoDir = path.join(repoRoot, 'testdata/argocd/external-secrets.io/ExternalSecret');
 const scriptPath = path.join(ourDir, 'health.lua');
 const LUA = 'lua5.1';
 const HEALTH_STATUSES = ['Healthy', 'Progressing', 'Degraded', 'Suspended', 'Missing', 'Unknown'];

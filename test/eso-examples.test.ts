@@ -1,4 +1,4 @@
-// Real ExternalSecrets from ESO's docs (../shared/reference/eso/examples, see SOURCES.md there):
+// Real ExternalSecrets from ESO's docs (testdata/eso/examples, see testdata/SOURCES.md):
 // every one is handled without error, except the file with a duplicated key.
 import { loadAll } from 'js-yaml';
 import { describe, expect, it } from 'vitest';

@@ -152,9 +152,9 @@ export const secretKeyRef = (secret: string, key: string) =>
   `env:\n- name: X\n  valueFrom:\n    secretKeyRef:\n      name: ${secret}\n      key: ${key}`;
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const esoExamples = path.resolve(repoRoot, '../shared/reference/eso/examples');
+const esoExamples = path.join(repoRoot, 'testdata/eso/examples');
 
-/** ESO's doc snippets (../shared/reference/eso/examples), by file name. */
+/** ESO's doc snippets (testdata/eso/examples, see testdata/SOURCES.md), by file name. */
 export const esoExampleFiles = () => readdirSync(esoExamples).filter((f) => f.endsWith('.yaml'));
 
 /** A snippet's text without mkdocs' `{% raw %}` lines, which are not YAML. */
