@@ -1,12 +1,14 @@
 // Delivering the health check into argocd-cm: byte-preserving, idempotent, never overwriting a
 // different script; and the `argocd-health` patch.
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { healthCheckPatch } from '../src/argocd/health-check.js';
 import { run } from '../src/run.js';
-import { insertedLines, repoRoot, runOk } from './helpers.js';
+import { findOnPath, insertedLines, repoRoot, runOk } from './helpers.js';
 
 const script = readFileSync(
   path.join(repoRoot, 'argocd/health/external-secrets.io_ExternalSecret/health.lua'),
@@ -78,10 +80,10 @@ describe('argocd-cm', () => {
 
   it('prints a patch that carries the same script', () => {
     const patch = load(healthCheckPatch()) as {
-      metadata: { name: string };
+      metadata: { name: string; namespace: string };
       data: Record<string, string>;
     };
-    expect(patch.metadata.name).toBe('argocd-cm');
+    expect(patch.metadata).toEqual({ name: 'argocd-cm', namespace: 'argocd' });
     expect(patch.data[healthKey]).toBe(script);
     expect(patch.data[openLibsKey]).toBe('true');
     // An argocd-cm with the patch applied needs nothing more.
@@ -89,5 +91,30 @@ describe('argocd-cm', () => {
     const applied = runOk(patched);
     expect(applied.stderr).toMatch(/health check is installed/);
     expect(applied.stdout).toBe(patched);
+  });
+
+  it('works as a kustomize patch on the argocd-cm of a standard install (real kubectl kustomize)', () => {
+    expect(findOnPath('kubectl'), 'kubectl must be on PATH').toBeDefined();
+    const dir = mkdtempSync(path.join(tmpdir(), 'argocd-patch-'));
+    try {
+      // What Argo CD's install.yaml ships: argocd-cm in namespace argocd, no data.
+      writeFileSync(
+        path.join(dir, 'argocd-cm.yaml'),
+        'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: argocd-cm\n  namespace: argocd\n',
+      );
+      writeFileSync(path.join(dir, 'patch.yaml'), healthCheckPatch());
+      writeFileSync(
+        path.join(dir, 'kustomization.yaml'),
+        'resources:\n- argocd-cm.yaml\npatches:\n- path: patch.yaml\n',
+      );
+      const built = spawnSync('kubectl', ['kustomize', dir], { encoding: 'utf8' });
+      expect(built.stderr).toBe('');
+      const cm = load(built.stdout) as { metadata: object; data: Record<string, string> };
+      expect(cm.metadata).toEqual({ name: 'argocd-cm', namespace: 'argocd' });
+      expect(cm.data[healthKey]).toBe(script);
+      expect(cm.data[openLibsKey]).toBe('true');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -55,7 +55,10 @@ export function planHealthCheck(cm: Resource, edits: MappingEdit[], results: Res
   }
 }
 
-/** A ConfigMap that works as `kubectl patch --type merge --patch-file` or a kustomize patch. */
+/**
+ * A ConfigMap that works as `kubectl patch --type merge --patch-file` or a kustomize patch; the
+ * namespace is Argo CD's default, so a kustomize patch finds the argocd-cm of a standard install.
+ */
 export function healthCheckPatch(): string {
   const body = healthScript.replace(/\n$/, '').split('\n');
   const indented = body.map((l) => (l === '' ? '' : `    ${l}`)).join('\n');
@@ -64,6 +67,7 @@ apiVersion: v1
 kind: ConfigMap
 metadata:
   name: argocd-cm
+  namespace: argocd
 data:
   ${healthKey}: |
 ${indented}
