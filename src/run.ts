@@ -124,8 +124,9 @@ export function run(text: string, options: RunOptions = {}): RunOutput {
   }
   if (options.verbose || config?.verbose) {
     const ms = Math.round(performance.now() - started);
+    const set = exitCode === 0 ? planned.edits.length : 0;
     stderr.push(
-      `secret-rollout: ${input.items.length} items, ${exitCode === 0 ? planned.edits.length : 0} annotations set, ${reported.length} results in ${ms} ms`,
+      `secret-rollout: ${count(input.items.length, 'item')}, ${count(set, 'annotation')} set, ${count(reported.length, 'result')} in ${ms} ms`,
     );
   }
   return { stdout, stderr: stderr.map((l) => `${l}\n`).join(''), exitCode };
@@ -221,6 +222,8 @@ function applyEdits(
   }
   return edited;
 }
+
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 function failure(message: string): RunOutput {
   return { stdout: '', stderr: `secret-rollout: ${message}\n`, exitCode: 1 };

@@ -146,6 +146,13 @@ describe('summary line', () => {
     expect(flag.stdout).toBe(run(input()).stdout);
   });
 
+  it('counts in the singular for one', () => {
+    const one = run(resourceList([deployment('app', envFrom('db'))], undefined), { verbose: true });
+    expect(one.stderr).toMatch(
+      /^secret-rollout: 1 item, 0 annotations set, 0 results in \d+ ms\n$/,
+    );
+  });
+
   it('is not printed by default', () => {
     expect(run(input()).stderr).toBe('');
   });
