@@ -1,0 +1,196 @@
+// The README's snippets work exactly as written. Every fenced block of README.md is listed here:
+// either run (shell blocks, from a scratch directory holding a copy of examples/, with the built
+// command on PATH as `secret-rollout`, as an installed package puts it) and its output checked, or
+// checked another way, or excused with the reason it cannot run here. A block that is not listed,
+// or a listed block that is no longer in the README, fails the test, so the two cannot drift apart.
+import { spawnSync } from 'node:child_process';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { run } from '../src/run.js';
+import { findOnPath, repoRoot } from './helpers.js';
+
+interface Block {
+  lang: string;
+  text: string;
+  /** The block that follows it (a sample output follows its command). */
+  next?: Block;
+}
+
+function readmeBlocks(): Block[] {
+  const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+  const blocks: Block[] = [];
+  for (const match of readme.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)) {
+    blocks.push({ lang: match[1] as string, text: match[2] as string });
+  }
+  blocks.forEach((block, i) => {
+    block.next = blocks[i + 1];
+  });
+  return blocks;
+}
+
+let scratch: string;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(() => {
+  scratch = mkdtempSync(path.join(tmpdir(), 'readme-'));
+  cpSync(path.join(repoRoot, 'examples'), path.join(scratch, 'examples'), { recursive: true });
+  // The examples' Kptfiles name ../../dist/secret-rollout.cjs, as in a checkout.
+  symlinkSync(path.join(repoRoot, 'dist'), path.join(scratch, 'dist'));
+  const bin = path.join(scratch, '.bin');
+  mkdirSync(bin);
+  symlinkSync(path.join(repoRoot, 'dist/secret-rollout.cjs'), path.join(bin, 'secret-rollout'));
+  env = { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}` };
+});
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** Runs a shell block as a user would paste it (bash, stop at the first failing command). */
+function sh(script: string): { stdout: string; stderr: string } {
+  const out = spawnSync('bash', ['-euo', 'pipefail', '-c', script], {
+    cwd: scratch,
+    env,
+    encoding: 'utf8',
+  });
+  expect(out.stderr.split('\n').filter((l) => /error|not found|No such/i.test(l))).toEqual([]);
+  expect(out.status).toBe(0);
+  return { stdout: out.stdout, stderr: out.stderr };
+}
+
+/** kpt and kubectl come with the machine image; without them these checks fail, never skip. */
+function requireTool(tool: string): void {
+  if (!findOnPath(tool)) throw new Error(`${tool} is not on PATH: the README's snippets need it`);
+}
+
+/** What each block is and how it is checked, by its first line. */
+const checks: Record<string, (block: Block) => void> = {
+  // Quick start: the README's own two commands; CI runs them from a fresh clone (.ci/run).
+  'npm ci && npm run example': () => {},
+  'npm ci && npm test': () => {},
+
+  // kpt (declarative): the Kptfile fragment, put into examples/basic, renders with the command
+  // from PATH and the configMap option applied.
+  '# Kptfile': (block) => {
+    requireTool('kpt');
+    const pkg = path.join(scratch, 'kptfile-snippet');
+    cpSync(path.join(scratch, 'examples/basic'), pkg, { recursive: true });
+    const kptfile = parse(readFileSync(path.join(pkg, 'Kptfile'), 'utf8'));
+    kptfile.pipeline = parse(block.text).pipeline;
+    writeFileSync(path.join(pkg, 'Kptfile'), JSON.stringify(kptfile));
+    const { stdout } = sh(`kpt fn render --allow-exec ${pkg} -o unwrap`);
+    expect(stdout).toMatch(/checksum\/external-secrets: "[0-9a-f]{64}"/);
+    expect(stdout).toContain('argocd.argoproj.io/sync-wave: "-3"');
+  },
+  'cd examples/basic && kpt fn render --allow-exec . -o unwrap   # print the result; without -o, rewrite the files':
+    (block) => {
+      requireTool('kpt');
+      const { stdout } = sh(block.text);
+      expect(stdout).toMatch(/checksum\/external-secrets: "[0-9a-f]{64}"/);
+      expect(stdout).toContain('argocd.argoproj.io/sync-wave: "-2"');
+    },
+  'kpt fn eval examples/kpt-eval --exec secret-rollout -o unwrap -- checksumAnnotation=example.com/secret-checksum':
+    (block) => {
+      requireTool('kpt');
+      const { stdout } = sh(block.text);
+      expect(stdout).toMatch(/example\.com\/secret-checksum: "[0-9a-f]{64}"/);
+      expect(stdout).not.toContain('checksum/external-secrets');
+    },
+
+  // kustomize: no standalone kustomize can be installed here (not in Debian; its npm package
+  // downloads a binary). The kustomization fragment must parse; the transformer config must be a
+  // functionConfig the function accepts.
+  '# kustomization.yaml': (block) => {
+    expect(parse(block.text).transformers).toEqual(['secret-rollout.yaml']);
+  },
+  '# secret-rollout.yaml': (block) => {
+    const config = parse(block.text);
+    expect(config.metadata.annotations['config.kubernetes.io/function']).toMatch(
+      /path: secret-rollout/,
+    );
+    const list = JSON.stringify({
+      apiVersion: 'config.kubernetes.io/v1',
+      kind: 'ResourceList',
+      items: [],
+      functionConfig: config,
+    });
+    expect(run(list).exitCode).toBe(0);
+  },
+  'kustomize build --enable-alpha-plugins --enable-exec .': () => {},
+  'kubectl kustomize --enable-alpha-plugins examples/kustomize-exec | secret-rollout storeWave=-3':
+    (block) => {
+      requireTool('kubectl');
+      const { stdout } = sh(block.text);
+      expect(stdout).toMatch(/checksum\/external-secrets: "[0-9a-f]{64}"/);
+      expect(stdout).toContain('argocd.argoproj.io/sync-wave: "-3"');
+    },
+
+  // CI pipe: writes rendered.yaml in the current directory.
+  'secret-rollout < examples/ci/manifests.yaml > rendered.yaml': (block) => {
+    const { stdout } = sh(block.text);
+    expect(stdout).toBe('');
+    const rendered = readFileSync(path.join(scratch, 'rendered.yaml'), 'utf8');
+    expect(rendered).toMatch(/checksum\/external-secrets: "[0-9a-f]{64}"/);
+  },
+
+  // plan: the sample table after the commands is what the first one prints.
+  'secret-rollout plan < examples/ci/manifests.yaml             # a table, by wave': (block) => {
+    const [table, mermaid] = block.text.trim().split('\n');
+    expect(`${sh(table as string).stdout}`).toBe(block.next?.text);
+    expect(sh(mermaid as string).stdout).toMatch(/^flowchart/);
+  },
+  'WAVE  KIND                NAME                 DETAIL': () => {},
+
+  // Configuration: the typed config example is accepted and takes effect.
+  'apiVersion: fn.kpt.dev/v1alpha1': (block) => {
+    const list = JSON.stringify({
+      apiVersion: 'config.kubernetes.io/v1',
+      kind: 'ResourceList',
+      items: [],
+      functionConfig: parse(block.text),
+    });
+    expect(run(list).exitCode).toBe(0);
+    const wrong = JSON.stringify({
+      ...JSON.parse(list),
+      functionConfig: { ...parse(block.text), storeWave: 'soon' },
+    });
+    expect(run(wrong).exitCode).toBe(1);
+  },
+
+  // The checksum recipe: test/checksum-jq.test.ts runs docs/checksum.jq against the function on
+  // every ESO example (yq, which only turns YAML into JSON here, is not installed).
+  'yq -s . external-secret.yaml | jq -rj -f docs/checksum.jq | sha256sum': () => {},
+
+  // Needs a Docker engine, which these machines lack; `npm run test:container` builds the same
+  // Dockerfile with buildah and runs the image through kpt and kubectl.
+  'docker build -t localhost/secret-rollout:dev .     # or: buildah bud -t localhost/secret-rollout:dev .':
+    () => {},
+
+  // Sample output of the ExternalSecret checksum example: test/checksum.test.ts pins its hash.
+  '[{"content":{"data":[{"remoteRef":{"key":"db/prod","property":"password","version":"3"},"secretKey":"password"}],"secretStoreRef":{"name":"vault"}},"secret":"db"}]':
+    () => {},
+};
+
+describe('README snippets', () => {
+  const blocks = readmeBlocks();
+  const firstLine = (block: Block) => block.text.split('\n')[0] as string;
+
+  it('are all listed here, and all listed ones are in the README', () => {
+    const inReadme = blocks.filter((b) => b.lang !== 'mermaid').map(firstLine);
+    expect([...inReadme].sort()).toEqual(Object.keys(checks).sort());
+  });
+
+  for (const block of blocks) {
+    const check = checks[firstLine(block)];
+    if (!check) continue;
+    it(`works as written: ${firstLine(block).slice(0, 70)}`, () => check(block));
+  }
+});
