@@ -43,7 +43,7 @@ const node = (...a) => [process.execPath, ...a];
 // Prints the load's own time in seconds on stderr's last line: the floor excludes process start.
 const JS_YAML = node(
   '-e',
-  "const t=require('fs').readFileSync(0,'utf8');const s=performance.now();require('js-yaml').load(t);process.stderr.write(`\\n${(performance.now()-s)/1000}\\n`)",
+  "const t=require('fs').readFileSync(0,'utf8');const s=performance.now();require('js-yaml').load(t);process.stderr.write('\\n'+(performance.now()-s)/1000+'\\n')",
 );
 const { NODE_EXTRA_CA_CERTS: _ca, ...childEnv } = process.env;
 const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null; // GNU time, for peak RSS
