@@ -1,4 +1,4 @@
-// Runs argocd/health/external-secrets.io_ExternalSecret/health.lua under the real Lua 5.1
+// Runs argocd/resource_customizations/external-secrets.io/ExternalSecret/health.lua under the real Lua 5.1
 // interpreter (Debian package `lua5.1`) against Argo CD's own fixtures and ours.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const ourDir = path.join(repoRoot, 'argocd/health/external-secrets.io_ExternalSecret');
+const ourDir = path.join(repoRoot, 'argocd/resource_customizations/external-secrets.io/ExternalSecret');
 // Argo CD's own fixtures, copied with provenance (testdata/SOURCES.md).
 const argoDir = path.join(repoRoot, 'testdata/argocd/external-secrets.io/ExternalSecret');
 const scriptPath = path.join(ourDir, 'health.lua');

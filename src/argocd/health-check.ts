@@ -1,7 +1,7 @@
-// Delivers the generation-aware ExternalSecret health check (argocd/health/…/health.lua) to
+// Delivers the generation-aware ExternalSecret health check (argocd/resource_customizations/…/health.lua) to
 // Argo CD: into an argocd-cm ConfigMap found in the input (Argo CD managing itself), or as a patch
 // printed by `secret-rollout argocd-health`. A different script already there is never replaced.
-import script from '../../argocd/health/external-secrets.io_ExternalSecret/health.lua?raw';
+import script from '../../argocd/resource_customizations/external-secrets.io/ExternalSecret/health.lua?raw';
 import { keyField, type MappingEdit } from '../plan/edits.js';
 import { getPath, type Resource, readAnnotations } from '../resource.js';
 import { describe, type Result, resourceResult } from '../results.js';
