@@ -34,7 +34,7 @@ export function isSecretRollout(fn: JsonObject): boolean {
 }
 
 /**
- * The configuration of the one secret-rollout function in the Kptfiles among `items`; undefined
+ * The configuration of the one secret-rollout function in `kptfiles`; undefined
  * when there is none. kpt passes `configMap:` as a ConfigMap named function-input and
  * `configPath:` as the resource in that file (relative to the Kptfile's directory).
  */

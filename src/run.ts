@@ -354,7 +354,9 @@ export function plan(text: string, options: PlanOptions = {}): RunOutput {
     return { stdout: planJson(planned.plan, all), stderr: '', exitCode };
   }
   const lines = all.filter((r) => options.verbose || r.severity !== 'info').map(formatResult);
-  if (options.verbose) lines.unshift(`secret-rollout: options from ${configSource ?? 'defaults'}`);
+  if (options.verbose && config) {
+    lines.unshift(`secret-rollout: options from ${configSource ?? 'defaults'}`);
+  }
   const stderr = lines.map((l) => `${l}\n`).join('');
   // Without a valid configuration nothing was planned: an empty table would mislead.
   if (!config) return { stdout: '', stderr, exitCode };

@@ -368,7 +368,10 @@ describe('plan: the options the run would use', () => {
   it('names the source of a bad option', () => {
     const bad = plan(
       withKptfile('  mutators:\n  - exec: secret-rollout\n    configMap:\n      storeWave: soon\n'),
+      { verbose: true },
     );
+    // No table and no "options from" line: nothing was planned.
+    expect(bad.stdout).toBe('');
     expect(bad.stderr).toBe(
       'error: functionConfig (Kptfile pipeline.mutators[0].configMap): data.storeWave must be a 64-bit integer, got a string ("soon") [data.storeWave]\n',
     );
