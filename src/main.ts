@@ -1,18 +1,22 @@
 // The thin entry point: arguments, stdin, stdout/stderr, exit code. Everything else is in run().
+import { readFileSync } from 'node:fs';
 import { healthCheckPatch } from './argocd/health-check.js';
-import { plan, run } from './run.js';
+import { type PlanFormat, plan, run } from './run.js';
 
-const usage = `Usage: secret-rollout [--verbose] [key=value ...] < input.yaml
-              secret-rollout plan [--mermaid] [key=value ...] < input.yaml
-                                       print the wave plan (stores, sources, consumers) as a table
-                                       or a Mermaid flowchart
+const usage = `Usage: secret-rollout [--verbose] [--fn-config FILE | key=value ...] < input.yaml
+       secret-rollout plan [--format table|mermaid|json] [--mermaid] [--verbose]
+                           [--fn-config FILE | key=value ...] < input.yaml
+                                       print what a run would write: waves (stores, sources,
+                                       consumers) and checksums, then the results
        secret-rollout argocd-health    print an argocd-cm patch with the ExternalSecret health check
 
 Reads a KRM ResourceList (kpt, kustomize) or a plain YAML stream (kustomize build, helm template)
 on stdin and writes it to stdout with checksum annotations on the pod templates that consume
 ExternalSecrets and Argo CD sync waves on ExternalSecrets and their stores.
-key=value options apply to YAML streams; see the README for the options.
+Options: key=value, or --fn-config FILE (a ConfigMap or SecretRollout), or the ResourceList's
+functionConfig; plan also reads them from a Kptfile in the input. See the README.
 `;
+const formats: readonly PlanFormat[] = ['table', 'mermaid', 'json'];
 
 async function main(argv: readonly string[]): Promise<number> {
   if (argv[0] === 'argocd-health') {
@@ -23,19 +27,50 @@ async function main(argv: readonly string[]): Promise<number> {
   const args = planning ? argv.slice(1) : argv;
   const settings: Record<string, string> = {};
   let verbose = false;
-  let mermaid = false;
-  for (const arg of args) {
+  let format: PlanFormat = 'table';
+  let fnConfigPath: string | undefined;
+  const bad = (message: string) => {
+    process.stderr.write(`secret-rollout: ${message}\n${usage}`);
+    return 1;
+  };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    // `--flag value` or `--flag=value`; null: not this flag.
+    const flagValue = (flag: string) =>
+      arg === flag ? args[++i] : arg.startsWith(`${flag}=`) ? arg.slice(flag.length + 1) : null;
+    const fnConfig = flagValue('--fn-config');
+    const formatArg = planning ? flagValue('--format') : null;
     if (arg === '--help' || arg === '-h') {
       process.stdout.write(usage);
       return 0;
     }
     if (arg === '--verbose') verbose = true;
-    else if (planning && arg === '--mermaid') mermaid = true;
-    else if (/^[A-Za-z]\w*=/.test(arg)) {
+    else if (planning && arg === '--mermaid') format = 'mermaid';
+    else if (formatArg !== null) {
+      if (!formats.includes(formatArg as PlanFormat)) {
+        return bad(
+          `--format must be one of ${formats.join(', ')}, got ${JSON.stringify(formatArg)}`,
+        );
+      }
+      format = formatArg as PlanFormat;
+    } else if (fnConfig !== null) {
+      if (!fnConfig) return bad('--fn-config needs a file');
+      fnConfigPath = fnConfig;
+    } else if (/^[A-Za-z]\w*=/.test(arg)) {
       const eq = arg.indexOf('=');
       settings[arg.slice(0, eq)] = arg.slice(eq + 1);
     } else {
-      process.stderr.write(`secret-rollout: unknown argument ${JSON.stringify(arg)}\n${usage}`);
+      return bad(`unknown argument ${JSON.stringify(arg)}`);
+    }
+  }
+  let fnConfig: { path: string; text: string } | undefined;
+  if (fnConfigPath !== undefined) {
+    try {
+      fnConfig = { path: fnConfigPath, text: readFileSync(fnConfigPath, 'utf8') };
+    } catch (error) {
+      process.stderr.write(
+        `secret-rollout: cannot read --fn-config ${fnConfigPath}: ${(error as Error).message}\n`,
+      );
       return 1;
     }
   }
@@ -52,9 +87,10 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   // kustomize sets LOG_TO_STDERR and shows only stderr when a function fails.
   const logToStderr = process.env.LOG_TO_STDERR === 'true';
+  const options = { settings, verbose, ...(fnConfig ? { fnConfig } : {}) };
   const result = planning
-    ? plan(text, { settings, mermaid })
-    : run(text, { settings, verbose, logToStderr });
+    ? plan(text, { ...options, format })
+    : run(text, { ...options, logToStderr });
   process.stdout.write(result.stdout);
   process.stderr.write(result.stderr);
   return result.exitCode;

@@ -2,14 +2,31 @@
 // I/O here, so tests drive it directly.
 import { type Config, ConfigError, defaultConfig, readConfig } from './config.js';
 import { applyToValue, deepEqual, EditError, editText, reparseItem } from './io/edit.js';
-import { type Input, InputError, parseItem, readInput, wholeDocument } from './io/input.js';
+import {
+  type Input,
+  InputError,
+  type InputItem,
+  parseItem,
+  readInput,
+  wholeDocument,
+} from './io/input.js';
 import { lineBreakOf } from './io/lines.js';
 import { writeOutput } from './io/output.js';
+import { ParseError, parseYaml } from './io/parse.js';
 import { type Bystander, passesThrough } from './io/pass-through.js';
 import type { KeyCache } from './io/quick-parse.js';
+import { isKptfile, type KptfileConfig, kptfileConfig, normalise } from './kptfile.js';
 import type { MappingEdit } from './plan/edits.js';
-import { planMermaid, planTable } from './plan/report.js';
-import { getPath, ItemError, isObject, type Json, type Resource, toResource } from './resource.js';
+import { planJson, planMermaid, planTable } from './plan/report.js';
+import {
+  getPath,
+  ItemError,
+  isObject,
+  type Json,
+  type JsonObject,
+  type Resource,
+  toResource,
+} from './resource.js';
 import { complete, formatResult, hasErrors, type Result } from './results.js';
 import { type TransformOutput, transform } from './transform.js';
 
@@ -25,6 +42,8 @@ export interface RunOptions {
   verbose?: boolean;
   /** Also print errors and warnings of a ResourceList on stderr (kustomize shows only stderr). */
   logToStderr?: boolean;
+  /** `--fn-config FILE`: its path (for messages) and text; main.ts reads it. */
+  fnConfig?: { path: string; text: string };
 }
 
 interface Analysis {
@@ -35,12 +54,17 @@ interface Analysis {
   planned: TransformOutput;
   /** Undefined when the functionConfig is invalid (an error result says why). */
   config: Config | undefined;
+  /** Where the options came from; undefined: defaults. */
+  configSource: string | undefined;
   /** Items read from the whole document: they alias an anchor in another item. */
   aliased: ReadonlySet<number>;
 }
 
-/** Reads and plans; a RunOutput when the input cannot be read at all. */
-function analyse(text: string, options: RunOptions): Analysis | RunOutput {
+/**
+ * Reads and plans; a RunOutput when the input cannot be read at all. `fromKptfile`: without
+ * other configuration, use the secret-rollout function's in a Kptfile item (`plan`).
+ */
+function analyse(text: string, options: RunOptions, fromKptfile = false): Analysis | RunOutput {
   let input: Input;
   try {
     input = readInput(text);
@@ -49,7 +73,7 @@ function analyse(text: string, options: RunOptions): Analysis | RunOutput {
     throw error;
   }
   const results: Result[] = [];
-  const config = configOf(input, options, results);
+  const { config, source: configSource } = configOf(input, options, results, fromKptfile);
   if (input.format === 'yaml-list' && input.listError) {
     results.push({ severity: 'error', message: input.listError });
   }
@@ -97,7 +121,7 @@ function analyse(text: string, options: RunOptions): Analysis | RunOutput {
 
   const planned = config ? transform(resources, config, bystanders) : emptyPlan();
   results.push(...planned.results);
-  return { input, resources, results, planned, config, aliased };
+  return { input, resources, results, planned, config, configSource, aliased };
 }
 
 export function run(text: string, options: RunOptions = {}): RunOutput {
@@ -132,7 +156,17 @@ export function run(text: string, options: RunOptions = {}): RunOutput {
   return { stdout, stderr: stderr.map((l) => `${l}\n`).join(''), exitCode };
 }
 
-function configOf(input: Input, options: RunOptions, results: Result[]): Config | undefined {
+/**
+ * The options, from one of: key=value arguments, `--fn-config`, the ResourceList's functionConfig
+ * (two of them are an error: which one wins would be a guess), else, with `fromKptfile`, the
+ * Kptfile's secret-rollout function, else the defaults.
+ */
+function configOf(
+  input: Input,
+  options: RunOptions,
+  results: Result[],
+  fromKptfile: boolean,
+): { config: Config | undefined; source: string | undefined } {
   const functionConfig =
     input.format === 'yaml-list'
       ? input.functionConfig
@@ -140,23 +174,95 @@ function configOf(input: Input, options: RunOptions, results: Result[]): Config 
         ? input.value.functionConfig
         : undefined;
   const settings = options.settings ?? {};
-  try {
-    if (Object.keys(settings).length > 0) {
-      if (functionConfig !== undefined) {
-        throw new ConfigError(
-          'key=value arguments are for YAML streams; this ResourceList has a functionConfig',
-        );
-      }
-      return readConfig({ apiVersion: 'v1', kind: 'ConfigMap', data: { ...settings } });
+  const { fnConfig } = options;
+  // `prefix` starts error messages: what the user gave, so they know where to look.
+  const given: { source: string; prefix: string; read: () => unknown }[] = [];
+  if (Object.keys(settings).length > 0) {
+    const read = () => ({ apiVersion: 'v1', kind: 'ConfigMap', data: { ...settings } });
+    given.push({ source: 'key=value arguments', prefix: 'functionConfig', read });
+  }
+  if (fnConfig) {
+    const source = `--fn-config ${fnConfig.path}`;
+    given.push({ source, prefix: source, read: () => parseFnConfig(fnConfig.text) });
+  }
+  if (functionConfig !== undefined) {
+    const source = "the ResourceList's functionConfig";
+    given.push({ source, prefix: 'functionConfig', read: () => functionConfig });
+  }
+  if (given.length > 1) {
+    const message = `conflicting configuration: ${given.map((g) => g.source).join(' and ')}; give only one`;
+    results.push({ severity: 'error', message });
+    return { config: undefined, source: undefined };
+  }
+  let chosen = given[0];
+  if (!chosen && fromKptfile) {
+    const found = configInKptfile(input);
+    if (found && 'error' in found) {
+      results.push({ severity: 'error', message: found.error });
+      return { config: undefined, source: undefined };
     }
-    return readConfig(functionConfig);
+    if (found) {
+      const { source, functionConfig } = found;
+      chosen = { source, prefix: `functionConfig (${source})`, read: () => functionConfig };
+    }
+  }
+  try {
+    return { config: readConfig(chosen?.read()), source: chosen?.source };
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    const result: Result = { severity: 'error', message: `functionConfig: ${error.message}` };
+    const result: Result = { severity: 'error', message: `${chosen?.prefix}: ${error.message}` };
     if (error.field) result.field = { path: error.field };
     results.push(result);
-    return undefined;
+    return { config: undefined, source: undefined };
   }
+}
+
+function parseFnConfig(text: string): Json {
+  try {
+    return parseYaml(text, 0, text);
+  } catch (error) {
+    if (error instanceof ParseError) throw new ConfigError(error.message);
+    throw error;
+  }
+}
+
+/**
+ * The configuration of the secret-rollout function in a Kptfile item. Reads only the items that
+ * can matter: those whose text names a Kptfile, or the configPath's file name (kpt writes both
+ * plainly; parsing every item twice would double the cost on large inputs).
+ */
+function configInKptfile(input: Input): KptfileConfig {
+  const itemValue = (item: InputItem, mentions: string): JsonObject | undefined => {
+    if (item.value !== undefined) return isObject(item.value) ? item.value : undefined;
+    if (!item.span || !input.text.slice(item.span.start, item.span.end).includes(mentions)) {
+      return undefined;
+    }
+    const parsed = parseItem(input.text, item.span);
+    // Unreadable items are reported by the main pass.
+    return 'value' in parsed && isObject(parsed.value) ? parsed.value : undefined;
+  };
+  const kptfiles = input.items.flatMap((item) => {
+    const value = itemValue(item, 'Kptfile');
+    return value && isKptfile(value) ? [{ value, path: pathOf(value) }] : [];
+  });
+  if (kptfiles.length === 0) return undefined;
+  return kptfileConfig(kptfiles, (path) => {
+    const name = path.split('/').pop() ?? path;
+    return input.items.flatMap((item) => {
+      const value = itemValue(item, name);
+      const at = value && pathOf(value);
+      return value && at !== undefined && normalise(at) === path ? [value] : [];
+    });
+  });
+}
+
+/** The package path kpt annotates an item with (`kpt fn source`). */
+function pathOf(value: JsonObject): string | undefined {
+  const annotations = getPath(value, ['metadata', 'annotations']);
+  if (!isObject(annotations)) return undefined;
+  const path =
+    annotations['internal.config.kubernetes.io/path'] ?? annotations['config.kubernetes.io/path'];
+  return typeof path === 'string' ? path : undefined;
 }
 
 /** Edited text per item; a failed proof becomes an error result. */
@@ -229,16 +335,36 @@ function failure(message: string): RunOutput {
   return { stdout: '', stderr: `secret-rollout: ${message}\n`, exitCode: 1 };
 }
 
-/** `secret-rollout plan`: the wave plan as a table, or a Mermaid flowchart. */
-export function plan(text: string, options: RunOptions & { mermaid?: boolean } = {}): RunOutput {
-  const analysis = analyse(text, options);
+export type PlanFormat = 'table' | 'mermaid' | 'json';
+
+export interface PlanOptions extends RunOptions {
+  format?: PlanFormat;
+}
+
+/**
+ * `secret-rollout plan`: what a run would write, as a table, a Mermaid flowchart or JSON. The
+ * plan is shown even with error results (a wave conflict marks its rows), then the results:
+ * errors and warnings, and info with `verbose`; exit 1 on errors, as the run.
+ */
+export function plan(text: string, options: PlanOptions = {}): RunOutput {
+  const analysis = analyse(text, options, true);
   if (!('planned' in analysis)) return analysis;
-  const errors = analysis.results.filter((r) => r.severity === 'error');
-  if (errors.length > 0) {
-    return { stdout: '', stderr: errors.map((r) => `${formatResult(r)}\n`).join(''), exitCode: 1 };
+  const { results, planned, config, configSource } = analysis;
+  const exitCode = hasErrors(results) ? 1 : 0;
+  // `plan` lists every result: no cap as in run().
+  const all = results.map(complete);
+  if (options.format === 'json') {
+    return { stdout: planJson(planned.plan, all), stderr: '', exitCode };
   }
-  const render = options.mermaid ? planMermaid : planTable;
-  return { stdout: render(analysis.planned.plan), stderr: '', exitCode: 0 };
+  const lines = all.filter((r) => options.verbose || r.severity !== 'info').map(formatResult);
+  if (options.verbose && config) {
+    lines.unshift(`secret-rollout: options from ${configSource ?? 'defaults'}`);
+  }
+  const stderr = lines.map((l) => `${l}\n`).join('');
+  // Without a valid configuration nothing was planned: an empty table would mislead.
+  if (!config) return { stdout: '', stderr, exitCode };
+  const render = options.format === 'mermaid' ? planMermaid : planTable;
+  return { stdout: render(planned.plan), stderr, exitCode };
 }
 
 function emptyPlan(): TransformOutput {
@@ -248,6 +374,8 @@ function emptyPlan(): TransformOutput {
     sources: [],
     consumersOf: new Map(),
     checksums: new Map(),
+    placed: new Set<never>(),
+    conflicts: new Map(),
   };
   return { edits: [], results: [], plan };
 }

@@ -34,12 +34,18 @@ export interface Plan {
   sources: readonly SecretSource[];
   consumersOf: ReadonlyMap<SecretSource, ReadonlySet<Resource>>;
   checksums: ReadonlyMap<Resource, readonly Checksum[]>;
+  /** Nodes whose wave the run writes; the others keep the wave the input gives them. */
+  placed: ReadonlySet<WaveNode>;
+  /** Explicit waves that contradict the order, with the nodes they are not below. */
+  conflicts: ReadonlyMap<WaveNode, readonly WaveNode[]>;
 }
 
 export interface Checksum {
   shape: PodTemplateShape;
   annotation: string;
   value: string;
+  /** What the value covers. */
+  sources: readonly SecretSource[];
 }
 
 const namespaceKey = (ns: string | undefined) => ns ?? '';
@@ -159,7 +165,8 @@ export function transform(
         const current = readAnnotations(getPath(resource.value, annotationsPath), annotationsField);
         for (const [annotation, group] of byAnnotation) {
           const value = templateChecksum(group);
-          const checksum = { shape: template.shape, annotation, value };
+          const covered = group.map((c) => c.source);
+          const checksum = { shape: template.shape, annotation, value, sources: covered };
           const checksums = checksummed.get(resource);
           if (checksums) checksums.push(checksum);
           else checksummed.set(resource, [checksum]);
@@ -187,11 +194,16 @@ export function transform(
   }
 
   // The order graph is planned either way (for `plan`); its edits only count with syncWaves.
-  const waves: WavePlan = { edits: [], results: [] };
+  const waves: WavePlan = { edits: [], results: [], placed: new Set(), conflicts: new Map() };
   const nodes = planWaves(sources, consumersOf, stores, config, waves, guarded);
   if (config.syncWaves) {
     edits.push(...waves.edits);
     results.push(...waves.results);
+  } else {
+    // Nothing is written: `plan` shows the waves Argo CD reads from the input as it is.
+    for (const node of waves.placed) node.wave = waveOf(node.resource);
+    waves.placed.clear();
+    waves.conflicts.clear();
   }
 
   runLints(
@@ -200,7 +212,8 @@ export function transform(
     edits,
     results,
   );
-  const plan = { nodes, stores, sources, consumersOf, checksums: checksummed };
+  const { placed, conflicts } = waves;
+  const plan = { nodes, stores, sources, consumersOf, checksums: checksummed, placed, conflicts };
   return { edits, results: sortByItem(results, resources), plan };
 }
 

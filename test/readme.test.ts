@@ -141,13 +141,52 @@ const checks: Record<string, (block: Block) => void> = {
     expect(rendered).toMatch(/checksum\/external-secrets: "[0-9a-f]{64}"/);
   },
 
-  // plan: the sample table after the commands is what the first one prints.
-  'secret-rollout plan < examples/ci/manifests.yaml             # a table, by wave': (block) => {
-    const [table, mermaid] = block.text.trim().split('\n');
-    expect(`${sh(table as string).stdout}`).toBe(block.next?.text);
+  // plan: the sample table after the commands is what the first one prints; the other formats
+  // and the kpt package work.
+  'secret-rollout plan < examples/ci/manifests.yaml                  # a table, by wave': (
+    block,
+  ) => {
+    const [table, mermaid, json, kpt] = block.text.trim().split('\n') as string[];
+    expect(sh(table as string).stdout).toBe(block.next?.text);
     expect(sh(mermaid as string).stdout).toMatch(/^flowchart/);
+    expect(Object.keys(JSON.parse(sh(json as string).stdout))).toEqual([
+      'nodes',
+      'checksums',
+      'results',
+    ]);
+    requireTool('kpt');
+    expect(sh(kpt as string).stdout).toMatch(/^WAVE +KIND +NAME +DETAIL\n-2 +ClusterSecretStore/);
   },
   'WAVE  KIND                NAME                 DETAIL': () => {},
+  // The wave-conflict sample is what plan prints for examples/wave-conflict (the error abridged).
+  'WAVE  KIND            NAME                           DETAIL': (block) => {
+    requireTool('kpt');
+    const out = spawnSync(
+      'bash',
+      ['-c', 'kpt fn source examples/wave-conflict | secret-rollout plan'],
+      { cwd: scratch, env, encoding: 'utf8' },
+    );
+    expect(out.status).toBe(1);
+    const lines = block.text.trimEnd().split('\n');
+    const error = lines.pop() as string;
+    expect(out.stdout).toBe(`${lines.join('\n')}\n`);
+    expect(out.stderr.startsWith(error.replace(/…$/, ''))).toBe(true);
+  },
+  // The JSON shape: every key the sample shows is in the real output, and the other way round.
+  '{': (block) => {
+    const real = JSON.parse(
+      sh('secret-rollout plan --format json < examples/ci/manifests.yaml').stdout,
+    );
+    const shown = new Set([...block.text.matchAll(/"(\w+)":/g)].map((m) => m[1]));
+    const keys = new Set<string>(['nodes', 'checksums', 'results']);
+    for (const list of ['nodes', 'checksums']) {
+      for (const entry of real[list]) for (const key of Object.keys(entry)) keys.add(key);
+    }
+    for (const key of ['apiVersion', 'kind', 'namespace', 'name']) keys.add(key);
+    // Results also carry `file` when the input came from files through kpt.
+    for (const key of [...Object.keys(real.results[0]), 'file']) keys.add(key);
+    expect([...shown].sort()).toEqual([...keys].sort());
+  },
 
   // Configuration: the typed config example is accepted and takes effect.
   'apiVersion: fn.kpt.dev/v1alpha1': (block) => {

@@ -44,6 +44,10 @@ export interface WaveNode {
 export interface WavePlan {
   edits: MappingEdit[];
   results: Result[];
+  /** Nodes whose wave this run writes (`plan` shows them as planned). */
+  placed: Set<WaveNode>;
+  /** Explicit waves that contradict the order, with the nodes they are not below (`plan`). */
+  conflicts: Map<WaveNode, WaveNode[]>;
 }
 
 export interface WaveOptions {
@@ -131,6 +135,7 @@ function place(
   if (node.wave.explicit) {
     const late = [...node.before].filter((n) => n.wave.value <= node.wave.value);
     if (late.length > 0) {
+      plan.conflicts.set(node, late);
       plan.results.push(
         resourceResult(
           node.resource,
@@ -147,6 +152,7 @@ function place(
     }
   } else {
     node.wave = { value: wanted, explicit: false };
+    plan.placed.add(node);
     plan.edits.push(annotationEdit(node.resource.index, ['metadata'], syncWaveKey, String(wanted)));
   }
   // The same message whether the wave was just written or already there: results describe the
