@@ -2,11 +2,16 @@
 import { healthCheckPatch } from './argocd/health-check.js';
 import { plan, run } from './run.js';
 
+/** package.json's version, put in by build.mjs (esbuild `define`): the bundle reads no files. */
+declare const SECRET_ROLLOUT_VERSION: string;
+
 const usage = `Usage: secret-rollout [--verbose] [key=value ...] < input.yaml
-              secret-rollout plan [--mermaid] [key=value ...] < input.yaml
+       secret-rollout plan [--mermaid] [key=value ...] < input.yaml
                                        print the wave plan (stores, sources, consumers) as a table
                                        or a Mermaid flowchart
        secret-rollout argocd-health    print an argocd-cm patch with the ExternalSecret health check
+       secret-rollout --version        print the version
+       secret-rollout --help           print this help (also after a command: plan --help)
 
 Reads a KRM ResourceList (kpt, kustomize) or a plain YAML stream (kustomize build, helm template)
 on stdin and writes it to stdout with checksum annotations on the pod templates that consume
@@ -15,6 +20,16 @@ key=value options apply to YAML streams; see the README for the options.
 `;
 
 async function main(argv: readonly string[]): Promise<number> {
+  // Before anything else, and anywhere in the arguments: `plan --help` and
+  // `argocd-health --help` must not read stdin or print a patch.
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(usage);
+    return 0;
+  }
+  if (argv.includes('--version')) {
+    process.stdout.write(`${SECRET_ROLLOUT_VERSION}\n`);
+    return 0;
+  }
   if (argv[0] === 'argocd-health') {
     process.stdout.write(healthCheckPatch());
     return 0;
@@ -25,10 +40,6 @@ async function main(argv: readonly string[]): Promise<number> {
   let verbose = false;
   let mermaid = false;
   for (const arg of args) {
-    if (arg === '--help' || arg === '-h') {
-      process.stdout.write(usage);
-      return 0;
-    }
     if (arg === '--verbose') verbose = true;
     else if (planning && arg === '--mermaid') mermaid = true;
     else if (/^[A-Za-z]\w*=/.test(arg)) {
