@@ -28,14 +28,15 @@ describe('CLI flags', () => {
   });
 
   it.each([
-    ['--help'],
-    ['-h'],
-    ['--verbose', '--help'],
-    ['storeWave=-3', '-h'],
-    ['plan', '--help'],
-    ['plan', '--mermaid', '-h'],
-    ['argocd-health', '--help'],
-  ])('%s prints the usage on stdout and exits 0', (...args) => {
+    '--help',
+    '-h',
+    '--verbose --help',
+    'storeWave=-3 -h',
+    'plan --help',
+    'plan --mermaid -h',
+    'argocd-health --help',
+  ])('%s prints the usage on stdout and exits 0', (line) => {
+    const args = line.split(' ');
     const out = cliRun(args);
     expect(out.stderr).toBe('');
     expect(out.code).toBe(0);
