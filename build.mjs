@@ -4,6 +4,7 @@ import path from 'node:path';
 import { build } from 'esbuild';
 
 const outfile = 'dist/secret-rollout.cjs';
+const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 
 /** `import text from './file?raw'` (as in Vite, which runs the tests): the file's text. */
 const rawText = {
@@ -29,5 +30,7 @@ await build({
   banner: { js: '#!/usr/bin/env node' },
   legalComments: 'none',
   plugins: [rawText],
+  // `secret-rollout --version`: a constant in the one file, not a package.json read at run time.
+  define: { SECRET_ROLLOUT_VERSION: JSON.stringify(version) },
 });
 chmodSync(outfile, 0o755);

@@ -3,12 +3,17 @@ import { readFileSync } from 'node:fs';
 import { healthCheckPatch } from './argocd/health-check.js';
 import { type PlanFormat, plan, run } from './run.js';
 
+/** package.json's version, put in by build.mjs (esbuild `define`): the bundle reads no files. */
+declare const SECRET_ROLLOUT_VERSION: string;
+
 const usage = `Usage: secret-rollout [--verbose] [--fn-config FILE | key=value ...] < input.yaml
        secret-rollout plan [--format table|mermaid|json] [--mermaid] [--verbose]
                            [--fn-config FILE | key=value ...] < input.yaml
                                        print what a run would write: waves (stores, sources,
                                        consumers) and checksums, then the results
        secret-rollout argocd-health    print an argocd-cm patch with the ExternalSecret health check
+       secret-rollout --version        print the version
+       secret-rollout --help           print this help (also after a command: plan --help)
 
 Reads a KRM ResourceList (kpt, kustomize) or a plain YAML stream (kustomize build, helm template)
 on stdin and writes it to stdout with checksum annotations on the pod templates that consume
@@ -19,6 +24,16 @@ functionConfig; plan also reads them from a Kptfile in the input. See the README
 const formats: readonly PlanFormat[] = ['table', 'mermaid', 'json'];
 
 async function main(argv: readonly string[]): Promise<number> {
+  // Before anything else, and anywhere in the arguments: `plan --help` and
+  // `argocd-health --help` must not read stdin or print a patch.
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(usage);
+    return 0;
+  }
+  if (argv.includes('--version')) {
+    process.stdout.write(`${SECRET_ROLLOUT_VERSION}\n`);
+    return 0;
+  }
   if (argv[0] === 'argocd-health') {
     process.stdout.write(healthCheckPatch());
     return 0;
@@ -40,10 +55,6 @@ async function main(argv: readonly string[]): Promise<number> {
       arg === flag ? args[++i] : arg.startsWith(`${flag}=`) ? arg.slice(flag.length + 1) : null;
     const fnConfig = flagValue('--fn-config');
     const formatArg = planning ? flagValue('--format') : null;
-    if (arg === '--help' || arg === '-h') {
-      process.stdout.write(usage);
-      return 0;
-    }
     if (arg === '--verbose') verbose = true;
     else if (planning && arg === '--mermaid') format = 'mermaid';
     else if (formatArg !== null) {

@@ -1,0 +1,54 @@
+// The built CLI's own flags (dist/secret-rollout.cjs; `npm test` builds it first): --version and
+// --help, which must answer on stdout with exit 0 wherever they appear and never read stdin.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const cli = path.join(root, 'dist/secret-rollout.cjs');
+const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+  version: string;
+};
+// Input that would produce output if it were read: help and version must ignore it.
+const stream = readFileSync(path.join(root, 'examples/ci/manifests.yaml'), 'utf8');
+
+function cliRun(args: string[]) {
+  const out = spawnSync(process.execPath, [cli, ...args], { input: stream, encoding: 'utf8' });
+  return { code: out.status, stdout: out.stdout, stderr: out.stderr };
+}
+
+describe('CLI flags', () => {
+  it('--version prints the package version', () => {
+    expect(version).toMatch(/^\d+\.\d+\.\d+/);
+    for (const args of [['--version'], ['plan', '--version']]) {
+      expect(cliRun(args)).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+    }
+  });
+
+  it.each([
+    '--help',
+    '-h',
+    '--verbose --help',
+    'storeWave=-3 -h',
+    'plan --help',
+    'plan --mermaid -h',
+    'argocd-health --help',
+  ])('%s prints the usage on stdout and exits 0', (line) => {
+    const args = line.split(' ');
+    const out = cliRun(args);
+    expect(out.stderr).toBe('');
+    expect(out.code).toBe(0);
+    expect(out.stdout).toMatch(/^Usage: secret-rollout /);
+    expect(out.stdout).toContain('secret-rollout plan [--format table|mermaid|json]');
+    expect(out.stdout).toContain('secret-rollout --version');
+  });
+
+  it('an unknown flag is still an error with the usage on stderr', () => {
+    const out = cliRun(['--versoin']);
+    expect(out.code).toBe(1);
+    expect(out.stdout).toBe('');
+    expect(out.stderr).toMatch(/^secret-rollout: unknown argument "--versoin"\nUsage:/);
+  });
+});

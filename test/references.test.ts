@@ -1,0 +1,66 @@
+// The reference table (src/workloads/references.ts) against the Kubernetes API's field list
+// (src/workloads/reference-fields.ts, exhaustive over kubernetes-types at compile time): every
+// field classified `Secret`/`ConfigMap` is a path in the table with that kind, and nothing else is.
+import { describe, expect, it } from 'vitest';
+import {
+  containerRoles,
+  envFromSourceRoles,
+  envVarRoles,
+  envVarSourceRoles,
+  ephemeralContainerRoles,
+  podSpecRoles,
+  projectedVolumeSourceRoles,
+  type Role,
+  volumeProjectionRoles,
+  volumeRoles,
+} from '../src/workloads/reference-fields.js';
+import { secretReferences } from '../src/workloads/references.js';
+
+const fieldsWith = (roles: Record<string, Role>, wanted: Role): string[] =>
+  Object.keys(roles)
+    .filter((field) => roles[field] === wanted)
+    .sort();
+
+/** `prefix.field → kind` for every Secret/ConfigMap field of `roles`. */
+function referencesIn(roles: Record<string, Role>, prefix: string): [string, string][] {
+  return (['Secret', 'ConfigMap'] as const).flatMap((kind) =>
+    fieldsWith(roles, kind).map((field): [string, string] => [`${prefix}${field}`, kind]),
+  );
+}
+
+describe('reference table', () => {
+  it('descends into exactly the fields classified nested', () => {
+    // The walk below hard-codes where each nested field leads; a field newly marked nested
+    // must be added to it.
+    expect(fieldsWith(podSpecRoles, 'nested')).toEqual([
+      'containers',
+      'ephemeralContainers',
+      'initContainers',
+      'volumes',
+    ]);
+    expect(fieldsWith(containerRoles, 'nested')).toEqual(['env', 'envFrom']);
+    expect(fieldsWith(ephemeralContainerRoles, 'nested')).toEqual(['env', 'envFrom']);
+    expect(fieldsWith(envVarRoles, 'nested')).toEqual(['valueFrom']);
+    expect(fieldsWith(volumeRoles, 'nested')).toEqual(['projected']);
+    expect(fieldsWith(projectedVolumeSourceRoles, 'nested')).toEqual(['sources']);
+  });
+
+  it('has a path for every field that names a Secret or ConfigMap, and no other', () => {
+    const expected = [
+      ...(['containers', 'initContainers', 'ephemeralContainers'] as const).flatMap((list) => [
+        ...referencesIn(envVarSourceRoles, `${list}[].env[].valueFrom.`),
+        ...referencesIn(envFromSourceRoles, `${list}[].envFrom[].`),
+      ]),
+      ...referencesIn(volumeRoles, 'volumes[].'),
+      ...referencesIn(volumeProjectionRoles, 'volumes[].projected.sources[].'),
+      // PodSpec-level references are lists of LocalObjectReference.
+      ...referencesIn(podSpecRoles, '').map(([path, kind]): [string, string] => [
+        `${path}[]`,
+        kind,
+      ]),
+    ];
+    const table = secretReferences.map((ref): [string, string] => [ref.path, ref.kind]);
+    expect(table.length).toBe(new Set(table.map(([path]) => path)).size);
+    expect(new Map(table)).toEqual(new Map(expected));
+  });
+});
