@@ -1,7 +1,14 @@
 // Each lint: a case that must fire and a case that must not, plus severity and the Vault fix.
 import { describe, expect, it } from 'vitest';
 import { run } from '../src/run.js';
-import { deployment, envFrom, externalSecret, resourceList, resultsOf } from './helpers.js';
+import {
+  deployment,
+  envFrom,
+  externalSecret,
+  resourceList,
+  resultsOf,
+  secretKeyRef,
+} from './helpers.js';
 
 const pinned = (name: string, extra = '') =>
   externalSecret(name).replace(
@@ -182,5 +189,189 @@ describe('lints', () => {
     );
     // Idempotent, results included: they describe the state, not the change.
     expect(run(out.stdout).stdout).toBe(out.stdout);
+  });
+});
+
+/** A Deployment whose pod reads `keys` of Secret `secret` through a volume's items. */
+const volumeItems = (name: string, secret: string, keys: string[]) => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: ${name}
+spec:
+  template:
+    spec:
+      containers:
+      - name: app
+        image: app:1
+      volumes:
+      - name: s
+        secret:
+          secretName: ${secret}
+          items:
+${keys.map((k) => `          - {key: ${k}, path: ${k}}`).join('\n')}
+`;
+
+const sealed = (extra = '') => `apiVersion: bitnami.com/v1alpha1
+kind: SealedSecret
+metadata:
+  name: db
+spec:
+  encryptedData:
+    password: AgBy3i4OJSWK+PiTySYZZA==
+${extra}`;
+
+const kes = (data: string) => `apiVersion: kubernetes-client.io/v1
+kind: ExternalSecret
+metadata:
+  name: db
+spec:
+  backendType: vault
+  data:
+${data}`;
+
+const clusterEs = `apiVersion: external-secrets.io/v1
+kind: ClusterExternalSecret
+metadata:
+  name: db
+spec:
+  namespaces: [shop]
+  externalSecretSpec:
+    secretStoreRef: {name: vault, kind: ClusterSecretStore}
+    data:
+    - secretKey: password
+      remoteRef: {key: db, version: "1"}
+`;
+
+const plainSecret =
+  'apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ndata:\n  password: cHc=\nstringData:\n  user: u\n';
+const plainConfigMap =
+  'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: db\ndata:\n  password: x\nbinaryData:\n  blob: AA==\n';
+
+describe('missing key', () => {
+  const missing = /reads keys? .* but .* produces/;
+  it.each([
+    {
+      name: 'ExternalSecret, secretKeyRef',
+      fires: [pinned('db'), deployment('app', secretKeyRef('db', 'pasword'))],
+      quiet: [pinned('db'), deployment('app', secretKeyRef('db', 'password'))],
+      message:
+        'Deployment app reads key pasword of Secret db, but ExternalSecret db produces only password, user: check the key names on both sides',
+    },
+    {
+      name: 'ExternalSecret, volume items',
+      fires: [pinned('db'), volumeItems('app', 'db', ['user', 'tls.crt', 'tls.key'])],
+      quiet: [pinned('db'), volumeItems('app', 'db', ['user', 'password'])],
+      message:
+        'Deployment app reads keys tls.crt, tls.key of Secret db, but ExternalSecret db produces only password, user: check the key names on both sides',
+    },
+    {
+      name: 'ClusterExternalSecret',
+      fires: [clusterEs, deployment('app', secretKeyRef('db', 'user'), { namespace: 'shop' })],
+      quiet: [clusterEs, deployment('app', secretKeyRef('db', 'password'), { namespace: 'shop' })],
+      message:
+        'Deployment shop/app reads key user of Secret db, but ClusterExternalSecret db produces only password: check the key names on both sides',
+    },
+    {
+      name: 'SealedSecret',
+      fires: [sealed(), deployment('app', secretKeyRef('db', 'user'))],
+      quiet: [sealed(), deployment('app', secretKeyRef('db', 'password'))],
+      message:
+        'Deployment app reads key user of Secret db, but SealedSecret db produces only password: check the key names on both sides',
+    },
+    {
+      name: 'KES',
+      fires: [kes('  - {key: db, name: password}\n'), deployment('app', secretKeyRef('db', 'pw'))],
+      quiet: [
+        kes('  - {key: db, name: password}\n'),
+        deployment('app', secretKeyRef('db', 'password')),
+      ],
+      message:
+        'Deployment app reads key pw of Secret db, but ExternalSecret db produces only password: check the key names on both sides',
+    },
+    {
+      name: 'plain Secret (opt-in)',
+      config: '  secretChecksumAnnotation: checksum/secret\n',
+      fires: [plainSecret, deployment('app', secretKeyRef('db', 'token'))],
+      quiet: [plainSecret, deployment('app', secretKeyRef('db', 'user'))],
+      message:
+        'Deployment app reads key token of Secret db, but Secret db produces only password, user: check the key names on both sides',
+    },
+    {
+      name: 'plain ConfigMap (opt-in)',
+      config: '  configMapChecksumAnnotation: checksum/config\n',
+      fires: [
+        plainConfigMap,
+        deployment(
+          'app',
+          'env:\n- name: X\n  valueFrom:\n    configMapKeyRef: {name: db, key: pw}',
+        ),
+      ],
+      quiet: [
+        plainConfigMap,
+        deployment(
+          'app',
+          'env:\n- name: X\n  valueFrom:\n    configMapKeyRef: {name: db, key: blob}',
+        ),
+      ],
+      message:
+        'Deployment app reads key pw of ConfigMap db, but ConfigMap db produces only blob, password: check the key names on both sides',
+    },
+  ])('$name: fires on a key the source cannot produce, quiet on one it does', (c) => {
+    expect(findings(c.fires, missing, c.config)).toEqual([{ ref: 'app', message: c.message }]);
+    expect(findings(c.quiet, missing, c.config)).toEqual([]);
+  });
+
+  it('names the reference as the field', () => {
+    const out = run(resourceList([pinned('db'), deployment('app', secretKeyRef('db', 'x'))]));
+    const [result] = resultsOf(out.stdout).filter((r) => missing.test(String(r.message)));
+    expect(result?.field).toEqual({
+      path: 'spec.template.spec.containers[0].env[0].valueFrom.secretKeyRef.key',
+    });
+    const volume = run(resourceList([pinned('db'), volumeItems('app', 'db', ['x'])]));
+    const [item] = resultsOf(volume.stdout).filter((r) => missing.test(String(r.message)));
+    expect(item?.field).toEqual({ path: 'spec.template.spec.volumes[0].secret.items' });
+  });
+
+  it.each([
+    {
+      name: 'dataFrom adds keys',
+      source: pinned('db', '  dataFrom:\n  - extract: {key: db/all, version: "1"}\n'),
+    },
+    {
+      name: 'a template (Replace) decides the keys',
+      source: pinned('db', '  target:\n    template:\n      data:\n        url: "{{ .user }}"\n'),
+    },
+    {
+      name: 'a template (Merge) adds keys',
+      source: pinned(
+        'db',
+        '  target:\n    template:\n      mergePolicy: Merge\n      templateFrom:\n      - literal: "{{ .user }}: x"\n',
+      ),
+    },
+    { name: 'SealedSecret template data', source: sealed('  template:\n    data:\n      x: y\n') },
+    { name: 'KES path entry', source: kes('  - {path: db/all}\n') },
+    {
+      name: 'VaultStaticSecret (keys come from Vault)',
+      source:
+        'apiVersion: secrets.hashicorp.com/v1beta1\nkind: VaultStaticSecret\nmetadata:\n  name: db\nspec:\n  mount: kv\n  path: db\n  type: kv-v2\n  destination: {name: db, create: true}\n',
+    },
+  ])('is quiet when the keys are not known: $name', ({ source }) => {
+    const items = [source, deployment('app', secretKeyRef('db', 'anything'))];
+    expect(findings(items, /reads keys? /)).toEqual([]);
+  });
+
+  it('counts the keys of every source writing the Secret', () => {
+    const other = pinned('db2', '  target:\n    name: db\n').replace(
+      /secretKey: password/,
+      'secretKey: token',
+    );
+    const items = [pinned('db'), other, deployment('app', secretKeyRef('db', 'token'))];
+    expect(findings(items, /reads keys? /)).toEqual([]);
+  });
+
+  it('can be turned off', () => {
+    const items = [pinned('db'), deployment('app', secretKeyRef('db', 'pasword'))];
+    expect(findings(items, /reads key/, '  missingKeySeverity: "off"\n', 'info')).toEqual([]);
+    expect(findings(items, /reads key/, '  missingKeySeverity: "off"\n')).toEqual([]);
   });
 });

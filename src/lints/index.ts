@@ -7,6 +7,7 @@ import { crossNamespace } from './cross-namespace.js';
 import { hookPhase } from './hook-phase.js';
 import { jobChecksum } from './job-checksum.js';
 import type { Lint, LintContext } from './lint.js';
+import { missingKey } from './missing-key.js';
 import { unpinnedVersion } from './unpinned-version.js';
 import { vaultAgentJob } from './vault-agent-job.js';
 
@@ -16,6 +17,7 @@ export const lints: readonly Lint[] = [
   unpinnedVersion,
   vaultAgentJob,
   crossNamespace,
+  missingKey,
 ];
 
 export function runLints(

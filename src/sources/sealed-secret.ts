@@ -57,6 +57,8 @@ export const sealedSecret: SourceKind = {
     return operatorSecret(resource, config, {
       secretName: resource.name,
       notes,
+      // The controller decrypts each encryptedData key into a Secret key of the same name.
+      producedKeys: () => (narrowable ? new Set(Object.keys(encryptedData)) : undefined),
       content(keys: KeySet): Json {
         const content: JsonObject = { ...rest };
         const picked = pickKeys(encryptedData, narrowable ? keys : 'all');

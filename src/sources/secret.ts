@@ -44,6 +44,8 @@ export const secret: SourceKind = {
       ordered: false,
       stores: [],
       notes: [],
+      // The whole Secret is in the input: its keys are exactly data ∪ stringData.
+      producedKeys: () => new Set(Object.keys(digests)),
       content: (keys: KeySet): Json => normalize({ type, data: pickKeys(digests, keys) }, rules),
     } satisfies SecretSource;
   },
