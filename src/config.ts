@@ -33,6 +33,7 @@ export interface Config {
   vaultAgentJobSeverity: LintSeverity;
   crossNamespaceSeverity: LintSeverity;
   missingKeySeverity: LintSeverity;
+  kindNearMissSeverity: LintSeverity;
   /** Set `vault.hashicorp.com/agent-pre-populate-only: "true"` where the Vault agent lint fires. */
   fixVaultAgentJobs: boolean;
   /** A summary line on stderr, as `--verbose` (kpt and kustomize pass no arguments). */
@@ -59,6 +60,7 @@ export const defaultConfig: Readonly<Config> = {
   vaultAgentJobSeverity: 'warning',
   crossNamespaceSeverity: 'warning',
   missingKeySeverity: 'warning',
+  kindNearMissSeverity: 'warning',
   fixVaultAgentJobs: false,
   verbose: false,
 };
@@ -149,6 +151,7 @@ const options: { [K in keyof Config]: Parser<Config[K]> } = {
   vaultAgentJobSeverity: parseLintSeverity,
   crossNamespaceSeverity: parseLintSeverity,
   missingKeySeverity: parseLintSeverity,
+  kindNearMissSeverity: parseLintSeverity,
   fixVaultAgentJobs: parseBoolean,
   verbose: parseBoolean,
 };

@@ -1,6 +1,9 @@
 // Each lint: a case that must fire and a case that must not, plus severity and the Vault fix.
 import { describe, expect, it } from 'vitest';
+import { kindsNoRuleReads } from '../src/io/pass-through.js';
+import { knownKinds, nearMiss } from '../src/lints/kind-near-miss.js';
 import { run } from '../src/run.js';
+import { sourceKinds, storeKinds } from '../src/sources/index.js';
 import {
   deployment,
   envFrom,
@@ -373,5 +376,176 @@ describe('missing key', () => {
     const items = [pinned('db'), deployment('app', secretKeyRef('db', 'pasword'))];
     expect(findings(items, /reads key/, '  missingKeySeverity: "off"\n', 'info')).toEqual([]);
     expect(findings(items, /reads key/, '  missingKeySeverity: "off"\n')).toEqual([]);
+  });
+});
+
+describe('kind near miss', () => {
+  const item = (apiVersion: string, kind: string) =>
+    `apiVersion: ${apiVersion}\nkind: ${kind}\nmetadata:\n  name: x\nspec: {}\n`;
+  const nearMissResults = (text: string) =>
+    resultsOf(run(resourceList([text])).stdout).filter(
+      (r) => r.severity === 'warning' && /looks like an? |is read as an? /.test(String(r.message)),
+    );
+
+  it.each([
+    ['external-secrets.io/v1', 'Externalsecret', 'ExternalSecret', 'its kind differs only in case'],
+    ['external-secrets.io/v1', 'ExternalSecrets', 'ExternalSecret', 'its kind is a plural'],
+    ['external-secrets.io/v1', 'externalsecrets', 'ExternalSecret', 'its kind is a plural'],
+    ['external-secrets.io/v1', 'ExternalSecert', 'ExternalSecret', 'its kind is misspelled'],
+    [
+      'external-secret.io/v1',
+      'ExternalSecret',
+      'ExternalSecret',
+      'its group is external-secret.io',
+    ],
+    [
+      'external-secrets.com/v1',
+      'ExternalSecret',
+      'ExternalSecret',
+      'its group is external-secrets.com',
+    ],
+    ['v1', 'ExternalSecret', 'ExternalSecret', 'its group is missing'],
+    [
+      'external-secret.io/v1',
+      'ExternalSecrets',
+      'ExternalSecret',
+      'its kind is a plural and its group is external-secret.io',
+    ],
+    ['external-secrets.io/v1', 'ClusterSecretStores', 'ClusterSecretStore', 'is a plural'],
+    ['external-secrets.io/v1', 'Secretstore', 'SecretStore', 'differs only in case'],
+    ['external-secrets.io/v1', 'ClusterExternalSecert', 'ClusterExternalSecret', 'misspelled'],
+    ['kubernetes-client.io/v1', 'ExternalSecrets', 'ExternalSecret', 'is a plural'],
+    ['bitnami.com/v1alpha1', 'SealedSecrets', 'SealedSecret', 'is a plural'],
+    ['bitnami.io/v1alpha1', 'SealedSecret', 'SealedSecret', 'its group is bitnami.io'],
+    ['secrets.hashicorp.com/v1beta1', 'VaultStaticSecrets', 'VaultStaticSecret', 'is a plural'],
+    ['v1', 'Secrets', 'Secret', 'is a plural'],
+    ['v1', 'Configmap', 'ConfigMap', 'differs only in case'],
+    ['core/v1', 'Secret', 'Secret', 'its group is core'],
+  ])('%s %s looks like %s (%s)', (apiVersion, kind, known, why) => {
+    const results = nearMissResults(item(apiVersion, kind));
+    expect(results).toHaveLength(1);
+    const [result] = results;
+    expect(result?.resourceRef).toEqual({ apiVersion, kind, name: 'x' });
+    expect(String(result?.message)).toMatch(
+      new RegExp(`^${kind} x \\(${apiVersion}\\) looks like an? ${known} \\(.*\\), but .*${why}`),
+    );
+    expect(String(result?.message)).toMatch(/To count, set apiVersion: \S+ and kind: \S+$/);
+  });
+
+  it('says what it would take to count', () => {
+    const [result] = nearMissResults(item('external-secret.io/v1beta1', 'Externalsecret'));
+    expect(result?.message).toBe(
+      'Externalsecret x (external-secret.io/v1beta1) looks like an ExternalSecret ' +
+        '(external-secrets.io/v1), but its kind differs only in case and its group is ' +
+        'external-secret.io, so secret-rollout does not read it (no checksum, no wave). To count, ' +
+        'set apiVersion: external-secrets.io/v1 and kind: ExternalSecret',
+    );
+    expect(result?.field).toEqual({ path: 'kind' });
+  });
+
+  it.each([
+    ['external-secrets.io/v1', 'ExternalSecret'],
+    ['external-secrets.io/v1', 'ClusterExternalSecret'],
+    ['external-secrets.io/v1', 'SecretStore'],
+    ['external-secrets.io/v1', 'ClusterSecretStore'],
+    ['external-secrets.io/v1alpha1', 'PushSecret'],
+    ['external-secrets.io/v1alpha1', 'ClusterPushSecret'],
+    ['generators.external-secrets.io/v1alpha1', 'Password'],
+    ['generators.external-secrets.io/v1alpha1', 'ClusterGenerator'],
+    ['kubernetes-client.io/v1', 'ExternalSecret'],
+    ['bitnami.com/v1alpha1', 'SealedSecret'],
+    ['secrets.hashicorp.com/v1beta1', 'VaultStaticSecret'],
+    ['secrets.hashicorp.com/v1beta1', 'VaultDynamicSecret'],
+    ['secrets.hashicorp.com/v1beta1', 'VaultPKISecret'],
+    ['secrets.hashicorp.com/v1beta1', 'VaultAuth'],
+    ['secrets.hashicorp.com/v1beta1', 'HCPVaultSecretsApp'],
+    ['example.com/v1', 'Secret'],
+    ['example.com/v1', 'ConfigMap'],
+    ['apps/v1', 'Deploymnet'],
+    ['fn.kpt.dev/v1alpha1', 'SecretRollout'],
+  ])('is quiet on %s %s', (apiVersion, kind) => {
+    expect(nearMissResults(item(apiVersion, kind))).toEqual([]);
+  });
+
+  it('is never a built-in kind, parsed or copied through', () => {
+    const core = [
+      'Binding',
+      'ComponentStatus',
+      'Endpoints',
+      'Event',
+      'LimitRange',
+      'List',
+      'Namespace',
+      'Node',
+      'PersistentVolume',
+      'PersistentVolumeClaim',
+      'Pod',
+      'PodTemplate',
+      'ReplicationController',
+      'ResourceQuota',
+      'Service',
+      'ServiceAccount',
+    ].map((kind) => `v1/${kind}`);
+    const ids = [...core, ...kindsNoRuleReads];
+    const misses = ids.filter((id) => {
+      const slash = id.lastIndexOf('/');
+      return nearMiss(id.slice(0, slash), id.slice(slash + 1)) !== undefined;
+    });
+    expect(misses).toEqual([]);
+    expect(ids.length).toBeGreaterThan(30);
+  });
+
+  it('is still found in a stream, where plain Secrets are copied through unparsed', () => {
+    const out = run(`${item('v1', 'Secrets')}---\n${item('v1', 'Secret')}`);
+    expect(out.exitCode).toBe(0);
+    expect(out.stderr).toMatch(
+      /^warning: Secrets x \(v1\) looks like a Secret \(v1\), but its kind is a plural/m,
+    );
+    expect(out.stderr.match(/looks like/g)).toHaveLength(1);
+  });
+
+  it('covers every source and store kind', () => {
+    const known = knownKinds.map((k) => `${k.group}/${k.kind}`).sort();
+    const read = [...sourceKinds, ...storeKinds].map((k) => `${k.group}/${k.kind}`).sort();
+    expect(known).toEqual(read);
+  });
+
+  it.each([
+    [
+      'v1beta1',
+      'ExternalSecret',
+      'ESO v0.17.0 and later do not serve it (served: false in their CRDs)',
+    ],
+    ['v1beta1', 'ClusterExternalSecret', 'ESO v0.17.0 and later do not serve it'],
+    ['v1beta1', 'SecretStore', 'ESO v0.17.0 and later do not serve it'],
+    ['v1beta1', 'ClusterSecretStore', 'ESO v0.17.0 and later do not serve it'],
+    ['v1alpha1', 'ExternalSecret', 'ESO v0.17.0 and later do not define it'],
+    ['v2', 'ExternalSecret', 'its operator does not define that version'],
+  ])('warns on %s %s, which still counts', (version, kind, why) => {
+    const apiVersion = `external-secrets.io/${version}`;
+    const results = nearMissResults(item(apiVersion, kind));
+    expect(results.map((r) => r.message)).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^${kind} x \\(${apiVersion}\\) is read as an? ${kind}, but ${why.replace(/[()]/g, '\\$&')}.*Set apiVersion: external-secrets.io/v1$`,
+        ),
+      ),
+    ]);
+    expect(results[0]?.field).toEqual({ path: 'apiVersion' });
+  });
+
+  it('still reads an unserved version: the consumer gets its checksum', () => {
+    const old = pinned('db').replace('external-secrets.io/v1', 'external-secrets.io/v1beta1');
+    const out = run(resourceList([old, deployment('app', envFrom('db'))]));
+    expect(out.exitCode).toBe(0);
+    expect(out.stdout).toMatch(/checksum\/external-secrets: "[0-9a-f]{64}"/);
+    expect(nearMissResults(pinned('db'))).toEqual([]);
+  });
+
+  it('can be turned off', () => {
+    const items = [item('external-secrets.io/v1', 'ExternalSecrets')];
+    expect(findings(items, /looks like/, '  kindNearMissSeverity: "off"\n', 'info')).toEqual([]);
+    expect(findings(items, /looks like/, '  kindNearMissSeverity: "off"\n')).toEqual([]);
+    expect(findings(items, /looks like/, '  kindNearMissSeverity: info\n', 'info')).toHaveLength(1);
   });
 });

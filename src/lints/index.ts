@@ -6,6 +6,7 @@ import { type Result, resourceResult, type Severity } from '../results.js';
 import { crossNamespace } from './cross-namespace.js';
 import { hookPhase } from './hook-phase.js';
 import { jobChecksum } from './job-checksum.js';
+import { kindNearMiss } from './kind-near-miss.js';
 import type { Lint, LintContext } from './lint.js';
 import { missingKey } from './missing-key.js';
 import { unpinnedVersion } from './unpinned-version.js';
@@ -18,6 +19,7 @@ export const lints: readonly Lint[] = [
   vaultAgentJob,
   crossNamespace,
   missingKey,
+  kindNearMiss,
 ];
 
 export function runLints(

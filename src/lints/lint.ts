@@ -49,7 +49,8 @@ export interface Lint {
     | 'unpinnedVersionSeverity'
     | 'vaultAgentJobSeverity'
     | 'crossNamespaceSeverity'
-    | 'missingKeySeverity';
+    | 'missingKeySeverity'
+    | 'kindNearMissSeverity';
   check(context: LintContext, output: LintOutput): void;
 }
 
