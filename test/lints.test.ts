@@ -261,6 +261,19 @@ describe('missing key', () => {
         'Deployment app reads key pasword of Secret db, but ExternalSecret db produces only password, user: check the key names on both sides',
     },
     {
+      name: 'ExternalSecret, creationPolicy Orphan',
+      fires: [
+        pinned('db', '  target:\n    creationPolicy: Orphan\n'),
+        deployment('app', secretKeyRef('db', 'pasword')),
+      ],
+      quiet: [
+        pinned('db', '  target:\n    creationPolicy: Orphan\n'),
+        deployment('app', secretKeyRef('db', 'user')),
+      ],
+      message:
+        'Deployment app reads key pasword of Secret db, but ExternalSecret db produces only password, user: check the key names on both sides',
+    },
+    {
       name: 'ExternalSecret, volume items',
       fires: [pinned('db'), volumeItems('app', 'db', ['user', 'tls.crt', 'tls.key'])],
       quiet: [pinned('db'), volumeItems('app', 'db', ['user', 'password'])],
@@ -351,7 +364,19 @@ describe('missing key', () => {
         '  target:\n    template:\n      mergePolicy: Merge\n      templateFrom:\n      - literal: "{{ .user }}: x"\n',
       ),
     },
+    {
+      name: 'creationPolicy Merge (an existing Secret)',
+      source: pinned('db', '  target:\n    creationPolicy: Merge\n'),
+    },
+    { name: 'creationPolicy None', source: pinned('db', '  target:\n    creationPolicy: None\n') },
     { name: 'SealedSecret template data', source: sealed('  template:\n    data:\n      x: y\n') },
+    {
+      name: 'SealedSecret patching an existing Secret',
+      source: sealed().replace(
+        '  name: db\n',
+        '  name: db\n  annotations:\n    sealedsecrets.bitnami.com/patch: "true"\n',
+      ),
+    },
     { name: 'KES path entry', source: kes('  - {path: db/all}\n') },
     {
       name: 'VaultStaticSecret (keys come from Vault)',

@@ -116,9 +116,12 @@ export function readExternalSecretSpec(
   const narrowable = normalized.dataFrom === undefined && target?.template == null;
   // The same condition makes the keys known: data[].secretKey and nothing else. Any template
   // counts as unknown: with mergePolicy Replace its data and templateFrom (literal templates can
-  // render keys) replace the keys, with Merge they add to them.
+  // render keys) replace the keys, with Merge they add to them. So does a Secret ESO does not own:
+  // creationPolicy Merge writes into an existing Secret, None does not write at all.
+  const policy = target?.creationPolicy ?? 'Owner';
+  const owned = policy === 'Owner' || policy === 'Orphan';
   const secretKeys = data.map((entry) => (entry as JsonObject).secretKey as string);
-  const keys = narrowable && secretKeys.length > 0 ? new Set(secretKeys) : undefined;
+  const keys = narrowable && owned && secretKeys.length > 0 ? new Set(secretKeys) : undefined;
   return {
     targetName,
     stores,
