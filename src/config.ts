@@ -32,6 +32,8 @@ export interface Config {
   unpinnedVersionSeverity: LintSeverity;
   vaultAgentJobSeverity: LintSeverity;
   crossNamespaceSeverity: LintSeverity;
+  missingKeySeverity: LintSeverity;
+  kindNearMissSeverity: LintSeverity;
   /** Set `vault.hashicorp.com/agent-pre-populate-only: "true"` where the Vault agent lint fires. */
   fixVaultAgentJobs: boolean;
   /** A summary line on stderr, as `--verbose` (kpt and kustomize pass no arguments). */
@@ -57,6 +59,8 @@ export const defaultConfig: Readonly<Config> = {
   unpinnedVersionSeverity: 'warning',
   vaultAgentJobSeverity: 'warning',
   crossNamespaceSeverity: 'warning',
+  missingKeySeverity: 'warning',
+  kindNearMissSeverity: 'warning',
   fixVaultAgentJobs: false,
   verbose: false,
 };
@@ -146,6 +150,8 @@ const options: { [K in keyof Config]: Parser<Config[K]> } = {
   unpinnedVersionSeverity: parseLintSeverity,
   vaultAgentJobSeverity: parseLintSeverity,
   crossNamespaceSeverity: parseLintSeverity,
+  missingKeySeverity: parseLintSeverity,
+  kindNearMissSeverity: parseLintSeverity,
   fixVaultAgentJobs: parseBoolean,
   verbose: parseBoolean,
 };

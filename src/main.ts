@@ -69,7 +69,13 @@ async function main(argv: readonly string[]): Promise<number> {
       fnConfigPath = fnConfig;
     } else if (/^[A-Za-z]\w*=/.test(arg)) {
       const eq = arg.indexOf('=');
-      settings[arg.slice(0, eq)] = arg.slice(eq + 1);
+      const key = arg.slice(0, eq);
+      // The last one winning would hide a typo'd pipeline or a clash with a CI default.
+      if (Object.hasOwn(settings, key)) {
+        process.stderr.write(`secret-rollout: option ${key} given twice\n`);
+        return 1;
+      }
+      settings[key] = arg.slice(eq + 1);
     } else {
       return bad(`unknown argument ${JSON.stringify(arg)}`);
     }

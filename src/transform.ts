@@ -3,6 +3,7 @@ import { isArgocdCm, planHealthCheck } from './argocd/health-check.js';
 import type { Config } from './config.js';
 import type { Bystander } from './io/pass-through.js';
 import { runLints } from './lints/index.js';
+import type { KeyedRead } from './lints/lint.js';
 import { type Consumption, templateChecksum, unionKeys } from './plan/checksums.js';
 import { annotationEdit, annotationField, type MappingEdit } from './plan/edits.js';
 import { phaseOf } from './plan/phases.js';
@@ -120,6 +121,7 @@ export function transform(
   const consumersOf = new Map<SecretSource, Set<Resource>>();
   const checksummed = new Map<Resource, Checksum[]>();
   const unresolved = new Map<Resource, { kind: ProducedKind; name: string; field: string }[]>();
+  const keyedReads: KeyedRead[] = [];
   for (const resource of resources) {
     if (sourceKindOf(resource)) continue;
     guarded(resource, () => {
@@ -138,6 +140,9 @@ export function transform(
             const refs = unresolved.get(resource);
             if (refs) refs.push(ref);
             else unresolved.set(resource, [ref]);
+          }
+          if (sources && use.field && use.keys !== 'all') {
+            keyedReads.push({ consumer: resource, sources, keys: use.keys, field: use.field });
           }
           for (const source of sources ?? []) {
             const consumers = consumersOf.get(source) ?? new Set<Resource>();
@@ -207,7 +212,7 @@ export function transform(
   }
 
   runLints(
-    { resources, bystanders, sources, consumersOf, checksummed, unresolved, config },
+    { resources, bystanders, sources, consumersOf, checksummed, unresolved, keyedReads, config },
     config,
     edits,
     results,

@@ -1,4 +1,7 @@
 // functionConfig: ConfigMap and SecretRollout, the same options, clear errors naming the field.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultConfig, isAnnotationKey, readConfig } from '../src/config.js';
 import { run } from '../src/run.js';
@@ -8,6 +11,7 @@ import {
   externalSecret,
   find,
   itemsOf,
+  repoRoot,
   resourceList,
   resultsOf,
   runOk,
@@ -63,6 +67,7 @@ describe('configuration', () => {
   it.each([
     [configMap({ storeWave: '1.5' }), 'data.storeWave must be a 64-bit integer'],
     [configMap({ nope: 'x' }), 'unknown option data.nope'],
+    [typed({ nope: 1 }), 'unknown option nope (known: checksumAnnotation,'],
     [
       configMap({ checksumAnnotation: 'bad key!' }),
       'data.checksumAnnotation must be a valid annotation key',
@@ -103,6 +108,54 @@ describe('configuration', () => {
     const out = run(stream, { settings: { checksumAnnotation: 'example.com/es' } });
     expect(out.exitCode).toBe(0);
     expect(out.stdout).toMatch(/example\.com\/es: "[0-9a-f]{64}"/);
+  });
+
+  it('rejects an unknown key=value option', () => {
+    const stream = `${externalSecret('db')}---\n${deployment('app', envFrom('db'))}`;
+    const out = run(stream, { settings: { storWave: '-3' } });
+    expect(out.exitCode).toBe(1);
+    expect(out.stdout).toBe('');
+    expect(out.stderr).toMatch(/^error: functionConfig: unknown option data\.storWave \(known: /);
+  });
+
+  it.each([
+    [
+      'ConfigMap',
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: f}\ndata:\n  storeWave: "-3"\n  storeWave: "-4"\n',
+    ],
+    [
+      'SecretRollout',
+      'apiVersion: fn.kpt.dev/v1alpha1\nkind: SecretRollout\nmetadata: {name: f}\nstoreWave: -3\nstoreWave: -4\n',
+    ],
+  ])('rejects an option repeated in a %s (a duplicated YAML key), naming its line', (_, config) => {
+    const input = resourceList([externalSecret('db'), deployment('app', envFrom('db'))], config);
+    const out = run(input);
+    expect(out.exitCode).toBe(1);
+    // (the input, written back unchanged, does not load: read the results alone)
+    const [result, ...rest] = resultsOf(out.stdout.slice(out.stdout.indexOf('results:')));
+    expect(rest).toEqual([]);
+    const line = Number(
+      /^invalid YAML at line (\d+): duplicated mapping key$/.exec(String(result?.message))?.[1],
+    );
+    expect(input.split('\n')[line - 1]).toMatch(/^\s+storeWave: "?-4"?$/);
+  });
+
+  it('rejects a key=value option given twice on the command line, naming it', () => {
+    const cli = path.join(repoRoot, 'dist/secret-rollout.cjs');
+    if (!existsSync(cli)) throw new Error(`${cli} is missing: run \`npm run build\` first`);
+    const input = `${externalSecret('db')}---\n${deployment('app', envFrom('db'))}`;
+    const cliRun = (...args: string[]) =>
+      spawnSync(process.execPath, [cli, ...args], { input, encoding: 'utf8' });
+    const twice = cliRun('storeWave=-3', 'storeWave=-4');
+    expect(twice.status).toBe(1);
+    expect(twice.stdout).toBe('');
+    expect(twice.stderr).toBe('secret-rollout: option storeWave given twice\n');
+    const planTwice = cliRun('plan', 'storeWave=-3', 'storeWave=-3');
+    expect(planTwice.status).toBe(1);
+    expect(planTwice.stderr).toBe('secret-rollout: option storeWave given twice\n');
+    const once = cliRun('storeWave=-9', 'externalSecretWave=-5');
+    expect(once.status).toBe(0);
+    expect(once.stdout).toContain('argocd.argoproj.io/sync-wave: "-5"');
   });
 
   it('uses the configured annotation key', () => {

@@ -1,7 +1,17 @@
 // Each lint: a case that must fire and a case that must not, plus severity and the Vault fix.
 import { describe, expect, it } from 'vitest';
+import { kindsNoRuleReads } from '../src/io/pass-through.js';
+import { knownKinds, nearMiss } from '../src/lints/kind-near-miss.js';
 import { run } from '../src/run.js';
-import { deployment, envFrom, externalSecret, resourceList, resultsOf } from './helpers.js';
+import { sourceKinds, storeKinds } from '../src/sources/index.js';
+import {
+  deployment,
+  envFrom,
+  externalSecret,
+  resourceList,
+  resultsOf,
+  secretKeyRef,
+} from './helpers.js';
 
 const pinned = (name: string, extra = '') =>
   externalSecret(name).replace(
@@ -182,5 +192,391 @@ describe('lints', () => {
     );
     // Idempotent, results included: they describe the state, not the change.
     expect(run(out.stdout).stdout).toBe(out.stdout);
+  });
+});
+
+/** A Deployment whose pod reads `keys` of Secret `secret` through a volume's items. */
+const volumeItems = (name: string, secret: string, keys: string[]) => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: ${name}
+spec:
+  template:
+    spec:
+      containers:
+      - name: app
+        image: app:1
+      volumes:
+      - name: s
+        secret:
+          secretName: ${secret}
+          items:
+${keys.map((k) => `          - {key: ${k}, path: ${k}}`).join('\n')}
+`;
+
+const sealed = (extra = '') => `apiVersion: bitnami.com/v1alpha1
+kind: SealedSecret
+metadata:
+  name: db
+spec:
+  encryptedData:
+    password: AgBy3i4OJSWK+PiTySYZZA==
+${extra}`;
+
+const kes = (data: string) => `apiVersion: kubernetes-client.io/v1
+kind: ExternalSecret
+metadata:
+  name: db
+spec:
+  backendType: vault
+  data:
+${data}`;
+
+const clusterEs = `apiVersion: external-secrets.io/v1
+kind: ClusterExternalSecret
+metadata:
+  name: db
+spec:
+  namespaces: [shop]
+  externalSecretSpec:
+    secretStoreRef: {name: vault, kind: ClusterSecretStore}
+    data:
+    - secretKey: password
+      remoteRef: {key: db, version: "1"}
+`;
+
+const plainSecret =
+  'apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ndata:\n  password: cHc=\nstringData:\n  user: u\n';
+const plainConfigMap =
+  'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: db\ndata:\n  password: x\nbinaryData:\n  blob: AA==\n';
+
+describe('missing key', () => {
+  const missing = /reads keys? .* but .* produces/;
+  it.each([
+    {
+      name: 'ExternalSecret, secretKeyRef',
+      fires: [pinned('db'), deployment('app', secretKeyRef('db', 'pasword'))],
+      quiet: [pinned('db'), deployment('app', secretKeyRef('db', 'password'))],
+      message:
+        'Deployment app reads key pasword of Secret db, but ExternalSecret db produces only password, user: check the key names on both sides',
+    },
+    {
+      name: 'ExternalSecret, creationPolicy Orphan',
+      fires: [
+        pinned('db', '  target:\n    creationPolicy: Orphan\n'),
+        deployment('app', secretKeyRef('db', 'pasword')),
+      ],
+      quiet: [
+        pinned('db', '  target:\n    creationPolicy: Orphan\n'),
+        deployment('app', secretKeyRef('db', 'user')),
+      ],
+      message:
+        'Deployment app reads key pasword of Secret db, but ExternalSecret db produces only password, user: check the key names on both sides',
+    },
+    {
+      name: 'ExternalSecret, volume items',
+      fires: [pinned('db'), volumeItems('app', 'db', ['user', 'tls.crt', 'tls.key'])],
+      quiet: [pinned('db'), volumeItems('app', 'db', ['user', 'password'])],
+      message:
+        'Deployment app reads keys tls.crt, tls.key of Secret db, but ExternalSecret db produces only password, user: check the key names on both sides',
+    },
+    {
+      name: 'ClusterExternalSecret',
+      fires: [clusterEs, deployment('app', secretKeyRef('db', 'user'), { namespace: 'shop' })],
+      quiet: [clusterEs, deployment('app', secretKeyRef('db', 'password'), { namespace: 'shop' })],
+      message:
+        'Deployment shop/app reads key user of Secret db, but ClusterExternalSecret db produces only password: check the key names on both sides',
+    },
+    {
+      name: 'SealedSecret',
+      fires: [sealed(), deployment('app', secretKeyRef('db', 'user'))],
+      quiet: [sealed(), deployment('app', secretKeyRef('db', 'password'))],
+      message:
+        'Deployment app reads key user of Secret db, but SealedSecret db produces only password: check the key names on both sides',
+    },
+    {
+      name: 'KES',
+      fires: [kes('  - {key: db, name: password}\n'), deployment('app', secretKeyRef('db', 'pw'))],
+      quiet: [
+        kes('  - {key: db, name: password}\n'),
+        deployment('app', secretKeyRef('db', 'password')),
+      ],
+      message:
+        'Deployment app reads key pw of Secret db, but ExternalSecret db produces only password: check the key names on both sides',
+    },
+    {
+      name: 'plain Secret (opt-in)',
+      config: '  secretChecksumAnnotation: checksum/secret\n',
+      fires: [plainSecret, deployment('app', secretKeyRef('db', 'token'))],
+      quiet: [plainSecret, deployment('app', secretKeyRef('db', 'user'))],
+      message:
+        'Deployment app reads key token of Secret db, but Secret db produces only password, user: check the key names on both sides',
+    },
+    {
+      name: 'plain ConfigMap (opt-in)',
+      config: '  configMapChecksumAnnotation: checksum/config\n',
+      fires: [
+        plainConfigMap,
+        deployment(
+          'app',
+          'env:\n- name: X\n  valueFrom:\n    configMapKeyRef: {name: db, key: pw}',
+        ),
+      ],
+      quiet: [
+        plainConfigMap,
+        deployment(
+          'app',
+          'env:\n- name: X\n  valueFrom:\n    configMapKeyRef: {name: db, key: blob}',
+        ),
+      ],
+      message:
+        'Deployment app reads key pw of ConfigMap db, but ConfigMap db produces only blob, password: check the key names on both sides',
+    },
+  ])('$name: fires on a key the source cannot produce, quiet on one it does', (c) => {
+    expect(findings(c.fires, missing, c.config)).toEqual([{ ref: 'app', message: c.message }]);
+    expect(findings(c.quiet, missing, c.config)).toEqual([]);
+  });
+
+  it('names the reference as the field', () => {
+    const out = run(resourceList([pinned('db'), deployment('app', secretKeyRef('db', 'x'))]));
+    const [result] = resultsOf(out.stdout).filter((r) => missing.test(String(r.message)));
+    expect(result?.field).toEqual({
+      path: 'spec.template.spec.containers[0].env[0].valueFrom.secretKeyRef.key',
+    });
+    const volume = run(resourceList([pinned('db'), volumeItems('app', 'db', ['x'])]));
+    const [item] = resultsOf(volume.stdout).filter((r) => missing.test(String(r.message)));
+    expect(item?.field).toEqual({ path: 'spec.template.spec.volumes[0].secret.items' });
+  });
+
+  it.each([
+    {
+      name: 'dataFrom adds keys',
+      source: pinned('db', '  dataFrom:\n  - extract: {key: db/all, version: "1"}\n'),
+    },
+    {
+      name: 'a template (Replace) decides the keys',
+      source: pinned('db', '  target:\n    template:\n      data:\n        url: "{{ .user }}"\n'),
+    },
+    {
+      name: 'a template (Merge) adds keys',
+      source: pinned(
+        'db',
+        '  target:\n    template:\n      mergePolicy: Merge\n      templateFrom:\n      - literal: "{{ .user }}: x"\n',
+      ),
+    },
+    {
+      name: 'creationPolicy Merge (an existing Secret)',
+      source: pinned('db', '  target:\n    creationPolicy: Merge\n'),
+    },
+    { name: 'creationPolicy None', source: pinned('db', '  target:\n    creationPolicy: None\n') },
+    { name: 'SealedSecret template data', source: sealed('  template:\n    data:\n      x: y\n') },
+    {
+      name: 'SealedSecret patching an existing Secret',
+      source: sealed().replace(
+        '  name: db\n',
+        '  name: db\n  annotations:\n    sealedsecrets.bitnami.com/patch: "true"\n',
+      ),
+    },
+    { name: 'KES path entry', source: kes('  - {path: db/all}\n') },
+    {
+      name: 'VaultStaticSecret (keys come from Vault)',
+      source:
+        'apiVersion: secrets.hashicorp.com/v1beta1\nkind: VaultStaticSecret\nmetadata:\n  name: db\nspec:\n  mount: kv\n  path: db\n  type: kv-v2\n  destination: {name: db, create: true}\n',
+    },
+    {
+      name: 'a service-account-token Secret (the token controller fills it)',
+      source:
+        'apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ntype: kubernetes.io/service-account-token\n',
+      config: '  secretChecksumAnnotation: checksum/secret\n',
+    },
+  ])('is quiet when the keys are not known: $name', ({ source, config }) => {
+    const items = [source, deployment('app', secretKeyRef('db', 'anything'))];
+    expect(findings(items, /reads keys? /, config)).toEqual([]);
+  });
+
+  it('counts the keys of every source writing the Secret', () => {
+    const other = pinned('db2', '  target:\n    name: db\n').replace(
+      /secretKey: password/,
+      'secretKey: token',
+    );
+    const items = [pinned('db'), other, deployment('app', secretKeyRef('db', 'token'))];
+    expect(findings(items, /reads keys? /)).toEqual([]);
+  });
+
+  it('can be turned off', () => {
+    const items = [pinned('db'), deployment('app', secretKeyRef('db', 'pasword'))];
+    expect(findings(items, /reads key/, '  missingKeySeverity: "off"\n', 'info')).toEqual([]);
+    expect(findings(items, /reads key/, '  missingKeySeverity: "off"\n')).toEqual([]);
+  });
+});
+
+describe('kind near miss', () => {
+  const item = (apiVersion: string, kind: string) =>
+    `apiVersion: ${apiVersion}\nkind: ${kind}\nmetadata:\n  name: x\nspec: {}\n`;
+  const nearMissResults = (text: string) =>
+    resultsOf(run(resourceList([text])).stdout).filter(
+      (r) => r.severity === 'warning' && /looks like an? |is read as an? /.test(String(r.message)),
+    );
+
+  it.each([
+    ['external-secrets.io/v1', 'Externalsecret', 'ExternalSecret', 'its kind differs only in case'],
+    ['external-secrets.io/v1', 'ExternalSecrets', 'ExternalSecret', 'its kind is a plural'],
+    ['external-secrets.io/v1', 'externalsecrets', 'ExternalSecret', 'its kind is a plural'],
+    ['external-secrets.io/v1', 'ExternalSecert', 'ExternalSecret', 'its kind is misspelled'],
+    [
+      'external-secret.io/v1',
+      'ExternalSecret',
+      'ExternalSecret',
+      'its group is external-secret.io',
+    ],
+    [
+      'external-secrets.com/v1',
+      'ExternalSecret',
+      'ExternalSecret',
+      'its group is external-secrets.com',
+    ],
+    ['v1', 'ExternalSecret', 'ExternalSecret', 'its group is missing'],
+    [
+      'external-secret.io/v1',
+      'ExternalSecrets',
+      'ExternalSecret',
+      'its kind is a plural and its group is external-secret.io',
+    ],
+    ['external-secrets.io/v1', 'ClusterSecretStores', 'ClusterSecretStore', 'is a plural'],
+    ['external-secrets.io/v1', 'Secretstore', 'SecretStore', 'differs only in case'],
+    ['external-secrets.io/v1', 'ClusterExternalSecert', 'ClusterExternalSecret', 'misspelled'],
+    ['kubernetes-client.io/v1', 'ExternalSecrets', 'ExternalSecret', 'is a plural'],
+    ['bitnami.com/v1alpha1', 'SealedSecrets', 'SealedSecret', 'is a plural'],
+    ['bitnami.io/v1alpha1', 'SealedSecret', 'SealedSecret', 'its group is bitnami.io'],
+    ['secrets.hashicorp.com/v1beta1', 'VaultStaticSecrets', 'VaultStaticSecret', 'is a plural'],
+    ['v1', 'Secrets', 'Secret', 'is a plural'],
+    ['v1', 'Configmap', 'ConfigMap', 'differs only in case'],
+    ['core/v1', 'Secret', 'Secret', 'its group is core'],
+  ])('%s %s looks like %s (%s)', (apiVersion, kind, known, why) => {
+    const results = nearMissResults(item(apiVersion, kind));
+    expect(results).toHaveLength(1);
+    const [result] = results;
+    expect(result?.resourceRef).toEqual({ apiVersion, kind, name: 'x' });
+    expect(String(result?.message)).toMatch(
+      new RegExp(`^${kind} x \\(${apiVersion}\\) looks like an? ${known} \\(.*\\), but .*${why}`),
+    );
+    expect(String(result?.message)).toMatch(/To count, set apiVersion: \S+ and kind: \S+$/);
+  });
+
+  it('says what it would take to count', () => {
+    const [result] = nearMissResults(item('external-secret.io/v1beta1', 'Externalsecret'));
+    expect(result?.message).toBe(
+      'Externalsecret x (external-secret.io/v1beta1) looks like an ExternalSecret ' +
+        '(external-secrets.io/v1), but its kind differs only in case and its group is ' +
+        'external-secret.io, so secret-rollout does not read it (no checksum, no wave). To count, ' +
+        'set apiVersion: external-secrets.io/v1 and kind: ExternalSecret',
+    );
+    expect(result?.field).toEqual({ path: 'kind' });
+  });
+
+  it.each([
+    ['external-secrets.io/v1', 'ExternalSecret'],
+    ['external-secrets.io/v1', 'ClusterExternalSecret'],
+    ['external-secrets.io/v1', 'SecretStore'],
+    ['external-secrets.io/v1', 'ClusterSecretStore'],
+    ['external-secrets.io/v1alpha1', 'PushSecret'],
+    ['external-secrets.io/v1alpha1', 'ClusterPushSecret'],
+    ['generators.external-secrets.io/v1alpha1', 'Password'],
+    ['generators.external-secrets.io/v1alpha1', 'ClusterGenerator'],
+    ['kubernetes-client.io/v1', 'ExternalSecret'],
+    ['bitnami.com/v1alpha1', 'SealedSecret'],
+    ['secrets.hashicorp.com/v1beta1', 'VaultStaticSecret'],
+    ['secrets.hashicorp.com/v1beta1', 'VaultDynamicSecret'],
+    ['secrets.hashicorp.com/v1beta1', 'VaultPKISecret'],
+    ['secrets.hashicorp.com/v1beta1', 'VaultAuth'],
+    ['secrets.hashicorp.com/v1beta1', 'HCPVaultSecretsApp'],
+    ['example.com/v1', 'Secret'],
+    ['example.com/v1', 'ConfigMap'],
+    ['apps/v1', 'Deploymnet'],
+    ['fn.kpt.dev/v1alpha1', 'SecretRollout'],
+  ])('is quiet on %s %s', (apiVersion, kind) => {
+    expect(nearMissResults(item(apiVersion, kind))).toEqual([]);
+  });
+
+  it('is never a built-in kind, parsed or copied through', () => {
+    const core = [
+      'Binding',
+      'ComponentStatus',
+      'Endpoints',
+      'Event',
+      'LimitRange',
+      'List',
+      'Namespace',
+      'Node',
+      'PersistentVolume',
+      'PersistentVolumeClaim',
+      'Pod',
+      'PodTemplate',
+      'ReplicationController',
+      'ResourceQuota',
+      'Service',
+      'ServiceAccount',
+    ].map((kind) => `v1/${kind}`);
+    const ids = [...core, ...kindsNoRuleReads];
+    const misses = ids.filter((id) => {
+      const slash = id.lastIndexOf('/');
+      return nearMiss(id.slice(0, slash), id.slice(slash + 1)) !== undefined;
+    });
+    expect(misses).toEqual([]);
+    expect(ids.length).toBeGreaterThan(30);
+  });
+
+  it('is still found in a stream, where plain Secrets are copied through unparsed', () => {
+    const out = run(`${item('v1', 'Secrets')}---\n${item('v1', 'Secret')}`);
+    expect(out.exitCode).toBe(0);
+    expect(out.stderr).toMatch(
+      /^warning: Secrets x \(v1\) looks like a Secret \(v1\), but its kind is a plural/m,
+    );
+    expect(out.stderr.match(/looks like/g)).toHaveLength(1);
+  });
+
+  it('covers every source and store kind', () => {
+    const known = knownKinds.map((k) => `${k.group}/${k.kind}`).sort();
+    const read = [...sourceKinds, ...storeKinds].map((k) => `${k.group}/${k.kind}`).sort();
+    expect(known).toEqual(read);
+  });
+
+  it.each([
+    [
+      'v1beta1',
+      'ExternalSecret',
+      'ESO v0.17.0 and later do not serve it (served: false in their CRDs)',
+    ],
+    ['v1beta1', 'ClusterExternalSecret', 'ESO v0.17.0 and later do not serve it'],
+    ['v1beta1', 'SecretStore', 'ESO v0.17.0 and later do not serve it'],
+    ['v1beta1', 'ClusterSecretStore', 'ESO v0.17.0 and later do not serve it'],
+    ['v1alpha1', 'ExternalSecret', 'ESO v0.17.0 and later do not define it'],
+    ['v2', 'ExternalSecret', 'its operator does not define that version'],
+  ])('warns on %s %s, which still counts', (version, kind, why) => {
+    const apiVersion = `external-secrets.io/${version}`;
+    const results = nearMissResults(item(apiVersion, kind));
+    expect(results.map((r) => r.message)).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^${kind} x \\(${apiVersion}\\) is read as an? ${kind}, but ${why.replace(/[()]/g, '\\$&')}.*Set apiVersion: external-secrets.io/v1$`,
+        ),
+      ),
+    ]);
+    expect(results[0]?.field).toEqual({ path: 'apiVersion' });
+  });
+
+  it('still reads an unserved version: the consumer gets its checksum', () => {
+    const old = pinned('db').replace('external-secrets.io/v1', 'external-secrets.io/v1beta1');
+    const out = run(resourceList([old, deployment('app', envFrom('db'))]));
+    expect(out.exitCode).toBe(0);
+    expect(out.stdout).toMatch(/checksum\/external-secrets: "[0-9a-f]{64}"/);
+    expect(nearMissResults(pinned('db'))).toEqual([]);
+  });
+
+  it('can be turned off', () => {
+    const items = [item('external-secrets.io/v1', 'ExternalSecrets')];
+    expect(findings(items, /looks like/, '  kindNearMissSeverity: "off"\n', 'info')).toEqual([]);
+    expect(findings(items, /looks like/, '  kindNearMissSeverity: "off"\n')).toEqual([]);
+    expect(findings(items, /looks like/, '  kindNearMissSeverity: info\n', 'info')).toHaveLength(1);
   });
 });

@@ -7,7 +7,7 @@
 import type { Config } from '../config.js';
 import { peekScalar } from './locate-lines.js';
 
-const kindsNoRuleReads = new Set([
+export const kindsNoRuleReads: ReadonlySet<string> = new Set([
   'v1/Service',
   'v1/ServiceAccount',
   'v1/Endpoints',

@@ -6,7 +6,9 @@ import { type Result, resourceResult, type Severity } from '../results.js';
 import { crossNamespace } from './cross-namespace.js';
 import { hookPhase } from './hook-phase.js';
 import { jobChecksum } from './job-checksum.js';
+import { kindNearMiss } from './kind-near-miss.js';
 import type { Lint, LintContext } from './lint.js';
+import { missingKey } from './missing-key.js';
 import { unpinnedVersion } from './unpinned-version.js';
 import { vaultAgentJob } from './vault-agent-job.js';
 
@@ -16,6 +18,8 @@ export const lints: readonly Lint[] = [
   unpinnedVersion,
   vaultAgentJob,
   crossNamespace,
+  missingKey,
+  kindNearMiss,
 ];
 
 export function runLints(

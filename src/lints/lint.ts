@@ -18,7 +18,18 @@ export interface LintContext {
   checksummed: ReadonlyMap<Resource, readonly { shape: PodTemplateShape }[]>;
   /** References that no source in the resource's own namespace produces (field: the PodSpec). */
   unresolved: ReadonlyMap<Resource, readonly { kind: ProducedKind; name: string; field: string }[]>;
+  /** References that read named keys of a Secret or ConfigMap that sources in the input produce. */
+  keyedReads: readonly KeyedRead[];
   config: Config;
+}
+
+export interface KeyedRead {
+  consumer: Resource;
+  /** Every source producing the Secret (or ConfigMap) in the consumer's namespace. */
+  sources: readonly SecretSource[];
+  keys: ReadonlySet<string>;
+  /** The reference (`…secretKeyRef`, `…volumes[0].secret`). */
+  field: string;
 }
 
 export type Report = (resource: Resource, message: string, field?: string) => void;
@@ -37,7 +48,9 @@ export interface Lint {
     | 'jobChecksumSeverity'
     | 'unpinnedVersionSeverity'
     | 'vaultAgentJobSeverity'
-    | 'crossNamespaceSeverity';
+    | 'crossNamespaceSeverity'
+    | 'missingKeySeverity'
+    | 'kindNearMissSeverity';
   check(context: LintContext, output: LintOutput): void;
 }
 

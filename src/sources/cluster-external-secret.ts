@@ -53,6 +53,7 @@ export const clusterExternalSecret: SourceKind = {
             ? [resourceResult(resource, 'info', `${note}; selected: ${namespaces.join(', ')}`)]
             : [],
         content: esSpec.content,
+        producedKeys: esSpec.producedKeys,
       }),
     );
   },

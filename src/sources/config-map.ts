@@ -22,6 +22,7 @@ export const configMap: SourceKind = {
       ordered: false,
       stores: [],
       notes: [],
+      producedKeys: () => new Set([...Object.keys(data), ...Object.keys(binaryData)]),
       // The whole content is here, so narrowing to the keys read is always sound.
       content: (keys: KeySet): Json =>
         normalize({ data: pickKeys(data, keys), binaryData: pickKeys(binaryData, keys) }, []),

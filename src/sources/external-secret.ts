@@ -62,6 +62,7 @@ export const externalSecret: SourceKind = {
       secretName,
       stores: spec.stores,
       content: spec.content,
+      producedKeys: spec.producedKeys,
     });
   },
 };
@@ -72,6 +73,7 @@ export interface ExternalSecretSpec {
   targetName: string | undefined;
   stores: StoreRef[];
   content(keys: KeySet): Json;
+  producedKeys(): ReadonlySet<string> | undefined;
 }
 
 /**
@@ -112,7 +114,20 @@ export function readExternalSecretSpec(
   const normalized = normalize(spec, rules) as JsonObject;
   // Per-key narrowing is only sound when data[] alone decides the Secret's keys.
   const narrowable = normalized.dataFrom === undefined && target?.template == null;
-  return { targetName, stores, content: listContent(normalized, 'data', 'secretKey', narrowable) };
+  // The same condition makes the keys known: data[].secretKey and nothing else. Any template
+  // counts as unknown: with mergePolicy Replace its data and templateFrom (literal templates can
+  // render keys) replace the keys, with Merge they add to them. So does a Secret ESO does not own:
+  // creationPolicy Merge writes into an existing Secret, None does not write at all.
+  const policy = target?.creationPolicy ?? 'Owner';
+  const owned = policy === 'Owner' || policy === 'Orphan';
+  const secretKeys = data.map((entry) => (entry as JsonObject).secretKey as string);
+  const keys = narrowable && owned && secretKeys.length > 0 ? new Set(secretKeys) : undefined;
+  return {
+    targetName,
+    stores,
+    content: listContent(normalized, 'data', 'secretKey', narrowable),
+    producedKeys: () => keys,
+  };
 }
 
 function addStore(stores: StoreRef[], ref: Json | undefined, field: string): void {

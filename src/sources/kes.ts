@@ -89,6 +89,9 @@ export const kubernetesExternalSecret: SourceKind = {
       secretName: resource.name,
       notes: [resourceResult(resource, 'info', migrate)],
       content: listContent(normalized, 'data', 'name', narrowable),
+      // When narrowable, data[].name alone names the Secret's keys.
+      producedKeys: () =>
+        narrowable && data.length > 0 ? new Set(data.map((d) => d.name as string)) : undefined,
     });
   },
 };

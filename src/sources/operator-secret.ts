@@ -5,7 +5,7 @@ import type { Resource } from '../resource.js';
 import type { SecretSource } from './source.js';
 
 type Fields = Pick<SecretSource, 'secretName' | 'content'> &
-  Partial<Pick<SecretSource, 'namespace' | 'stores' | 'notes'>>;
+  Partial<Pick<SecretSource, 'namespace' | 'stores' | 'notes' | 'producedKeys'>>;
 
 export function operatorSecret(resource: Resource, config: Config, fields: Fields): SecretSource {
   return {
@@ -16,6 +16,7 @@ export function operatorSecret(resource: Resource, config: Config, fields: Field
     ordered: true,
     stores: [],
     notes: [],
+    producedKeys: () => undefined,
     ...fields,
   };
 }

@@ -1,6 +1,6 @@
 // Bitnami SealedSecret (bitnami.com/v1alpha1). The controller always names the Secret after the
 // SealedSecret, in its namespace: Unseal() overwrites whatever spec.template.metadata says.
-import { ItemError, type Json, type JsonObject } from '../resource.js';
+import { ItemError, isObject, type Json, type JsonObject } from '../resource.js';
 import { type Result, resourceResult } from '../results.js';
 import { objectField, optionalObject, optionalString, pickKeys, stringMap } from './fields.js';
 import { type NormalizeRule, normalize } from './normalize.js';
@@ -16,6 +16,17 @@ import type { KeySet, SourceKind } from './source.js';
 const rules: readonly NormalizeRule[] = [
   { path: ['template'], drop: ['metadata', 'immutable', 'data'], defaults: { type: 'Opaque' } },
 ];
+
+/** `sealedsecrets.bitnami.com/managed` or `/patch`, on the SealedSecret or its template. */
+function takesOver(
+  annotations: Readonly<Record<string, string>>,
+  template: JsonObject | undefined,
+) {
+  const onTemplate = isObject(template?.annotations) ? template.annotations : {};
+  return [annotations, onTemplate].some((a) =>
+    Object.keys(a).some((k) => /^sealedsecrets\.bitnami\.com\/(managed|patch)$/.test(k)),
+  );
+}
 
 export const sealedSecret: SourceKind = {
   group: 'bitnami.com',
@@ -54,9 +65,13 @@ export const sealedSecret: SourceKind = {
     const hasTemplateData = Object.keys(templateData).length > 0;
     // Per key only when the encrypted keys alone make the Secret (no template data, no old blob).
     const narrowable = !hasTemplateData && rest.data === undefined;
+    const keysKnown = narrowable && !takesOver(resource.annotations, metadata);
     return operatorSecret(resource, config, {
       secretName: resource.name,
       notes,
+      // The controller decrypts each encryptedData key into a Secret key of the same name. An
+      // existing Secret it is told to take over or patch (annotations) may keep keys of its own.
+      producedKeys: () => (keysKnown ? new Set(Object.keys(encryptedData)) : undefined),
       content(keys: KeySet): Json {
         const content: JsonObject = { ...rest };
         const picked = pickKeys(encryptedData, narrowable ? keys : 'all');

@@ -44,6 +44,10 @@ export const secret: SourceKind = {
       ordered: false,
       stores: [],
       notes: [],
+      // The whole Secret is in the input: its keys are exactly data ∪ stringData, except that the
+      // token controller fills a service-account-token Secret (token, ca.crt, namespace).
+      producedKeys: () =>
+        type === 'kubernetes.io/service-account-token' ? undefined : new Set(Object.keys(digests)),
       content: (keys: KeySet): Json => normalize({ type, data: pickKeys(digests, keys) }, rules),
     } satisfies SecretSource;
   },

@@ -33,6 +33,12 @@ export interface SecretSource {
   stores: readonly StoreRef[];
   /** Notes about the source itself (for example what its checksum cannot follow). */
   notes: readonly Result[];
+  /**
+   * The data keys the produced Secret (or ConfigMap) has, when the spec alone decides them;
+   * `undefined` when anything else can add keys (dataFrom, templates, the remote store). Only a
+   * known set lets the missing-key lint warn, so when unsure, `undefined`.
+   */
+  producedKeys(): ReadonlySet<string> | undefined;
 }
 
 /** What a source may look up: the options, and the rest of the input (Namespaces, …). */

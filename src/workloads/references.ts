@@ -65,6 +65,8 @@ export interface SecretUse {
   keys: KeySet;
   /** Counts for the checksum only when this option is on (it always counts for ordering). */
   optIn?: SecretReference['optIn'];
+  /** Where a reference that reads named keys is (`…secretKeyRef`, `…volumes[0].secret`). */
+  field?: string;
 }
 
 interface Step {
@@ -114,6 +116,10 @@ function addUse(node: JsonObject, trail: Trail, ref: SecretReference, uses: Secr
   }
   const use: SecretUse = { kind: ref.kind, secretName: name, keys: keysOf(node, ref, trail) };
   if (ref.optIn) use.optIn = ref.optIn;
+  // Only named keys can be missing: the missing-key lint reports them at this field.
+  if (use.keys !== 'all' && ref.keys !== 'all') {
+    use.field = `${fieldOf(trail)}.${'field' in ref.keys ? ref.keys.field : ref.keys.items}`;
+  }
   uses.push(use);
 }
 
