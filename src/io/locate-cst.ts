@@ -2,7 +2,7 @@
 // why locate-lines.ts runs first) but it understands flow mappings, quoted keys and explicit
 // nulls. Loaded only when needed, so start-up and the common case never pay for it.
 import type { Node, YAMLMap } from 'yaml';
-import { lineAt } from './lines.js';
+import { aboveComments, lineAt } from './lines.js';
 import loadYaml from './load-yaml.cjs';
 import type { Locator, ScalarStyle, Site } from './site.js';
 
@@ -80,7 +80,8 @@ function insertionSite(
   const column = prefix.length - prefix.trimStart().length;
   return {
     kind: 'lines',
-    at: lineStart,
+    // Above the comments that head the first key, as in locate-lines.ts.
+    at: aboveComments(text, lineStart),
     indent: column,
     step: Math.max(column - parentColumn, 1),
     missing,

@@ -6,7 +6,9 @@
 //  (c) running on the output again gives the same bytes;
 //  (d) permuting the items (and restyling them) moves no checksum and no wave;
 //  (e) every ExternalSecret → consumer edge has the checksum and the wave order computed by the
-//      independent model in model.ts.
+//      independent model in model.ts;
+//  (f) comments stay with their keys: after every comment line of the input, the next line that
+//      is neither blank nor a comment is, in the output, the same input line as before.
 // Environment: PROPERTY_RUNS (default 2000) is the total number of cases, shared by the
 // properties below (PROPERTY_RUNS=100000 for a long run); PROPERTY_SEED replays a failure's seed;
 // PROPERTY_AVOID_KNOWN_BUGS=1 leaves out the layouts of the bugs in known-bugs.test.ts, to look
@@ -16,7 +18,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/run.js';
-import { lineDiff, withoutResults } from './checks.js';
+import { commentDiff, lineDiff, withoutResults } from './checks.js';
 import {
   deepClone,
   getAt,
@@ -239,6 +241,8 @@ function checkCase(s: Scenario, mode: Mode, layout: Layout): void {
   if (mode !== 'json') {
     const body = mode === 'list' ? withoutResults(text, out.stdout) : out.stdout;
     expect(lineDiff(text, body, { checksum: ck }), context()).toBeUndefined();
+    // (f) no inserted line between a comment and the key below it.
+    expect(commentDiff(text, body, { checksum: ck }), context()).toBeUndefined();
   }
 
   // (c) idempotent, byte for byte.
@@ -308,7 +312,7 @@ describe('lineDiff', () => {
 
 describe('properties', () => {
   it(
-    'YAML ResourceLists: (a) (b) (c) (e)',
+    'YAML ResourceLists: (a) (b) (c) (e) (f)',
     () => {
       fc.assert(
         fc.property(scenarioArb, layoutArb, (s, layout) => checkCase(s, 'list', layout)),
@@ -319,7 +323,7 @@ describe('properties', () => {
   );
 
   it(
-    'YAML streams: (a) (b) (c) (e)',
+    'YAML streams: (a) (b) (c) (e) (f)',
     () => {
       fc.assert(
         fc.property(scenarioArb, layoutArb, (s, layout) => checkCase(s, 'stream', layout)),
