@@ -50,6 +50,7 @@ export const locateByCst: Locator = (text, entry, path, key) => {
     }
     const column = columnOf(text, keyStart);
     const step = Math.max(column - parentColumn, 1);
+    // Right under `key:`, above any comments there (they keep the key below them).
     const at = lineAt(text, keyStart - column).next;
     return { kind: 'lines', at, indent: column + step, step, missing: rest };
   }

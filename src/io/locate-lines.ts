@@ -105,7 +105,8 @@ function locateIn(
     const nested = child !== undefined && child.indent >= keyIndent;
     if (nested && isSequenceEntry(text, child.start + child.indent, child.end)) return undefined;
     if (!nested || child.indent === keyIndent) {
-      // `key:` with nothing under it is null: start its mapping on the next line.
+      // `key:` with nothing under it is null: start its mapping on the next line (above any
+      // comments there, which so keep the key below them).
       const missing = path.slice(depth + 1);
       return { kind: 'lines', at: found.line.next, indent: keyIndent + step, step, missing };
     }
