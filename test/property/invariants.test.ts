@@ -310,6 +310,25 @@ describe('lineDiff', () => {
   });
 });
 
+describe('commentDiff (f)', () => {
+  const ck = { checksum: 'k' };
+  it('detects a line inserted between a comment and its key, or after a last comment', () => {
+    const input = 'm:\n  # c\n\n  # d\n  a: 1\n';
+    expect(commentDiff(input, 'm:\n  # c\n\n  # d\n  annotations:\n  a: 1\n', ck)).toBeDefined();
+    expect(commentDiff(input, 'm:\n  # c\n  annotations:\n\n  # d\n  a: 1\n', ck)).toBeDefined();
+    expect(commentDiff('m: 1\n# end\n', 'm: 1\n# end\nk: "v"\n', ck)).toBeDefined();
+    expect(
+      commentDiff('m: 1\r\n# c\r\nn: 2\r\n', 'm: 1\r\n# c\r\nk: "v"\r\nn: 2\r\n', ck),
+    ).toBeDefined();
+  });
+
+  it('accepts lines inserted above the comments', () => {
+    const input = 'm:\n  # c\n\n  # d\n  a: 1 # e\n  # f\nn: 2\n';
+    const output = 'm:\n  annotations:\n    k: "v"\n  # c\n\n  # d\n  a: 1 # e\n  # f\nn: 2\n';
+    expect(commentDiff(input, output, ck)).toBeUndefined();
+  });
+});
+
 describe('properties', () => {
   it(
     'YAML ResourceLists: (a) (b) (c) (e) (f)',
