@@ -29,6 +29,25 @@ export function lineAt(text: string, start: number): Line {
   return { start, end, next, indent: i - start, content: i < end && first !== 35 /* # */ };
 }
 
+/**
+ * Where lines inserted above the line at `lineStart` go so that no comment changes the key it
+ * describes: above the comment lines directly over it (with any blank lines between them), else
+ * at `lineStart`. Blank lines above the topmost comment stay where they are.
+ */
+export function aboveComments(text: string, lineStart: number): number {
+  let at = lineStart;
+  for (let pos = lineStart; pos > 0; ) {
+    const prev = pos >= 2 ? text.lastIndexOf('\n', pos - 2) + 1 : 0;
+    let i = prev;
+    while (i < pos && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++;
+    const c = text.charCodeAt(i);
+    if (c === 35 /* # */) at = prev;
+    else if (i < pos && c !== 10 && c !== 13) break; // content: the mapping's opening line
+    pos = prev;
+  }
+  return at;
+}
+
 /** The text's line break, so inserted lines match (`\r\n` files stay `\r\n`). */
 export function lineBreakOf(text: string): string {
   const lf = text.indexOf('\n');

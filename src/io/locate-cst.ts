@@ -2,7 +2,7 @@
 // why locate-lines.ts runs first) but it understands flow mappings, quoted keys and explicit
 // nulls. Loaded only when needed, so start-up and the common case never pay for it.
 import type { Node, YAMLMap } from 'yaml';
-import { lineAt } from './lines.js';
+import { aboveComments, lineAt } from './lines.js';
 import loadYaml from './load-yaml.cjs';
 import type { Locator, ScalarStyle, Site } from './site.js';
 
@@ -50,6 +50,7 @@ export const locateByCst: Locator = (text, entry, path, key) => {
     }
     const column = columnOf(text, keyStart);
     const step = Math.max(column - parentColumn, 1);
+    // Right under `key:`, above any comments there (they keep the key below them).
     const at = lineAt(text, keyStart - column).next;
     return { kind: 'lines', at, indent: column + step, step, missing: rest };
   }
@@ -80,7 +81,8 @@ function insertionSite(
   const column = prefix.length - prefix.trimStart().length;
   return {
     kind: 'lines',
-    at: lineStart,
+    // Above the comments that head the first key, as in locate-lines.ts.
+    at: aboveComments(text, lineStart),
     indent: column,
     step: Math.max(column - parentColumn, 1),
     missing,

@@ -2,7 +2,7 @@
 // layout kpt, kustomize and Helm print; on anything else (flow mappings, anchors, tags, quoted
 // keys with escapes, multi-line values) it answers `undefined` and the caller falls back to the
 // full YAML parser in locate-cst.ts.
-import { isSequenceEntry, type Line, lineAt } from './lines.js';
+import { aboveComments, isSequenceEntry, type Line, lineAt } from './lines.js';
 import type { Locator, ScalarStyle, Site } from './site.js';
 
 interface Mapping {
@@ -105,7 +105,8 @@ function locateIn(
     const nested = child !== undefined && child.indent >= keyIndent;
     if (nested && isSequenceEntry(text, child.start + child.indent, child.end)) return undefined;
     if (!nested || child.indent === keyIndent) {
-      // `key:` with nothing under it is null: start its mapping on the next line.
+      // `key:` with nothing under it is null: start its mapping on the next line (above any
+      // comments there, which so keep the key below them).
       const missing = path.slice(depth + 1);
       return { kind: 'lines', at: found.line.next, indent: keyIndent + step, step, missing };
     }
@@ -131,10 +132,14 @@ function firstContentLine(text: string, from: number): Line | undefined {
   return undefined;
 }
 
-/** Line start of the mapping's first key, where new entries go (never a `- ` line). */
+/**
+ * Where new entries go: before the mapping's first key, above the comments that head it, so each
+ * comment stays directly above the key it was above (never on a `- ` line).
+ */
 function firstEntryStart(text: string, mapping: Mapping): number | undefined {
   if (mapping.entryLine !== undefined) return undefined;
-  return firstContentLine(text, mapping.from)?.start;
+  const first = firstContentLine(text, mapping.from);
+  return first && aboveComments(text, first.start);
 }
 
 /**

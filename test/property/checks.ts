@@ -1,4 +1,4 @@
-// The line-level check of invariant (b), and the ResourceList output split it needs.
+// The line-level checks of invariants (b) and (f), and the ResourceList output split it needs.
 import { waveKey } from './model.js';
 
 /** (b): the output is the input with lines (or flow entries) inserted, nothing else changed. */
@@ -7,6 +7,47 @@ export function lineDiff(
   output: string,
   keys: { checksum: string },
 ): string | undefined {
+  const aligned = align(input, output, keys);
+  return typeof aligned === 'string' ? aligned : undefined;
+}
+
+/**
+ * (f): every comment line of the input is followed, in the output, by the same next content line
+ * as in the input: no inserted line lands between a comment and the key it describes. Assumes (b).
+ */
+export function commentDiff(
+  input: string,
+  output: string,
+  keys: { checksum: string },
+): string | undefined {
+  const aligned = align(input, output, keys);
+  if (typeof aligned === 'string') return aligned;
+  const a = input.split('\n').map((l) => l.replace(/\r$/, ''));
+  const b = output.split('\n').map((l) => l.replace(/\r$/, ''));
+  const isContent = (l: string) => l.trim() !== '' && !l.trimStart().startsWith('#');
+  for (let i = 0; i < a.length; i++) {
+    const at = aligned[i];
+    if (at === undefined || !(a[i] as string).trimStart().startsWith('#')) continue;
+    let k = i + 1;
+    while (k < a.length && !isContent(a[k] as string)) k++;
+    let l = at + 1;
+    while (l < b.length && !isContent(b[l] as string)) l++;
+    const want = k < a.length ? aligned[k] : undefined;
+    if (k < a.length && want === undefined) continue; // content of a replaced block value
+    if (l < b.length ? l !== want : want !== undefined) {
+      return `input line ${i + 1} ${JSON.stringify(a[i])} is followed by ${JSON.stringify(b[l])}, not ${JSON.stringify(a[k])}`;
+    }
+  }
+  return undefined;
+}
+
+/** Output line index of each input line (undefined for lines that went with a replaced value),
+ * or what differs beyond inserted lines. */
+function align(
+  input: string,
+  output: string,
+  keys: { checksum: string },
+): (number | undefined)[] | string {
   const a = input.split('\n');
   const b = output.split('\n');
   const cr = (l: string) => l.replace(/\r$/, '');
@@ -69,9 +110,11 @@ export function lineDiff(
   // before it take the break of the line before.
   const crBreak = (i: number) =>
     (a[i === a.length - 1 && i > 0 ? i - 1 : i] as string).endsWith('\r');
+  const at: (number | undefined)[] = [];
   let i = 0;
   let j = 0;
   while (i < a.length) {
+    at[i] = j;
     const x = cr(a[i] as string);
     const y = b[j] === undefined ? undefined : cr(b[j] as string);
     if (y === undefined)
@@ -104,7 +147,7 @@ export function lineDiff(
   for (; j < b.length; j++) {
     if (!inserted.test(cr(b[j] as string))) return `extra output line ${JSON.stringify(b[j])}`;
   }
-  return undefined;
+  return at;
 }
 
 /** The items part of a ResourceList output: without the appended `results:`. */

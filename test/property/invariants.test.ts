@@ -6,7 +6,9 @@
 //  (c) running on the output again gives the same bytes;
 //  (d) permuting the items (and restyling them) moves no checksum and no wave;
 //  (e) every ExternalSecret → consumer edge has the checksum and the wave order computed by the
-//      independent model in model.ts.
+//      independent model in model.ts;
+//  (f) comments stay with their keys: after every comment line of the input, the next line that
+//      is neither blank nor a comment is, in the output, the same input line as before.
 // Environment: PROPERTY_RUNS (default 2000) is the total number of cases, shared by the
 // properties below (PROPERTY_RUNS=100000 for a long run); PROPERTY_SEED replays a failure's seed;
 // PROPERTY_AVOID_KNOWN_BUGS=1 leaves out the layouts of the bugs in known-bugs.test.ts, to look
@@ -16,7 +18,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/run.js';
-import { lineDiff, withoutResults } from './checks.js';
+import { commentDiff, lineDiff, withoutResults } from './checks.js';
 import {
   deepClone,
   getAt,
@@ -239,6 +241,8 @@ function checkCase(s: Scenario, mode: Mode, layout: Layout): void {
   if (mode !== 'json') {
     const body = mode === 'list' ? withoutResults(text, out.stdout) : out.stdout;
     expect(lineDiff(text, body, { checksum: ck }), context()).toBeUndefined();
+    // (f) no inserted line between a comment and the key below it.
+    expect(commentDiff(text, body, { checksum: ck }), context()).toBeUndefined();
   }
 
   // (c) idempotent, byte for byte.
@@ -306,9 +310,28 @@ describe('lineDiff', () => {
   });
 });
 
+describe('commentDiff (f)', () => {
+  const ck = { checksum: 'k' };
+  it('detects a line inserted between a comment and its key, or after a last comment', () => {
+    const input = 'm:\n  # c\n\n  # d\n  a: 1\n';
+    expect(commentDiff(input, 'm:\n  # c\n\n  # d\n  annotations:\n  a: 1\n', ck)).toBeDefined();
+    expect(commentDiff(input, 'm:\n  # c\n  annotations:\n\n  # d\n  a: 1\n', ck)).toBeDefined();
+    expect(commentDiff('m: 1\n# end\n', 'm: 1\n# end\nk: "v"\n', ck)).toBeDefined();
+    expect(
+      commentDiff('m: 1\r\n# c\r\nn: 2\r\n', 'm: 1\r\n# c\r\nk: "v"\r\nn: 2\r\n', ck),
+    ).toBeDefined();
+  });
+
+  it('accepts lines inserted above the comments', () => {
+    const input = 'm:\n  # c\n\n  # d\n  a: 1 # e\n  # f\nn: 2\n';
+    const output = 'm:\n  annotations:\n    k: "v"\n  # c\n\n  # d\n  a: 1 # e\n  # f\nn: 2\n';
+    expect(commentDiff(input, output, ck)).toBeUndefined();
+  });
+});
+
 describe('properties', () => {
   it(
-    'YAML ResourceLists: (a) (b) (c) (e)',
+    'YAML ResourceLists: (a) (b) (c) (e) (f)',
     () => {
       fc.assert(
         fc.property(scenarioArb, layoutArb, (s, layout) => checkCase(s, 'list', layout)),
@@ -319,7 +342,7 @@ describe('properties', () => {
   );
 
   it(
-    'YAML streams: (a) (b) (c) (e)',
+    'YAML streams: (a) (b) (c) (e) (f)',
     () => {
       fc.assert(
         fc.property(scenarioArb, layoutArb, (s, layout) => checkCase(s, 'stream', layout)),

@@ -160,10 +160,24 @@ export class Writer {
     keys.forEach((k, n) => {
       if (!(entry && n === 0)) {
         if (this.rare(14)) lines.push('');
-        if (this.rare(9)) lines.push(this.comment(indent));
+        // A comment above a key, sometimes a block of them with blank lines between: inserted
+        // lines must go above the whole block, never between it and its key (invariant (f)).
+        if (this.rare(9)) {
+          lines.push(this.comment(indent));
+          // Bounded: the tape repeats, so `rare` can answer yes forever.
+          for (let more = 0; more < 3 && this.rare(4); more++) {
+            lines.push(...(this.rare(2) ? [''] : []), this.comment(indent));
+          }
+        }
       }
       lines.push(...this.entry(k, obj[k] as Json, indent, blockOnly.includes(k)));
     });
+    // Comment lines after the last entry: indented like the entries, or dedented (then they
+    // read as heading the next outer key).
+    if (this.rare(10)) {
+      const pad = this.rare(2) ? indent : this.pick(indent + 1);
+      lines.push(' '.repeat(pad) + (commentTexts[this.pick(commentTexts.length)] as string));
+    }
     return lines;
   }
 
