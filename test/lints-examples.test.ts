@@ -45,9 +45,23 @@ describe('no false positives', () => {
     statSync(path.join(examples, p)).isDirectory(),
   );
 
-  it.each(packages)('examples/%s: no new warning', (pkg) => {
+  /** The true positives: the trap packages of the two lints (their goldens show the same). */
+  const expectedInPackages: Record<string, string[]> = {
+    'lint-missing-key': [
+      'warning: Deployment shop/orders-api reads key pasword of Secret orders-db-credentials, ' +
+        'but ExternalSecret shop/orders-db produces only password, username: check the key ' +
+        'names on both sides [Deployment shop/orders-api ' +
+        'spec.template.spec.containers[0].env[1].valueFrom.secretKeyRef.key]',
+    ],
+  };
+
+  it('lists true positives only for packages that exist', () => {
+    expect(Object.keys(expectedInPackages).filter((p) => !packages.includes(p))).toEqual([]);
+  });
+
+  it.each(packages)('examples/%s: no new warning but the listed ones', (pkg) => {
     const { text, settings } = examplePackage(path.join(examples, pkg));
-    expect(newWarnings(text, settings)).toEqual([]);
+    expect(newWarnings(text, settings)).toEqual(expectedInPackages[pkg] ?? []);
   });
 
   /** The true positives: ESO's own old-version examples (ESO ≥ 0.17 rejects them). */
