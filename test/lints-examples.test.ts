@@ -47,6 +47,12 @@ describe('no false positives', () => {
 
   /** The true positives: the trap packages of the two lints (their goldens show the same). */
   const expectedInPackages: Record<string, string[]> = {
+    'lint-kind-near-miss': [
+      'warning: ExternalSecrets payments/stripe (external-secrets.io/v1) looks like an ' +
+        'ExternalSecret (external-secrets.io/v1), but its kind is a plural, so secret-rollout ' +
+        'does not read it (no checksum, no wave). To count, set apiVersion: ' +
+        'external-secrets.io/v1 and kind: ExternalSecret [ExternalSecrets payments/stripe kind]',
+    ],
     'lint-missing-key': [
       'warning: Deployment shop/orders-api reads key pasword of Secret orders-db-credentials, ' +
         'but ExternalSecret shop/orders-db produces only password, username: check the key ' +
