@@ -11,7 +11,10 @@ import { run } from '../src/run.js';
 import { findOnPath, insertedLines, repoRoot, runOk } from './helpers.js';
 
 const script = readFileSync(
-  path.join(repoRoot, 'argocd/resource_customizations/external-secrets.io/ExternalSecret/health.lua'),
+  path.join(
+    repoRoot,
+    'argocd/resource_customizations/external-secrets.io/ExternalSecret/health.lua',
+  ),
   'utf8',
 );
 const healthKey = 'resource.customizations.health.external-secrets.io_ExternalSecret';

@@ -8,7 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const ourDir = path.join(repoRoot, 'argocd/resource_customizations/external-secrets.io/ExternalSecret');
+const ourDir = path.join(
+  repoRoot,
+  'argocd/resource_customizations/external-secrets.io/ExternalSecret',
+);
 // Argo CD's own fixtures, copied with provenance (testdata/SOURCES.md).
 const argoDir = path.join(repoRoot, 'testdata/argocd/external-secrets.io/ExternalSecret');
 const scriptPath = path.join(ourDir, 'health.lua');

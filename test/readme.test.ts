@@ -75,7 +75,7 @@ function requireTool(tool: string): void {
 const checks: Record<string, (block: Block) => void> = {
   // Install: the tarball, git and npm link routes need a fresh clone and the registry;
   // `npm run test:install` (.ci/run) runs each from a clone of HEAD, the image is test:container's.
-  '# 1. A tarball: a release\'s, or one packed from a clone (npm ci && npm pack)': () => {},
+  "# 1. A tarball: a release's, or one packed from a clone (npm ci && npm pack)": () => {},
   'secret-rollout --version        # the package version': (block) => {
     const { stdout } = sh(block.text);
     const { version } = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
