@@ -1,6 +1,8 @@
 // Correctness oracle for one function run on a generated input: the right pod templates carry the
 // checksum, ExternalSecrets and stores carry a sync wave, and nothing else changed (text and data).
-// Expectations come from the generator, never from the function under test.
+// Expectations come from the generator, never from the function under test. The input itself must
+// be realistic too: no reference to a key its Secret lacks (a missing-key warning in a
+// ResourceList's results means the generator wrote one).
 import yaml from 'js-yaml';
 import { itemId, WORKLOAD_KINDS } from './generate.mjs';
 
@@ -9,6 +11,9 @@ const WAVE = 'argocd.argoproj.io/sync-wave';
 // Lines the function may add or rewrite; any other difference is a failure.
 const ANNO_LINE = /^\s*(["']?)(checksum\/external-secrets|argocd\.argoproj\.io\/sync-wave)\1\s*:/;
 const HEADER_LINE = /^\s*(metadata|annotations):\s*$/;
+const RESULTS = /^results:\n(?:[ -].*\n|\n)*(?:[ -].*)?/m;
+// The missing-key lint's message (src/lints/missing-key.ts).
+const MISSING_KEY = /\breads keys? .+ of (Secret|ConfigMap) .+, but .+ produces/;
 
 const podTemplate = (d) =>
   d.kind === 'CronJob' ? d.spec?.jobTemplate?.spec?.template : d.spec?.template;
@@ -64,7 +69,14 @@ export function check({ input, output, expected, format }) {
       ([k, [n, ex]]) => `${k}${n > 1 ? ` (${n}×, first: ${ex})` : ex ? ` (${ex})` : ''}`,
     );
   // A ResourceList may end with the function's results: not part of the items.
-  if (format === 'rl') output = output.replace(/^results:\n(?:[ -].*\n|\n)*(?:[ -].*)?/m, '');
+  if (format === 'rl') {
+    const results = RESULTS.exec(output)?.[0];
+    for (const result of (results && yaml.load(results)?.results) || []) {
+      const message = String(result?.message);
+      if (MISSING_KEY.test(message)) err('the input reads a key its Secret lacks', message);
+    }
+    output = output.replace(RESULTS, '');
+  }
   const lines = output.split('\n').filter((l) => l.includes(CHECKSUM)).length;
   if (lines !== expected.checksum.size) {
     err(`${lines} lines mention ${CHECKSUM}, expected ${expected.checksum.size}`);

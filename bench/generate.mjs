@@ -136,12 +136,14 @@ export function generate(n, seed = 1) {
     map.set(key, Math.min(map.get(key) ?? Number.POSITIVE_INFINITY, w));
   const secrets = [];
   const storesBuilt = [];
+  const keyedReads = []; // [namespace, reads] of each workload
   const items = meta.map((m) => {
     const builder = BUILDERS[m.kind];
     const ctx = { r, m, produced, decoys, plain, stores, clusterStores, producedSets, namespaces };
     const built = builder(ctx);
     const id = itemId(m.kind, m.ns, m.name);
     if (built.checksum) expected.checksum.add(id);
+    if (built.keyed?.length) keyedReads.push([m.ns, built.keyed]);
     for (const key of built.consumes ?? []) lowest(consumerWave, key, built.wave);
     if (m.kind === 'ExternalSecret') secrets.push({ id, key: `${m.ns}/${m.secret}`, built });
     if (m.kind.endsWith('SecretStore')) storesBuilt.push({ id, built });
@@ -153,6 +155,16 @@ export function generate(n, seed = 1) {
     perFile.set(file, index + 1);
     return { id, kind: m.kind, file, index, wide: built.wide, doc: built.doc, annos: built.annos };
   });
+  // A reference names a key its Secret has (reading one it lacks is a mistake: the pod does not
+  // start): where the ExternalSecret's keys are known, a key it does not make becomes one it does,
+  // chosen without a draw, so every other byte of the items stays as the seed made it.
+  const secretKeys = new Map(secrets.map(({ key, built }) => [key, built.keys]));
+  for (const [ns, reads] of keyedReads) {
+    for (const { name, k, key, set } of reads) {
+      const keys = secretKeys.get(`${ns}/${name}`);
+      if (keys?.length && !keys.includes(key)) set(keys[k % keys.length]);
+    }
+  }
   // Sync waves (the function's documented rule, Argo CD order): an explicit wave is kept; else an
   // ExternalSecret goes to min(-1, lowest consumer wave - 1) and a store to
   // min(-2, lowest wave of the ExternalSecrets using it - 1).
@@ -272,13 +284,14 @@ const BUILDERS = {
         ? ['SecretStore', m.ns, r.pick(local)]
         : ['ClusterSecretStore', null, r.pick(clusterStores)];
     const storeRef = M(['name', store], ['kind', storeKind]);
+    const templated = m.targetStyle !== 'none' && r.chance(0.3);
     const target =
       m.targetStyle === 'none'
         ? null
         : M(
             ['name', m.secret],
             ['creationPolicy', 'Owner'],
-            r.chance(0.3) && [
+            templated && [
               'template',
               M(
                 ['engineVersion', 'v2'],
@@ -295,25 +308,34 @@ const BUILDERS = {
               ),
             ],
           );
+    const dataKeys = ['password', 'username', 'token'].slice(0, r.int(1, 3));
     const data = S(
-      ...Array.from({ length: r.int(1, 3) }, (_, k) =>
+      ...dataKeys.map((key) =>
         M(
-          ['secretKey', ['password', 'username', 'token'][k]],
-          [
-            'remoteRef',
-            M(
-              ['key', `secret/${m.ns}/${m.app}`],
-              ['property', ['password', 'username', 'token'][k]],
-            ),
-          ],
+          ['secretKey', key],
+          ['remoteRef', M(['key', `secret/${m.ns}/${m.app}`], ['property', key])],
         ),
       ),
     );
+    // Drawn in the order the generator always drew them, so the same seed gives the same items.
+    const wide = r.chance(0.5);
+    const refreshInterval = r.pick(['1h', '15m', sq('0')]);
+    const withData = r.chance(0.8);
+    const withDataFrom = r.chance(0.4);
     return {
-      wide: r.chance(0.5),
+      wide,
       annos: annotations,
       presetWave: preset,
       store: itemId(storeKind, storeNs, store),
+      // The keys of its Secret, where this spec alone decides them (undefined: not known here).
+      // A template (mergePolicy Replace, the default) makes exactly its data keys; without one,
+      // data[].secretKey are the keys unless dataFrom adds the remote secret's. No data and no
+      // dataFrom: ESO's webhook rejects the ExternalSecret, there are no keys to speak of.
+      keys: templated
+        ? ['DATABASE_URL', 'config.yaml']
+        : withData && !withDataFrom
+          ? dataKeys
+          : undefined,
       doc: M(
         ['#', `managed by team ${m.ns}`],
         ['apiVersion', ES_API],
@@ -322,11 +344,11 @@ const BUILDERS = {
         [
           'spec',
           M(
-            ['refreshInterval', r.pick(['1h', '15m', sq('0')])],
+            ['refreshInterval', refreshInterval],
             ['secretStoreRef', storeRef],
             target && ['target', target],
-            r.chance(0.8) && ['data', data],
-            r.chance(0.4) && ['dataFrom', S(M(['extract', M(['key', `secret/${m.ns}/common`])]))],
+            withData && ['data', data],
+            withDataFrom && ['dataFrom', S(M(['extract', M(['key', `secret/${m.ns}/common`])]))],
           ),
         ],
       ),
@@ -589,6 +611,23 @@ function workload(ctx) {
   const containers = { init: null, main: null, sidecar: null };
   const volumes = [];
   const refs = [];
+  // References that name a key: { name, k, key, set(key) }. generate() resolves them once every
+  // ExternalSecret is built, to a key the Secret has where its keys are known.
+  const keyed = [];
+  const projectedItem = (name, k) => {
+    const key = ['key', 'tls.crt'];
+    const path = ['path', 'tls.crt'];
+    keyed.push({
+      name,
+      k,
+      key: 'tls.crt',
+      set: (v) => {
+        key[1] = v;
+        path[1] = v;
+      },
+    });
+    return M(key, path);
+  };
   const nRefs = r.chance(0.15) ? 0 : r.int(1, 4);
   const c = (where) => {
     containers[where] ??= { env: [], envFrom: [], mounts: [] };
@@ -604,13 +643,31 @@ function workload(ctx) {
     const style = r.pick(['env', 'envFlow', 'envFrom', 'volume', 'projected']);
     const q = quote(name);
     if (style === 'env') {
-      const ref = M(['name', q], ['key', 'password'], r.chance(0.2) && ['optional', 'false']);
+      const key = ['key', 'password'];
+      keyed.push({
+        name,
+        k,
+        key: 'password',
+        set: (v) => {
+          key[1] = v;
+        },
+      });
+      const ref = M(['name', q], key, r.chance(0.2) && ['optional', 'false']);
       ct.env.push(M(['name', `SECRET_${k}`], ['valueFrom', M(['secretKeyRef', ref])]));
     } else if (style === 'envFlow') {
-      const flow = r.chance(0.5)
-        ? `{name: ${q}, key: api-key}`
-        : `{ key: token, name: ${q}, optional: true }`;
-      ct.env.push(M(['name', `TOKEN_${k}`], ['valueFrom', M(['secretKeyRef', flow])]));
+      const [key, flow] = r.chance(0.5)
+        ? ['api-key', (v) => `{name: ${q}, key: ${v}}`]
+        : ['token', (v) => `{ key: ${v}, name: ${q}, optional: true }`];
+      const ref = ['secretKeyRef', flow(key)];
+      keyed.push({
+        name,
+        k,
+        key,
+        set: (v) => {
+          ref[1] = flow(v);
+        },
+      });
+      ct.env.push(M(['name', `TOKEN_${k}`], ['valueFrom', M(ref)]));
     } else if (style === 'envFrom') {
       ct.envFrom.push(
         r.chance(0.3)
@@ -632,10 +689,7 @@ function workload(ctx) {
                   [
                     'sources',
                     S(
-                      M([
-                        'secret',
-                        M(['name', q], ['items', S(M(['key', 'tls.crt'], ['path', 'tls.crt']))]),
-                      ]),
+                      M(['secret', M(['name', q], ['items', S(projectedItem(name, k))])]),
                       M(['configMap', M(['name', `${m.app}-ca`])]),
                       M([
                         'serviceAccountToken',
@@ -774,6 +828,7 @@ function workload(ctx) {
     checksum,
     wave,
     consumes: refs.filter((n) => producedSets.get(m.ns).has(n)).map((n) => `${m.ns}/${n}`),
+    keyed,
     doc: M(['apiVersion', api], ['kind', m.kind], ['metadata', meta], ['spec', spec]),
   };
 }

@@ -45,9 +45,29 @@ describe('no false positives', () => {
     statSync(path.join(examples, p)).isDirectory(),
   );
 
-  it.each(packages)('examples/%s: no new warning', (pkg) => {
+  /** The true positives: the trap packages of the two lints (their goldens show the same). */
+  const expectedInPackages: Record<string, string[]> = {
+    'lint-kind-near-miss': [
+      'warning: ExternalSecrets payments/stripe (external-secrets.io/v1) looks like an ' +
+        'ExternalSecret (external-secrets.io/v1), but its kind is a plural, so secret-rollout ' +
+        'does not read it (no checksum, no wave). To count, set apiVersion: ' +
+        'external-secrets.io/v1 and kind: ExternalSecret [ExternalSecrets payments/stripe kind]',
+    ],
+    'lint-missing-key': [
+      'warning: Deployment shop/orders-api reads key pasword of Secret orders-db-credentials, ' +
+        'but ExternalSecret shop/orders-db produces only password, username: check the key ' +
+        'names on both sides [Deployment shop/orders-api ' +
+        'spec.template.spec.containers[0].env[1].valueFrom.secretKeyRef.key]',
+    ],
+  };
+
+  it('lists true positives only for packages that exist', () => {
+    expect(Object.keys(expectedInPackages).filter((p) => !packages.includes(p))).toEqual([]);
+  });
+
+  it.each(packages)('examples/%s: no new warning but the listed ones', (pkg) => {
     const { text, settings } = examplePackage(path.join(examples, pkg));
-    expect(newWarnings(text, settings)).toEqual([]);
+    expect(newWarnings(text, settings)).toEqual(expectedInPackages[pkg] ?? []);
   });
 
   /** The true positives: ESO's own old-version examples (ESO ≥ 0.17 rejects them). */
