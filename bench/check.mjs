@@ -12,7 +12,7 @@ const WAVE = 'argocd.argoproj.io/sync-wave';
 const ANNO_LINE = /^\s*(["']?)(checksum\/external-secrets|argocd\.argoproj\.io\/sync-wave)\1\s*:/;
 const HEADER_LINE = /^\s*(metadata|annotations):\s*$/;
 const RESULTS = /^results:\n(?:[ -].*\n|\n)*(?:[ -].*)?/m;
-// The missing-key lint's message (src/lints/missing-key.ts).
+// The missing-key lint's message (src/rules/lints/missing-key.ts).
 const MISSING_KEY = /\breads keys? .+ of (Secret|ConfigMap) .+, but .+ produces/;
 
 const podTemplate = (d) =>

@@ -1,6 +1,6 @@
 // The thin entry point: arguments, stdin, stdout/stderr, exit code. Everything else is in run().
 import { readFileSync } from 'node:fs';
-import { healthCheckPatch } from './argocd/health-check.js';
+import { healthCheckPatch } from './rules/argocd-health.js';
 import { type PlanFormat, plan, run } from './run.js';
 
 /** package.json's version, put in by build.mjs (esbuild `define`): the bundle reads no files. */

@@ -1,6 +1,6 @@
 // Text in, text out: reads the input, runs the pure core, proves and writes the edits. No process
 // I/O here, so tests drive it directly.
-import { type Config, ConfigError, defaultConfig, readConfig } from './config.js';
+
 import { applyToValue, deepEqual, EditError, editText, reparseItem } from './io/edit.js';
 import {
   type Input,
@@ -13,12 +13,13 @@ import {
 import { lineBreakOf } from './io/lines.js';
 import { writeOutput } from './io/output.js';
 import { ParseError, parseYaml } from './io/parse.js';
-import { type Bystander, passesThrough } from './io/pass-through.js';
+import { passesThrough } from './io/pass-through.js';
 import type { KeyCache } from './io/quick-parse.js';
-import { isKptfile, type KptfileConfig, kptfileConfig, normalise } from './kptfile.js';
-import type { MappingEdit } from './plan/edits.js';
-import { planJson, planMermaid, planTable } from './plan/report.js';
+import { isKptfile, type KptfileConfig, kptfileConfig, normalise } from './krm/kptfile.js';
+import { type Config, ConfigError, defaultConfig, readConfig } from './model/config.js';
+import type { MappingEdit } from './model/edit.js';
 import {
+  type Bystander,
   getPath,
   ItemError,
   isObject,
@@ -26,9 +27,10 @@ import {
   type JsonObject,
   type Resource,
   toResource,
-} from './resource.js';
-import { complete, formatResult, hasErrors, type Result } from './results.js';
-import { type TransformOutput, transform } from './transform.js';
+} from './model/resource.js';
+import { complete, formatResult, hasErrors, type Result } from './model/results.js';
+import { planJson, planMermaid, planTable } from './report/plan.js';
+import { type TransformOutput, transform } from './rules/transform.js';
 
 export interface RunOutput {
   stdout: string;

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
-import { healthCheckPatch } from '../src/argocd/health-check.js';
+import { healthCheckPatch } from '../src/rules/argocd-health.js';
 import { run } from '../src/run.js';
 import { findOnPath, insertedLines, repoRoot, runOk } from './helpers.js';
 

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { defaultConfig, isAnnotationKey, readConfig } from '../src/config.js';
+import { defaultConfig, isAnnotationKey, readConfig } from '../src/model/config.js';
 import { run } from '../src/run.js';
 import {
   deployment,

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { readInput } from '../src/io/input.js';
 import { schema } from '../src/io/parse.js';
 import { hasUnusualCharacters, type KeyCache, quickParse } from '../src/io/quick-parse.js';
-import { maxNodes } from '../src/resource.js';
+import { maxNodes } from '../src/model/resource.js';
 import { run } from '../src/run.js';
 import { caseSeed, mutate, Rng } from './fuzz/mutate.js';
 import { loadSeeds } from './fuzz/seeds.js';

@@ -1,5 +1,5 @@
-// The reference table (src/workloads/references.ts) against the Kubernetes API's field list
-// (src/workloads/reference-fields.ts, exhaustive over kubernetes-types at compile time): every
+// The reference table (src/rules/workloads/references.ts) against the Kubernetes API's field list
+// (src/rules/workloads/reference-fields.ts, exhaustive over kubernetes-types at compile time): every
 // field classified `Secret`/`ConfigMap` is a path in the table with that kind, and nothing else is.
 import { describe, expect, it } from 'vitest';
 import {
@@ -13,8 +13,8 @@ import {
   type Role,
   volumeProjectionRoles,
   volumeRoles,
-} from '../src/workloads/reference-fields.js';
-import { secretReferences } from '../src/workloads/references.js';
+} from '../src/rules/workloads/reference-fields.js';
+import { secretReferences } from '../src/rules/workloads/references.js';
 
 const fieldsWith = (roles: Record<string, Role>, wanted: Role): string[] =>
   Object.keys(roles)

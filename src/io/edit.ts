@@ -2,8 +2,8 @@
 // line locator placed every edit, the result is proven: the edited text must parse to exactly the
 // original value plus the new keys, or the item is left alone and the edit reported as an error.
 // Output is never altered silently.
-import type { MappingEdit } from '../plan/edits.js';
-import { isObject, type Json, type JsonObject } from '../resource.js';
+import type { MappingEdit } from '../model/edit.js';
+import { isObject, type Json, type JsonObject } from '../model/resource.js';
 import { locateByCst } from './locate-cst.js';
 import { locateByLines } from './locate-lines.js';
 import { parseYaml } from './parse.js';

@@ -1,7 +1,7 @@
 // Reads stdin text into items: a ResourceList (YAML or JSON) or a plain YAML stream (what
 // `kustomize build` and `helm template` print). Items keep their spans in the original text so
 // the writer can splice edits in and copy every other byte.
-import { isObject, type Json, type JsonObject } from '../resource.js';
+import { isObject, type Json, type JsonObject } from '../model/resource.js';
 import { lineNumberAt } from './lines.js';
 import { ParseError, parseYaml } from './parse.js';
 import { hasUnusualCharacters, type KeyCache, quickParse } from './quick-parse.js';

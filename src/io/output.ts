@@ -1,6 +1,6 @@
 // Writes the output in the input's format: YAML text with the edited items spliced in (every
 // other byte copied), JSON re-serialised with the input's indentation and key order.
-import type { Result } from '../results.js';
+import type { Result } from '../model/results.js';
 import type { Input } from './input.js';
 import { lineBreakOf } from './lines.js';
 import { resultsYaml } from './results-yaml.js';

@@ -2,7 +2,7 @@
 // library's Document parse on a 10k-item list). YAML 1.2 core schema plus merge keys (`<<`),
 // which Kubernetes' parser honours; timestamps stay strings, as the API server sees them.
 import { CORE_SCHEMA, load, Type, YAMLException } from 'js-yaml';
-import type { Json } from '../resource.js';
+import type { Json } from '../model/resource.js';
 import { lineNumberAt } from './lines.js';
 
 // js-yaml's loader merges any key resolved to this tag; same definition as its built-in one.

@@ -4,7 +4,8 @@
 // custom resource (CRDs may have pod templates), is parsed. The kind is read from the item's own
 // lines (peekScalar); an item whose kind cannot be read that way is parsed. Plain ConfigMaps and
 // Secrets pass through too unless a rule reads their content; their names still count (lints).
-import type { Config } from '../config.js';
+import type { Config } from '../model/config.js';
+import type { Bystander } from '../model/resource.js';
 import { peekScalar } from './locate-lines.js';
 
 export const kindsNoRuleReads: ReadonlySet<string> = new Set([
@@ -34,14 +35,6 @@ export const kindsNoRuleReads: ReadonlySet<string> = new Set([
   'storage.k8s.io/v1/StorageClass',
   'kpt.dev/v1/Kptfile',
 ]);
-
-/** What is known of an item copied through unparsed, read from its lines. */
-export interface Bystander {
-  apiVersion: string;
-  kind: string;
-  name: string | undefined;
-  namespace: string | undefined;
-}
 
 /**
  * The item's identity when no rule needs its content, so it needs no parse: kinds no rule reads,

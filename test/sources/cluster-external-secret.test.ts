@@ -1,7 +1,7 @@
 // ClusterExternalSecret: one ExternalSecret per selected namespace, the ExternalSecret's content
 // rules, one wave below every consumer in every namespace.
 import { describe, expect, it } from 'vitest';
-import { labelSelector } from '../../src/sources/label-selector.js';
+import { labelSelector } from '../../src/rules/sources/label-selector.js';
 import { deployment, envFrom, externalSecret, secretKeyRef } from '../helpers.js';
 import {
   annotated,

@@ -2,7 +2,7 @@
 // never ordered, Secret values only as digests (HMAC-SHA256 with a key).
 import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { readConfig } from '../../src/config.js';
+import { readConfig } from '../../src/model/config.js';
 import { run } from '../../src/run.js';
 import { deployment, envFrom, externalSecret, resourceList, secretKeyRef } from '../helpers.js';
 import {

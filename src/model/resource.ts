@@ -1,0 +1,152 @@
+// A parsed item with the few metadata fields every rule needs, checked once at the edge so the rest
+// of the core can trust them.
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
+
+export interface Resource {
+  /** Position of the item in the input list; edits and results refer to items by it. */
+  readonly index: number;
+  readonly value: JsonObject;
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly name: string;
+  readonly namespace: string | undefined;
+  readonly annotations: Readonly<Record<string, string>>;
+  readonly file: { path: string; index?: number } | undefined;
+}
+
+export class ItemError extends Error {
+  constructor(
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The group of an apiVersion (`external-secrets.io/v1` → `external-secrets.io`, `v1` → ``). */
+export function groupOf(apiVersion: string): string {
+  const slash = apiVersion.indexOf('/');
+  return slash < 0 ? '' : apiVersion.slice(0, slash);
+}
+
+export function getPath(value: Json | undefined, path: readonly string[]): Json | undefined {
+  let node = value;
+  for (const key of path) {
+    if (!isObject(node)) return undefined;
+    node = node[key];
+  }
+  return node;
+}
+
+/**
+ * Validates the envelope of an item (`apiVersion`, `kind`, `metadata`) and wraps it. `nodeBound`:
+ * a known upper bound of the value's node count; the alias-bomb walk is skipped below maxNodes.
+ */
+export function toResource(
+  index: number,
+  value: unknown,
+  nodeBound = Number.POSITIVE_INFINITY,
+): Resource {
+  if (!isObject(value)) {
+    throw new ItemError(`item is ${describeType(value)}, not a mapping`);
+  }
+  const apiVersion = value.apiVersion;
+  const kind = value.kind;
+  if (typeof apiVersion !== 'string' || apiVersion === '') {
+    throw new ItemError('item has no apiVersion string', 'apiVersion');
+  }
+  if (typeof kind !== 'string' || kind === '') {
+    throw new ItemError('item has no kind string', 'kind');
+  }
+  const metadata = value.metadata ?? {};
+  if (!isObject(metadata)) {
+    throw new ItemError(`metadata is ${describeType(metadata)}, not a mapping`, 'metadata');
+  }
+  const name = metadata.name ?? '';
+  if (typeof name !== 'string')
+    throw new ItemError('metadata.name is not a string', 'metadata.name');
+  const namespace = metadata.namespace ?? undefined;
+  if (namespace !== undefined && typeof namespace !== 'string') {
+    throw new ItemError('metadata.namespace is not a string', 'metadata.namespace');
+  }
+  const annotations = readAnnotations(metadata.annotations, 'metadata.annotations');
+  if (nodeBound > maxNodes) assertBounded(value);
+  return {
+    index,
+    value,
+    apiVersion: apiVersion.trim(),
+    kind,
+    name,
+    namespace: namespace === '' ? undefined : namespace,
+    annotations,
+    file: fileOf(annotations),
+  };
+}
+
+export function readAnnotations(value: Json | undefined, field: string): Record<string, string> {
+  if (value === undefined || value === null) return {};
+  if (!isObject(value))
+    throw new ItemError(`${field} is ${describeType(value)}, not a mapping`, field);
+  for (const key of Object.keys(value)) {
+    const v = value[key];
+    if (typeof v !== 'string') {
+      throw new ItemError(
+        `${field}[${key}] is ${describeType(v)}, not a string`,
+        `${field}[${key}]`,
+      );
+    }
+  }
+  return value as Record<string, string>;
+}
+
+function fileOf(annotations: Record<string, string>): Resource['file'] {
+  const path =
+    annotations['internal.config.kubernetes.io/path'] ?? annotations['config.kubernetes.io/path'];
+  if (path === undefined) return undefined;
+  const index = Number(
+    annotations['internal.config.kubernetes.io/index'] ?? annotations['config.kubernetes.io/index'],
+  );
+  return Number.isInteger(index) && index > 0 ? { path, index } : { path };
+}
+
+export function describeType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a mapping';
+  return `a ${typeof value} (${JSON.stringify(value)?.slice(0, 40)})`;
+}
+
+/** More nodes than any real manifest has: past it, the item is a YAML alias bomb. */
+export const maxNodes = 1_000_000;
+
+/**
+ * YAML aliases share nodes, so a few lines can expand to billions of them ("billion laughs");
+ * every walk of the function would then explode. Counts nodes as walks see them, iteratively.
+ */
+function assertBounded(value: Json): void {
+  const stack: Json[] = [value];
+  let count = 0;
+  while (stack.length > 0) {
+    const node = stack.pop() as Json;
+    if (++count > maxNodes) {
+      throw new ItemError(
+        `item expands to more than ${maxNodes.toLocaleString('en')} nodes (a YAML alias bomb?)`,
+      );
+    }
+    if (Array.isArray(node)) stack.push(...node);
+    else if (isObject(node)) for (const child of Object.values(node)) stack.push(child);
+  }
+}
+
+/** What is known of an item copied through unparsed, read from its lines. */
+export interface Bystander {
+  apiVersion: string;
+  kind: string;
+  name: string | undefined;
+  namespace: string | undefined;
+}

@@ -1,0 +1,215 @@
+// `secret-rollout plan`: the order and checksums of a package at a glance, as a table, as a
+// Mermaid flowchart (stores → sources → Secrets → consumers), or as JSON for machines.
+
+import { annotationField } from '../model/edit.js';
+import type { Resource } from '../model/resource.js';
+import { describe, type Result } from '../model/results.js';
+import type { WaveNode } from '../rules/order/waves.js';
+import type { SecretSource } from '../rules/sources/source.js';
+import type { Plan } from '../rules/transform.js';
+
+type Role = 'store' | 'source' | 'consumer';
+/** Order within a wave: stores, sources, consumers. */
+const roleRank: Record<Role, number> = { store: 0, source: 1, consumer: 2 };
+
+interface Row {
+  resource: Resource;
+  role: Role;
+  wave: bigint | undefined;
+  waveSource: 'written' | 'planned' | 'default' | undefined;
+  detail: string;
+  /** Resources whose waves contradict this one's: each is named with its wave. */
+  conflicts: readonly WaveNode[];
+  conflictDetail: string;
+}
+
+const name = (r: Resource) => `${r.namespace === undefined ? '' : `${r.namespace}/`}${r.name}`;
+const produced = (s: SecretSource) =>
+  `${s.produces} ${s.namespace === undefined ? '' : `${s.namespace}/`}${s.secretName}`;
+/** Code-unit order: the same on every machine, whatever the locale. */
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const order = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0);
+const byResource = (a: Resource, b: Resource) =>
+  compare(a.namespace ?? '', b.namespace ?? '') ||
+  compare(a.name, b.name) ||
+  compare(a.kind, b.kind) ||
+  compare(a.apiVersion, b.apiVersion) ||
+  a.index - b.index;
+
+function rows(plan: Plan): Row[] {
+  // Both sides of a conflict: the explicit wave that is too late, and what it is not below.
+  const after = new Map<Resource, WaveNode[]>();
+  const before = new Map<Resource, WaveNode[]>();
+  for (const [node, late] of plan.conflicts) {
+    after.set(node.resource, [...late]);
+    for (const n of late) before.set(n.resource, [...(before.get(n.resource) ?? []), node]);
+  }
+  const row = (resource: Resource, role: Role, detail: string): Row => {
+    const node = plan.nodes.get(resource);
+    const waveSource =
+      node && (node.wave.explicit ? 'written' : plan.placed.has(node) ? 'planned' : 'default');
+    const notBelow = after.get(resource) ?? [];
+    const notAbove = before.get(resource) ?? [];
+    const listed = (nodes: readonly WaveNode[]) =>
+      nodes.map((n) => `${describe(n.resource)} (wave ${n.wave.value})`).join(', ');
+    const conflictDetail = [
+      notBelow.length > 0 ? `CONFLICT: not below ${listed(notBelow)}` : '',
+      notAbove.length > 0 ? `CONFLICT: not above ${listed(notAbove)}` : '',
+    ]
+      .filter((s) => s !== '')
+      .join('; ');
+    return {
+      resource,
+      role,
+      wave: node?.wave.value,
+      waveSource,
+      detail,
+      conflicts: [...notBelow, ...notAbove],
+      conflictDetail,
+    };
+  };
+  const sourcesOf = new Map<Resource, SecretSource[]>();
+  for (const s of plan.sources)
+    sourcesOf.set(s.resource, [...(sourcesOf.get(s.resource) ?? []), s]);
+  return [
+    ...plan.stores.map((store) => {
+      const users = [...(plan.nodes.get(store)?.before ?? [])].map((n) => name(n.resource));
+      return row(store, 'store', users.length > 0 ? `before ${users.join(', ')}` : '');
+    }),
+    ...[...sourcesOf].map(([resource, sources]) =>
+      row(resource, 'source', `writes ${sources.map(produced).join(', ')}`),
+    ),
+    ...consumersOf(plan).map((resource) => {
+      const checksums = plan.checksums.get(resource) ?? [];
+      const detail = checksums.map((c) => `${c.annotation}=${c.value.slice(0, 12)}…`).join(', ');
+      return row(resource, 'consumer', detail || 'no checksum (ordered only)');
+    }),
+  ].sort(
+    (a, b) =>
+      order(a.wave ?? 0n, b.wave ?? 0n) ||
+      roleRank[a.role] - roleRank[b.role] ||
+      compare(name(a.resource), name(b.resource)) ||
+      byResource(a.resource, b.resource),
+  );
+}
+
+/** Everything that reads a source, with or without a checksum (bare Pods, pull secrets). */
+function consumersOf(plan: Plan): Resource[] {
+  const all = new Set<Resource>(plan.checksums.keys());
+  for (const consumers of plan.consumersOf.values()) for (const c of consumers) all.add(c);
+  return [...all];
+}
+
+export function planTable(plan: Plan): string {
+  const cells = rows(plan).map((r) => [
+    r.wave === undefined ? '-' : String(r.wave),
+    r.resource.kind,
+    name(r.resource),
+    [r.detail, r.conflictDetail].filter((s) => s !== '').join('; '),
+  ]);
+  const header = ['WAVE', 'KIND', 'NAME', 'DETAIL'];
+  const widths = header.map((h, i) =>
+    Math.max(h.length, ...cells.map((c) => (c[i] as string).length)),
+  );
+  const line = (row: string[]) =>
+    row
+      .map((c, i) => c.padEnd(widths[i] as number))
+      .join('  ')
+      .trimEnd();
+  return `${[header, ...cells].map(line).join('\n')}\n`;
+}
+
+export function planMermaid(plan: Plan): string {
+  const ids = new Map<unknown, string>();
+  const id = (key: unknown) => {
+    if (!ids.has(key)) ids.set(key, `n${ids.size}`);
+    return ids.get(key) as string;
+  };
+  const label = (text: string) => `"${text.replaceAll('"', '#quot;')}"`;
+  const lines = ['flowchart LR'];
+  for (const r of rows(plan)) {
+    const wave = r.wave === undefined ? '' : `<br/>wave ${r.wave}`;
+    const conflict = r.conflicts.length > 0 ? '<br/>CONFLICT' : '';
+    lines.push(
+      `  ${id(r.resource)}[${label(`${r.resource.kind} ${name(r.resource)}${wave}${conflict}`)}]`,
+    );
+  }
+  for (const store of plan.stores) {
+    for (const next of plan.nodes.get(store)?.before ?? []) {
+      lines.push(`  ${id(store)} --> ${id(next.resource)}`);
+    }
+  }
+  for (const source of plan.sources) {
+    lines.push(
+      `  ${id(source)}([${label(produced(source))}])`,
+      `  ${id(source.resource)} --> ${id(source)}`,
+    );
+    for (const consumer of plan.consumersOf.get(source) ?? []) {
+      lines.push(`  ${id(source)} --> ${id(consumer)}`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** A resource as KRM results name it. */
+interface Ref {
+  apiVersion: string;
+  kind: string;
+  namespace?: string;
+  name: string;
+}
+
+const refOf = (r: Resource): Ref => ({
+  apiVersion: r.apiVersion,
+  kind: r.kind,
+  ...(r.namespace === undefined ? {} : { namespace: r.namespace }),
+  name: r.name,
+});
+
+/** Sorted, each resource once. */
+const refsOf = (resources: Iterable<Resource>): Ref[] =>
+  [...new Set(resources)].sort(byResource).map(refOf);
+
+/**
+ * The plan as one JSON document (README, "Reviewing the order"): every key always present, lists
+ * sorted, waves as strings (64-bit integers, as in the annotation).
+ */
+export function planJson(plan: Plan, results: readonly Result[]): string {
+  const sourcesOf = new Map<Resource, SecretSource[]>();
+  for (const s of plan.sources)
+    sourcesOf.set(s.resource, [...(sourcesOf.get(s.resource) ?? []), s]);
+  const nodes = rows(plan).map((r) => ({
+    ...refOf(r.resource),
+    role: r.role,
+    wave: r.wave === undefined ? null : String(r.wave),
+    waveSource: r.waveSource ?? null,
+    before: refsOf([...(plan.nodes.get(r.resource)?.before ?? [])].map((n) => n.resource)),
+    writes: (sourcesOf.get(r.resource) ?? [])
+      .map((s) => ({
+        kind: s.produces as string,
+        ...(s.namespace === undefined ? {} : { namespace: s.namespace }),
+        name: s.secretName,
+      }))
+      .sort(
+        (a, b) =>
+          compare(a.namespace ?? '', b.namespace ?? '') ||
+          compare(a.name, b.name) ||
+          compare(a.kind, b.kind),
+      ),
+    conflicts: refsOf(r.conflicts.map((n) => n.resource)),
+  }));
+  const checksums = [...plan.checksums]
+    .sort(([a], [b]) => byResource(a, b))
+    .flatMap(([resource, list]) =>
+      list
+        .map((c) => ({
+          resource: refOf(resource),
+          field: annotationField(c.shape.metadata, c.annotation),
+          annotation: c.annotation,
+          value: c.value,
+          sources: refsOf(c.sources.map((s) => s.resource)),
+        }))
+        .sort((a, b) => compare(a.field, b.field)),
+    );
+  return `${JSON.stringify({ nodes, checksums, results }, null, 2)}\n`;
+}

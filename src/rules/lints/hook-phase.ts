@@ -1,0 +1,30 @@
+// A hook that reads a source applied in a later phase: phase beats wave in Argo CD, so on first
+// install the Secret does not exist yet when the hook runs (waves cannot fix that).
+
+import { describe } from '../../model/results.js';
+import { phaseOf } from '../order/phases.js';
+import type { Lint } from './lint.js';
+
+export const hookPhase: Lint = {
+  option: 'hookPhaseSeverity',
+  check({ consumersOf }, { report }) {
+    for (const [source, consumers] of consumersOf) {
+      const sourcePhase = phaseOf(source.resource);
+      if (!sourcePhase) continue;
+      for (const consumer of consumers) {
+        const phase = phaseOf(consumer);
+        if (!phase || phase.order >= sourcePhase.order) continue;
+        report(
+          consumer,
+          `${describe(consumer)} runs in the ${phase.name} phase but reads ${source.produces} ` +
+            `${source.secretName} from ${describe(source.resource)}, applied in the ` +
+            `${sourcePhase.name} phase: phase beats wave, so on first install it does not exist ` +
+            `yet. Run the consumer in the ${sourcePhase.name} phase (waves then order it after the ` +
+            `source), or make the source and its store ${phase.name} hooks too, with a delete ` +
+            'policy that keeps the Secret (BeforeHookCreation deletes an Owner-created Secret)',
+          'metadata.annotations[argocd.argoproj.io/hook]',
+        );
+      }
+    }
+  },
+};

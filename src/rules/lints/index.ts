@@ -1,0 +1,41 @@
+// The lints, as a table: a new lint is one module and one line here.
+import type { Config } from '../../model/config.js';
+import type { MappingEdit } from '../../model/edit.js';
+import type { Resource } from '../../model/resource.js';
+import { type Result, resourceResult, type Severity } from '../../model/results.js';
+import { crossNamespace } from './cross-namespace.js';
+import { hookPhase } from './hook-phase.js';
+import { jobChecksum } from './job-checksum.js';
+import { kindNearMiss } from './kind-near-miss.js';
+import type { Lint, LintContext } from './lint.js';
+import { missingKey } from './missing-key.js';
+import { unpinnedVersion } from './unpinned-version.js';
+import { vaultAgentJob } from './vault-agent-job.js';
+
+export const lints: readonly Lint[] = [
+  hookPhase,
+  jobChecksum,
+  unpinnedVersion,
+  vaultAgentJob,
+  crossNamespace,
+  missingKey,
+  kindNearMiss,
+];
+
+export function runLints(
+  context: LintContext,
+  config: Config,
+  edits: MappingEdit[],
+  results: Result[],
+): void {
+  for (const lint of lints) {
+    const severity = config[lint.option];
+    if (severity === 'off') continue;
+    const result = (at: Severity) => (resource: Resource, message: string, field?: string) => {
+      results.push(resourceResult(resource, at, message, field ? { path: field } : undefined));
+    };
+    lint.check(context, { report: result(severity), note: result('info'), edits });
+  }
+}
+
+export type { LintContext };

@@ -1,0 +1,167 @@
+// A resource that looks like a kind the function reads but is not one (`Externalsecret`,
+// `ExternalSecrets`, `external-secret.io/v1`) is silently ignored by it, and usually by the API
+// server too: a warning says what it would take to count. And a known kind at a version its
+// operator no longer serves is read, but its apply fails: a warning says so.
+//
+// Workload kinds need no near-miss check: consumers are found by shape (a pod template with
+// containers), not by kind, so a misspelled `Deployment` is still read as a consumer.
+import { groupOf, type Resource } from '../../model/resource.js';
+import { describe } from '../../model/results.js';
+import { sourceKindOf, storeKindOf } from '../sources/index.js';
+import type { Lint } from './lint.js';
+
+export interface KnownKind {
+  group: string;
+  kind: string;
+  /** The apiVersion to write. */
+  apiVersion: string;
+  /**
+   * Only where sourced: the versions the operator defines but no longer serves, with why. A kind
+   * with this table serves `apiVersion` only; without it, versions are not checked.
+   */
+  unserved?: Readonly<Record<string, string>>;
+}
+
+/**
+ * ESO's CRDs (testdata/eso/crds, ESO 2.9.0) serve only v1 and list v1beta1 with `served: false`;
+ * ESO's v0.17.0 release notes: "v0.17.0 Stops serving v1beta1 apis". v1alpha1 is not in them.
+ */
+const esoUnserved = {
+  v1beta1:
+    'ESO v0.17.0 and later do not serve it (served: false in their CRDs), so applying it fails there',
+  v1alpha1:
+    'ESO v0.17.0 and later do not define it (their CRDs have v1 and an unserved v1beta1), so applying it fails there',
+};
+const eso = (kind: string): KnownKind => ({
+  group: 'external-secrets.io',
+  kind,
+  apiVersion: 'external-secrets.io/v1',
+  unserved: esoUnserved,
+});
+
+/** Every source and store kind (test/lints.test.ts checks the tables agree). */
+export const knownKinds: readonly KnownKind[] = [
+  eso('ExternalSecret'),
+  eso('ClusterExternalSecret'),
+  eso('SecretStore'),
+  eso('ClusterSecretStore'),
+  { group: 'kubernetes-client.io', kind: 'ExternalSecret', apiVersion: 'kubernetes-client.io/v1' },
+  { group: 'bitnami.com', kind: 'SealedSecret', apiVersion: 'bitnami.com/v1alpha1' },
+  {
+    group: 'secrets.hashicorp.com',
+    kind: 'VaultStaticSecret',
+    apiVersion: 'secrets.hashicorp.com/v1beta1',
+  },
+  { group: '', kind: 'ConfigMap', apiVersion: 'v1' },
+  { group: '', kind: 'Secret', apiVersion: 'v1' },
+];
+
+/** Edit distance, stopping early past `max` (kinds and groups are short). */
+function distance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      const value = Math.min(
+        (previous[j] as number) + 1,
+        (current[j - 1] as number) + 1,
+        (previous[j - 1] as number) + cost,
+      );
+      current.push(value);
+      best = Math.min(best, value);
+    }
+    if (best > max) return max + 1;
+    previous = current;
+  }
+  return previous[b.length] as number;
+}
+
+/** How a kind differs from a known one, or undefined when it is not a near miss. */
+function kindMiss(kind: string, known: string): string | undefined {
+  if (kind === known) return '';
+  const lower = kind.toLowerCase();
+  const want = known.toLowerCase();
+  if (lower === want) return 'differs only in case';
+  if (lower === `${want}s` || lower === `${want}es`) return 'is a plural';
+  return distance(lower, want, 2) <= 2 ? 'is misspelled' : undefined;
+}
+
+const squash = (group: string) => group.toLowerCase().replace(/[^a-z0-9.]/g, '');
+const firstLabel = (group: string) => squash(group).split('.')[0] as string;
+
+/**
+ * Whether a group other than `known` looks like it: a typo (edit distance ≤ 2, ignoring case and
+ * dashes), the same first label under another domain (`external-secrets.com`), `core` for the
+ * core group, or no group at all for an operator's kind (no built-in kind has those names).
+ */
+function groupMiss(group: string, known: string): boolean {
+  if (known === '') return group.toLowerCase() === 'core';
+  if (group === '') return true;
+  return distance(squash(group), squash(known), 2) <= 2 || firstLabel(group) === firstLabel(known);
+}
+
+/** The known kind a resource looks like, and how it differs; undefined when none. */
+export function nearMiss(
+  apiVersion: string,
+  kind: string,
+): { known: KnownKind; why: string[] } | undefined {
+  const group = groupOf(apiVersion);
+  for (const known of knownKinds) {
+    const sameGroup = group === known.group;
+    if (!sameGroup && !groupMiss(group, known.group)) continue;
+    const how = kindMiss(kind, known.kind);
+    if (how === undefined || (how === '' && sameGroup)) continue;
+    const why: string[] = [];
+    if (how !== '') why.push(`its kind ${how}`);
+    if (!sameGroup) why.push(`its group ${group === '' ? 'is missing' : `is ${group}`}`);
+    return { known, why };
+  }
+  return undefined;
+}
+
+/** Why a version of a known kind fails to apply, when it does (undefined: served, or unknown). */
+export function unservedVersion(resource: Resource): { known: KnownKind; why: string } | undefined {
+  const group = groupOf(resource.apiVersion);
+  const known = knownKinds.find((k) => k.group === group && k.kind === resource.kind);
+  if (!known?.unserved || resource.apiVersion === known.apiVersion) return undefined;
+  const version = resource.apiVersion.slice(group.length + 1);
+  const why =
+    known.unserved[version] ?? 'its operator does not define that version, so applying it fails';
+  return { known, why };
+}
+
+const article = (kind: string) => `${/^[AEIOU]/.test(kind) ? 'an' : 'a'} ${kind}`;
+
+export const kindNearMiss: Lint = {
+  option: 'kindNearMissSeverity',
+  check({ resources }, { report }) {
+    for (const resource of resources) {
+      const counted = sourceKindOf(resource) ?? storeKindOf(resource);
+      if (counted) {
+        const unserved = unservedVersion(resource);
+        if (!unserved) continue;
+        report(
+          resource,
+          `${describe(resource)} (${resource.apiVersion}) is read as ${article(unserved.known.kind)}, ` +
+            `but ${unserved.why}. Set apiVersion: ${unserved.known.apiVersion}`,
+          'apiVersion',
+        );
+        continue;
+      }
+      const miss = nearMiss(resource.apiVersion, resource.kind);
+      if (!miss) continue;
+      const { known, why } = miss;
+      report(
+        resource,
+        `${describe(resource)} (${resource.apiVersion}) looks like ${article(known.kind)} ` +
+          `(${known.apiVersion}), but ${why.join(' and ')}, so secret-rollout does not read it ` +
+          `(no checksum, no wave). To count, set apiVersion: ${known.apiVersion} and kind: ` +
+          `${known.kind}`,
+        why.some((w) => w.startsWith('its kind')) ? 'kind' : 'apiVersion',
+      );
+    }
+  },
+};

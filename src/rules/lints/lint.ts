@@ -1,0 +1,58 @@
+// A lint reads the plan (which sources each pod template reads) and reports traps visible in the
+// manifests alone. Each lint is one module; its severity is a config option (`off` disables it).
+import type { Config } from '../../model/config.js';
+import type { MappingEdit } from '../../model/edit.js';
+import { type Bystander, groupOf, type Resource } from '../../model/resource.js';
+import type { SecretSource } from '../sources/source.js';
+import type { ProducedKind } from '../workloads/references.js';
+import type { PodTemplateShape } from '../workloads/shapes.js';
+
+export interface LintContext {
+  resources: readonly Resource[];
+  /** Items copied through unparsed, known by kind, name and namespace only. */
+  bystanders: readonly Bystander[];
+  sources: readonly SecretSource[];
+  /** The resources whose pod templates read each source. */
+  consumersOf: ReadonlyMap<SecretSource, ReadonlySet<Resource>>;
+  /** Pod templates that carry a checksum, per resource. */
+  checksummed: ReadonlyMap<Resource, readonly { shape: PodTemplateShape }[]>;
+  /** References that no source in the resource's own namespace produces (field: the PodSpec). */
+  unresolved: ReadonlyMap<Resource, readonly { kind: ProducedKind; name: string; field: string }[]>;
+  /** References that read named keys of a Secret or ConfigMap that sources in the input produce. */
+  keyedReads: readonly KeyedRead[];
+  config: Config;
+}
+
+export interface KeyedRead {
+  consumer: Resource;
+  /** Every source producing the Secret (or ConfigMap) in the consumer's namespace. */
+  sources: readonly SecretSource[];
+  keys: ReadonlySet<string>;
+  /** The reference (`…secretKeyRef`, `…volumes[0].secret`). */
+  field: string;
+}
+
+export type Report = (resource: Resource, message: string, field?: string) => void;
+
+export interface LintOutput {
+  /** A finding, at the lint's severity. */
+  report: Report;
+  /** An info result, for example about a fix the lint applied. */
+  note: Report;
+  edits: MappingEdit[];
+}
+
+export interface Lint {
+  option:
+    | 'hookPhaseSeverity'
+    | 'jobChecksumSeverity'
+    | 'unpinnedVersionSeverity'
+    | 'vaultAgentJobSeverity'
+    | 'crossNamespaceSeverity'
+    | 'missingKeySeverity'
+    | 'kindNearMissSeverity';
+  check(context: LintContext, output: LintOutput): void;
+}
+
+export const isKind = (resource: Resource, group: string, kind: string) =>
+  resource.kind === kind && groupOf(resource.apiVersion) === group;

@@ -1,0 +1,42 @@
+// A reference that reads a key its Secret (or ConfigMap) will not have: a typo in
+// `secretKeyRef.key` or a volume's `items[].key` only shows when the pod fails to start (or, when
+// optional, runs without the value). Only sources whose keys the spec alone decides can tell.
+import { describe } from '../../model/results.js';
+import type { Lint } from './lint.js';
+
+/** Keys as a message lists them: sorted, quoted when empty or odd. */
+const listKeys = (keys: Iterable<string>) =>
+  [...keys]
+    .sort()
+    .map((k) => (/^[-._a-zA-Z0-9]+$/.test(k) ? k : JSON.stringify(k)))
+    .join(', ');
+
+export const missingKey: Lint = {
+  option: 'missingKeySeverity',
+  check({ keyedReads }, { report }) {
+    for (const { consumer, sources, keys, field } of keyedReads) {
+      // Several sources writing one Secret: a key any of them makes is there; any unknown: unsure.
+      const produced = new Set<string>();
+      let known = true;
+      for (const source of sources) {
+        const some = source.producedKeys();
+        if (some === undefined) known = false;
+        else for (const key of some) produced.add(key);
+      }
+      if (!known) continue;
+      const missing = [...keys].filter((key) => !produced.has(key));
+      if (missing.length === 0) continue;
+      const first = sources[0];
+      if (!first) continue;
+      const by = [...new Set(sources.map((s) => describe(s.resource)))].join(' and ');
+      report(
+        consumer,
+        `${describe(consumer)} reads key${missing.length > 1 ? 's' : ''} ${listKeys(missing)} of ` +
+          `${first.produces} ${first.secretName}, but ${by} ` +
+          `${produced.size === 0 ? 'produces no keys' : `produces only ${listKeys(produced)}`}: ` +
+          'check the key names on both sides',
+        field,
+      );
+    }
+  },
+};

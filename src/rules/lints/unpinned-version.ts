@@ -1,0 +1,68 @@
+// An ExternalSecret whose content the checksum cannot follow: remoteRefs without `version`,
+// `dataFrom.find`, generators. When the remote value rotates, nothing in Git changes.
+import { getPath, isObject, type Json } from '../../model/resource.js';
+import { describe } from '../../model/results.js';
+import { isKind, type Lint } from './lint.js';
+
+export const unpinnedVersion: Lint = {
+  option: 'unpinnedVersionSeverity',
+  check({ consumersOf }, { report }) {
+    for (const [source, consumers] of consumersOf) {
+      if (
+        consumers.size === 0 ||
+        !isKind(source.resource, 'external-secrets.io', 'ExternalSecret')
+      ) {
+        continue;
+      }
+      const reasons = unpinned(getPath(source.resource.value, ['spec']));
+      if (reasons.length === 0) continue;
+      const shown =
+        reasons.length > 3 ? [...reasons.slice(0, 3), `${reasons.length - 3} more`] : reasons;
+      report(
+        source.resource,
+        `the checksum of ${describe(source.resource)} cannot follow a rotation of the remote ` +
+          `value (${shown.join('; ')}): pin remoteRef.version so that a new version rolls its ` +
+          'consumers, or set unpinnedVersionSeverity to info or off',
+        'spec',
+      );
+    }
+  },
+};
+
+function unpinned(spec: Json | undefined): string[] {
+  const reasons: string[] = [];
+  const list = (value: Json | undefined) => (Array.isArray(value) ? value : []);
+  list(getPath(spec, ['data'])).forEach((entry, i) => {
+    if (isObject(getPath(entry, ['sourceRef', 'generatorRef']))) {
+      reasons.push(`data[${i}] uses a generator`);
+    } else if (
+      isObject(getPath(entry, ['remoteRef'])) &&
+      !isPinned(getPath(entry, ['remoteRef', 'version']))
+    ) {
+      reasons.push(`data[${i}].remoteRef has no fixed version`);
+    }
+  });
+  list(getPath(spec, ['dataFrom'])).forEach((entry, i) => {
+    if (isObject(getPath(entry, ['sourceRef', 'generatorRef']))) {
+      reasons.push(`dataFrom[${i}] uses a generator`);
+    } else if (isObject(getPath(entry, ['find']))) {
+      reasons.push(`dataFrom[${i}] uses find`);
+    } else if (
+      isObject(getPath(entry, ['extract'])) &&
+      !isPinned(getPath(entry, ['extract', 'version']))
+    ) {
+      reasons.push(`dataFrom[${i}].extract has no fixed version`);
+    }
+  });
+  return reasons;
+}
+
+/**
+ * A version that names one value for good. Labels that move with rotation do not: AWS Secrets
+ * Manager stages (AWSCURRENT, AWSPENDING) and "latest" (GCP, Azure, Vault-style providers).
+ */
+function isPinned(version: Json | undefined): boolean {
+  if (typeof version === 'number') return true;
+  if (typeof version !== 'string' || version.trim() === '') return false;
+  return !/^(awscurrent|awspending|latest)$/i.test(version.trim());
+}

@@ -1,0 +1,47 @@
+// A Job or CronJob with the Vault Agent injector's sidecar: the sidecar keeps running, so the Job
+// never completes (vault-k8s #120). `agent-pre-populate-only: "true"` injects only the init
+// container; with fixVaultAgentJobs the function sets it.
+import { annotationEdit } from '../../model/edit.js';
+import { getPath, isObject } from '../../model/resource.js';
+import { describe } from '../../model/results.js';
+import { podTemplateShapes } from '../workloads/shapes.js';
+import { isKind, type Lint } from './lint.js';
+
+const inject = 'vault.hashicorp.com/agent-inject';
+const prePopulateOnly = 'vault.hashicorp.com/agent-pre-populate-only';
+/** Go's strconv.ParseBool, which the injector uses. */
+const isTrue = (value: unknown) => ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(String(value));
+
+export const vaultAgentJob: Lint = {
+  option: 'vaultAgentJobSeverity',
+  check({ resources, config }, { report, note, edits }) {
+    for (const resource of resources) {
+      if (!isKind(resource, 'batch', 'Job') && !isKind(resource, 'batch', 'CronJob')) continue;
+      for (const shape of podTemplateShapes) {
+        const annotations = getPath(resource.value, shape.annotationsPath);
+        if (!isObject(annotations) || !isTrue(annotations[inject])) continue;
+        const field = `${shape.annotationsField}[${prePopulateOnly}]`;
+        const fixed = isTrue(annotations[prePopulateOnly]);
+        if (config.fixVaultAgentJobs) {
+          if (!fixed)
+            edits.push(annotationEdit(resource.index, shape.metadata, prePopulateOnly, 'true'));
+          // The same note before and after the fix: results describe the state, not the change.
+          note(
+            resource,
+            `fixVaultAgentJobs: ${prePopulateOnly} is "true", so the Job can complete`,
+            field,
+          );
+          continue;
+        }
+        if (fixed) continue;
+        report(
+          resource,
+          `${describe(resource)} injects the Vault Agent sidecar, which keeps running, so the Job ` +
+            `never completes: set ${prePopulateOnly}: "true" on its pod template (or ` +
+            'fixVaultAgentJobs: true to let secret-rollout set it)',
+          field,
+        );
+      }
+    }
+  },
+};

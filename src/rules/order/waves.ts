@@ -1,0 +1,196 @@
+// Argo CD sync waves: stores before ExternalSecrets before their consumers. Argo CD sorts unknown
+// kinds (ExternalSecret) after Deployments within a wave, so the order must come from waves.
+import { parseInt64 } from '../../model/config.js';
+import { annotationEdit, annotationField, type MappingEdit } from '../../model/edit.js';
+import { ItemError, type Resource } from '../../model/resource.js';
+import {
+  deferredInfo,
+  describe,
+  type Result,
+  resourceResult,
+  type Severity,
+} from '../../model/results.js';
+
+export const syncWaveKey = 'argocd.argoproj.io/sync-wave';
+/** Argo CD parses waves as 64-bit integers. */
+const minWave = -(2n ** 63n);
+const maxWave = 2n ** 63n - 1n;
+const hookWeightKey = 'helm.sh/hook-weight';
+
+export interface Wave {
+  value: bigint;
+  /** Written in the input: never changed by this function, only checked. */
+  explicit: boolean;
+}
+
+/** Argo CD's rule: the sync-wave annotation, else the Helm hook weight, else 0. */
+export function waveOf(resource: Resource): Wave {
+  const raw = resource.annotations[syncWaveKey];
+  if (raw !== undefined) {
+    const value = parseInt64(raw.trim());
+    if (value === undefined) {
+      throw new ItemError(
+        `${syncWaveKey} ${JSON.stringify(raw)} is not a 64-bit integer`,
+        annotationField(['metadata'], syncWaveKey),
+      );
+    }
+    return { value, explicit: true };
+  }
+  const weight = parseInt64(resource.annotations[hookWeightKey]?.trim());
+  return { value: weight ?? 0n, explicit: false };
+}
+
+export interface WaveNode {
+  resource: Resource;
+  wave: Wave;
+  /** Resources that must come after this one. */
+  before: Set<WaveNode>;
+}
+
+export interface WavePlan {
+  edits: MappingEdit[];
+  results: Result[];
+  /** Nodes whose wave this run writes (`plan` shows them as planned). */
+  placed: Set<WaveNode>;
+  /** Explicit waves that contradict the order, with the nodes they are not below (`plan`). */
+  conflicts: Map<WaveNode, WaveNode[]>;
+}
+
+export interface WaveOptions {
+  conflictSeverity: Severity;
+}
+
+/**
+ * Places every node that has a default wave (ExternalSecrets, stores), after all the nodes that
+ * must come after it: a node without an explicit wave goes to min(default, lowest wave of what
+ * comes after it − 1), raised above what must come before it when that wave is fixed and there is
+ * room; an explicit wave is kept and checked. Consumers are never moved. Mutates `node.wave`.
+ */
+export function placeWaves(
+  defaults: ReadonlyMap<WaveNode, bigint>,
+  options: WaveOptions,
+  plan: WavePlan,
+): void {
+  const order = dependencyOrder(defaults.keys(), plan);
+  // The highest explicit wave of what must come before each node: those never move.
+  const fixedBefore = new Map<WaveNode, bigint>();
+  for (const node of order) {
+    if (!node.wave.explicit) continue;
+    for (const n of node.before) {
+      const fixed = fixedBefore.get(n);
+      if (fixed === undefined || node.wave.value > fixed) fixedBefore.set(n, node.wave.value);
+    }
+  }
+  for (const node of order) {
+    const defaultWave = defaults.get(node);
+    if (defaultWave !== undefined) place(node, defaultWave, fixedBefore.get(node), options, plan);
+  }
+}
+
+/**
+ * Nodes reachable from `roots`, each after every node it must come before (reverse topological
+ * order). A dependency cycle is an error result: no sync-wave order exists.
+ */
+function dependencyOrder(roots: Iterable<WaveNode>, plan: WavePlan): WaveNode[] {
+  const order: WaveNode[] = [];
+  const state = new Map<WaveNode, 'visiting' | 'done'>();
+  const visit = (node: WaveNode): void => {
+    state.set(node, 'visiting');
+    for (const after of node.before) {
+      const seen = state.get(after);
+      if (seen === 'visiting') {
+        const message = `${describe(after.resource)} and ${describe(node.resource)} depend on each other (a store that reads the Secret of an ExternalSecret using it): no sync-wave order exists; break the cycle`;
+        plan.results.push(resourceResult(after.resource, 'error', message));
+      } else if (seen === undefined) {
+        visit(after);
+      }
+    }
+    state.set(node, 'done');
+    order.push(node);
+  };
+  for (const root of roots) if (!state.has(root)) visit(root);
+  return order;
+}
+
+function place(
+  node: WaveNode,
+  defaultWave: bigint,
+  fixedBefore: bigint | undefined,
+  options: WaveOptions,
+  plan: WavePlan,
+): void {
+  let lowest: bigint | undefined;
+  for (const n of node.before)
+    if (lowest === undefined || n.wave.value < lowest) lowest = n.wave.value;
+  let wanted = lowest === undefined || defaultWave < lowest ? defaultWave : lowest - 1n;
+  // A store that reads an ExternalSecret's Secret comes after it, even above its default.
+  if (
+    fixedBefore !== undefined &&
+    wanted <= fixedBefore &&
+    fixedBefore < (lowest === undefined ? maxWave : lowest - 1n)
+  ) {
+    wanted = fixedBefore + 1n;
+  }
+  const field = annotationField(['metadata'], syncWaveKey);
+  if (wanted < minWave) {
+    // Nothing is below the lowest 64-bit wave: a consumer there cannot be ordered after this.
+    const message = `${describe(node.resource)} would need a sync-wave below ${minWave}, the lowest Argo CD parses: raise the waves of ${listed([...node.before].filter((n) => n.wave.value === minWave).map((n) => describe(n.resource)))}`;
+    plan.results.push(resourceResult(node.resource, 'error', message, { path: field }));
+    return;
+  }
+  if (node.wave.explicit) {
+    const late = [...node.before].filter((n) => n.wave.value <= node.wave.value);
+    if (late.length > 0) {
+      plan.conflicts.set(node, late);
+      plan.results.push(
+        resourceResult(
+          node.resource,
+          options.conflictSeverity,
+          conflictMessage(node, late, wanted),
+          {
+            path: field,
+            currentValue: String(node.wave.value),
+            proposedValue: String(wanted),
+          },
+        ),
+      );
+      return;
+    }
+  } else {
+    node.wave = { value: wanted, explicit: false };
+    plan.placed.add(node);
+    plan.edits.push(annotationEdit(node.resource.index, ['metadata'], syncWaveKey, String(wanted)));
+  }
+  // The same message whether the wave was just written or already there: results describe the
+  // plan, so a second run reports exactly what the first did.
+  const wave = node.wave.value;
+  const { before } = node;
+  plan.results.push(
+    deferredInfo(node.resource, () => ({
+      message: `sync-wave ${wave}${beforeList(before)}`,
+      field: { path: field, proposedValue: String(wave) },
+    })),
+  );
+}
+
+function conflictMessage(node: WaveNode, late: readonly WaveNode[], wanted: bigint): string {
+  const who = late.map((n) => `${describe(n.resource)} (wave ${n.wave.value})`);
+  return (
+    `${describe(node.resource)} has sync-wave ${node.wave.value}, not below ${listed(who)}, so ` +
+    `Argo CD may apply it too late: set ${syncWaveKey} to "${wanted}" or lower, ` +
+    'or remove it to let secret-rollout choose'
+  );
+}
+
+function beforeList(before: ReadonlySet<WaveNode>): string {
+  return before.size === 0
+    ? ''
+    : `, before ${listed([...before].map((n) => describe(n.resource)))}`;
+}
+
+function listed(names: readonly string[]): string {
+  const shown = [...new Set(names)];
+  return shown.length <= 3
+    ? shown.join(', ')
+    : `${shown.slice(0, 3).join(', ')} and ${shown.length - 3} more`;
+}

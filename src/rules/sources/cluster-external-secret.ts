@@ -1,0 +1,127 @@
+// ESO ClusterExternalSecret (external-secrets.io v1, v1beta1; cluster-scoped): one ExternalSecret
+// from `spec.externalSecretSpec` in every selected namespace, so one source per namespace.
+import { getPath, ItemError, type JsonObject, type Resource } from '../../model/resource.js';
+import { describe, resourceResult } from '../../model/results.js';
+import { podTemplatesOf } from '../workloads/shapes.js';
+import { readExternalSecretSpec } from './external-secret.js';
+import { objectField, optionalList, optionalString, stringMap } from './fields.js';
+import { type LabelSelector, labelSelector } from './label-selector.js';
+import { operatorSecret } from './operator-secret.js';
+import type { Inventory, SourceKind } from './source.js';
+
+/** The API server sets this label on every Namespace to its name. */
+const nameLabel = 'kubernetes.io/metadata.name';
+
+/** What an unevaluated selector is taken to match, per `clusterExternalSecretNamespaces`. */
+const assumptions = {
+  selected:
+    'they match no namespace (clusterExternalSecretNamespaces=selected: add the Namespace objects to the input, or set it to all)',
+  all: 'they match every namespace with a workload in the input (clusterExternalSecretNamespaces=all)',
+} as const;
+
+export const clusterExternalSecret: SourceKind = {
+  group: 'external-secrets.io',
+  kind: 'ClusterExternalSecret',
+  read(resource, inventory) {
+    const spec = objectField(resource.value, 'spec', 'spec');
+    const at = 'spec.externalSecretSpec';
+    const esSpec = readExternalSecretSpec(objectField(spec, 'externalSecretSpec', at), at);
+    if ('skipped' in esSpec) return esSpec;
+    const esName =
+      optionalString(spec.externalSecretName, 'spec.externalSecretName') || resource.name;
+    const secretName = esSpec.targetName || esName;
+    if (secretName === '') {
+      throw new ItemError('has no spec.externalSecretName nor metadata.name', 'metadata.name');
+    }
+
+    const { namespaces, unevaluated } = selectNamespaces(spec, inventory);
+    const note =
+      unevaluated.length === 0
+        ? undefined
+        : `${unevaluated.join(', ')} cannot be evaluated: the input has no Namespace objects; assuming ${assumptions[inventory.config.clusterExternalSecretNamespaces]}`;
+    if (namespaces.length === 0) {
+      return { skipped: `selects no namespace in the input${note ? `; ${note}` : ''}` };
+    }
+    return namespaces.map((namespace, i) =>
+      operatorSecret(resource, inventory.config, {
+        namespace,
+        secretName,
+        stores: esSpec.stores,
+        // Notes go on the first source only: the transform reports the notes of every source.
+        notes:
+          i === 0 && note
+            ? [resourceResult(resource, 'info', `${note}; selected: ${namespaces.join(', ')}`)]
+            : [],
+        content: esSpec.content,
+        producedKeys: esSpec.producedKeys,
+      }),
+    );
+  },
+};
+
+/**
+ * `spec.namespaces` ∪ every namespace a selector matches (ORed, the deprecated
+ * `namespaceSelector` included). Selectors are evaluated against the Namespace objects in the
+ * input; without any, a selector that reads only the name label is evaluated against the
+ * namespaces of the input's workloads, and the others are `unevaluated` (the assumption decides).
+ */
+function selectNamespaces(
+  spec: JsonObject,
+  { config, resources }: Inventory,
+): { namespaces: string[]; unevaluated: string[] } {
+  const selected = new Set<string>();
+  optionalList(spec.namespaces, 'spec.namespaces').forEach((ns, i) => {
+    selected.add(optionalString(ns, `spec.namespaces[${i}]`) ?? '');
+  });
+  const selectors: { field: string; selector: LabelSelector }[] = [];
+  if (spec.namespaceSelector !== undefined && spec.namespaceSelector !== null) {
+    const field = 'spec.namespaceSelector';
+    selectors.push({ field, selector: labelSelector(spec.namespaceSelector, field) });
+  }
+  optionalList(spec.namespaceSelectors, 'spec.namespaceSelectors').forEach((s, i) => {
+    const field = `spec.namespaceSelectors[${i}]`;
+    selectors.push({ field, selector: labelSelector(s, field) });
+  });
+
+  const namespaceObjects = resources.filter((r) => r.apiVersion === 'v1' && r.kind === 'Namespace');
+  const unevaluated: string[] = [];
+  if (namespaceObjects.length > 0) {
+    for (const ns of namespaceObjects) {
+      const labels = { ...namespaceLabels(ns), [nameLabel]: ns.name };
+      if (selectors.some(({ selector }) => selector.matches(labels))) selected.add(ns.name);
+    }
+  } else {
+    const seen = workloadNamespaces(resources);
+    for (const { field, selector } of selectors) {
+      const byNameOnly = [...selector.keys].every((key) => key === nameLabel);
+      if (!byNameOnly) unevaluated.push(field);
+      for (const ns of seen) {
+        const match = byNameOnly
+          ? selector.matches({ [nameLabel]: ns })
+          : config.clusterExternalSecretNamespaces === 'all';
+        if (match) selected.add(ns);
+      }
+    }
+  }
+  selected.delete('');
+  return { namespaces: [...selected].sort(), unevaluated };
+}
+
+function namespaceLabels(ns: Resource): Record<string, string | null> {
+  const labels = getPath(ns.value, ['metadata', 'labels']);
+  try {
+    return stringMap(labels, 'metadata.labels');
+  } catch {
+    const message = `${describe(ns)} has metadata.labels that are not a mapping of strings`;
+    throw new ItemError(`cannot evaluate its namespace selectors: ${message}`);
+  }
+}
+
+/** Namespaces of the resources with a pod template: where consumers can be. */
+function workloadNamespaces(resources: readonly Resource[]): string[] {
+  const namespaces = new Set<string>();
+  for (const r of resources) {
+    if (r.namespace !== undefined && podTemplatesOf(r).length > 0) namespaces.add(r.namespace);
+  }
+  return [...namespaces];
+}

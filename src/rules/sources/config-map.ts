@@ -1,0 +1,32 @@
+// Plain ConfigMaps (v1), opt-in with `configMapChecksumAnnotation`: the Helm `checksum/config`
+// habit, per key. Not ordered: Argo CD applies ConfigMaps before workloads of the same wave.
+import { ItemError, type Json } from '../../model/resource.js';
+import type { KeySet } from '../workloads/references.js';
+import { pickKeys, stringMap } from './fields.js';
+import { normalize } from './normalize.js';
+import type { SecretSource, SourceKind } from './source.js';
+
+export const configMap: SourceKind = {
+  group: '',
+  kind: 'ConfigMap',
+  read(resource, { config }) {
+    if (config.configMapChecksumAnnotation === '') return [];
+    const data = stringMap(resource.value.data, 'data');
+    const binaryData = stringMap(resource.value.binaryData, 'binaryData');
+    if (resource.name === '') throw new ItemError('has no metadata.name', 'metadata.name');
+    return {
+      resource,
+      produces: 'ConfigMap',
+      namespace: resource.namespace,
+      secretName: resource.name,
+      annotation: config.configMapChecksumAnnotation,
+      ordered: false,
+      stores: [],
+      notes: [],
+      producedKeys: () => new Set([...Object.keys(data), ...Object.keys(binaryData)]),
+      // The whole content is here, so narrowing to the keys read is always sound.
+      content: (keys: KeySet): Json =>
+        normalize({ data: pickKeys(data, keys), binaryData: pickKeys(binaryData, keys) }, []),
+    } satisfies SecretSource;
+  },
+};

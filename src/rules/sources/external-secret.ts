@@ -1,0 +1,145 @@
+// ESO ExternalSecret (external-secrets.io v1, v1beta1, and the old v1alpha1 shape).
+import { ItemError, isObject, type Json, type JsonObject } from '../../model/resource.js';
+import type { KeySet } from '../workloads/references.js';
+import {
+  listContent,
+  objectField,
+  optionalList,
+  optionalObject,
+  optionalString,
+} from './fields.js';
+import { type NormalizeRule, normalize } from './normalize.js';
+import { operatorSecret } from './operator-secret.js';
+import type { SourceKind, StoreRef } from './source.js';
+
+const remoteRefDefaults = {
+  conversionStrategy: 'Default',
+  decodingStrategy: 'None',
+  metadataPolicy: 'None',
+  nullBytePolicy: 'Ignore',
+};
+const storeRefDefaults = { kind: 'SecretStore' };
+
+/**
+ * Not content: when and how often ESO syncs, and what happens to the Secret's lifecycle.
+ * Defaults: the CRD's (v2.9) plus those earlier CRDs filled in for remoteRef/extract/find.
+ */
+const rules: readonly NormalizeRule[] = [
+  { path: [], drop: ['refreshInterval', 'refreshPolicy', 'syncWindows'] },
+  { path: ['target'], drop: ['creationPolicy', 'deletionPolicy', 'immutable'] },
+  { path: ['target', 'template'], defaults: { engineVersion: 'v2', mergePolicy: 'Replace' } },
+  { path: ['target', 'template', 'templateFrom', '*'], defaults: { target: 'Data' } },
+  ...['configMap', 'secret'].map((from) => ({
+    path: ['target', 'template', 'templateFrom', '*', from, 'items', '*'],
+    defaults: { templateAs: 'Values' },
+  })),
+  { path: ['secretStoreRef'], defaults: storeRefDefaults },
+  { path: ['data', '*', 'remoteRef'], defaults: remoteRefDefaults },
+  { path: ['data', '*', 'sourceRef', 'storeRef'], defaults: storeRefDefaults },
+  { path: ['dataFrom', '*', 'extract'], defaults: remoteRefDefaults },
+  { path: ['dataFrom', '*', 'find'], defaults: remoteRefDefaults },
+  { path: ['dataFrom', '*', 'sourceRef', 'storeRef'], defaults: storeRefDefaults },
+  ...['data', 'dataFrom'].map((list) => ({
+    path: [list, '*', 'sourceRef', 'generatorRef'],
+    defaults: { apiVersion: 'generators.external-secrets.io/v1alpha1' },
+  })),
+  {
+    path: ['dataFrom', '*', 'rewrite', '*', 'merge'],
+    defaults: { into: '', conflictPolicy: 'Error', priorityPolicy: 'Strict', strategy: 'Extract' },
+  },
+];
+
+export const externalSecret: SourceKind = {
+  group: 'external-secrets.io',
+  kind: 'ExternalSecret',
+  read(resource, { config }) {
+    const spec = readExternalSecretSpec(objectField(resource.value, 'spec', 'spec'), 'spec');
+    if ('skipped' in spec) return spec;
+    const secretName = spec.targetName || resource.name;
+    if (secretName === '') {
+      throw new ItemError('has neither spec.target.name nor metadata.name', 'metadata.name');
+    }
+    return operatorSecret(resource, config, {
+      secretName,
+      stores: spec.stores,
+      content: spec.content,
+      producedKeys: spec.producedKeys,
+    });
+  },
+};
+
+/** What an ExternalSecret spec decides, wherever it is embedded (ClusterExternalSecret). */
+export interface ExternalSecretSpec {
+  /** `target.name`, when set. */
+  targetName: string | undefined;
+  stores: StoreRef[];
+  content(keys: KeySet): Json;
+  producedKeys(): ReadonlySet<string> | undefined;
+}
+
+/**
+ * Reads an ExternalSecret spec found at `at` (`spec`, or `spec.externalSecretSpec`): the stores it
+ * reads, and its content normalised by the rules above. Malformed fields throw ItemError.
+ */
+export function readExternalSecretSpec(
+  spec: JsonObject,
+  at: string,
+): ExternalSecretSpec | { skipped: string } {
+  const target = optionalObject(spec.target, `${at}.target`);
+  if (target?.manifest !== undefined && target.manifest !== null) {
+    return { skipped: 'its target is a manifest (ConfigMap or custom resource), not a Secret' };
+  }
+  const targetName = optionalString(target?.name, `${at}.target.name`);
+  const data = optionalList(spec.data, `${at}.data`);
+  const dataFrom = optionalList(spec.dataFrom, `${at}.dataFrom`);
+  const stores: StoreRef[] = [];
+  addStore(stores, spec.secretStoreRef, `${at}.secretStoreRef`);
+  data.forEach((entry, i) => {
+    const field = `${at}.data[${i}]`;
+    const item = objectField({ entry }, 'entry', field);
+    if (typeof item.secretKey !== 'string') {
+      throw new ItemError(`${field}.secretKey is not a string`, `${field}.secretKey`);
+    }
+    const remoteRef = objectField(item, 'remoteRef', `${field}.remoteRef`);
+    if (typeof remoteRef.key !== 'string' || remoteRef.key === '') {
+      throw new ItemError(`${field}.remoteRef has no key`, `${field}.remoteRef.key`);
+    }
+    addStore(stores, optionalObject(item.sourceRef, `${field}.sourceRef`)?.storeRef, field);
+  });
+  dataFrom.forEach((entry, i) => {
+    const field = `${at}.dataFrom[${i}]`;
+    const item = objectField({ entry }, 'entry', field);
+    addStore(stores, optionalObject(item.sourceRef, `${field}.sourceRef`)?.storeRef, field);
+  });
+
+  const normalized = normalize(spec, rules) as JsonObject;
+  // Per-key narrowing is only sound when data[] alone decides the Secret's keys.
+  const narrowable = normalized.dataFrom === undefined && target?.template == null;
+  // The same condition makes the keys known: data[].secretKey and nothing else. Any template
+  // counts as unknown: with mergePolicy Replace its data and templateFrom (literal templates can
+  // render keys) replace the keys, with Merge they add to them. So does a Secret ESO does not own:
+  // creationPolicy Merge writes into an existing Secret, None does not write at all.
+  const policy = target?.creationPolicy ?? 'Owner';
+  const owned = policy === 'Owner' || policy === 'Orphan';
+  const secretKeys = data.map((entry) => (entry as JsonObject).secretKey as string);
+  const keys = narrowable && owned && secretKeys.length > 0 ? new Set(secretKeys) : undefined;
+  return {
+    targetName,
+    stores,
+    content: listContent(normalized, 'data', 'secretKey', narrowable),
+    producedKeys: () => keys,
+  };
+}
+
+function addStore(stores: StoreRef[], ref: Json | undefined, field: string): void {
+  if (ref === undefined || ref === null) return;
+  if (!isObject(ref) || typeof ref.name !== 'string') {
+    throw new ItemError(`${field} store reference has no name`, field);
+  }
+  const kind = ref.kind ?? 'SecretStore';
+  if (typeof kind !== 'string')
+    throw new ItemError(`${field}.kind is not a string`, `${field}.kind`);
+  if (!stores.some((s) => s.kind === kind && s.name === ref.name)) {
+    stores.push({ kind, name: ref.name });
+  }
+}

@@ -1,0 +1,36 @@
+// The tables of kinds the planner knows. A new source is one module plus one line here.
+import { groupOf, type Resource } from '../../model/resource.js';
+import { clusterExternalSecret } from './cluster-external-secret.js';
+import { configMap } from './config-map.js';
+import { externalSecret } from './external-secret.js';
+import { kubernetesExternalSecret } from './kes.js';
+import { sealedSecret } from './sealed-secret.js';
+import { secret } from './secret.js';
+import type { SourceKind } from './source.js';
+import { vaultStaticSecret } from './vault-static-secret.js';
+
+export const sourceKinds: readonly SourceKind[] = [
+  externalSecret,
+  clusterExternalSecret,
+  kubernetesExternalSecret,
+  sealedSecret,
+  vaultStaticSecret,
+  configMap,
+  secret,
+];
+
+/** Stores are ordered before the sources that read from them. */
+export const storeKinds: readonly { group: string; kind: string; clusterScoped: boolean }[] = [
+  { group: 'external-secrets.io', kind: 'SecretStore', clusterScoped: false },
+  { group: 'external-secrets.io', kind: 'ClusterSecretStore', clusterScoped: true },
+];
+
+export function sourceKindOf(resource: Resource): SourceKind | undefined {
+  const group = groupOf(resource.apiVersion);
+  return sourceKinds.find((s) => s.kind === resource.kind && s.group === group);
+}
+
+export function storeKindOf(resource: Resource) {
+  const group = groupOf(resource.apiVersion);
+  return storeKinds.find((s) => s.kind === resource.kind && s.group === group);
+}

@@ -1,0 +1,22 @@
+// The common case: a resource from which an operator writes one Secret in the resource's own
+// namespace, ordered before its consumers, its checksum under `checksumAnnotation`.
+import type { Config } from '../../model/config.js';
+import type { Resource } from '../../model/resource.js';
+import type { SecretSource } from './source.js';
+
+type Fields = Pick<SecretSource, 'secretName' | 'content'> &
+  Partial<Pick<SecretSource, 'namespace' | 'stores' | 'notes' | 'producedKeys'>>;
+
+export function operatorSecret(resource: Resource, config: Config, fields: Fields): SecretSource {
+  return {
+    resource,
+    produces: 'Secret',
+    namespace: resource.namespace,
+    annotation: config.checksumAnnotation,
+    ordered: true,
+    stores: [],
+    notes: [],
+    producedKeys: () => undefined,
+    ...fields,
+  };
+}

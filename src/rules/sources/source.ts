@@ -1,0 +1,57 @@
+// What every secret source (ExternalSecret, later SealedSecret, VaultStaticSecret, …) tells the
+// planner: which Secret it produces, what decides that Secret's content, and which stores it uses.
+import type { Config } from '../../model/config.js';
+import type { Json, Resource } from '../../model/resource.js';
+import type { Result } from '../../model/results.js';
+import type { KeySet, ProducedKind } from '../workloads/references.js';
+
+export interface StoreRef {
+  kind: string;
+  name: string;
+}
+
+export interface SecretSource {
+  resource: Resource;
+  /** What the source produces, and so which references match it. */
+  produces: ProducedKind;
+  /** Where it lands: the resource's namespace, or each selected one for cluster kinds. */
+  namespace: string | undefined;
+  /** Name of the produced Secret (or ConfigMap). */
+  secretName: string;
+  /** The pod-template annotation whose checksum covers this source. */
+  annotation: string;
+  /** Whether the source gets a sync wave (Argo CD already orders plain Secrets and ConfigMaps). */
+  ordered: boolean;
+  /** What decides the Secret's content, narrowed to `keys` where the source can tell. */
+  content(keys: KeySet): Json;
+  /** Stores this source reads from; they are ordered before it. */
+  stores: readonly StoreRef[];
+  /** Notes about the source itself (for example what its checksum cannot follow). */
+  notes: readonly Result[];
+  /**
+   * The data keys the produced Secret (or ConfigMap) has, when the spec alone decides them;
+   * `undefined` when anything else can add keys (dataFrom, templates, the remote store). Only a
+   * known set lets the missing-key lint warn, so when unsure, `undefined`.
+   */
+  producedKeys(): ReadonlySet<string> | undefined;
+}
+
+/** What a source may look up: the options, and the rest of the input (Namespaces, …). */
+export interface Inventory {
+  config: Config;
+  resources: readonly Resource[];
+}
+
+export interface SourceKind {
+  group: string;
+  kind: string;
+  /**
+   * Reads a resource of this kind: one Secret, one per namespace (cluster kinds), or none, with
+   * the reason in `skipped` (for example an ExternalSecret whose target is a ConfigMap).
+   * Malformed fields throw ItemError.
+   */
+  read(
+    resource: Resource,
+    inventory: Inventory,
+  ): SecretSource | SecretSource[] | { skipped: string };
+}
