@@ -275,7 +275,8 @@ function inlineValue(p: number, end: number, col: number): Json {
   }
   let i = after;
   while (s.charCodeAt(i) === 32) i++;
-  if (i !== end && s.charCodeAt(i) !== 35) throw unsupported;
+  // A comment needs a space before its `#` (`"a"#b` is an error; js-yaml accepts it).
+  if (i !== end && (s.charCodeAt(i) !== 35 || i === after)) throw unsupported;
   // A more indented content line next would continue a plain scalar or be an error: the
   // collection's loop refuses it. (A more indented comment line ends a plain scalar, in js-yaml
   // too: its `#` follows a space or a line break.)
@@ -508,6 +509,8 @@ function blockScalar(p: number, end: number, col: number): string {
   let didReadContent = false;
   let atMoreIndented = false;
   let lineStart = end + 1;
+  /** Most spaces on an empty line before the first content line (YAML caps them, js-yaml not). */
+  let leading = 0;
   for (;;) {
     let i = lineStart;
     let lineIndent = 0;
@@ -519,10 +522,13 @@ function blockScalar(p: number, end: number, col: number): string {
     if (!detected && lineIndent > textIndent) textIndent = lineIndent;
     const ch = i < limit ? s.charCodeAt(i) : -1;
     if (ch === 10) {
+      if (!didReadContent && lineIndent > leading) leading = lineIndent;
       emptyLines++;
       lineStart = i + 1;
       continue;
     }
+    // Leading empty lines with more spaces than the first non-empty line are an error.
+    if (!didReadContent && leading > 0 && ch !== -1 && lineIndent < leading) throw unsupported;
     // The end of the scalar (the end of the text too: its indentation is 0).
     if (lineIndent < textIndent) {
       if (chomping === 'keep') {
