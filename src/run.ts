@@ -2,8 +2,16 @@
 // I/O here, so tests drive it directly.
 import { type Config, ConfigError, defaultConfig, readConfig } from './config.js';
 import { applyToValue, deepEqual, EditError, editText, reparseItem } from './io/edit.js';
-import { type Input, InputError, parseItem, readInput, wholeDocument } from './io/input.js';
+import {
+  checkItem,
+  type Input,
+  InputError,
+  parseItem,
+  readInput,
+  wholeDocument,
+} from './io/input.js';
 import { lineBreakOf } from './io/lines.js';
+import { peekScalar } from './io/locate-lines.js';
 import { writeOutput } from './io/output.js';
 import { type Bystander, passesThrough } from './io/pass-through.js';
 import type { KeyCache } from './io/quick-parse.js';
@@ -58,19 +66,36 @@ function analyse(text: string, options: RunOptions): Analysis | RunOutput {
   const bystanders: Bystander[] = [];
   const aliased = new Set<number>();
   const keyCache: KeyCache = new Map();
+  const noun = input.format === 'yaml-stream' ? 'document' : 'item';
+  let streamBroken = false;
   input.items.forEach((item, index) => {
-    const where = `item ${index}`;
+    if (streamBroken) return;
+    const where = `${noun} ${index}`;
+    if (item.error) {
+      if (input.format === 'yaml-stream') streamBroken = true;
+      results.push({ severity: 'error', message: `${where}: ${item.error}` });
+      return;
+    }
     let value = item.value;
     let nodeBound: number | undefined;
     if (value === undefined && item.span) {
       const { span } = item;
       const itemText = input.text.slice(span.start, span.end);
+      const usual = 'usualCharacters' in input && input.usualCharacters;
       const bystander = passesThrough(itemText, span.entry, config ?? defaultConfig);
       if (bystander) {
+        // Copied through unparsed, but still checked: invalid YAML is an error wherever it is.
+        const problem = checkItem(input.text, span, usual);
+        if (problem) {
+          if (input.format === 'yaml-stream') streamBroken = true;
+          results.push({
+            severity: 'error',
+            message: `${where}${peekedName(itemText, span.entry)}: ${problem}`,
+          });
+        }
         bystanders.push(bystander);
         return;
       }
-      const usual = 'usualCharacters' in input && input.usualCharacters;
       const parsed = parseItem(input.text, span, keyCache, usual);
       if ('value' in parsed) ({ value, nodeBound } = parsed);
       else if (parsed.aliased && input.format === 'yaml-list') {
@@ -80,9 +105,13 @@ function analyse(text: string, options: RunOptions): Analysis | RunOutput {
         aliased.add(index);
       }
       if (value === undefined) {
+        // Documents are split by their `---` lines: after invalid YAML that split cannot be
+        // trusted (a `---` may be inside an unclosed quote), so a stream's first such error is all.
+        const error = 'error' in parsed ? parsed.error : '';
+        if (input.format === 'yaml-stream' && error.startsWith('invalid YAML')) streamBroken = true;
         results.push({
           severity: 'error',
-          message: `${where}: ${'error' in parsed ? parsed.error : ''}`,
+          message: `${where}${peekedName(itemText, span.entry)}: ${error}`,
         });
         return;
       }
@@ -95,7 +124,12 @@ function analyse(text: string, options: RunOptions): Analysis | RunOutput {
     }
   });
 
-  const planned = config ? transform(resources, config, bystanders) : emptyPlan();
+  if (streamBroken) {
+    // Only the YAML error: what the other documents mean is unknown.
+    const first = results.find((r) => r.severity === 'error' && /invalid YAML/.test(r.message));
+    results.splice(0, results.length, ...(first ? [first] : []));
+  }
+  const planned = config && !streamBroken ? transform(resources, config, bystanders) : emptyPlan();
   results.push(...planned.results);
   return { input, resources, results, planned, config, aliased };
 }
@@ -256,6 +290,13 @@ function nameOf(value: unknown): string {
   return typeof value.kind === 'string' && typeof name === 'string'
     ? ` (${value.kind} ${name})`
     : '';
+}
+
+/** ` (Kind name)` of an item that did not parse, read from its lines where they show it. */
+function peekedName(text: string, entry: boolean): string {
+  const kind = peekScalar(text, entry, [], 'kind');
+  const name = kind && peekScalar(text, entry, ['metadata'], 'name');
+  return kind && name ? ` (${kind} ${name})` : '';
 }
 
 /** Info results kept one by one; past this a summary stands for the rest (`plan` lists all). */

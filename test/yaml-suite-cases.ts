@@ -26,7 +26,7 @@ export interface SuiteCase {
 }
 
 /** The suite's markers: `␣` space, `—*»` tab, `←` CR, `⇔` BOM, `↵` shown line end, `∎` no final line end. */
-export function unescape(text: string): string {
+export function unmark(text: string): string {
   return text
     .replace(/␣/g, ' ')
     .replace(/—*»/g, '\t')
@@ -40,7 +40,9 @@ type Raw = Record<string, unknown>;
 
 export function loadSuite(): SuiteCase[] {
   const cases: SuiteCase[] = [];
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()) {
     const id = file.replace(/\.yaml$/, '');
     const entries = parse(readFileSync(path.join(dir, file), 'utf8')) as Raw[];
     // Cases the suite itself marks as not to be run (valid by the productions, to be invalidated).
@@ -56,7 +58,7 @@ export function loadSuite(): SuiteCase[] {
       cases.push({
         id: i === 0 ? id : `${id}-${String(i).padStart(width, '0')}`,
         name: String(cache.name ?? ''),
-        text: unescape(cache.yaml),
+        text: unmark(cache.yaml),
         fail: entry.fail === true,
         json: typeof cache.json === 'string',
       });
