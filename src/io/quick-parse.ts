@@ -28,6 +28,12 @@ export function hasUnusualCharacters(text: string): boolean {
   return unusual.test(text);
 }
 
+/**
+ * YAML caps an implicit key at 1024 characters (js-yaml does not); counted here in UTF-16 units,
+ * which never undercount.
+ */
+const maxKeyLength = 1024;
+
 /** Far below js-yaml's maxDepth (100), which counts one level per node. */
 const maxDepth = 40;
 
@@ -293,6 +299,7 @@ function readKey(p: number, end: number): string | undefined {
   const c = s.charCodeAt(p);
   if (c === 34 || c === 39) {
     const key = quoted(p, end);
+    if (after - p > maxKeyLength) throw unsupported;
     let i = after;
     while (s.charCodeAt(i) === 32) i++;
     if (s.charCodeAt(i) !== 58) return undefined;
@@ -316,6 +323,7 @@ function readKey(p: number, end: number): string | undefined {
     hash = (Math.imul(hash, 31) + ch) | 0;
     colon++;
   }
+  if (colon - p > maxKeyLength) throw unsupported;
   after = colon + 1;
   if (keys === undefined || s.charCodeAt(colon - 1) === 32) {
     let e = colon;
@@ -450,8 +458,10 @@ function skipSpaces(p: number): number {
 
 function flowKey(p: number): string {
   const c = s.charCodeAt(p);
-  if (c === 34 || c === 39) return quoted(p, s.indexOf('\n', p));
-  return String(resolvePlain(plainInFlow(p)));
+  const key =
+    c === 34 || c === 39 ? quoted(p, s.indexOf('\n', p)) : String(resolvePlain(plainInFlow(p)));
+  if (after - p > maxKeyLength) throw unsupported;
+  return key;
 }
 
 function flowNode(p: number): Json {
