@@ -277,3 +277,43 @@ describe('the YAML test suite', () => {
     expect(wrong).toEqual([]);
   });
 });
+
+describe('JSON', () => {
+  const es = JSON.stringify(parse(externalSecret), null, 2);
+  const consumer = JSON.stringify(parse(deployment()), null, 2);
+  const annotations = (doc: unknown, ...path: string[]) =>
+    path.reduce((v, k) => (v as Record<string, unknown>)[k], doc) as Record<string, string>;
+
+  it('reads a JSON object and a JSON ResourceList', () => {
+    const object = run(`${consumer}\n`);
+    expect(object.exitCode, object.stderr).toBe(0);
+    expect(object.stdout).toBe(`${consumer}\n`);
+    const list = `{"apiVersion": "config.kubernetes.io/v1", "kind": "ResourceList", "items": [${es}, ${consumer}]}\n`;
+    const out = run(list);
+    expect(out.exitCode, out.stdout).toBe(0);
+    const items = (JSON.parse(out.stdout) as { items: unknown[] }).items;
+    expect(annotations(items[1], 'spec', 'template', 'metadata', 'annotations')).toHaveProperty([
+      'checksum/external-secrets',
+    ]);
+  });
+
+  it('reads a stream whose first document is JSON as YAML (JSON is YAML), not as invalid JSON', () => {
+    const input = `${es}\n---\n${consumer}\n`;
+    const out = run(input);
+    expect(out.exitCode, out.stderr).toBe(0);
+    const [first, second] = parseAllDocuments(out.stdout).map((d) => d.toJS());
+    expect(annotations(first, 'metadata', 'annotations')).toEqual({
+      'argocd.argoproj.io/sync-wave': '-1',
+    });
+    expect(annotations(second, 'spec', 'template', 'metadata', 'annotations')).toHaveProperty([
+      'checksum/external-secrets',
+    ]);
+  });
+
+  it('names the document of a JSON-first stream that is not valid YAML', () => {
+    const out = run(`${es}\n---\n{"apiVersion": "v1",\n"kind": }}\n`);
+    expect(out.exitCode).toBe(1);
+    expect(out.stdout).toBe('');
+    expect(out.stderr).toMatch(/^error: document 1: invalid YAML: .* at line \d+, column \d+\n$/);
+  });
+});
