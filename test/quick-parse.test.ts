@@ -4,7 +4,7 @@
 // and random line soup; and it must actually read the layouts real inputs use.
 import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
-import { readInput } from '../src/io/input.js';
+import { parseItem, readInput } from '../src/io/input.js';
 import { schema, yamlProblem } from '../src/io/parse.js';
 import { hasUnusualCharacters, type KeyCache, quickParse } from '../src/io/quick-parse.js';
 import { maxNodes } from '../src/resource.js';
@@ -260,6 +260,30 @@ describe('quickParse', () => {
     }
     // Enough is read for the comparison to mean something.
     expect(read).toBeGreaterThan(forms / 10);
+  });
+
+  it('reads CRLF items as js-yaml reads them (through their LF form), and only valid ones', () => {
+    let items = 0;
+    for (const seed of loadSeeds()) {
+      let input: ReturnType<typeof readInput>;
+      try {
+        input = readInput(seed.text.replace(/\r?\n/g, '\r\n'));
+      } catch {
+        continue;
+      }
+      for (const item of input.items) {
+        if (!item.span) continue;
+        const { start, end, entry } = item.span;
+        const alone = input.text.slice(start, end);
+        const parsed = parseItem(input.text, item.span);
+        const expected = reference(alone, entry);
+        if (!('value' in parsed)) continue;
+        items++;
+        expect(yamlProblem(alone), alone).toBeUndefined();
+        expect(canonical(parsed.value), alone).toBe(canonical(expected?.value));
+      }
+    }
+    expect(items).toBeGreaterThan(50);
   });
 
   it('reads the items of every fuzz seed as js-yaml does, and most of them', () => {
