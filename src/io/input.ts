@@ -220,7 +220,7 @@ function readYamlList(
     const line = Number(/ at line (\d+)/.exec(error.message)?.[1] ?? 0);
     const at = entries.filter((e) => lineNumberAt(text, e.start) <= line).pop();
     const owner = at?.key === 'functionConfig' ? 'functionConfig' : 'ResourceList';
-    return {
+    const list: Input = {
       format: 'yaml-list',
       text,
       usualCharacters,
@@ -229,6 +229,9 @@ function readYamlList(
       functionConfig: undefined,
       listError: `${owner}: ${error.message}`,
     };
+    // The input's results are still replaced by ours: two `results:` keys would be invalid.
+    if (resultsEntry) list.results = resultsEntry;
+    return list;
   }
   if (!isObject(header)) throw new InputError('the ResourceList is not a mapping');
   return readEnvelope(text, usualCharacters, doc, header, itemsEntry, resultsEntry);
