@@ -46,9 +46,18 @@ spec:
         - secretRef: {name: db-credentials}
 `;
 
-/** `text` as a block value under a key at column `column - 2`. */
+/** Lines that mean something only at column 0 of a stream: document markers and directives. */
+const streamOnly = /^(?:---|\.\.\.)(?:[ \t]|$)|^%/m;
+
+/**
+ * `text` as a block value under a key at column `column - 2`. A single document's leading `---`
+ * is dropped (a value has none), so that more cases keep their meaning nested.
+ */
 function nested(text: string, column: number): string {
-  const body = text.endsWith('\n') ? text : `${text}\n`;
+  const marker = /^---(?:[ \t]+|\r?\n)/.exec(text);
+  const value =
+    marker && !streamOnly.test(text.slice(marker[0].length)) ? text.slice(marker[0].length) : text;
+  const body = value.endsWith('\n') ? value : `${value}\n`;
   const pad = ' '.repeat(column);
   return `\n${body.replace(/^(?=[^\n])/gm, pad).replace(/\n(?=\n)/g, '\n')}`;
 }
@@ -175,9 +184,6 @@ const eitherNested: Record<string, string> = {
   Y79Y: 'a tab after the indentation of a block scalar line',
 };
 
-/** Lines that mean something only at column 0 of a stream: document markers and directives. */
-const streamOnly = /^(?:---|\.\.\.)(?:[ \t]|$)|^%/m;
-
 /** A document with no node at all (`---` alone): streams skip those. */
 const emptyNode = (node: unknown) =>
   node === null || (isScalar(node) && node.range?.[0] === node.range?.[1]);
@@ -188,10 +194,11 @@ const shapeError = /^(?:item is .+, not a mapping|item has no (?:apiVersion|kind
 function outcome(c: SuiteCase, where: string): Outcome {
   const placed = (placements[where] as (text: string) => Placement)(c.text);
   // As a document the case is what the suite says; nested, the reader decides (see the tests).
-  const valid =
+  let valid =
     where === 'stream' ? !c.fail && !(c.id in refusedValid) : referenceValid(placed.input);
-  if (where !== 'stream' && c.id in eitherNested) return { ok: true, exitCode: -1, errors: [] };
   const out = run(placed.input);
+  // Left open: the function's answer is taken, and must then be given in the usual form.
+  if (where !== 'stream' && c.id in eitherNested) valid = out.exitCode === 0;
   const format = where === 'stream' ? 'stream' : 'list';
   const errors = errorLines(format, out.stdout, out.stderr).map((e) => e.slice('error: '.length));
   const result: Outcome = { ok: true, exitCode: out.exitCode, errors };
@@ -217,8 +224,9 @@ function outcome(c: SuiteCase, where: string): Outcome {
   if (objects > 0 || !c.json) {
     // Valid YAML, but not a Kubernetes object (a document), or with no JSON form (the suite has
     // none: complex keys, tags of other schemas): refused, one line each, saying why — not "invalid".
-    if (out.exitCode === 0 && objects === 0) return result;
-    if (out.exitCode !== 1) return fail('accepted a document that is no object');
+    if (out.exitCode === 0 && objects > 0) return fail('accepted a document that is no object');
+    if (out.exitCode === 0) return checkInserted();
+    if (errors.length === 0) return fail('exit 1 without an error');
     const bad = errors.filter(
       (e) =>
         /invalid YAML/.test(e) ||
@@ -229,10 +237,14 @@ function outcome(c: SuiteCase, where: string): Outcome {
     return bad.length > 0 ? fail('reported as invalid YAML') : result;
   }
   if (out.exitCode !== 0) return fail('valid YAML refused');
-  const body =
-    format === 'list' ? out.stdout.slice(0, out.stdout.lastIndexOf('results:\n')) : out.stdout;
-  const wrong = onlyInserted(placed.input, body);
-  return wrong ? fail(wrong) : result;
+  return checkInserted();
+
+  function checkInserted(): Outcome {
+    const body =
+      format === 'list' ? out.stdout.slice(0, out.stdout.lastIndexOf('results:\n')) : out.stdout;
+    const wrong = onlyInserted(placed.input, body);
+    return wrong ? fail(wrong) : result;
+  }
 }
 
 describe('the YAML test suite', () => {
@@ -245,6 +257,14 @@ describe('the YAML test suite', () => {
     const differ = cases.filter((c) => referenceValid(c.text) === c.fail).map((c) => c.id);
     expect(differ).toEqual(['2JQS', 'SF5V']);
   });
+
+  /** How many of the 402 cases the reader judges differently nested than as a stream. */
+  const changedWhenNested: Record<string, number> = {
+    item: 45,
+    edited: 44,
+    config: 45,
+    passThrough: 44,
+  };
 
   it('nesting a case as a value changes its verdict only for stream-only lines and the listed', () => {
     for (const where of ['item', 'edited', 'config', 'passThrough']) {
@@ -260,20 +280,28 @@ describe('the YAML test suite', () => {
         where,
       ).toEqual([]);
       // Most cases keep their verdict nested, so the nested placements test what they should.
-      expect(changed.length, where).toBeLessThan(100);
+      if (process.env.SUITE_REPORT)
+        writeFileSync(`/tmp/suite-${where}-changed.txt`, changed.map((c) => c.id).join('\n'));
+      // Counted (2026-11-23): a change here means the placements test something else than before.
+      expect(changed.length, where).toBe(changedWhenNested[where]);
     }
   });
 
   it.each(Object.keys(placements))('%s', (where) => {
     const wrong: string[] = [];
+    const refused: string[] = [];
     for (const c of cases) {
       const o = outcome(c, where);
+      if (o.exitCode === 1 && !c.fail) refused.push(`${c.id}: ${o.errors.join(' | ')}`);
       if (!o.ok)
         wrong.push(
           `${c.id} (${c.fail ? 'invalid' : 'valid'}): ${o.problem}: ${o.errors.join(' | ').slice(0, 300)}`,
         );
     }
-    if (process.env.SUITE_REPORT) writeFileSync(`/tmp/suite-${where}.txt`, wrong.join('\n'));
+    if (process.env.SUITE_REPORT) {
+      writeFileSync(`/tmp/suite-${where}.txt`, wrong.join('\n'));
+      writeFileSync(`/tmp/suite-${where}-refused-valid.txt`, refused.join('\n'));
+    }
     expect(wrong).toEqual([]);
   });
 });
