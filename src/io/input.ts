@@ -365,6 +365,11 @@ export function wholeDocument(text: string, doc: Span): Json | undefined {
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
 const nonPrintable = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x84\x86-\x9F\uFFFE\uFFFF]/;
 const deepFlow = new RegExp(`[[{](?:\\s*[[{]){${maxJsonDepth - 1}}`);
+/**
+ * Compact block sequences (`- - - …`) nested as deep on one line. No object nests that deep, and
+ * the conforming reader (parse.ts), ≈10× slower than js-yaml, would take seconds on a long line.
+ */
+const deepBlock = new RegExp(`(?:-[ \\t]+){${maxJsonDepth}}`);
 
 /**
  * Checks the whole text once, so items copied through unparsed (pass-through.ts) cannot carry
@@ -383,5 +388,11 @@ function checkYamlText(text: string): boolean {
   }
   if (deepFlow.test(text))
     throw new InputError(`YAML flow collections nest deeper than ${maxJsonDepth} levels`);
+  const deep = deepBlock.exec(text);
+  if (deep) {
+    throw new InputError(
+      `line ${lineNumberAt(text, deep.index)} nests YAML block sequences deeper than ${maxJsonDepth} levels`,
+    );
+  }
   return usual;
 }
