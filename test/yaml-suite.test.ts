@@ -345,3 +345,30 @@ describe('JSON', () => {
     expect(out.stderr).toMatch(/^error: document 1: invalid YAML: .* at line \d+, column \d+\n$/);
   });
 });
+
+describe('invalid YAML js-yaml accepted (issue #13), one line each', () => {
+  const cm = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n';
+  it.each([
+    ['%YAML 1.2 foo', `%YAML 1.2 foo\n---\n${cm}`, 'document 0: invalid YAML: %YAML directive'],
+    ['two %YAML lines', `%YAML 1.2\n%YAML 1.2\n---\n${cm}`, 'only one %YAML directive'],
+    ['a directive without ---', `%YAML 1.2\n${cm}`, 'Missing directives-end'],
+    ['two anchors on one node', `${cm}data: &a &b {x: y}\n`, 'at most one anchor'],
+    ['a plain scalar continued at column 0', `${cm}data:\n  x: b\nc\n`, 'line 7, column 1'],
+    ['tabs as indentation', `${cm}items:\n\t- a: 1\n`, 'Tabs are not allowed as indentation'],
+    [
+      'a comment without a space',
+      `${cm}data:\n  x: "value"# comment\n`,
+      'Comments must be separated',
+    ],
+  ])('%s', (_, text, expected) => {
+    for (const input of [text, list([text.replace(/^(%[^\n]*\n)+(---\n)?/, '')])]) {
+      if (input !== text && /^%/.test(text)) continue; // directives exist only in streams
+      const out = run(input);
+      expect(out.exitCode, input).toBe(1);
+      const errors = errorLines(input === text ? 'stream' : 'list', out.stdout, out.stderr);
+      expect(errors, out.stderr + out.stdout).toHaveLength(1);
+      expect(errors[0]).toContain(input === text ? expected : 'item 0 (ConfigMap a): invalid YAML');
+      expect(errors[0]).toMatch(/ at line \d+, column \d+$/);
+    }
+  });
+});
