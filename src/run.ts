@@ -3,6 +3,7 @@
 
 import { applyToValue, deepEqual, EditError, editText, reparseItem } from './io/edit.js';
 import {
+  checkItem,
   type Input,
   InputError,
   type InputItem,
@@ -11,6 +12,7 @@ import {
   wholeDocument,
 } from './io/input.js';
 import { lineBreakOf } from './io/lines.js';
+import { peekScalar } from './io/locate-lines.js';
 import { writeOutput } from './io/output.js';
 import { ParseError, parseYaml } from './io/parse.js';
 import { passesThrough } from './io/pass-through.js';
@@ -84,19 +86,36 @@ function analyse(text: string, options: RunOptions, fromKptfile = false): Analys
   const bystanders: Bystander[] = [];
   const aliased = new Set<number>();
   const keyCache: KeyCache = new Map();
+  const noun = input.format === 'yaml-stream' ? 'document' : 'item';
+  let streamBroken = false;
   input.items.forEach((item, index) => {
-    const where = `item ${index}`;
+    if (streamBroken) return;
+    const where = `${noun} ${index}`;
+    if (item.error) {
+      if (input.format === 'yaml-stream') streamBroken = true;
+      results.push({ severity: 'error', message: `${where}: ${item.error}` });
+      return;
+    }
     let value = item.value;
     let nodeBound: number | undefined;
     if (value === undefined && item.span) {
       const { span } = item;
       const itemText = input.text.slice(span.start, span.end);
+      const usual = 'usualCharacters' in input && input.usualCharacters;
       const bystander = passesThrough(itemText, span.entry, config ?? defaultConfig);
       if (bystander) {
+        // Copied through unparsed, but still checked: invalid YAML is an error wherever it is.
+        const problem = checkItem(input.text, span, usual);
+        if (problem) {
+          if (input.format === 'yaml-stream') streamBroken = true;
+          results.push({
+            severity: 'error',
+            message: `${where}${peekedName(itemText, span.entry)}: ${problem}`,
+          });
+        }
         bystanders.push(bystander);
         return;
       }
-      const usual = 'usualCharacters' in input && input.usualCharacters;
       const parsed = parseItem(input.text, span, keyCache, usual);
       if ('value' in parsed) ({ value, nodeBound } = parsed);
       else if (parsed.aliased && input.format === 'yaml-list') {
@@ -106,9 +125,13 @@ function analyse(text: string, options: RunOptions, fromKptfile = false): Analys
         aliased.add(index);
       }
       if (value === undefined) {
+        // Documents are split by their `---` lines: after invalid YAML that split cannot be
+        // trusted (a `---` may be inside an unclosed quote), so a stream's first such error is all.
+        const error = 'error' in parsed ? parsed.error : '';
+        if (input.format === 'yaml-stream' && error.startsWith('invalid YAML')) streamBroken = true;
         results.push({
           severity: 'error',
-          message: `${where}: ${'error' in parsed ? parsed.error : ''}`,
+          message: `${where}${peekedName(itemText, span.entry)}: ${error}`,
         });
         return;
       }
@@ -121,7 +144,12 @@ function analyse(text: string, options: RunOptions, fromKptfile = false): Analys
     }
   });
 
-  const planned = config ? transform(resources, config, bystanders) : emptyPlan();
+  if (streamBroken) {
+    // Only the YAML error: what the other documents mean is unknown.
+    const first = results.find((r) => r.severity === 'error' && /invalid YAML/.test(r.message));
+    results.splice(0, results.length, ...(first ? [first] : []));
+  }
+  const planned = config && !streamBroken ? transform(resources, config, bystanders) : emptyPlan();
   results.push(...planned.results);
   return { input, resources, results, planned, config, configSource, aliased };
 }
@@ -389,6 +417,13 @@ function nameOf(value: unknown): string {
   return typeof value.kind === 'string' && typeof name === 'string'
     ? ` (${value.kind} ${name})`
     : '';
+}
+
+/** ` (Kind name)` of an item that did not parse, read from its lines where they show it. */
+function peekedName(text: string, entry: boolean): string {
+  const kind = peekScalar(text, entry, [], 'kind');
+  const name = kind && peekScalar(text, entry, ['metadata'], 'name');
+  return kind && name ? ` (${kind} ${name})` : '';
 }
 
 /** Info results kept one by one; past this a summary stands for the rest (`plan` lists all). */

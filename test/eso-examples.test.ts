@@ -26,7 +26,7 @@ describe('ESO documentation examples', () => {
     expect(out.exitCode).toBe(1);
     expect(out.stdout).toBe('');
     expect(out.stderr).toMatch(
-      /^error: item 0: invalid YAML at line \d+: duplicated mapping key\n$/,
+      /^error: document 0 \(ExternalSecret [^)]+\): invalid YAML: Map keys must be unique at line \d+, column \d+\n$/,
     );
   });
 

@@ -77,9 +77,12 @@ items:
 `;
     const out = run(input);
     // A line-by-line reading would end the labels at the under-indented line and miss the
-    // annotations; the strict fallback parser rejects the text. So: an error, items unchanged.
+    // annotations; the conforming reader refuses the item when it is read. So: an error naming
+    // it, items unchanged.
     expect(out.exitCode).toBe(1);
     expect(out.stdout.startsWith(input)).toBe(true);
-    expect(out.stdout).toMatch(/could not insert the annotation/);
+    expect(out.stdout).toMatch(
+      /item 0 \(ExternalSecret db\): invalid YAML: Missing closing \\"quote at line 9, column 19/,
+    );
   });
 });

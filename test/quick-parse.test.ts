@@ -4,13 +4,14 @@
 // and random line soup; and it must actually read the layouts real inputs use.
 import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
-import { readInput } from '../src/io/input.js';
-import { schema } from '../src/io/parse.js';
+import { parseItem, readInput } from '../src/io/input.js';
+import { schema, yamlProblem } from '../src/io/parse.js';
 import { hasUnusualCharacters, type KeyCache, quickParse } from '../src/io/quick-parse.js';
 import { maxNodes } from '../src/model/resource.js';
 import { run } from '../src/run.js';
 import { caseSeed, mutate, Rng } from './fuzz/mutate.js';
 import { loadSeeds } from './fuzz/seeds.js';
+import { loadSuite } from './yaml-suite-cases.js';
 
 /** JSON with key order kept and the numbers JSON cannot tell apart spelled out. */
 const canonical = (value: unknown) =>
@@ -40,6 +41,8 @@ function agrees(text: string, entry: boolean): boolean {
   if (quick === undefined) return false;
   const expected = reference(text, entry);
   expect(expected, `js-yaml rejects what the quick reader read:\n${text}`).toBeDefined();
+  // Validity is the conforming reader's to decide: the quick reader may only read valid YAML.
+  expect(yamlProblem(text), `invalid YAML read by the quick reader:\n${text}`).toBeUndefined();
   expect(canonical(quick), text).toBe(canonical(expected?.value));
   return true;
 }
@@ -149,8 +152,22 @@ describe('quickParse', () => {
     ['an empty entry before a less indented one', 'a:\n  -\n- b\n'],
     ['a pair in a flow sequence', 'a: [b: c]\n'],
     ['a comment in a flow collection', 'a: [b #c\n  ]\n'],
+    // Invalid YAML that js-yaml reads (found by the YAML test suite and the differential check).
+    ['a comment without a space before it', 'a: "b"#c\n'],
+    ['a comment right after a flow collection', 'a: [b]#c\n'],
+    ['a leading empty line more indented than the text', 'a: >\n   \n x\nb: 1\n'],
+    ['an implicit key over 1024 characters', `${'k'.repeat(1025)}: v\n`],
+    ['a flow key over 1024 characters', `a: {${'k'.repeat(1025)}: v}\n`],
   ])('declines %s', (_, text) => {
     expect(quickParse(text, 0, text.length, false)).toBeUndefined();
+  });
+
+  it.each([
+    ['a comment after a space', 'a: "b" #c\n'],
+    ['leading empty lines no deeper than the text', 'a: >\n  \n\n  x\nb: 1\n'],
+    ['a key of 1024 characters', `${'k'.repeat(1024)}: v\n`],
+  ])('still reads %s', (_, text) => {
+    expect(agrees(text, false)).toBe(true);
   });
 
   it('reads a document marker line', () => {
@@ -220,6 +237,53 @@ describe('quickParse', () => {
         agrees(`- ${scalar}\n`, true);
       }
     }
+  });
+
+  it('reads no invalid case of the YAML test suite, and the valid ones as js-yaml does', () => {
+    let read = 0;
+    let forms = 0;
+    for (const c of loadSuite()) {
+      const text = c.text.endsWith('\n') ? c.text : `${c.text}\n`;
+      const indented = text.replace(/\n(?=.)/g, '\n  ');
+      for (const [form, entry] of [
+        [text, false],
+        [`- ${indented}`, true],
+        [`k:\n  ${indented}`, false],
+      ] as const) {
+        forms++;
+        const quick = quickParse(form, 0, form.length, entry);
+        if (quick === undefined) continue;
+        read++;
+        if (c.fail && form === text) throw new Error(`read invalid case ${c.id}:\n${form}`);
+        agrees(form, entry);
+      }
+    }
+    // Enough is read for the comparison to mean something.
+    expect(read).toBeGreaterThan(forms / 10);
+  });
+
+  it('reads CRLF items as js-yaml reads them (through their LF form), and only valid ones', () => {
+    let items = 0;
+    for (const seed of loadSeeds()) {
+      let input: ReturnType<typeof readInput>;
+      try {
+        input = readInput(seed.text.replace(/\r?\n/g, '\r\n'));
+      } catch {
+        continue;
+      }
+      for (const item of input.items) {
+        if (!item.span) continue;
+        const { start, end, entry } = item.span;
+        const alone = input.text.slice(start, end);
+        const parsed = parseItem(input.text, item.span);
+        const expected = reference(alone, entry);
+        if (!('value' in parsed)) continue;
+        items++;
+        expect(yamlProblem(alone), alone).toBeUndefined();
+        expect(canonical(parsed.value), alone).toBe(canonical(expected?.value));
+      }
+    }
+    expect(items).toBeGreaterThan(50);
   });
 
   it('reads the items of every fuzz seed as js-yaml does, and most of them', () => {

@@ -7,10 +7,18 @@ const docs = (text: string) =>
 
 describe('splitDocuments', () => {
   it('starts a document at every marker; comments and directives alone are not content', () => {
+    // The prefix of comments and directives belongs to its document: %YAML alone is none.
     expect(docs('# head\n%YAML 1.2\n---\na: 1\n---\n# c\nb: 2\n')).toEqual([
-      { text: '# head\n%YAML 1.2\n', content: false },
-      { text: '---\na: 1\n', content: true },
+      { text: '# head\n%YAML 1.2\n---\na: 1\n', content: true },
       { text: '---\n# c\nb: 2\n', content: true },
+    ]);
+    expect(docs('a: 1\n...\n%YAML 1.2\n---\nb: 2\n').map((d) => d.text)).toEqual([
+      'a: 1\n...\n',
+      '%YAML 1.2\n---\nb: 2\n',
+    ]);
+    expect(docs('a: 1\n%YAML 1.2\n---\nb: 2\n').map((d) => d.text)).toEqual([
+      'a: 1\n%YAML 1.2\n',
+      '---\nb: 2\n',
     ]);
   });
 

@@ -3,7 +3,7 @@
 // the writer can splice edits in and copy every other byte.
 import { isObject, type Json, type JsonObject } from '../model/resource.js';
 import { lineNumberAt } from './lines.js';
-import { ParseError, parseYaml } from './parse.js';
+import { located, ParseError, parseYaml, yamlProblem } from './parse.js';
 import { hasUnusualCharacters, type KeyCache, quickParse } from './quick-parse.js';
 import {
   type ItemSpan,
@@ -21,6 +21,8 @@ export const resourceListApiVersions = ['config.kubernetes.io/v1', 'config.kuber
 export interface InputItem {
   span?: ItemSpan;
   value?: Json;
+  /** Why the item cannot be read at all (a stream document without content but bad directives). */
+  error?: string;
 }
 
 export type Input =
@@ -50,7 +52,30 @@ export function readInput(text: string): Input {
     throw new InputError('no input: expected a ResourceList or YAML on stdin');
   if (/^\s*[[{]/.test(body) && looksLikeJson(body)) return readJson(text);
   const usualCharacters = checkYamlText(text);
-  const docs = splitDocuments(text).filter((d) => d.hasContent);
+  const all = splitDocuments(text);
+  const docs = all.filter((d) => d.hasContent);
+  // Documents without content (comments, markers, directives) are no items, but their
+  // directives and markers must be valid YAML too; they are short, so the conforming reader checks
+  // each. Its problem is reported as the next document's.
+  const problems = new Map<number, string>();
+  let seen = 0;
+  for (const doc of all) {
+    if (doc.hasContent) {
+      seen++;
+      continue;
+    }
+    const docText = text.slice(doc.start, doc.end);
+    const problem = /^[ \t]*[%\S]/m.test(docText) ? yamlProblem(docText) : undefined;
+    if (problem && !problems.has(seen)) {
+      problems.set(
+        seen,
+        `invalid YAML: ${located(problem.message, docText, problem.offset, doc.start, text)}`,
+      );
+    }
+  }
+  if (docs.length === 0 && problems.size > 0) {
+    throw new InputError(`document 0: ${problems.get(0)}`);
+  }
   if (docs.length === 0) {
     throw new InputError(
       'no input: only comments or empty documents, expected a ResourceList or YAML',
@@ -68,12 +93,13 @@ export function readInput(text: string): Input {
     const [list] = lists as [(typeof lists)[number]];
     return readYamlList(text, usualCharacters, list.doc, list.entries);
   }
-  return {
-    format: 'yaml-stream',
-    text,
-    usualCharacters,
-    items: docs.map((doc) => ({ span: { ...doc, entry: false } })),
-  };
+  const items: InputItem[] = docs.map((doc) => ({ span: { ...doc, entry: false } }));
+  for (const [index, error] of problems) {
+    const item = items[index];
+    if (item) item.error = error;
+    else items.push({ error });
+  }
+  return { format: 'yaml-stream', text, usualCharacters, items };
 }
 
 function looksLikeJson(text: string): boolean {
@@ -82,6 +108,8 @@ function looksLikeJson(text: string): boolean {
     JSON.parse(text);
     return true;
   } catch {
+    // JSON documents between `---` lines are a YAML stream (JSON is YAML): read as one.
+    if (/^(?:---|\.\.\.)(?:[ \t]|\r?$)/m.test(text)) return false;
     return text.trimStart().startsWith('{"') || text.trimStart().startsWith('[');
   }
 }
@@ -187,16 +215,23 @@ function readYamlList(
       const { items: _items, ...envelopeOnly } = whole;
       return readEnvelope(text, usualCharacters, doc, envelopeOnly, itemsEntry, resultsEntry);
     }
-    // The list exists but its envelope does not parse: report it, write everything back.
-    return {
+    // The list exists but its envelope does not parse: report it (naming the functionConfig
+    // when the problem is there), write everything back.
+    const line = Number(/ at line (\d+)/.exec(error.message)?.[1] ?? 0);
+    const at = entries.filter((e) => lineNumberAt(text, e.start) <= line).pop();
+    const owner = at?.key === 'functionConfig' ? 'functionConfig' : 'ResourceList';
+    const list: Input = {
       format: 'yaml-list',
       text,
       usualCharacters,
       document: doc,
       items: [],
       functionConfig: undefined,
-      listError: error.message,
+      listError: `${owner}: ${error.message}`,
     };
+    // The input's results are still replaced by ours: two `results:` keys would be invalid.
+    if (resultsEntry) list.results = resultsEntry;
+    return list;
   }
   if (!isObject(header)) throw new InputError('the ResourceList is not a mapping');
   return readEnvelope(text, usualCharacters, doc, header, itemsEntry, resultsEntry);
@@ -256,7 +291,7 @@ export function parseItem(
   /** `text` has usual characters only (Input.usualCharacters). */
   usualCharacters = false,
 ): { value: Json; nodeBound?: number } | { error: string; aliased: boolean } {
-  const quick = quickParse(text, span.start, span.end, span.entry, keyCache, usualCharacters);
+  const quick = quickRead(text, span, keyCache, usualCharacters);
   // Without aliases a value has fewer nodes than its text has characters (see toResource).
   if (quick !== undefined) return { value: quick, nodeBound: span.end - span.start };
   try {
@@ -269,6 +304,44 @@ export function parseItem(
     if (error instanceof ParseError) return { error: error.message, aliased: error.aliased };
     throw error;
   }
+}
+
+/**
+ * The quick reader's value, also for CRLF text (Windows checkouts), which it declines: a CRLF is a
+ * line break like LF in YAML, in scalars too, so the LF form has the same validity and value.
+ * Without this every item of a CRLF input would pay for the conforming reader (3× the run time).
+ */
+function quickRead(
+  text: string,
+  span: ItemSpan,
+  keyCache: KeyCache | undefined,
+  usualCharacters: boolean,
+): Json | undefined {
+  const quick = quickParse(text, span.start, span.end, span.entry, keyCache, usualCharacters);
+  if (quick !== undefined || usualCharacters) return quick;
+  const itemText = text.slice(span.start, span.end);
+  if (!itemText.includes('\r\n') || /\r(?!\n)/.test(itemText)) return undefined;
+  const lf = itemText.replaceAll('\r\n', '\n');
+  return quickParse(lf, 0, lf.length, span.entry);
+}
+
+/**
+ * Why an item copied through unparsed (pass-through.ts) is not valid YAML, or undefined: the
+ * quick reader reads valid YAML only (test/quick-parse.test.ts checks it against the conforming
+ * reader), so only the items it declines pay for the conforming reader.
+ */
+export function checkItem(
+  text: string,
+  span: ItemSpan,
+  usualCharacters = false,
+): string | undefined {
+  if (quickRead(text, span, undefined, usualCharacters) !== undefined) return undefined;
+  const itemText = text.slice(span.start, span.end);
+  const problem = yamlProblem(itemText);
+  return (
+    problem &&
+    `invalid YAML: ${located(problem.message, itemText, problem.offset, span.start, text)}`
+  );
 }
 
 /**
@@ -292,6 +365,11 @@ export function wholeDocument(text: string, doc: Span): Json | undefined {
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
 const nonPrintable = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x84\x86-\x9F\uFFFE\uFFFF]/;
 const deepFlow = new RegExp(`[[{](?:\\s*[[{]){${maxJsonDepth - 1}}`);
+/**
+ * Compact block sequences (`- - - …`) nested as deep on one line. No object nests that deep, and
+ * the conforming reader (parse.ts), ≈10× slower than js-yaml, would take seconds on a long line.
+ */
+const deepBlock = new RegExp(`(?:-[ \\t]+){${maxJsonDepth}}`);
 
 /**
  * Checks the whole text once, so items copied through unparsed (pass-through.ts) cannot carry
@@ -310,5 +388,11 @@ function checkYamlText(text: string): boolean {
   }
   if (deepFlow.test(text))
     throw new InputError(`YAML flow collections nest deeper than ${maxJsonDepth} levels`);
+  const deep = deepBlock.exec(text);
+  if (deep) {
+    throw new InputError(
+      `line ${lineNumberAt(text, deep.index)} nests YAML block sequences deeper than ${maxJsonDepth} levels`,
+    );
+  }
   return usual;
 }

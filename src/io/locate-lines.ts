@@ -35,7 +35,13 @@ function rootMapping(text: string, entry: boolean): Mapping | undefined {
     if (/^---[ \t]*(#.*)?$/.test(text.slice(first.start, first.end))) {
       first = firstContentLine(text, first.next);
     }
-    if (!first || text.startsWith('---', first.start) || text.startsWith('...', first.start)) {
+    // Directives (`%YAML`) before the marker: beyond this locator too.
+    if (
+      !first ||
+      text.startsWith('---', first.start) ||
+      text.startsWith('...', first.start) ||
+      text.startsWith('%', first.start)
+    ) {
       return undefined;
     }
     return { from: first.start, indent: first.indent, parentIndent: first.indent - 2 };

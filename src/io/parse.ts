@@ -1,9 +1,14 @@
 // Reading values: js-yaml, because it is the fastest YAML parser on npm here (≈8× the `yaml`
 // library's Document parse on a 10k-item list). YAML 1.2 core schema plus merge keys (`<<`),
 // which Kubernetes' parser honours; timestamps stay strings, as the API server sees them.
+// Validity is not js-yaml's to decide: it accepts some invalid YAML (tabs as indentation, two
+// anchors on a node, bad directives) and refuses some valid YAML. The `yaml` library's composer,
+// which follows the YAML test suite, decides (yamlProblem); js-yaml then only reads the value.
 import { CORE_SCHEMA, load, Type, YAMLException } from 'js-yaml';
+import type { Document, Node } from 'yaml';
 import type { Json } from '../model/resource.js';
 import { lineNumberAt } from './lines.js';
+import loadYaml from './load-yaml.cjs';
 
 // js-yaml's loader merges any key resolved to this tag; same definition as its built-in one.
 export const merge = new Type('tag:yaml.org,2002:merge', {
@@ -22,14 +27,106 @@ export class ParseError extends Error {
   }
 }
 
-/** Parses one span; errors name the line in the whole input. */
+/** The first thing that makes `text` (one or more YAML documents) invalid, and its offset. */
+export interface YamlProblem {
+  message: string;
+  offset: number;
+}
+
+/**
+ * The conforming reader's verdict: the first error of the `yaml` library's composer (the CST
+ * parser's error tokens included), or undefined for valid YAML. One rule it does not enforce is
+ * added: at most one %YAML directive per document (YAML 1.2 §6.8.1; the suite's SF5V).
+ */
+export function yamlProblem(text: string): YamlProblem | undefined {
+  const { Composer, Parser } = loadYaml();
+  let problem: YamlProblem | undefined;
+  const composer = new Composer();
+  const note = (doc: Document.Parsed) => {
+    const error = doc.errors[0];
+    if (error && !problem) problem = { message: oneLine(error.message), offset: error.pos[0] };
+  };
+  for (const doc of composer.compose(new Parser().parse(text), true)) note(doc);
+  if (problem) return problem;
+  const twice = /^%YAML[ \t][^\n]*\n(?:(?:%[^\n]*|[ \t]*(?:#[^\n]*)?)\r?\n)*?%YAML[ \t]/m.exec(
+    text,
+  );
+  if (twice) {
+    const offset = text.indexOf('%YAML', twice.index + 1);
+    return { message: 'a document can have only one %YAML directive', offset };
+  }
+  return undefined;
+}
+
+function oneLine(message: string): string {
+  return (message.split('\n')[0] as string).replace(/ at line \d+, column \d+:?$/, '');
+}
+
+/** `problem at line L, column C` for an offset in `text`, which starts at `spanStart` of `fullText`. */
+export function located(
+  problem: string,
+  text: string,
+  offset: number,
+  spanStart: number,
+  fullText: string,
+): string {
+  const before = text.slice(0, offset);
+  const lineStart = before.lastIndexOf('\n') + 1;
+  const line = lineNumberAt(fullText, spanStart) + (before.match(/\n/g)?.length ?? 0);
+  return `${problem} at line ${line}, column ${[...before.slice(lineStart)].length + 1}`;
+}
+
+/** Parses one span; errors name the line and column in the whole input. */
 export function parseYaml(text: string, spanStart: number, fullText: string): Json {
+  const problem = yamlProblem(text);
+  if (problem) {
+    throw new ParseError(
+      `invalid YAML: ${located(problem.message, text, problem.offset, spanStart, fullText)}`,
+    );
+  }
   try {
     return load(text, { schema }) as Json;
   } catch (error) {
     if (!(error instanceof YAMLException)) throw error;
-    const line = lineNumberAt(fullText, spanStart) + (error.mark?.line ?? 0);
-    const aliased = /unidentified alias/.test(error.reason ?? '');
-    throw new ParseError(`invalid YAML at line ${line}: ${error.reason}`, aliased);
+    if (/unidentified alias/.test(error.reason ?? '')) {
+      const offset = error.mark?.position ?? 0;
+      throw new ParseError(
+        `invalid YAML: ${located(error.reason, text, offset, spanStart, fullText)}`,
+        true,
+      );
+    }
+    // Valid YAML js-yaml does not read (a multi-line flow key, …): the conforming reader's value.
+    return conformingValue(text, spanStart, fullText);
+  }
+}
+
+function conformingValue(text: string, spanStart: number, fullText: string): Json {
+  const { isCollection, parseDocument, visit } = loadYaml();
+  const doc = parseDocument(text, { schema: 'core', merge: true, prettyErrors: false });
+  const refuse = (problem: string, node: Node | null | undefined) => {
+    const offset = node?.range?.[0] ?? 0;
+    return new ParseError(located(problem, text, offset, spanStart, fullText));
+  };
+  // JSON, and so a Kubernetes object, has neither collection keys nor tags beyond the core schema.
+  let bad: ParseError | undefined;
+  visit(doc, {
+    Pair(_, pair) {
+      if (isCollection(pair.key)) {
+        bad = refuse(
+          'valid YAML, but a mapping key is a collection, which JSON cannot hold',
+          pair.key,
+        );
+        return visit.BREAK;
+      }
+      return undefined;
+    },
+  });
+  if (bad) throw bad;
+  // Warnings (a tag no schema here resolves, `!foo`) leave the value as if untagged: what
+  // Kubernetes' go-yaml reads too.
+  try {
+    return doc.toJS({ maxAliasCount: 100 }) as Json;
+  } catch (error) {
+    throw new ParseError(`invalid YAML: ${(error as Error).message}`);
   }
 }

@@ -4,6 +4,9 @@
 // custom resource (CRDs may have pod templates), is parsed. The kind is read from the item's own
 // lines (peekScalar); an item whose kind cannot be read that way is parsed. Plain ConfigMaps and
 // Secrets pass through too unless a rule reads their content; their names still count (lints).
+// Passing through skips building the value, not the validity check: run.ts checks each such item
+// (input.ts checkItem: the quick reader, else the conforming reader), because invalid YAML is an
+// error wherever it is, and kpt and kustomize are not the only writers of our input (CI pipes).
 import type { Config } from '../model/config.js';
 import type { Bystander } from '../model/resource.js';
 import { peekScalar } from './locate-lines.js';

@@ -28,6 +28,12 @@ export function hasUnusualCharacters(text: string): boolean {
   return unusual.test(text);
 }
 
+/**
+ * YAML caps an implicit key at 1024 characters (js-yaml does not); counted here in UTF-16 units,
+ * which never undercount.
+ */
+const maxKeyLength = 1024;
+
 /** Far below js-yaml's maxDepth (100), which counts one level per node. */
 const maxDepth = 40;
 
@@ -275,7 +281,8 @@ function inlineValue(p: number, end: number, col: number): Json {
   }
   let i = after;
   while (s.charCodeAt(i) === 32) i++;
-  if (i !== end && s.charCodeAt(i) !== 35) throw unsupported;
+  // A comment needs a space before its `#` (`"a"#b` is an error; js-yaml accepts it).
+  if (i !== end && (s.charCodeAt(i) !== 35 || i === after)) throw unsupported;
   // A more indented content line next would continue a plain scalar or be an error: the
   // collection's loop refuses it. (A more indented comment line ends a plain scalar, in js-yaml
   // too: its `#` follows a space or a line break.)
@@ -292,6 +299,7 @@ function readKey(p: number, end: number): string | undefined {
   const c = s.charCodeAt(p);
   if (c === 34 || c === 39) {
     const key = quoted(p, end);
+    if (after - p > maxKeyLength) throw unsupported;
     let i = after;
     while (s.charCodeAt(i) === 32) i++;
     if (s.charCodeAt(i) !== 58) return undefined;
@@ -315,6 +323,7 @@ function readKey(p: number, end: number): string | undefined {
     hash = (Math.imul(hash, 31) + ch) | 0;
     colon++;
   }
+  if (colon - p > maxKeyLength) throw unsupported;
   after = colon + 1;
   if (keys === undefined || s.charCodeAt(colon - 1) === 32) {
     let e = colon;
@@ -449,8 +458,10 @@ function skipSpaces(p: number): number {
 
 function flowKey(p: number): string {
   const c = s.charCodeAt(p);
-  if (c === 34 || c === 39) return quoted(p, s.indexOf('\n', p));
-  return String(resolvePlain(plainInFlow(p)));
+  const key =
+    c === 34 || c === 39 ? quoted(p, s.indexOf('\n', p)) : String(resolvePlain(plainInFlow(p)));
+  if (after - p > maxKeyLength) throw unsupported;
+  return key;
 }
 
 function flowNode(p: number): Json {
@@ -508,6 +519,8 @@ function blockScalar(p: number, end: number, col: number): string {
   let didReadContent = false;
   let atMoreIndented = false;
   let lineStart = end + 1;
+  /** Most spaces on an empty line before the first content line (YAML caps them, js-yaml not). */
+  let leading = 0;
   for (;;) {
     let i = lineStart;
     let lineIndent = 0;
@@ -519,10 +532,13 @@ function blockScalar(p: number, end: number, col: number): string {
     if (!detected && lineIndent > textIndent) textIndent = lineIndent;
     const ch = i < limit ? s.charCodeAt(i) : -1;
     if (ch === 10) {
+      if (!didReadContent && lineIndent > leading) leading = lineIndent;
       emptyLines++;
       lineStart = i + 1;
       continue;
     }
+    // Leading empty lines with more spaces than the first non-empty line are an error.
+    if (!didReadContent && leading > 0 && ch !== -1 && lineIndent < leading) throw unsupported;
     // The end of the scalar (the end of the text too: its indentation is 0).
     if (lineIndent < textIndent) {
       if (chomping === 'keep') {

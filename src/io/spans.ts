@@ -46,8 +46,10 @@ export function splitDocuments(text: string): DocumentSpan[] {
       continue;
     }
     // Every `---` starts a document; what came before it (even only comments) is one too, so
-    // each span holds exactly one document for the parser.
-    if (at > start) {
+    // each span holds exactly one document for the parser — except a prefix of comments and
+    // directives at the start of the stream or after `...`: the directives belong to this
+    // document, and only read with it (a %YAML line alone is no document).
+    if (at > start && !isPrefix(text.slice(start, at))) {
       close(at);
       start = at;
     }
@@ -56,6 +58,11 @@ export function splitDocuments(text: string): DocumentSpan[] {
   }
   if (start < text.length || docs.length === 0) close(text.length);
   return docs;
+}
+
+/** Only blank, comment and directive lines: what may precede a document's `---`. */
+function isPrefix(text: string): boolean {
+  return /^(?:(?:%[^\n]*|[ \t]*(?:#[^\n]*)?)(?:\n|$))*$/.test(text.replace(/^\uFEFF/, ''));
 }
 
 export interface TopLevelEntry extends Span {

@@ -79,22 +79,26 @@ describe('fuzz checker', () => {
     });
   });
 
-  describe('input results with a quoted scalar continued at column 0', () => {
-    // FUZZ_SEED=11 case 19922.
-    const input = [
-      'apiVersion: config.kubernetes.io/v1',
-      'kind: ResourceList',
-      'items:',
-      '- apiVersion: v1',
-      '  kind: ConfigMap',
-      '  metadata:',
-      '    name: c',
-      'results:',
-      '- message: "old',
-      'result"',
-      'extra: x',
-      '',
-    ].join('\n');
+  describe('input results with a quoted scalar continued on the next line', () => {
+    // FUZZ_SEED=11 case 19922 had the continuation at column 0, which is invalid YAML (js-yaml
+    // accepts it; the conforming reader does not, so that run now exits 1, checked below). The
+    // same layout, valid: the continuation indented.
+    const lines = (continuation: string) =>
+      [
+        'apiVersion: config.kubernetes.io/v1',
+        'kind: ResourceList',
+        'items:',
+        '- apiVersion: v1',
+        '  kind: ConfigMap',
+        '  metadata:',
+        '    name: c',
+        'results:',
+        '- message: "old',
+        `${continuation}result"`,
+        'extra: x',
+        '',
+      ].join('\n');
+    const input = lines('   ');
     it('accepts the output without them', () => {
       expect(run(input).stdout).not.toContain('result"');
       expect(check(input)?.detail).toBeUndefined();
@@ -103,7 +107,17 @@ describe('fuzz checker', () => {
       expect(judge(input, (s) => s.replace('extra: x\n', ''))).toBe('lines');
     });
     it('rejects a continuation line left behind', () => {
-      expect(judge(input, (s) => s.replace('extra', 'result"\nextra'))).toBe('lines');
+      expect(judge(input, (s) => s.replace('extra', '   result"\nextra'))).toBe('lines');
+    });
+    it('at column 0: invalid YAML, reported; the items and the rest as they came, results replaced', () => {
+      const out = run(lines(''));
+      expect(out.exitCode).toBe(1);
+      expect(out.stdout).toMatch(
+        /^results:\n- severity: error\n {2}message: "ResourceList: invalid YAML: /m,
+      );
+      expect(out.stdout.match(/^results:/gm)).toHaveLength(1);
+      expect(out.stdout.startsWith(lines('').split('results:')[0] as string)).toBe(true);
+      expect(out.stdout).toContain('\nextra: x\n');
     });
   });
 });
