@@ -379,7 +379,7 @@ describe('plan: the options the run would use', () => {
       fnConfig: { path: 'c.yaml', text: 'kind: [' },
     });
     expect(file.stderr).toMatch(
-      /^error: --fn-config c\.yaml: invalid YAML at line 2: unexpected end of the stream/,
+      /^error: --fn-config c\.yaml: invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a \] at line 1, column 8\n$/,
     );
   });
 });
