@@ -135,7 +135,9 @@ describe('configuration', () => {
     const [result, ...rest] = resultsOf(out.stdout.slice(out.stdout.indexOf('results:')));
     expect(rest).toEqual([]);
     const line = Number(
-      /^functionConfig: invalid YAML: Map keys must be unique at line (\d+), column \d+$/.exec(String(result?.message))?.[1],
+      /^functionConfig: invalid YAML: Map keys must be unique at line (\d+), column \d+$/.exec(
+        String(result?.message),
+      )?.[1],
     );
     expect(input.split('\n')[line - 1]).toMatch(/^\s+storeWave: "?-4"?$/);
   });
