@@ -1,4 +1,4 @@
-// One bundled, executable ESM file: fast start-up, nothing to resolve at run time.
+// One bundled, executable CommonJS file (dist/secret-rollout.cjs): fast start-up, nothing to resolve at run time.
 import { chmodSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';

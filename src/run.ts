@@ -1,7 +1,9 @@
 // Text in, text out: reads the input, runs the pure core, proves and writes the edits. No process
 // I/O here, so tests drive it directly.
 
-import { applyToValue, deepEqual, EditError, editText, reparseItem } from './io/edit.js';
+import { isDeepStrictEqual } from 'node:util';
+import { isKptfile, type KptfileConfig, kptfileConfig, normalise } from './krm/kptfile.js';
+import { passesThrough } from './krm/pass-through.js';
 import {
   checkItem,
   type Input,
@@ -10,14 +12,13 @@ import {
   parseItem,
   readInput,
   wholeDocument,
-} from './io/input.js';
-import { lineBreakOf } from './io/lines.js';
-import { peekScalar } from './io/locate-lines.js';
-import { writeOutput } from './io/output.js';
-import { ParseError, parseYaml } from './io/parse.js';
-import { passesThrough } from './io/pass-through.js';
-import type { KeyCache } from './io/quick-parse.js';
-import { isKptfile, type KptfileConfig, kptfileConfig, normalise } from './krm/kptfile.js';
+} from './krm/read.js';
+import { writeOutput } from './krm/write.js';
+import { applyToValue, EditError, editText, reparseItem } from './krm/yaml/edit.js';
+import { lineBreakOf } from './krm/yaml/lines.js';
+import { peekScalar } from './krm/yaml/locate-lines.js';
+import { ParseError, parseYaml } from './krm/yaml/parse.js';
+import type { KeyCache } from './krm/yaml/quick-parse.js';
 import { type Config, ConfigError, defaultConfig, readConfig } from './model/config.js';
 import type { MappingEdit } from './model/edit.js';
 import {
@@ -456,7 +457,7 @@ function othersUnchanged(
   const after = getPath(reparseItem(spliced, false), ['items']);
   if (!Array.isArray(before) || !Array.isArray(after) || before.length !== after.length)
     return false;
-  return before.every((item, i) => i === index || deepEqual(item, after[i] as Json));
+  return before.every((item, i) => i === index || isDeepStrictEqual(item, after[i]));
 }
 
 /** A copy that shares no objects, where YAML aliases made the parsed value share them. */

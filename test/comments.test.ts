@@ -2,8 +2,8 @@
 // the key below it. New entries go above the comments that head a mapping's first key; lines after
 // a `key:` with no value go right under it, so the comments after it keep their key too.
 import { describe, expect, it } from 'vitest';
-import { locateByCst } from '../src/io/locate-cst.js';
-import { locateByLines } from '../src/io/locate-lines.js';
+import { locateByCst } from '../src/krm/yaml/locate-cst.js';
+import { locateByLines } from '../src/krm/yaml/locate-lines.js';
 import { healthKey, healthScript, openLibsKey } from '../src/rules/argocd-health.js';
 import { run } from '../src/run.js';
 import { checksumKey, waveKey } from './helpers.js';

@@ -1,7 +1,7 @@
 // The line locator's edits skip the re-parse proof only on plain layout: these are the inputs
 // js-yaml reads differently from a strict line-by-line reading, and each must be caught.
 import { describe, expect, it } from 'vitest';
-import { isPlainLayout } from '../src/io/plain-layout.js';
+import { isPlainLayout } from '../src/krm/yaml/plain-layout.js';
 import { run } from '../src/run.js';
 
 describe('isPlainLayout', () => {

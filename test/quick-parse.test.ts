@@ -4,9 +4,9 @@
 // and random line soup; and it must actually read the layouts real inputs use.
 import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
-import { parseItem, readInput } from '../src/io/input.js';
-import { schema, yamlProblem } from '../src/io/parse.js';
-import { hasUnusualCharacters, type KeyCache, quickParse } from '../src/io/quick-parse.js';
+import { parseItem, readInput } from '../src/krm/read.js';
+import { schema, yamlProblem } from '../src/krm/yaml/parse.js';
+import { hasUnusualCharacters, type KeyCache, quickParse } from '../src/krm/yaml/quick-parse.js';
 import { maxNodes } from '../src/model/resource.js';
 import { run } from '../src/run.js';
 import { caseSeed, mutate, Rng } from './fuzz/mutate.js';

@@ -1,6 +1,11 @@
 // Document and item boundaries found by scanning lines, checked against a real parser's view.
 import { describe, expect, it } from 'vitest';
-import { SpanError, sequenceItems, splitDocuments, topLevelEntries } from '../src/io/spans.js';
+import {
+  SpanError,
+  sequenceItems,
+  splitDocuments,
+  topLevelEntries,
+} from '../src/krm/yaml/spans.js';
 
 const docs = (text: string) =>
   splitDocuments(text).map((d) => ({ text: text.slice(d.start, d.end), content: d.hasContent }));

@@ -1,4 +1,4 @@
-// What every secret source (ExternalSecret, later SealedSecret, VaultStaticSecret, …) tells the
+// What every secret source (ExternalSecret, SealedSecret, VaultStaticSecret, plain Secrets, …) tells the
 // planner: which Secret it produces, what decides that Secret's content, and which stores it uses.
 import type { Config } from '../../model/config.js';
 import type { Json, Resource } from '../../model/resource.js';

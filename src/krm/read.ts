@@ -2,9 +2,9 @@
 // `kustomize build` and `helm template` print). Items keep their spans in the original text so
 // the writer can splice edits in and copy every other byte.
 import { isObject, type Json, type JsonObject } from '../model/resource.js';
-import { lineNumberAt } from './lines.js';
-import { located, ParseError, parseYaml, yamlProblem } from './parse.js';
-import { hasUnusualCharacters, type KeyCache, quickParse } from './quick-parse.js';
+import { lineNumberAt } from './yaml/lines.js';
+import { located, ParseError, parseYaml, yamlProblem } from './yaml/parse.js';
+import { hasUnusualCharacters, type KeyCache, quickParse } from './yaml/quick-parse.js';
 import {
   type ItemSpan,
   type Span,
@@ -13,7 +13,7 @@ import {
   splitDocuments,
   type TopLevelEntry,
   topLevelEntries,
-} from './spans.js';
+} from './yaml/spans.js';
 
 export const resourceListApiVersions = ['config.kubernetes.io/v1', 'config.kubernetes.io/v1beta1'];
 

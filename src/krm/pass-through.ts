@@ -9,7 +9,7 @@
 // error wherever it is, and kpt and kustomize are not the only writers of our input (CI pipes).
 import type { Config } from '../model/config.js';
 import type { Bystander } from '../model/resource.js';
-import { peekScalar } from './locate-lines.js';
+import { peekScalar } from './yaml/locate-lines.js';
 
 export const kindsNoRuleReads: ReadonlySet<string> = new Set([
   'v1/Service',

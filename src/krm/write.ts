@@ -1,9 +1,9 @@
 // Writes the output in the input's format: YAML text with the edited items spliced in (every
 // other byte copied), JSON re-serialised with the input's indentation and key order.
 import type { Result } from '../model/results.js';
-import type { Input } from './input.js';
-import { lineBreakOf } from './lines.js';
+import type { Input } from './read.js';
 import { resultsYaml } from './results-yaml.js';
+import { lineBreakOf } from './yaml/lines.js';
 
 /** Edited text per item index (YAML) — JSON items are edited in place in `input.value`. */
 export type ItemTexts = ReadonlyMap<number, string>;

@@ -6,7 +6,7 @@
 // which follows the YAML test suite, decides (yamlProblem); js-yaml then only reads the value.
 import { CORE_SCHEMA, load, Type, YAMLException } from 'js-yaml';
 import type { Document, Node } from 'yaml';
-import type { Json } from '../model/resource.js';
+import type { Json } from '../../model/resource.js';
 import { lineNumberAt } from './lines.js';
 import loadYaml from './load-yaml.cjs';
 

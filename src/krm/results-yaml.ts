@@ -1,7 +1,7 @@
 // Writes results as a YAML block sequence. Strings are plain where YAML reads them back as the
 // same string, JSON-quoted (valid YAML double-quoted scalars) otherwise.
 import type { Result } from '../model/results.js';
-import { formatScalar } from './site.js';
+import { formatScalar } from './yaml/site.js';
 
 export function resultsYaml(results: readonly Result[], lineBreak: string): string {
   const lines = ['results:'];

@@ -2,8 +2,9 @@
 // line locator placed every edit, the result is proven: the edited text must parse to exactly the
 // original value plus the new keys, or the item is left alone and the edit reported as an error.
 // Output is never altered silently.
-import type { MappingEdit } from '../model/edit.js';
-import { isObject, type Json, type JsonObject } from '../model/resource.js';
+import { isDeepStrictEqual } from 'node:util';
+import type { MappingEdit } from '../../model/edit.js';
+import { isObject, type Json, type JsonObject } from '../../model/resource.js';
 import { locateByCst } from './locate-cst.js';
 import { locateByLines } from './locate-lines.js';
 import { parseYaml } from './parse.js';
@@ -52,7 +53,7 @@ export function editText(
       if (!site) return undefined;
       text = applySite(text, site, edit.key, edit.value, lineBreak);
     }
-    return !prove || deepEqual(reparse(text) ?? null, expected) ? text : undefined;
+    return !prove || isDeepStrictEqual(reparse(text) ?? null, expected) ? text : undefined;
   };
   // The line locator reads plain-layout items exactly as the parser does (plain-layout.ts), so
   // its edits need no proof there; everything else is re-parsed and compared.
@@ -74,19 +75,4 @@ export function reparseItem(text: string, entry: boolean): Json | undefined {
   } catch {
     return undefined;
   }
-}
-
-export function deepEqual(a: Json, b: Json): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a)) {
-    return (
-      Array.isArray(b) && a.length === b.length && a.every((v, i) => deepEqual(v, b[i] as Json))
-    );
-  }
-  if (isObject(a) && isObject(b)) {
-    const keys = Object.keys(a);
-    if (keys.length !== Object.keys(b).length) return false;
-    return keys.every((k) => k in b && deepEqual(a[k] as Json, b[k] as Json));
-  }
-  return Number.isNaN(a) && Number.isNaN(b);
 }
