@@ -48,6 +48,17 @@ describe('check mode', () => {
     expect(out.stderr).not.toMatch(/^error/m);
   });
 
+  it('--verbose counts the changes a render would make', () => {
+    const last = (text: string) =>
+      check(text, { verbose: true }).stderr.trimEnd().split('\n').pop();
+    expect(last(rendered)).toMatch(
+      /^secret-rollout check: 3 items, 0 changes needed, 4 results in \d+ ms$/,
+    );
+    expect(last(stream())).toMatch(
+      /^secret-rollout check: 3 items, 3 changes needed, 7 results in \d+ ms$/,
+    );
+  });
+
   it('a stale checksum in a stream: exit 1, nothing on stdout, one line naming it', () => {
     expect(fresh).not.toBe(current);
     const out = check(stale);

@@ -17,9 +17,10 @@
 // for further bugs behind them. The model follows the README (commit 1697f5b and later):
 // ExternalSecrets are the only secret sources; pull secrets order waves but count for the
 // checksum only with imagePullSecrets=true.
+
+import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isDeepStrictEqual } from 'node:util';
 import { check, run } from '../../src/run.js';
 import { commentDiff, lineDiff, withoutResults } from './checks.js';
 import {
