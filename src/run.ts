@@ -421,7 +421,7 @@ function checked(analysis: Analysis, options: RunOptions, started: number): RunO
   const { input, resources, results, planned, config } = analysis;
   // A render with errors writes nothing: its errors are the whole answer, as in run().
   const failed = hasErrors(results);
-  const drift = failed ? [] : checkResults(resources, planned.edits);
+  const drift = failed ? [] : checkResults(resources, planned.edits, planned.plan.checksums);
   const all = [...results, ...drift];
   const exitCode = hasErrors(all) ? 1 : 0;
   const reported = failed ? results.filter((r) => r.severity !== 'info') : capInfo(all);

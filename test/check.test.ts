@@ -66,7 +66,7 @@ describe('check mode', () => {
     expect(out.stdout).toBe('');
     const errors = out.stderr.split('\n').filter((l) => l.startsWith('error'));
     expect(errors).toEqual([
-      `error: Deployment shop/app: checksum/external-secrets is "${current}"; run secret-rollout (kpt fn render) to set checksum/external-secrets to "${fresh}" [Deployment shop/app spec.template.metadata.annotations[checksum/external-secrets]]`,
+      `error: Deployment shop/app: checksum/external-secrets is "${current}", not the checksum of ExternalSecret shop/db; run secret-rollout (kpt fn render) to set checksum/external-secrets to "${fresh}" [Deployment shop/app spec.template.metadata.annotations[checksum/external-secrets]]`,
     ]);
   });
 
@@ -76,7 +76,7 @@ describe('check mode', () => {
     expect(out.stdout).toBe('');
     expect(out.stderr.split('\n').filter((l) => l.startsWith('error'))).toEqual([
       expect.stringMatching(
-        /^error: Deployment shop\/app: checksum\/external-secrets is not set; run secret-rollout \(kpt fn render\) to set checksum\/external-secrets to "[0-9a-f]{64}" \[Deployment shop\/app /,
+        /^error: Deployment shop\/app: checksum\/external-secrets is not set \(it covers ExternalSecret shop\/db\); run secret-rollout \(kpt fn render\) to set checksum\/external-secrets to "[0-9a-f]{64}" \[Deployment shop\/app /,
       ),
       'error: ExternalSecret shop/db: argocd.argoproj.io/sync-wave is not set; run secret-rollout (kpt fn render) to set argocd.argoproj.io/sync-wave to "-1" [ExternalSecret shop/db metadata.annotations[argocd.argoproj.io/sync-wave]]',
       'error: ClusterSecretStore vault: argocd.argoproj.io/sync-wave is not set; run secret-rollout (kpt fn render) to set argocd.argoproj.io/sync-wave to "-2" [ClusterSecretStore vault metadata.annotations[argocd.argoproj.io/sync-wave]]',
@@ -108,7 +108,7 @@ describe('check mode', () => {
       const errors = resultsOf(out.stdout).filter((r) => r.severity === 'error');
       expect(errors).toEqual([
         {
-          message: `Deployment shop/app: checksum/external-secrets is "${current}"; run secret-rollout (kpt fn render) to set checksum/external-secrets to "${fresh}"`,
+          message: `Deployment shop/app: checksum/external-secrets is "${current}", not the checksum of ExternalSecret shop/db; run secret-rollout (kpt fn render) to set checksum/external-secrets to "${fresh}"`,
           severity: 'error',
           resourceRef: {
             apiVersion: 'apps/v1',

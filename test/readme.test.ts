@@ -171,7 +171,7 @@ const checks: Record<string, (block: Block) => void> = {
     });
     expect(out.status).toBe(1);
     expect(out.stderr).toMatch(
-      /\[error\] apps\/v1\/Deployment\/shop\/api spec\.template\.metadata\.annotations\[checksum\/external-secrets\]: Deployment shop\/api: checksum\/external-secrets is not set; run secret-rollout \(kpt fn render\) to set checksum\/external-secrets to "[0-9a-f]{64}"/,
+      /\[error\] apps\/v1\/Deployment\/shop\/api spec\.template\.metadata\.annotations\[checksum\/external-secrets\]: Deployment shop\/api: checksum\/external-secrets is not set \(it covers ExternalSecret shop\/db\); run secret-rollout \(kpt fn render\) to set checksum\/external-secrets to "[0-9a-f]{64}"/,
     );
     expect(readFileSync(path.join(pkg, 'deployment.yaml'), 'utf8')).toBe(deployment);
   },
@@ -188,7 +188,7 @@ const checks: Record<string, (block: Block) => void> = {
     const out = spawnSync('bash', ['-c', stale], { cwd: scratch, env, encoding: 'utf8' });
     expect(out.status).toBe(1);
     expect(out.stderr).toContain(
-      '[error] apps/v1/Deployment/billing/billing-worker spec.template.metadata.annotations[checksum/external-secrets]: Deployment billing/billing-worker: checksum/external-secrets is "bf46deef1028457c32f558fc5c2b3741c295a8401f6286dfc0fe9c6479a29f9b"; run secret-rollout (kpt fn render) to set checksum/external-secrets to "541c14649befc783ee4d8c3800fab1d68961fcc87e35d7100e60db426bfc0f5a"',
+      '[error] apps/v1/Deployment/billing/billing-worker spec.template.metadata.annotations[checksum/external-secrets]: Deployment billing/billing-worker: checksum/external-secrets is "bf46deef1028457c32f558fc5c2b3741c295a8401f6286dfc0fe9c6479a29f9b", not the checksum of ExternalSecret billing/stripe; run secret-rollout (kpt fn render) to set checksum/external-secrets to "541c14649befc783ee4d8c3800fab1d68961fcc87e35d7100e60db426bfc0f5a"',
     );
     const after = readFileSync(path.join(scratch, 'examples/check-stale/deployment.yaml'), 'utf8');
     expect(after).toBe(before);

@@ -4,16 +4,32 @@
 import { keyField, type MappingEdit } from '../model/edit.js';
 import { getPath, type Json, type Resource } from '../model/resource.js';
 import { describe, type Result, resourceResult } from '../model/results.js';
+import type { Checksum } from './transform.js';
 
 /** A value short enough to quote in a message; longer ones (the health script) are only named. */
 const quotable = (value: string) => !value.includes('\n') && value.length <= 100;
 
-/** One error per edit, in the order of the edits (every planned edit changes its item). */
+/**
+ * One error per edit, in the order of the edits (every planned edit changes its item). A checksum
+ * names what it covers (`checksums`, the plan's), so a stale one points at the edited source.
+ */
 export function checkResults(
   resources: readonly Resource[],
   edits: readonly MappingEdit[],
+  checksums: ReadonlyMap<Resource, readonly Checksum[]> = new Map(),
 ): Result[] {
   const byIndex = new Map(resources.map((r) => [r.index, r]));
+  const covers = (resource: Resource, edit: MappingEdit): string | undefined => {
+    const checksum = checksums
+      .get(resource)
+      ?.find(
+        (c) =>
+          c.annotation === edit.key &&
+          keyField([...c.shape.metadata, 'annotations'], c.annotation) ===
+            keyField(edit.path, edit.key),
+      );
+    return checksum && [...new Set(checksum.sources.map((s) => describe(s.resource)))].join(', ');
+  };
   const results: Result[] = [];
   for (const edit of edits) {
     const resource = byIndex.get(edit.item);
@@ -24,12 +40,11 @@ export function checkResults(
       proposedValue: edit.value,
     };
     if (typeof current === 'string') field.currentValue = current;
+    const sources = covers(resource, edit);
     const now =
       current === undefined
-        ? 'is not set'
-        : typeof current === 'string' && quotable(current)
-          ? `is ${JSON.stringify(current)}`
-          : 'differs';
+        ? `is not set${sources ? ` (it covers ${sources})` : ''}`
+        : `${typeof current === 'string' && quotable(current) ? `is ${JSON.stringify(current)}` : 'differs'}${sources ? `, not the checksum of ${sources}` : ''}`;
     const value = quotable(edit.value)
       ? JSON.stringify(edit.value)
       : `the value in field.proposedValue (${edit.value.split('\n').length} lines)`;
