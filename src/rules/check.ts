@@ -41,10 +41,15 @@ export function checkResults(
     };
     if (typeof current === 'string') field.currentValue = current;
     const sources = covers(resource, edit);
-    const now =
-      current === undefined
-        ? `is not set${sources ? ` (it covers ${sources})` : ''}`
-        : `${typeof current === 'string' && quotable(current) ? `is ${JSON.stringify(current)}` : 'differs'}${sources ? `, not the checksum of ${sources}` : ''}`;
+    let now: string;
+    if (current === undefined) now = `is not set${sources ? ` (it covers ${sources})` : ''}`;
+    else {
+      now =
+        typeof current === 'string' && quotable(current)
+          ? `is ${JSON.stringify(current)}`
+          : 'differs';
+      if (sources) now += `, not the checksum of ${sources}`;
+    }
     const value = quotable(edit.value)
       ? JSON.stringify(edit.value)
       : `the value in field.proposedValue (${edit.value.split('\n').length} lines)`;
