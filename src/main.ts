@@ -1,7 +1,7 @@
 // The thin entry point: arguments, stdin, stdout/stderr, exit code. Everything else is in run().
 import { readFileSync } from 'node:fs';
 import { healthCheckPatch } from './rules/argocd-health.js';
-import { type PlanFormat, plan, run } from './run.js';
+import { check, type PlanFormat, plan, run } from './run.js';
 
 /** package.json's version, put in by build.mjs (esbuild `define`): the bundle reads no files. */
 declare const SECRET_ROLLOUT_VERSION: string;
@@ -11,6 +11,9 @@ const usage = `Usage: secret-rollout [--verbose] [--fn-config FILE | key=value .
                            [--fn-config FILE | key=value ...] < input.yaml
                                        print what a run would write: waves (stores, sources,
                                        consumers) and checksums, then the results
+       secret-rollout check [--verbose] [--fn-config FILE | key=value ...] < input.yaml
+                                       change nothing; an error for every edit a run would make
+                                       (exit 1): a CI gate, as option mode=check does
        secret-rollout argocd-health    print an argocd-cm patch with the ExternalSecret health check
        secret-rollout --version        print the version
        secret-rollout --help           print this help (also after a command: plan --help)
@@ -39,7 +42,8 @@ async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   const planning = argv[0] === 'plan';
-  const args = planning ? argv.slice(1) : argv;
+  const checking = argv[0] === 'check';
+  const args = planning || checking ? argv.slice(1) : argv;
   const settings: Record<string, string> = {};
   let verbose = false;
   let format: PlanFormat = 'table';
@@ -107,7 +111,9 @@ async function main(argv: readonly string[]): Promise<number> {
   const options = { settings, verbose, ...(fnConfig ? { fnConfig } : {}) };
   const result = planning
     ? plan(text, { ...options, format })
-    : run(text, { ...options, logToStderr });
+    : checking
+      ? check(text, { ...options, logToStderr })
+      : run(text, { ...options, logToStderr });
   process.stdout.write(result.stdout);
   process.stderr.write(result.stderr);
   return result.exitCode;

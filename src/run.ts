@@ -33,6 +33,7 @@ import {
 } from './model/resource.js';
 import { complete, formatResult, hasErrors, type Result } from './model/results.js';
 import { planJson, planMermaid, planTable } from './report/plan.js';
+import { checkResults } from './rules/check.js';
 import { type TransformOutput, transform } from './rules/transform.js';
 
 export interface RunOutput {
@@ -159,6 +160,7 @@ export function run(text: string, options: RunOptions = {}): RunOutput {
   const started = performance.now();
   const analysis = analyse(text, options);
   if (!('planned' in analysis)) return analysis;
+  if (analysis.config?.mode === 'check') return checked(analysis, options, started);
   const { input, resources, results, planned, config, aliased } = analysis;
   const edited = hasErrors(results)
     ? new Map()
@@ -396,6 +398,48 @@ export function plan(text: string, options: PlanOptions = {}): RunOutput {
   if (!config) return { stdout: '', stderr, exitCode };
   const render = options.format === 'mermaid' ? planMermaid : planTable;
   return { stdout: render(planned.plan), stderr, exitCode };
+}
+
+/**
+ * `secret-rollout check`: check mode whatever the options say (`mode: check` does the same from a
+ * functionConfig). Like plan, it takes the options of a Kptfile in the input when given none, so
+ * `kpt fn source . | secret-rollout check` checks with the package's own options.
+ */
+export function check(text: string, options: RunOptions = {}): RunOutput {
+  const started = performance.now();
+  const analysis = analyse(text, options, true);
+  if (!('planned' in analysis)) return analysis;
+  return checked(analysis, options, started);
+}
+
+/**
+ * Check mode: the items exactly as they came in; an error per edit a render would make. A
+ * ResourceList comes back with the results; a stream prints nothing on stdout (there is nothing
+ * new to pipe on), the results go to stderr.
+ */
+function checked(analysis: Analysis, options: RunOptions, started: number): RunOutput {
+  const { input, resources, results, planned, config } = analysis;
+  // A render with errors writes nothing: its errors are the whole answer, as in run().
+  const failed = hasErrors(results);
+  const drift = failed ? [] : checkResults(resources, planned.edits, planned.plan.checksums);
+  const all = [...results, ...drift];
+  const exitCode = hasErrors(all) ? 1 : 0;
+  const reported = failed ? results.filter((r) => r.severity !== 'info') : capInfo(all);
+  const stderr: string[] = [];
+  let stdout = writeOutput(input, new Map(), reported);
+  if (input.format === 'yaml-stream' || input.format === 'json-object') {
+    stderr.push(...reported.map(formatResult));
+    stdout = '';
+  } else if (options.logToStderr) {
+    stderr.push(...reported.filter((r) => r.severity !== 'info').map(formatResult));
+  }
+  if (options.verbose || config?.verbose) {
+    const ms = Math.round(performance.now() - started);
+    stderr.push(
+      `secret-rollout check: ${count(input.items.length, 'item')}, ${count(drift.length, 'change')} needed, ${count(reported.length, 'result')} in ${ms} ms`,
+    );
+  }
+  return { stdout, stderr: stderr.map((l) => `${l}\n`).join(''), exitCode };
 }
 
 function emptyPlan(): TransformOutput {

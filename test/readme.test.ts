@@ -150,6 +150,80 @@ const checks: Record<string, (block: Block) => void> = {
     expect(rendered).toMatch(/checksum\/external-secrets: "[0-9a-f]{64}"/);
   },
 
+  // Check mode as a kpt validator: in a copy of examples/basic the mutator renders and the check
+  // passes; the validator alone fails the render, naming what is left to do, and writes nothing.
+  '# Kptfile: render, then check that nothing is left to do': (block) => {
+    requireTool('kpt');
+    const pkg = path.join(scratch, 'check-validator-snippet');
+    cpSync(path.join(scratch, 'examples/basic'), pkg, { recursive: true });
+    const kptfile = parse(readFileSync(path.join(pkg, 'Kptfile'), 'utf8'));
+    const { pipeline } = parse(block.text);
+    writeFileSync(path.join(pkg, 'Kptfile'), JSON.stringify({ ...kptfile, pipeline }));
+    const { stdout } = sh(`kpt fn render --allow-exec ${pkg} -o unwrap`);
+    expect(stdout).toContain('argocd.argoproj.io/sync-wave: "-3"');
+    const validatorOnly = { ...kptfile, pipeline: { validators: pipeline.validators } };
+    writeFileSync(path.join(pkg, 'Kptfile'), JSON.stringify(validatorOnly));
+    const deployment = readFileSync(path.join(pkg, 'deployment.yaml'), 'utf8');
+    const out = spawnSync('kpt', ['fn', 'render', '--allow-exec', '--truncate-output=false', pkg], {
+      cwd: scratch,
+      env,
+      encoding: 'utf8',
+    });
+    expect(out.status).toBe(1);
+    expect(out.stderr).toMatch(
+      /\[error\] apps\/v1\/Deployment\/shop\/api spec\.template\.metadata\.annotations\[checksum\/external-secrets\]: Deployment shop\/api: checksum\/external-secrets is not set \(it covers ExternalSecret shop\/db\); run secret-rollout \(kpt fn render\) to set checksum\/external-secrets to "[0-9a-f]{64}"/,
+    );
+    expect(readFileSync(path.join(pkg, 'deployment.yaml'), 'utf8')).toBe(deployment);
+  },
+  // Check mode in CI: on a render's output it passes silently; on examples/check-stale it fails
+  // with the stale checksum and changes no file.
+  'secret-rollout check < rendered.yaml     # exit 0: rendering it again would change nothing': (
+    block,
+  ) => {
+    const [rendered, stale] = block.text.trim().split('\n') as [string, string];
+    sh('secret-rollout < examples/ci/manifests.yaml > rendered.yaml');
+    expect(sh(rendered)).toEqual({ stdout: '', stderr: expect.stringMatching(/^info: /) });
+    requireTool('kpt');
+    const before = readFileSync(path.join(scratch, 'examples/check-stale/deployment.yaml'), 'utf8');
+    const out = spawnSync('bash', ['-c', stale], { cwd: scratch, env, encoding: 'utf8' });
+    expect(out.status).toBe(1);
+    expect(out.stderr).toContain(
+      '[error] apps/v1/Deployment/billing/billing-worker spec.template.metadata.annotations[checksum/external-secrets]: Deployment billing/billing-worker: checksum/external-secrets is "bf46deef1028457c32f558fc5c2b3741c295a8401f6286dfc0fe9c6479a29f9b", not the checksum of ExternalSecret billing/stripe; run secret-rollout (kpt fn render) to set checksum/external-secrets to "541c14649befc783ee4d8c3800fab1d68961fcc87e35d7100e60db426bfc0f5a"',
+    );
+    const after = readFileSync(path.join(scratch, 'examples/check-stale/deployment.yaml'), 'utf8');
+    expect(after).toBe(before);
+  },
+  // kustomize validators: no standalone kustomize here (see above), and kubectl kustomize skips
+  // exec functions. The fragment must parse; the validator's config, as kustomize passes it, must
+  // fail a stale ResourceList and pass a rendered one, leaving the items as they were.
+  '# kustomization.yaml, checking committed manifests': (block) => {
+    expect(parse(block.text).validators).toEqual(['secret-rollout-check.yaml']);
+  },
+  '# secret-rollout-check.yaml': (block) => {
+    const functionConfig = parse(block.text);
+    const stream = readFileSync(path.join(scratch, 'examples/ci/manifests.yaml'), 'utf8');
+    const items = (text: string) =>
+      text
+        .split(/^---\n/m)
+        .filter((d) => /^kind:/m.test(d))
+        .map((d) => parse(d));
+    const list = (text: string) =>
+      JSON.stringify({
+        apiVersion: 'config.kubernetes.io/v1',
+        kind: 'ResourceList',
+        items: items(text),
+        functionConfig,
+      });
+    const stale = run(list(stream), { logToStderr: true });
+    expect(stale.exitCode).toBe(1);
+    expect(JSON.parse(stale.stdout).items).toEqual(items(stream));
+    expect(stale.stderr).toMatch(
+      /^error: Deployment shop\/shop-api: checksum\/external-secrets is not set/m,
+    );
+    const rendered = run(stream).stdout;
+    expect(run(list(rendered)).exitCode).toBe(0);
+  },
+
   // plan: the sample table after the commands is what the first one prints; the other formats
   // and the kpt package work.
   'secret-rollout plan < examples/ci/manifests.yaml                  # a table, by wave': (

@@ -59,6 +59,12 @@ export function kptfileConfig(
     }
   }
   if (candidates.length === 0) return undefined;
+  // A `mode: check` validator checks what the mutator renders (same options, plus the mode): the
+  // mutator's configuration is the package's, not a second choice.
+  const renders = candidates.filter((c) => !isCheck(c.fn));
+  if (renders.length > 0 && renders.length < candidates.length) {
+    candidates.splice(0, candidates.length, ...renders);
+  }
   const [candidate] = candidates as [Candidate];
   if (candidates.length > 1) {
     const named = candidates.map((c) => `${c.where} (${functionName(c.fn)})`).join(', ');
@@ -106,6 +112,8 @@ export function kptfileConfig(
   }
   return { source: where, functionConfig: undefined };
 }
+
+const isCheck = (fn: JsonObject) => isObject(fn.configMap) && fn.configMap.mode === 'check';
 
 function functionName(fn: JsonObject): string {
   return typeof fn.exec === 'string' ? `exec ${fn.exec}` : `image ${String(fn.image)}`;

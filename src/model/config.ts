@@ -38,7 +38,11 @@ export interface Config {
   fixVaultAgentJobs: boolean;
   /** A summary line on stderr, as `--verbose` (kpt and kustomize pass no arguments). */
   verbose: boolean;
+  /** `check`: change nothing, report each edit a render would make as an error (a CI gate). */
+  mode: Mode;
 }
+
+export type Mode = 'render' | 'check';
 
 export type LintSeverity = Severity | 'off';
 
@@ -63,6 +67,7 @@ export const defaultConfig: Readonly<Config> = {
   kindNearMissSeverity: 'warning',
   fixVaultAgentJobs: false,
   verbose: false,
+  mode: 'render',
 };
 
 export const typedConfigApiVersion = 'fn.kpt.dev/v1alpha1';
@@ -127,6 +132,11 @@ const parseNamespaceAssumption: Parser<'selected' | 'all'> = (raw, field) => {
   throw new ConfigError(`${field} must be selected or all, got ${describeType(raw)}`, field);
 };
 
+const parseMode: Parser<Mode> = (raw, field) => {
+  if (raw === 'render' || raw === 'check') return raw;
+  throw new ConfigError(`${field} must be render or check, got ${describeType(raw)}`, field);
+};
+
 /** A key: the message never shows the value. */
 const parseKey: Parser<string> = (raw, field) => {
   if (typeof raw === 'string') return raw;
@@ -154,6 +164,7 @@ const options: { [K in keyof Config]: Parser<Config[K]> } = {
   kindNearMissSeverity: parseLintSeverity,
   fixVaultAgentJobs: parseBoolean,
   verbose: parseBoolean,
+  mode: parseMode,
 };
 export const optionNames = Object.keys(options) as (keyof Config)[];
 

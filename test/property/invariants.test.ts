@@ -8,16 +8,20 @@
 //  (e) every ExternalSecret → consumer edge has the checksum and the wave order computed by the
 //      independent model in model.ts;
 //  (f) comments stay with their keys: after every comment line of the input, the next line that
-//      is neither blank nor a comment is, in the output, the same input line as before.
+//      is neither blank nor a comment is, in the output, the same input line as before;
+//  (g) check mode (`secret-rollout check`, or mode=check) never alters an item, exits 0 iff a
+//      render of the same input changes nothing, and passes on a render's output.
 // Environment: PROPERTY_RUNS (default 2000) is the total number of cases, shared by the
 // properties below (PROPERTY_RUNS=100000 for a long run); PROPERTY_SEED replays a failure's seed;
 // PROPERTY_AVOID_KNOWN_BUGS=1 leaves out the layouts of the bugs in known-bugs.test.ts, to look
 // for further bugs behind them. The model follows the README (commit 1697f5b and later):
 // ExternalSecrets are the only secret sources; pull secrets order waves but count for the
 // checksum only with imagePullSecrets=true.
+
+import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { run } from '../../src/run.js';
+import { check, run } from '../../src/run.js';
 import { commentDiff, lineDiff, withoutResults } from './checks.js';
 import {
   deepClone,
@@ -251,6 +255,68 @@ function checkCase(s: Scenario, mode: Mode, layout: Layout): void {
   expect(again.stdout, `second run differs\n${context()}`).toBe(out.stdout);
 }
 
+/** (g): check mode on the same input as a render. `viaOption`: mode=check, else `check`. */
+function checkModeCase(s: Scenario, mode: Mode, layout: Layout, viaOption: boolean): void {
+  fc.pre(mode !== 'stream' || s.items.length > 0);
+  const items = withExistingChecksums(s, model(s.items, s.options));
+  const { text, settings } = render(s, items, mode, layout);
+  const runOptions = settings ? { settings } : {};
+  // Options arrive one way only: mode=check joins key=value settings, or is the only setting.
+  const optionWay = viaOption && (mode === 'stream' || s.configStyle === 'none');
+  const checkRun = (input: string) =>
+    optionWay ? run(input, { settings: { ...settings, mode: 'check' } }) : check(input, runOptions);
+  const out = run(text, runOptions);
+  const chk = checkRun(text);
+  const context = () => `${describeCase(text, chk)}\n--- render stderr ---\n${out.stderr}`;
+  expect(chk.stderr + chk.stdout, context()).not.toMatch(/\n\s+at \S+/);
+
+  // Never alters an item.
+  if (mode === 'stream') expect(chk.stdout, context()).toBe('');
+  else if (mode === 'list') expect(withoutResults(text, chk.stdout), context()).toBe(text);
+  else expect(readBack(chk.stdout, mode).items, context()).toEqual(readBack(text, mode).items);
+
+  // Exit 0 iff a render changes nothing.
+  const changed =
+    out.exitCode === 0 &&
+    (mode === 'json'
+      ? !isDeepStrictEqual(readBack(out.stdout, mode).items, readBack(text, mode).items)
+      : (mode === 'list' ? withoutResults(text, out.stdout) : out.stdout) !== text);
+  expect(chk.exitCode, context()).toBe(out.exitCode === 0 && !changed ? 0 : 1);
+
+  const sharedAnchor = /inside a YAML anchor that other items alias/;
+  if (out.exitCode === 1 && !sharedAnchor.test(out.stdout + out.stderr)) {
+    // A render's errors are the whole answer, with their severity: nothing more is proposed.
+    if (mode === 'stream') expect(chk.stderr, context()).toBe(out.stderr);
+    else
+      expect(readBack(chk.stdout, mode).results, context()).toEqual(
+        readBack(out.stdout, mode).results,
+      );
+  }
+  if (changed) {
+    // Each change is an error naming its field and the value a render writes.
+    const proposals = /run secret-rollout \(kpt fn render\) to set /;
+    if (mode === 'stream') {
+      const errors = chk.stderr.split('\n').filter((l) => l.startsWith('error: '));
+      expect(errors.length, context()).toBeGreaterThan(0);
+      for (const e of errors) expect(e, context()).toMatch(proposals);
+    } else {
+      const errors = ((readBack(chk.stdout, mode).results ?? []) as Obj[]).filter(
+        (r) => r.severity === 'error',
+      );
+      expect(errors.length, context()).toBeGreaterThan(0);
+      for (const e of errors) {
+        expect(e.message, context()).toMatch(proposals);
+        expect((e.field as Obj).proposedValue, context()).toEqual(expect.any(String));
+      }
+    }
+  }
+  // On a render's output check passes.
+  if (out.exitCode === 0) {
+    const again = checkRun(out.stdout);
+    expect(again.exitCode, `${context()}\n--- check of the render ---\n${again.stderr}`).toBe(0);
+  }
+}
+
 /** Per resource identity: the checksum of its pod template and its sync-wave. */
 function annotationsByIdentity(items: Obj[], ck: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -357,6 +423,19 @@ describe('properties', () => {
     () => {
       fc.assert(
         fc.property(scenarioArb, layoutArb, (s, layout) => checkCase(s, 'json', layout)),
+        params(runs(0.15)),
+      );
+    },
+    timeout,
+  );
+
+  it(
+    '(g) check mode: never alters items, exits 0 iff a render changes nothing',
+    () => {
+      fc.assert(
+        fc.property(scenarioArb, layoutArb, modeArb, fc.boolean(), (s, layout, mode, viaOption) =>
+          checkModeCase(s, mode, layout, viaOption),
+        ),
         params(runs(0.15)),
       );
     },

@@ -1,0 +1,60 @@
+// Check mode (`mode: check`, `secret-rollout check`): a CI gate that changes nothing. Every edit
+// a render would make becomes an error result naming the resource, the field, the value a render
+// writes and the command that writes it. Pure: the planned edits in, results out.
+import { keyField, type MappingEdit } from '../model/edit.js';
+import { getPath, type Json, type Resource } from '../model/resource.js';
+import { describe, type Result, resourceResult } from '../model/results.js';
+import type { Checksum } from './transform.js';
+
+/** A value short enough to quote in a message; longer ones (the health script) are only named. */
+const quotable = (value: string) => !value.includes('\n') && value.length <= 100;
+
+/**
+ * One error per edit, in the order of the edits (every planned edit changes its item). A checksum
+ * names what it covers (`checksums`, the plan's), so a stale one points at the edited source.
+ */
+export function checkResults(
+  resources: readonly Resource[],
+  edits: readonly MappingEdit[],
+  checksums: ReadonlyMap<Resource, readonly Checksum[]> = new Map(),
+): Result[] {
+  const byIndex = new Map(resources.map((r) => [r.index, r]));
+  const covers = (resource: Resource, edit: MappingEdit): string | undefined => {
+    const checksum = checksums
+      .get(resource)
+      ?.find(
+        (c) =>
+          c.annotation === edit.key &&
+          keyField([...c.shape.metadata, 'annotations'], c.annotation) ===
+            keyField(edit.path, edit.key),
+      );
+    return checksum && [...new Set(checksum.sources.map((s) => describe(s.resource)))].join(', ');
+  };
+  const results: Result[] = [];
+  for (const edit of edits) {
+    const resource = byIndex.get(edit.item);
+    if (!resource) continue;
+    const current: Json | undefined = getPath(resource.value, [...edit.path, edit.key]);
+    const field: NonNullable<Result['field']> = {
+      path: keyField(edit.path, edit.key),
+      proposedValue: edit.value,
+    };
+    if (typeof current === 'string') field.currentValue = current;
+    const sources = covers(resource, edit);
+    let now: string;
+    if (current === undefined) now = `is not set${sources ? ` (it covers ${sources})` : ''}`;
+    else {
+      now =
+        typeof current === 'string' && quotable(current)
+          ? `is ${JSON.stringify(current)}`
+          : 'differs';
+      if (sources) now += `, not the checksum of ${sources}`;
+    }
+    const value = quotable(edit.value)
+      ? JSON.stringify(edit.value)
+      : `the value in field.proposedValue (${edit.value.split('\n').length} lines)`;
+    const message = `${describe(resource)}: ${edit.key} ${now}; run secret-rollout (kpt fn render) to set ${edit.key} to ${value}`;
+    results.push(resourceResult(resource, 'error', message, field));
+  }
+  return results;
+}
