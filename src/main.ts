@@ -1,5 +1,6 @@
 // The thin entry point: arguments, stdin, stdout/stderr, exit code. Everything else is in run().
 import { readFileSync } from 'node:fs';
+import { impactCli, impactUsage } from './impact-cli.js';
 import { healthCheckPatch } from './rules/argocd-health.js';
 import { type PlanFormat, plan, run } from './run.js';
 
@@ -11,6 +12,7 @@ const usage = `Usage: secret-rollout [--verbose] [--fn-config FILE | key=value .
                            [--fn-config FILE | key=value ...] < input.yaml
                                        print what a run would write: waves (stores, sources,
                                        consumers) and checksums, then the results
+${impactUsage.trimEnd()}
        secret-rollout argocd-health    print an argocd-cm patch with the ExternalSecret health check
        secret-rollout --version        print the version
        secret-rollout --help           print this help (also after a command: plan --help)
@@ -37,6 +39,12 @@ async function main(argv: readonly string[]): Promise<number> {
   if (argv[0] === 'argocd-health') {
     process.stdout.write(healthCheckPatch());
     return 0;
+  }
+  if (argv[0] === 'impact') {
+    const result = impactCli(argv.slice(1), SECRET_ROLLOUT_VERSION, process.cwd());
+    process.stdout.write(result.stdout);
+    process.stderr.write(result.stderr);
+    return result.exitCode;
   }
   const planning = argv[0] === 'plan';
   const args = planning ? argv.slice(1) : argv;
