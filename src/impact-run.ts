@@ -80,8 +80,9 @@ function planSide(side: SideInput, options: ImpactOptions): Planned | RunOutput 
   const analysis = analyse(side.text, options, true);
   const problem = problemOf(analysis);
   if (problem !== undefined) {
-    // A directory: name the file that is invalid on its own.
-    if (side.origins.length > 1) {
+    // A directory: name the file that is invalid on its own (bad options are no file's).
+    const badOptions = 'planned' in analysis && analysis.config === undefined;
+    if (side.origins.length > 1 && !badOptions) {
       for (const origin of side.origins) {
         if (origin.text.trim() === '') continue;
         const own = problemOf(analyse(origin.text, options, true));
