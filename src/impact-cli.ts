@@ -136,7 +136,13 @@ export function readSide(label: string, given: string, cwd: string): SideInput |
   return { label: `${label} ${given}`, text, origins };
 }
 
-/** .yaml/.yml files under a directory, sorted by path (code-unit order), dot-directories skipped. */
+/** kustomize's own file: how to build resources, not one. */
+const kustomizationFile = /^kustomization\.ya?ml$/;
+
+/**
+ * .yaml/.yml files under a directory, sorted by path (code-unit order), dot-directories and
+ * kustomization.yaml skipped. A Kptfile's .krmignore is not read.
+ */
 function yamlFiles(dir: string): string[] {
   const found: string[] = [];
   const walk = (at: string) => {
@@ -144,7 +150,11 @@ function yamlFiles(dir: string): string[] {
       const full = path.join(at, entry.name);
       if (entry.isDirectory()) {
         if (!entry.name.startsWith('.')) walk(full);
-      } else if (/\.ya?ml$/.test(entry.name) && (entry.isFile() || statSync(full).isFile())) {
+      } else if (
+        /\.ya?ml$/.test(entry.name) &&
+        !kustomizationFile.test(entry.name) &&
+        (entry.isFile() || statSync(full).isFile())
+      ) {
         found.push(full);
       }
     }

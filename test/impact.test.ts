@@ -150,7 +150,11 @@ describe('impact', () => {
     const headText = `${workloads}---\n${externalSecrets('3')}`;
     const fromFiles = json(side('same-base.yaml', baseText), side('same-head.yaml', headText));
     const fromDirs = json(
-      side('same-base', { 'a/es.yml': externalSecrets('1'), 'b.yaml': workloads }),
+      side('same-base', {
+        'a/es.yml': externalSecrets('1'),
+        'b.yaml': workloads,
+        'kustomization.yaml': 'resources: [a/es.yml, b.yaml]\n',
+      }),
       side('same-head', {
         'apps.yaml': workloads,
         'z/es.yaml': externalSecrets('3'),

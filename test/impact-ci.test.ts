@@ -1,0 +1,161 @@
+// examples/ci/impact.sh end to end: a real git repository with two commits of a small kustomize
+// app (a remoteRef.version bump of one ExternalSecret), each commit rendered by the real
+// `kubectl kustomize` from `git archive`, then the impact report.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findOnPath, repoRoot } from './helpers.js';
+
+const script = path.join(repoRoot, 'examples/ci/impact.sh');
+
+const files = (version: string): Record<string, string> => ({
+  'base/kustomization.yaml': 'resources:\n  - secrets.yaml\n  - apps.yaml\n',
+  'base/secrets.yaml': `apiVersion: external-secrets.io/v1
+kind: ExternalSecret
+metadata:
+  name: db
+spec:
+  refreshInterval: 1h
+  secretStoreRef:
+    name: vault
+  data:
+    - secretKey: password
+      remoteRef:
+        key: shop/db
+        version: "${version}"
+---
+apiVersion: external-secrets.io/v1
+kind: ExternalSecret
+metadata:
+  name: payments
+spec:
+  secretStoreRef:
+    name: vault
+  data:
+    - secretKey: token
+      remoteRef:
+        key: shop/payments
+        version: "4"
+`,
+  'base/apps.yaml': ['api', 'worker', 'billing']
+    .map(
+      (name) => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: ${name}
+spec:
+  template:
+    spec:
+      containers:
+        - name: app
+          image: ${name}:1
+          envFrom:
+            - secretRef:
+                name: ${name === 'billing' ? 'payments' : 'db'}
+`,
+    )
+    .join('---\n'),
+  'overlays/prod/kustomization.yaml': 'namespace: shop\nresources:\n  - ../../base\n',
+});
+
+let repo: string;
+let env: NodeJS.ProcessEnv;
+
+function git(...args: string[]): string {
+  const out = spawnSync('git', args, { cwd: repo, encoding: 'utf8' });
+  if (out.status !== 0) throw new Error(`git ${args.join(' ')}: ${out.stderr}`);
+  return out.stdout;
+}
+
+function commit(version: string, message: string): void {
+  for (const [file, text] of Object.entries(files(version))) {
+    mkdirSync(path.dirname(path.join(repo, file)), { recursive: true });
+    writeFileSync(path.join(repo, file), text);
+  }
+  git('add', '-A');
+  git('commit', '-q', '-m', message);
+}
+
+beforeAll(() => {
+  if (!findOnPath('kubectl')) throw new Error('kubectl is not on PATH: this test needs it');
+  repo = mkdtempSync(path.join(tmpdir(), 'impact-ci-'));
+  git('init', '-q', '-b', 'main');
+  git('config', 'user.email', 'ci@example.com');
+  git('config', 'user.name', 'CI');
+  commit('1', 'app');
+  commit('2', 'bump db to version 2');
+  // The built command on PATH as `secret-rollout`, as an installed package puts it.
+  const bin = path.join(repo, '.bin');
+  mkdirSync(bin);
+  symlinkSync(path.join(repoRoot, 'dist/secret-rollout.cjs'), path.join(bin, 'secret-rollout'));
+  env = { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}` };
+});
+afterAll(() => rmSync(repo, { recursive: true, force: true }));
+
+const runScript = (extra: NodeJS.ProcessEnv) =>
+  spawnSync('bash', [script, 'HEAD~1', 'HEAD', 'overlays/prod'], {
+    cwd: repo,
+    env: { ...env, ...extra },
+    encoding: 'utf8',
+  });
+
+describe('examples/ci/impact.sh', () => {
+  it('renders both commits and reports exactly the consumers of the bumped ExternalSecret', () => {
+    const out = runScript({ SECRET_ROLLOUT_SKIP_CHECK: '1' });
+    expect(out.stderr).toBe('check: skipped (SECRET_ROLLOUT_SKIP_CHECK=1)\n');
+    expect(out.stdout).toBe('impact: impact-out/impact.md\n');
+    expect(out.status).toBe(0);
+
+    const rendered = readFileSync(path.join(repo, 'impact-out/head.yaml'), 'utf8');
+    expect(rendered).toContain('  namespace: shop\n');
+    expect(rendered).toContain('version: "2"');
+
+    const report = JSON.parse(readFileSync(path.join(repo, 'impact-out/impact.json'), 'utf8'));
+    const db = {
+      apiVersion: 'external-secrets.io/v1',
+      kind: 'ExternalSecret',
+      namespace: 'shop',
+      name: 'db',
+    };
+    const reasons = [{ source: db, detail: 'data[password].remoteRef.version: "1" → "2"' }];
+    const deployment = (name: string) => ({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      namespace: 'shop',
+      name,
+    });
+    expect(report).toEqual({
+      rollouts: [
+        { resource: deployment('api'), reasons },
+        { resource: deployment('worker'), reasons },
+      ],
+      silentRotations: [],
+      waves: [],
+      added: [],
+      removed: [],
+    });
+
+    const markdown = readFileSync(path.join(repo, 'impact-out/impact.md'), 'utf8');
+    expect(markdown).toContain('**2 workloads will restart** because 1 secret source changed.');
+    expect(markdown).toContain(
+      '| `Deployment shop/api` | `ExternalSecret shop/db`: data[password].remoteRef.version: "1" → "2" |',
+    );
+    expect(markdown).not.toContain('billing');
+  });
+
+  it('writes SARIF for a directory of the repository, with paths relative to it', () => {
+    const out = runScript({ SECRET_ROLLOUT_SKIP_CHECK: '1', SARIF_DIR: 'base' });
+    expect(out.status).toBe(0);
+    const log = JSON.parse(readFileSync(path.join(repo, 'impact-out/impact.sarif'), 'utf8'));
+    expect(log.version).toBe('2.1.0');
+    expect(log.runs[0].results).toEqual([]);
+  });
+
+  it('refuses an unknown renderer', () => {
+    const out = runScript({ SECRET_ROLLOUT_SKIP_CHECK: '1', RENDER: 'helm' });
+    expect(out.stderr).toBe('RENDER must be kustomize or kpt, got helm\n');
+    expect(out.status).toBe(2);
+  });
+});
