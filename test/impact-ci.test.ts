@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { findOnPath, repoRoot } from './helpers.js';
 
 const script = path.join(repoRoot, 'examples/ci/impact.sh');
@@ -157,5 +158,24 @@ describe('examples/ci/impact.sh', () => {
     const out = runScript({ SECRET_ROLLOUT_SKIP_CHECK: '1', RENDER: 'helm' });
     expect(out.stderr).toBe('RENDER must be kustomize or kpt, got helm\n');
     expect(out.status).toBe(2);
+  });
+
+  it('the GitHub Actions workflow and the GitLab job both run the script and post its markdown', () => {
+    const read = (file: string) =>
+      parse(readFileSync(path.join(repoRoot, 'examples/ci', file), 'utf8'));
+    const github = read('impact-github-actions.yaml');
+    const steps = github.jobs.impact.steps as { run?: string; with?: Record<string, unknown> }[];
+    const githubScript = steps.map((s) => s.run ?? '').join('\n');
+    const gitlabScript = (
+      read('impact-gitlab-ci.yml')['secret-rollout-impact'].script as string[]
+    ).join('\n');
+    for (const script of [githubScript, gitlabScript]) {
+      expect(script).toMatch(/ci\/impact\.sh "\$[^"]+" "\$[^"]+" "\$OVERLAY" \|\| status=\$\?/);
+      expect(script).toContain('impact-out/impact.md');
+      const syntax = spawnSync('bash', ['-n'], { input: script, encoding: 'utf8' });
+      expect(syntax.stderr).toBe('');
+    }
+    expect(github.on).toEqual({ pull_request: null });
+    expect(steps.find((s) => s.with?.sarif_file)?.with?.sarif_file).toBe('impact-out/impact.sarif');
   });
 });
