@@ -163,7 +163,7 @@ describe('examples/ci/impact.sh', () => {
   it('the GitHub Actions workflow and the GitLab job both run the script and post its markdown', () => {
     const read = (file: string) =>
       parse(readFileSync(path.join(repoRoot, 'examples/ci', file), 'utf8'));
-    const github = read('impact-github-actions.yaml');
+    const github = read('impact-github-actions.yml');
     const steps = github.jobs.impact.steps as { run?: string; with?: Record<string, unknown> }[];
     const githubScript = steps.map((s) => s.run ?? '').join('\n');
     const gitlabScript = (
