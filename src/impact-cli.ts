@@ -65,7 +65,10 @@ export function impactCli(args: readonly string[], version: string, cwd: string)
   let fnConfig: { path: string; text: string } | undefined;
   if (fnConfigPath !== undefined) {
     try {
-      fnConfig = { path: fnConfigPath, text: readFileSync(fnConfigPath, 'utf8') };
+      fnConfig = {
+        path: fnConfigPath,
+        text: readFileSync(path.resolve(cwd, fnConfigPath), 'utf8'),
+      };
     } catch (error) {
       return failure(`cannot read --fn-config ${fnConfigPath}: ${(error as Error).message}`);
     }

@@ -118,6 +118,33 @@ describe('impact', () => {
     });
   });
 
+  it('names only the source that changed when a workload reads several', () => {
+    const both = deployment('both', 'db').replace(
+      '                name: db\n',
+      '                name: db\n            - secretRef:\n                name: api-token\n',
+    );
+    const out = json(
+      side('two-base.yaml', `${externalSecrets('1')}---\n${both}`),
+      side('two-head.yaml', `${externalSecrets('1').replace('"7"', '"8"')}---\n${both}`),
+      '--fn-config',
+      side(
+        'two-config.yaml',
+        'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  syncWaves: "false"\n',
+      ),
+    );
+    expect(out.rollouts).toEqual([
+      {
+        resource: ref('Deployment', 'both'),
+        reasons: [
+          {
+            source: ref('ExternalSecret', 'api-token', 'external-secrets.io/v1'),
+            detail: 'data[token].remoteRef.version: "7" → "8"',
+          },
+        ],
+      },
+    ]);
+  });
+
   it('a refreshInterval-only change rolls nothing', () => {
     const base = side('refresh-base', { 'es.yaml': externalSecrets('1'), 'apps.yaml': workloads });
     const head = side('refresh-head', {
