@@ -18,6 +18,10 @@
 #   SECRET_ROLLOUT_SKIP_CHECK   set to 1 to skip the gate (`secret-rollout check < head.yaml`); only
 #                               for a secret-rollout without the check command. Unset, a failing or
 #                               missing check fails the step.
+# The gate checks the rendered HEAD: OVERLAY's render must itself run secret-rollout (a kustomize
+# transformer with KUSTOMIZE_FLAGS=--enable-alpha-plugins, or the function in the Kptfile pipeline
+# with RENDER=kpt), else every checksum is missing and the gate fails. The report needs no such
+# thing: impact plans both sides itself.
 # Exit status: 0 when the report is written and the gate passes; 1 otherwise (the report is still
 # written when only the gate fails, so the pipeline can post it).
 set -euo pipefail
