@@ -2,6 +2,7 @@
 // pure core (rules/transform); this module compares the two plans. No I/O: the caller reads the
 // inputs and says where each HEAD resource came from (for SARIF).
 
+import { annotationField } from '../model/edit.js';
 import { canonicalJson } from '../model/hash.js';
 import { getPath, groupOf, isObject, type Json, type Resource } from '../model/resource.js';
 import type { Result } from '../model/results.js';
@@ -9,7 +10,7 @@ import type { Consumption } from '../rules/checksums.js';
 import { unpinnedReasons } from '../rules/lints/unpinned-version.js';
 import { waveOf } from '../rules/order/waves.js';
 import type { SecretSource } from '../rules/sources/source.js';
-import type { Plan } from '../rules/transform.js';
+import type { Checksum, Plan } from '../rules/transform.js';
 import { podTemplatesOf } from '../rules/workloads/shapes.js';
 
 /** One side of the comparison: its resources, its plan and its results (rules only). */
@@ -156,9 +157,10 @@ export function compareSides(base: ImpactSide, head: ImpactSide): Impact {
 const resultKey = (r: Result) =>
   `${r.severity}\u0000${r.message}\u0000${r.resourceRef ? identity(r.resourceRef) : ''}\u0000${r.field?.path ?? ''}`;
 
-const signature = (checksums: readonly { annotation: string; value: string; shape: unknown }[]) =>
+/** Each pod template's checksums (a resource can have several templates), in a stable order. */
+const signature = (checksums: readonly Checksum[]) =>
   checksums
-    .map((c) => `${c.annotation}=${c.value}`)
+    .map((c) => `${annotationField(c.shape.metadata, c.annotation)}=${c.value}`)
     .sort()
     .join(',');
 
