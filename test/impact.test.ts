@@ -8,6 +8,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type * as Sarif from 'sarif';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { impactCli } from '../src/impact-cli.js';
+import { impactMarkdown } from '../src/report/impact-markdown.js';
 import { repoRoot } from './helpers.js';
 
 const externalSecrets = (version: string, refresh = '1h') => `apiVersion: external-secrets.io/v1
@@ -366,6 +367,25 @@ describe('impact', () => {
         reasons: [{ source: ref('Secret', 'db', 'v1'), detail: 'data.password changed' }],
       },
     ]);
+  });
+
+  it('caps the Mermaid picture at 30 arrows and says how many it left out', () => {
+    const rollouts = Array.from({ length: 35 }, (_, i) => ({
+      resource: ref('Deployment', `app-${String(i).padStart(2, '0')}`),
+      reasons: [{ source: db, detail: 'data[password].remoteRef.version: "1" → "2"' }],
+    }));
+    const md = impactMarkdown({
+      rollouts,
+      silentRotations: [],
+      waves: [],
+      added: [],
+      removed: [],
+      newLints: [],
+      lints: [],
+    });
+    expect(md.match(/ --> /g)).toHaveLength(30);
+    expect(md).toContain('```\n\n(5 more edges not drawn)\n');
+    expect(md.match(/^\| `Deployment shop\/app-\d\d` \|/gm)).toHaveLength(35);
   });
 
   it('the built command prints the report and exits 0', () => {
