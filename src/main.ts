@@ -1,5 +1,6 @@
 // The thin entry point: arguments, stdin, stdout/stderr, exit code. Everything else is in run().
 import { readFileSync } from 'node:fs';
+import { impactCli, impactUsage } from './impact-cli.js';
 import { healthCheckPatch } from './rules/argocd-health.js';
 import { check, type PlanFormat, plan, run } from './run.js';
 
@@ -14,6 +15,7 @@ const usage = `Usage: secret-rollout [--verbose] [--fn-config FILE | key=value .
        secret-rollout check [--verbose] [--fn-config FILE | key=value ...] < input.yaml
                                        change nothing; an error for every edit a run would make
                                        (exit 1): a CI gate, as option mode=check does
+${impactUsage.trimEnd()}
        secret-rollout argocd-health    print an argocd-cm patch with the ExternalSecret health check
        secret-rollout --version        print the version
        secret-rollout --help           print this help (also after a command: plan --help)
@@ -40,6 +42,12 @@ async function main(argv: readonly string[]): Promise<number> {
   if (argv[0] === 'argocd-health') {
     process.stdout.write(healthCheckPatch());
     return 0;
+  }
+  if (argv[0] === 'impact') {
+    const result = impactCli(argv.slice(1), SECRET_ROLLOUT_VERSION, process.cwd());
+    process.stdout.write(result.stdout);
+    process.stderr.write(result.stderr);
+    return result.exitCode;
   }
   const planning = argv[0] === 'plan';
   const checking = argv[0] === 'check';

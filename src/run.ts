@@ -52,7 +52,7 @@ export interface RunOptions {
   fnConfig?: { path: string; text: string };
 }
 
-interface Analysis {
+export interface Analysis {
   input: Input;
   resources: Resource[];
   /** Reading and configuration errors, then the plan's results. */
@@ -70,7 +70,11 @@ interface Analysis {
  * Reads and plans; a RunOutput when the input cannot be read at all. `fromKptfile`: without
  * other configuration, use the secret-rollout function's in a Kptfile item (`plan`).
  */
-function analyse(text: string, options: RunOptions, fromKptfile = false): Analysis | RunOutput {
+export function analyse(
+  text: string,
+  options: RunOptions,
+  fromKptfile = false,
+): Analysis | RunOutput {
   let input: Input;
   try {
     input = readInput(text);

@@ -20,7 +20,7 @@ const allowed: Record<string, readonly string[]> = {
   'rules/order': ['model'],
   'rules/lints': ['rules/order', 'rules/sources', 'rules/workloads', 'model'],
   rules: ['rules/lints', 'rules/order', 'rules/sources', 'rules/workloads', 'model'],
-  report: ['rules', 'rules/order', 'rules/sources', 'model'],
+  report: ['rules', 'rules/lints', 'rules/order', 'rules/sources', 'rules/workloads', 'model'],
   '.': ['krm', 'krm/yaml', 'rules', 'report', 'model'],
 };
 

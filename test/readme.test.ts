@@ -241,6 +241,64 @@ const checks: Record<string, (block: Block) => void> = {
     expect(sh(kpt as string).stdout).toMatch(/^WAVE +KIND +NAME +DETAIL\n-2 +ClusterSecretStore/);
   },
   'WAVE  KIND                NAME                 DETAIL': () => {},
+
+  // Use in CI: each impact command as written; the markdown sample is how the report starts.
+  'secret-rollout impact examples/ci/impact/base examples/ci/impact/head                 # markdown: a pull-request comment':
+    (block) => {
+      const [markdown, json, sarif] = block.text.trim().split('\n') as string[];
+      const report = sh(markdown as string).stdout;
+      expect(block.next?.text.startsWith('### secret-rollout impact\n')).toBe(true);
+      expect(report.startsWith(block.next?.text as string)).toBe(true);
+      expect(report).toContain('- added: `Deployment shop/shop-worker`');
+      const parsed = JSON.parse(sh(json as string).stdout);
+      expect(parsed.rollouts.map((r: { resource: { name: string } }) => r.resource.name)).toEqual([
+        'shop-api',
+        'shop-db-backup',
+      ]);
+      sh(sarif as string);
+      const log = JSON.parse(readFileSync(path.join(scratch, 'impact.sarif'), 'utf8'));
+      expect(log.version).toBe('2.1.0');
+    },
+  '### secret-rollout impact': () => {},
+  // The CI script on a real git repository: two commits of examples/ci/impact as app/, rendered
+  // with kubectl kustomize; its report is the one the directories give.
+  '# In a clone holding the manifests (here two commits of examples/ci/impact as app/):': (
+    block,
+  ) => {
+    requireTool('kubectl');
+    const repo = path.join(scratch, 'ci-clone');
+    mkdirSync(path.join(repo, 'ci'), { recursive: true });
+    cpSync(path.join(scratch, 'examples/ci/impact.sh'), path.join(repo, 'ci/impact.sh'));
+    const git = (...args: string[]) => {
+      const out = spawnSync('git', args, { cwd: repo, encoding: 'utf8' });
+      expect(out.stderr).toBe('');
+      expect(out.status).toBe(0);
+    };
+    git('init', '-q', '-b', 'main');
+    git('config', 'user.email', 'ci@example.com');
+    git('config', 'user.name', 'CI');
+    for (const side of ['base', 'head']) {
+      rmSync(path.join(repo, 'app'), { recursive: true, force: true });
+      cpSync(path.join(scratch, 'examples/ci/impact', side), path.join(repo, 'app'), {
+        recursive: true,
+      });
+      git('add', '-A');
+      git('commit', '-q', '-m', side);
+    }
+    const out = spawnSync('bash', ['-euo', 'pipefail', '-c', block.text], {
+      cwd: repo,
+      env,
+      encoding: 'utf8',
+    });
+    // The gate ran on the rendered head and found nothing to change (its infos on stderr).
+    expect(out.stderr).not.toMatch(/^(error|warning):|check: a render would change/m);
+    expect(out.stderr).toMatch(
+      /^info: checksum of ExternalSecret shop\/shop-db \[Deployment shop\/shop-worker/m,
+    );
+    expect(out.status).toBe(0);
+    const direct = sh('secret-rollout impact examples/ci/impact/base examples/ci/impact/head');
+    expect(out.stdout).toBe(`impact: impact-out/impact.md\n${direct.stdout}`);
+  },
   // The wave-conflict sample is what plan prints for examples/wave-conflict (the error abridged).
   'WAVE  KIND            NAME                           DETAIL': (block) => {
     requireTool('kpt');

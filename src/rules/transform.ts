@@ -54,6 +54,8 @@ export interface Checksum {
   value: string;
   /** What the value covers. */
   sources: readonly SecretSource[];
+  /** The same sources with the keys the template reads of each (`impact` diffs them). */
+  consumed: readonly Consumption[];
 }
 
 const namespaceKey = (ns: string | undefined) => ns ?? '';
@@ -178,7 +180,13 @@ export function transform(
         for (const [annotation, group] of byAnnotation) {
           const value = templateChecksum(group);
           const covered = group.map((c) => c.source);
-          const checksum = { shape: template.shape, annotation, value, sources: covered };
+          const checksum = {
+            shape: template.shape,
+            annotation,
+            value,
+            sources: covered,
+            consumed: group,
+          };
           const checksums = checksummed.get(resource);
           if (checksums) checksums.push(checksum);
           else checksummed.set(resource, [checksum]);

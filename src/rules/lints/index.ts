@@ -22,6 +22,18 @@ export const lints: readonly Lint[] = [
   kindNearMiss,
 ];
 
+/** The lint that reported each result (`secret-rollout impact --format sarif` names its rule). */
+const reportedBy = new WeakMap<Result, Lint>();
+
+/** The rule id of the lint that reported a result: its option without `Severity`, kebab-case. */
+export function lintOf(result: Result): string | undefined {
+  const lint = reportedBy.get(result);
+  return lint && lintId(lint);
+}
+
+export const lintId = (lint: Lint): string =>
+  lint.option.replace(/Severity$/, '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
 export function runLints(
   context: LintContext,
   config: Config,
@@ -32,7 +44,9 @@ export function runLints(
     const severity = config[lint.option];
     if (severity === 'off') continue;
     const result = (at: Severity) => (resource: Resource, message: string, field?: string) => {
-      results.push(resourceResult(resource, at, message, field ? { path: field } : undefined));
+      const reported = resourceResult(resource, at, message, field ? { path: field } : undefined);
+      reportedBy.set(reported, lint);
+      results.push(reported);
     };
     lint.check(context, { report: result(severity), note: result('info'), edits });
   }

@@ -14,7 +14,7 @@ export const unpinnedVersion: Lint = {
       ) {
         continue;
       }
-      const reasons = unpinned(getPath(source.resource.value, ['spec']));
+      const reasons = unpinnedReasons(getPath(source.resource.value, ['spec']));
       if (reasons.length === 0) continue;
       const shown =
         reasons.length > 3 ? [...reasons.slice(0, 3), `${reasons.length - 3} more`] : reasons;
@@ -29,7 +29,11 @@ export const unpinnedVersion: Lint = {
   },
 };
 
-function unpinned(spec: Json | undefined): string[] {
+/**
+ * Why an ExternalSecret spec's content can change upstream without the spec changing (one reason
+ * per entry that is not pinned); empty when every entry is pinned. `secret-rollout impact` reuses it.
+ */
+export function unpinnedReasons(spec: Json | undefined): string[] {
   const reasons: string[] = [];
   const list = (value: Json | undefined) => (Array.isArray(value) ? value : []);
   list(getPath(spec, ['data'])).forEach((entry, i) => {

@@ -1,0 +1,131 @@
+// `secret-rollout impact`: two inputs' text in, the report out. Plans both sides with the pure core
+// (the same analysis `run` and `plan` use) and compares them; no process I/O here, so tests drive
+// it directly. impact-cli.ts reads the files and directories.
+
+import type { Resource } from './model/resource.js';
+import { formatResult, type Result } from './model/results.js';
+import { compareSides, describeRef, type ImpactSide, impactJson } from './report/impact.js';
+import { impactMarkdown } from './report/impact-markdown.js';
+import { impactSarif } from './report/impact-sarif.js';
+import { analyse, type RunOptions, type RunOutput } from './run.js';
+
+export type ImpactFormat = 'markdown' | 'json' | 'sarif';
+export const impactFormats: readonly ImpactFormat[] = ['markdown', 'json', 'sarif'];
+
+/** One file of a side, and where its text starts in the side's text. */
+export interface Origin {
+  /** As SARIF names it: relative to the working directory where it is under it, `/` separated. */
+  path: string;
+  /** Offset of the file's first character in the side's text. */
+  offset: number;
+  /** Line (0-based) of that offset in the side's text. */
+  line: number;
+  /** The file's own text (to find which file is invalid). */
+  text: string;
+}
+
+/** What BASE or HEAD is: a file, or a directory's files joined into one YAML stream. */
+export interface SideInput {
+  /** `BASE path` or `HEAD path`, for messages. */
+  label: string;
+  text: string;
+  origins: readonly Origin[];
+}
+
+export interface ImpactOptions extends RunOptions {
+  format?: ImpactFormat;
+  /** For SARIF's tool.driver.version. */
+  version?: string;
+}
+
+interface Planned extends ImpactSide {
+  /** Line (1-based) and file of each resource's item. */
+  locate(resource: Resource): { uri: string; line: number } | undefined;
+}
+
+export function impact(base: SideInput, head: SideInput, options: ImpactOptions = {}): RunOutput {
+  const sides: Planned[] = [];
+  for (const side of [base, head]) {
+    const planned = planSide(side, options);
+    if ('exitCode' in planned) return planned;
+    sides.push(planned);
+  }
+  const [before, after] = sides as [Planned, Planned];
+  const compared = compareSides(before, after);
+  const format = options.format ?? 'markdown';
+  if (format === 'json') return ok(impactJson(compared));
+  if (format === 'markdown') return ok(impactMarkdown(compared));
+  const byRef = new Map<string, Resource>();
+  for (const r of after.resources) {
+    const key = `${r.apiVersion} ${describeRef(r)}`;
+    if (!byRef.has(key)) byRef.set(key, r);
+  }
+  const locate = (result: Result) => {
+    const ref = result.resourceRef;
+    const resource = ref && byRef.get(`${ref.apiVersion} ${describeRef(ref)}`);
+    return resource && after.locate(resource);
+  };
+  return ok(impactSarif(compared.lints, { version: options.version ?? '0.0.0', locate }));
+}
+
+const ok = (stdout: string): RunOutput => ({ stdout, stderr: '', exitCode: 0 });
+const fail = (message: string): RunOutput => ({
+  stdout: '',
+  stderr: `secret-rollout: impact: ${message.replace(/^secret-rollout: /, '').trim()}\n`,
+  exitCode: 1,
+});
+
+/** The plan of one side, or the one-line failure naming the file that cannot be read. */
+function planSide(side: SideInput, options: ImpactOptions): Planned | RunOutput {
+  const analysis = analyse(side.text, options, true);
+  const problem = problemOf(analysis);
+  if (problem !== undefined) {
+    // A directory: name the file that is invalid on its own (bad options are no file's).
+    const badOptions = 'planned' in analysis && analysis.config === undefined;
+    if (side.origins.length > 1 && !badOptions) {
+      for (const origin of side.origins) {
+        if (origin.text.trim() === '') continue;
+        const own = problemOf(analyse(origin.text, options, true));
+        if (own !== undefined)
+          return fail(`${side.label.replace(/ .*/s, '')} ${origin.path}: ${own}`);
+      }
+    }
+    return fail(`${side.label}: ${problem}`);
+  }
+  if (!('planned' in analysis)) return fail(side.label);
+  const { input, resources, planned } = analysis;
+  const locate = (resource: Resource) => {
+    const start = input.items[resource.index]?.span?.start;
+    if (start === undefined) return undefined;
+    const line = lineAt(input.text, contentStart(input.text, start));
+    const origin = [...side.origins].reverse().find((o) => o.line <= line);
+    return origin && { uri: origin.path, line: line - origin.line + 1 };
+  };
+  return { resources, plan: planned.plan, results: planned.results, locate };
+}
+
+/** Why an analysed text is not valid input (reading, items, options), or undefined. */
+function problemOf(analysis: ReturnType<typeof analyse>): string | undefined {
+  if (!('planned' in analysis)) return analysis.stderr;
+  const ruled = new Set(analysis.planned.results);
+  const first = analysis.results.find((r) => r.severity === 'error' && !ruled.has(r));
+  if (first) return formatResult(first).replace(/^error: /, '');
+  return undefined;
+}
+
+/** The first line of an item that is not its `---`, a blank line or a comment. */
+function contentStart(text: string, offset: number): number {
+  let at = offset;
+  for (;;) {
+    const end = text.indexOf('\n', at);
+    if (end === -1 || !/^(---|\s*(#.*)?)\r?$/.test(text.slice(at, end))) return at;
+    at = end + 1;
+  }
+}
+
+/** 0-based line of an offset. */
+function lineAt(text: string, offset: number): number {
+  let line = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) line++;
+  return line;
+}

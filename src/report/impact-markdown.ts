@@ -1,0 +1,112 @@
+// `impact --format markdown`: the report as a pull-request comment.
+import { formatResult } from '../model/results.js';
+import { describeRef, type Impact, type Ref } from './impact.js';
+
+/** Edges past this are left out of the Mermaid picture (a comment should stay readable). */
+export const maxMermaidEdges = 30;
+
+/** A table cell: no line breaks, pipes escaped. */
+const cell = (text: string) => text.replace(/\r?\n/g, ' ').replaceAll('|', '\\|');
+const code = (ref: Ref) => `\`${describeRef(ref)}\``;
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+export function impactMarkdown(impact: Impact): string {
+  const { rollouts, silentRotations, waves, added, removed, newLints } = impact;
+  const out: string[] = ['### secret-rollout impact', ''];
+  const sources = new Set(rollouts.flatMap((r) => r.reasons.map((x) => describeRef(x.source))));
+  const extras = [
+    silentRotations.length > 0 ? plural(silentRotations.length, 'silent rotation') : '',
+    waves.length > 0 ? plural(waves.length, 'wave change') : '',
+    added.length > 0 ? `${added.length} added` : '',
+    removed.length > 0 ? `${removed.length} removed` : '',
+    newLints.length > 0 ? plural(newLints.length, 'new lint') : '',
+  ].filter((s) => s !== '');
+  const tail = extras.length > 0 ? `; ${extras.join(', ')}` : '';
+  if (rollouts.length === 0) {
+    out.push(`Nothing rolls: no workload's secret checksum changes${tail}.`, '');
+  } else {
+    out.push(
+      `**${plural(rollouts.length, 'workload')} will restart** because ${plural(sources.size, 'secret source')} changed${tail}.`,
+      '',
+      '| Workload | Because |',
+      '| --- | --- |',
+      ...rollouts.map(
+        (r) =>
+          `| ${code(r.resource)} | ${r.reasons.map((x) => cell(`${code(x.source)}: ${x.detail}`)).join('<br>')} |`,
+      ),
+      '',
+      ...mermaid(impact),
+    );
+  }
+  if (silentRotations.length > 0) {
+    out.push(
+      '#### Silent rotations',
+      '',
+      'These change upstream without a change in Git, so nothing restarts when they rotate:',
+      '',
+      ...silentRotations.map(
+        (s) =>
+          `- ${code(s.source)} (read by ${s.consumers.map(code).join(', ')}): ${s.why.join('; ')}`,
+      ),
+      '',
+    );
+  }
+  if (waves.length > 0) {
+    out.push(
+      '#### Sync waves',
+      '',
+      '| Resource | Wave |',
+      '| --- | --- |',
+      ...waves.map((w) => `| ${code(w.resource)} | ${w.old} → ${w.new} |`),
+      '',
+    );
+  }
+  if (added.length > 0 || removed.length > 0) {
+    out.push(
+      '#### Workloads added or removed',
+      '',
+      ...added.map((r) => `- added: ${code(r)}`),
+      ...removed.map((r) => `- removed: ${code(r)}`),
+      '',
+    );
+  }
+  if (newLints.length > 0) {
+    out.push(
+      '#### New lints',
+      '',
+      ...newLints.map(
+        (r) => `- ${formatResult({ ...r, file: undefined }).replace(/^(\w+):/, '**$1**:')}`,
+      ),
+      '',
+    );
+  }
+  return `${out.join('\n').replace(/\n+$/, '')}\n`;
+}
+
+/** Source → workloads for the rollouts, capped at maxMermaidEdges. */
+function mermaid({ rollouts }: Impact): string[] {
+  const ids = new Map<string, string>();
+  const nodes: string[] = [];
+  const id = (ref: Ref) => {
+    const key = describeRef(ref);
+    let found = ids.get(key);
+    if (!found) {
+      found = `n${ids.size}`;
+      ids.set(key, found);
+      nodes.push(`  ${found}["${key.replaceAll('"', '#quot;')}"]`);
+    }
+    return found;
+  };
+  const edges: string[] = [];
+  let total = 0;
+  for (const rollout of rollouts) {
+    for (const reason of rollout.reasons) {
+      total++;
+      if (edges.length < maxMermaidEdges) {
+        edges.push(`  ${id(reason.source)} --> ${id(rollout.resource)}`);
+      }
+    }
+  }
+  const more = total > edges.length ? [`(${total - edges.length} more edges not drawn)`, ''] : [];
+  return ['```mermaid', 'flowchart LR', ...nodes, ...edges, '```', '', ...more];
+}

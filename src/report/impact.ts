@@ -1,0 +1,330 @@
+// `secret-rollout impact BASE HEAD`: what a pull request restarts. Both sides are planned by the
+// pure core (rules/transform); this module compares the two plans. No I/O: the caller reads the
+// inputs and says where each HEAD resource came from (for SARIF).
+
+import { annotationField } from '../model/edit.js';
+import { canonicalJson } from '../model/hash.js';
+import { getPath, groupOf, isObject, type Json, type Resource } from '../model/resource.js';
+import type { Result } from '../model/results.js';
+import type { Consumption } from '../rules/checksums.js';
+import { unpinnedReasons } from '../rules/lints/unpinned-version.js';
+import { waveOf } from '../rules/order/waves.js';
+import type { SecretSource } from '../rules/sources/source.js';
+import type { Checksum, Plan } from '../rules/transform.js';
+import { podTemplatesOf } from '../rules/workloads/shapes.js';
+
+/** One side of the comparison: its resources, its plan and its results (rules only). */
+export interface ImpactSide {
+  resources: readonly Resource[];
+  plan: Plan;
+  results: readonly Result[];
+}
+
+/** A resource as KRM results name it (the JSON's and the schema's `ref`). */
+export interface Ref {
+  apiVersion: string;
+  kind: string;
+  namespace?: string;
+  name: string;
+}
+
+export interface Reason {
+  source: Ref;
+  detail: string;
+}
+
+export interface Rollout {
+  resource: Ref;
+  reasons: Reason[];
+}
+
+export interface SilentRotation {
+  source: Ref;
+  /** Why the upstream value can change with nothing in Git changing. */
+  why: string[];
+  /** The workloads that keep running with the old value. */
+  consumers: Ref[];
+}
+
+export interface WaveChange {
+  resource: Ref;
+  old: string;
+  new: string;
+}
+
+export interface Impact {
+  rollouts: Rollout[];
+  silentRotations: SilentRotation[];
+  waves: WaveChange[];
+  added: Ref[];
+  removed: Ref[];
+  /** HEAD's warnings and errors that BASE does not have (markdown and SARIF, not the JSON). */
+  newLints: Result[];
+  /** All of HEAD's warnings and errors. */
+  lints: Result[];
+}
+
+/** Code-unit order: the same on every machine, whatever the locale. */
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const byRef = (a: Ref, b: Ref) =>
+  compare(a.namespace ?? '', b.namespace ?? '') ||
+  compare(a.name, b.name) ||
+  compare(a.kind, b.kind) ||
+  compare(a.apiVersion, b.apiVersion);
+
+export const refOf = (r: Resource): Ref => ({
+  apiVersion: r.apiVersion,
+  kind: r.kind,
+  ...(r.namespace === undefined ? {} : { namespace: r.namespace }),
+  name: r.name,
+});
+
+/** Identity across the two sides: the group, not the version (apps/v1beta2 → apps/v1 is one). */
+const identity = (r: { apiVersion: string; kind: string; namespace?: string; name: string }) =>
+  `${groupOf(r.apiVersion)}\u0000${r.kind}\u0000${r.namespace ?? ''}\u0000${r.name}`;
+
+/** `Kind namespace/name` of a ref. */
+export const describeRef = (r: Ref) =>
+  `${r.kind} ${r.namespace === undefined ? '' : `${r.namespace}/`}${r.name}`;
+
+function byIdentity(resources: readonly Resource[]): Map<string, Resource> {
+  const map = new Map<string, Resource>();
+  // The first of duplicates wins (the transform warns about those).
+  for (const r of resources) if (!map.has(identity(r))) map.set(identity(r), r);
+  return map;
+}
+
+function isWorkload(resource: Resource): boolean {
+  try {
+    return podTemplatesOf(resource).length > 0;
+  } catch {
+    return false;
+  }
+}
+
+export function compareSides(base: ImpactSide, head: ImpactSide): Impact {
+  const baseById = byIdentity(base.resources);
+  const headById = byIdentity(head.resources);
+
+  const rollouts: Rollout[] = [];
+  const added: Ref[] = [];
+  const removed: Ref[] = [];
+  for (const [id, resource] of headById) {
+    const before = baseById.get(id);
+    if (!before) {
+      if (isWorkload(resource)) added.push(refOf(resource));
+      continue;
+    }
+    const old = base.plan.checksums.get(before) ?? [];
+    const now = head.plan.checksums.get(resource) ?? [];
+    if (signature(old) === signature(now)) continue;
+    rollouts.push({
+      resource: refOf(resource),
+      reasons: reasonsOf(
+        old.flatMap((c) => c.consumed),
+        now.flatMap((c) => c.consumed),
+      ),
+    });
+  }
+  for (const [id, resource] of baseById) {
+    if (!headById.has(id) && isWorkload(resource)) removed.push(refOf(resource));
+  }
+
+  const waves: WaveChange[] = [];
+  for (const [id, resource] of headById) {
+    const before = baseById.get(id);
+    if (!before) continue;
+    const old = waveIn(base.plan, before);
+    const now = waveIn(head.plan, resource);
+    if (old !== undefined && now !== undefined && old !== now) {
+      waves.push({ resource: refOf(resource), old: String(old), new: String(now) });
+    }
+  }
+
+  const lints = head.results.filter((r) => r.severity !== 'info');
+  const seen = new Set(base.results.filter((r) => r.severity !== 'info').map(resultKey));
+  return {
+    rollouts: rollouts.sort((a, b) => byRef(a.resource, b.resource)),
+    silentRotations: silentRotations(head.plan),
+    waves: waves.sort((a, b) => byRef(a.resource, b.resource)),
+    added: added.sort(byRef),
+    removed: removed.sort(byRef),
+    newLints: lints.filter((r) => !seen.has(resultKey(r))),
+    lints,
+  };
+}
+
+const resultKey = (r: Result) =>
+  `${r.severity}\u0000${r.message}\u0000${r.resourceRef ? identity(r.resourceRef) : ''}\u0000${r.field?.path ?? ''}`;
+
+/** Each pod template's checksums (a resource can have several templates), in a stable order. */
+const signature = (checksums: readonly Checksum[]) =>
+  checksums
+    .map((c) => `${annotationField(c.shape.metadata, c.annotation)}=${c.value}`)
+    .sort()
+    .join(',');
+
+/** The wave Argo CD uses: the planned one for stores, sources and consumers, else the input's. */
+function waveIn(plan: Plan, resource: Resource): bigint | undefined {
+  const node = plan.nodes.get(resource);
+  if (node) return node.wave.value;
+  try {
+    return waveOf(resource).value;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A source across the sides: its resource and the Secret (or ConfigMap) it writes. */
+const sourceKey = (s: SecretSource) =>
+  `${identity(s.resource)}\u0000${s.produces}\u0000${s.namespace ?? ''}`;
+
+/** What one source adds to a checksum, as the checksum hashes it. */
+const contribution = (c: Consumption) =>
+  canonicalJson({ content: c.source.content(c.keys), secret: c.source.secretName });
+
+/** The sources whose contribution to a workload's checksums changed, and how. */
+function reasonsOf(old: readonly Consumption[], now: readonly Consumption[]): Reason[] {
+  const group = (list: readonly Consumption[]) => {
+    const map = new Map<string, Consumption[]>();
+    for (const c of list)
+      map.set(sourceKey(c.source), [...(map.get(sourceKey(c.source)) ?? []), c]);
+    return map;
+  };
+  const before = group(old);
+  const after = group(now);
+  const reasons: Reason[] = [];
+  for (const key of new Set([...before.keys(), ...after.keys()])) {
+    const a = before.get(key);
+    const b = after.get(key);
+    const source = ((b ?? a) as Consumption[])[0] as Consumption;
+    const ref = refOf(source.source.resource);
+    if (!a) {
+      reasons.push({ source: ref, detail: `newly read (${produced(source.source)})` });
+      continue;
+    }
+    if (!b) {
+      reasons.push({ source: ref, detail: `no longer read (${produced(source.source)})` });
+      continue;
+    }
+    const sig = (list: Consumption[]) => list.map(contribution).sort().join(',');
+    if (sig(a) === sig(b)) continue;
+    reasons.push({ source: ref, detail: changeDetail(a[0] as Consumption, b[0] as Consumption) });
+  }
+  if (reasons.length === 0) {
+    // Same sources, same content: the checksum's grouping changed (an option differs).
+    const any = now[0] ?? old[0];
+    if (any) {
+      reasons.push({
+        source: refOf(any.source.resource),
+        detail: 'the checksum covers its sources differently (options differ)',
+      });
+    }
+  }
+  return reasons.sort((x, y) => byRef(x.source, y.source) || compare(x.detail, y.detail));
+}
+
+const produced = (s: SecretSource) => `${s.produces} ${s.secretName}`;
+
+/** At most this many changes are spelled out per reason. */
+const maxChanges = 4;
+
+function changeDetail(a: Consumption, b: Consumption): string {
+  const changes: string[] = [];
+  if (a.source.secretName !== b.source.secretName) {
+    changes.push(`writes ${b.source.produces} ${b.source.secretName} (was ${a.source.secretName})`);
+  }
+  // Plain Secrets carry digests of their values: say which key changed, never a value.
+  const redact = a.source.resource.kind === 'Secret' && a.source.resource.apiVersion === 'v1';
+  changes.push(...diff(a.source.content(a.keys), b.source.content(b.keys), '', redact));
+  if (changes.length === 0) return 'content changed';
+  const shown = changes.slice(0, maxChanges);
+  if (changes.length > maxChanges) shown.push(`${changes.length - maxChanges} more`);
+  return shown.join('; ');
+}
+
+/** Entries of a list keyed by a name field where every entry has a distinct one. */
+function keyedEntries(list: readonly Json[]): Map<string, Json> | undefined {
+  for (const field of ['secretKey', 'key', 'name']) {
+    const names = list.map((e) => (isObject(e) && typeof e[field] === 'string' ? e[field] : null));
+    if (names.every((n) => n !== null) && new Set(names).size === names.length) {
+      return new Map(list.map((e, i) => [names[i] as string, e]));
+    }
+  }
+  return undefined;
+}
+
+function show(value: Json | undefined): string {
+  if (value === undefined) return '(none)';
+  if (isObject(value) || Array.isArray(value)) return '{…}';
+  const text = JSON.stringify(value);
+  return text.length > 60 ? `${text.slice(0, 57)}…"` : text;
+}
+
+/** Paths where `a` and `b` differ, `path: old → new`, in a stable order. */
+export function diff(
+  a: Json | undefined,
+  b: Json | undefined,
+  path: string,
+  redact = false,
+): string[] {
+  if (isDeepEqual(a, b)) return [];
+  const at = path === '' ? '(content)' : path;
+  if (a === undefined) return [`${at} added${redact ? '' : `: ${show(b)}`}`];
+  if (b === undefined) return [`${at} removed`];
+  if (isObject(a) && isObject(b)) {
+    const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort(compare);
+    return keys.flatMap((k) => diff(a[k], b[k], path === '' ? k : `${path}.${k}`, redact));
+  }
+  if (Array.isArray(a) && Array.isArray(b)) {
+    const ka = keyedEntries(a);
+    const kb = keyedEntries(b);
+    if (ka && kb) {
+      const names = [...new Set([...ka.keys(), ...kb.keys()])].sort(compare);
+      return names.flatMap((n) => diff(ka.get(n), kb.get(n), `${path}[${n}]`, redact));
+    }
+    const length = Math.max(a.length, b.length);
+    return Array.from({ length }, (_, i) => diff(a[i], b[i], `${path}[${i}]`, redact)).flat();
+  }
+  return [redact ? `${at} changed` : `${at}: ${show(a)} → ${show(b)}`];
+}
+
+const isDeepEqual = (a: Json | undefined, b: Json | undefined) =>
+  a === b || (a !== undefined && b !== undefined && canonicalJson(a) === canonicalJson(b));
+
+/** ExternalSecrets (and ClusterExternalSecrets) read by a workload that a rotation does not roll. */
+function silentRotations(plan: Plan): SilentRotation[] {
+  const bySource = new Map<Resource, Set<Resource>>();
+  for (const source of plan.sources) {
+    const consumers = plan.consumersOf.get(source);
+    if (!consumers || consumers.size === 0) continue;
+    const all = bySource.get(source.resource) ?? new Set<Resource>();
+    for (const c of consumers) all.add(c);
+    bySource.set(source.resource, all);
+  }
+  const rotations: SilentRotation[] = [];
+  for (const [resource, consumers] of bySource) {
+    if (groupOf(resource.apiVersion) !== 'external-secrets.io') continue;
+    const spec =
+      resource.kind === 'ExternalSecret'
+        ? getPath(resource.value, ['spec'])
+        : resource.kind === 'ClusterExternalSecret'
+          ? getPath(resource.value, ['spec', 'externalSecretSpec'])
+          : undefined;
+    if (spec === undefined) continue;
+    const why = unpinnedReasons(spec);
+    if (why.length === 0) continue;
+    rotations.push({
+      source: refOf(resource),
+      why,
+      consumers: [...consumers].map(refOf).sort(byRef),
+    });
+  }
+  return rotations.sort((a, b) => byRef(a.source, b.source));
+}
+
+/** The JSON document (schema/impact.schema.json): every key always present, lists sorted. */
+export function impactJson(impact: Impact): string {
+  const { rollouts, silentRotations, waves, added, removed } = impact;
+  return `${JSON.stringify({ rollouts, silentRotations, waves, added, removed }, null, 2)}\n`;
+}

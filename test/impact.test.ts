@@ -1,0 +1,403 @@
+// `secret-rollout impact BASE HEAD`: what a change restarts, from files or directories, as JSON
+// (checked against schema/impact.schema.json), markdown and SARIF 2.1.0.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type * as Sarif from 'sarif';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { impactCli } from '../src/impact-cli.js';
+import { impactMarkdown } from '../src/report/impact-markdown.js';
+import { repoRoot } from './helpers.js';
+
+const externalSecrets = (version: string, refresh = '1h') => `apiVersion: external-secrets.io/v1
+kind: ExternalSecret
+metadata:
+  name: db
+  namespace: shop
+spec:
+  refreshInterval: ${refresh}
+  secretStoreRef:
+    name: vault
+  data:
+    - secretKey: password
+      remoteRef:
+        key: shop/db
+        version: "${version}"
+---
+apiVersion: external-secrets.io/v1
+kind: ExternalSecret
+metadata:
+  name: api-token
+  namespace: shop
+spec:
+  secretStoreRef:
+    name: vault
+  data:
+    - secretKey: token
+      remoteRef:
+        key: shop/api
+        version: "7"
+`;
+
+const deployment = (name: string, secret: string, kind = 'Deployment') => `apiVersion: apps/v1
+kind: ${kind}
+metadata:
+  name: ${name}
+  namespace: shop
+spec:
+  template:
+    spec:
+      containers:
+        - name: app
+          image: app:1
+          envFrom:
+            - secretRef:
+                name: ${secret}
+`;
+
+const workloads = [
+  deployment('api', 'db'),
+  deployment('worker', 'db', 'StatefulSet'),
+  deployment('web', 'api-token'),
+].join('---\n');
+
+let scratch: string;
+beforeAll(() => {
+  scratch = mkdtempSync(path.join(tmpdir(), 'impact-'));
+});
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** Writes files under scratch/name (a directory of files, or one file when given a string). */
+function side(name: string, files: Record<string, string> | string): string {
+  const at = path.join(scratch, name);
+  if (typeof files === 'string') {
+    writeFileSync(at, files);
+    return name;
+  }
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(at, file)), { recursive: true });
+    writeFileSync(path.join(at, file), text);
+  }
+  return name;
+}
+
+function impact(base: string, head: string, ...args: string[]) {
+  return impactCli([base, head, ...args], '9.9.9', scratch);
+}
+
+function json(base: string, head: string, ...args: string[]) {
+  const out = impact(base, head, '--format', 'json', ...args);
+  expect(out.stderr).toBe('');
+  expect(out.exitCode).toBe(0);
+  return JSON.parse(out.stdout);
+}
+
+const ref = (kind: string, name: string, apiVersion = 'apps/v1') => ({
+  apiVersion,
+  kind,
+  namespace: 'shop',
+  name,
+});
+const db = ref('ExternalSecret', 'db', 'external-secrets.io/v1');
+
+describe('impact', () => {
+  it('a version bump of one ExternalSecret rolls exactly its consumers, with it as the reason', () => {
+    const base = side('bump-base', { 'es.yaml': externalSecrets('1'), 'apps.yaml': workloads });
+    const head = side('bump-head', { 'es.yaml': externalSecrets('2'), 'apps.yaml': workloads });
+    const reason = { source: db, detail: 'data[password].remoteRef.version: "1" → "2"' };
+    expect(json(base, head)).toEqual({
+      rollouts: [
+        { resource: ref('Deployment', 'api'), reasons: [reason] },
+        { resource: ref('StatefulSet', 'worker'), reasons: [reason] },
+      ],
+      silentRotations: [],
+      waves: [],
+      added: [],
+      removed: [],
+    });
+  });
+
+  it('names only the source that changed when a workload reads several', () => {
+    const both = deployment('both', 'db').replace(
+      '                name: db\n',
+      '                name: db\n            - secretRef:\n                name: api-token\n',
+    );
+    const out = json(
+      side('two-base.yaml', `${externalSecrets('1')}---\n${both}`),
+      side('two-head.yaml', `${externalSecrets('1').replace('"7"', '"8"')}---\n${both}`),
+      '--fn-config',
+      side(
+        'two-config.yaml',
+        'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  syncWaves: "false"\n',
+      ),
+    );
+    expect(out.rollouts).toEqual([
+      {
+        resource: ref('Deployment', 'both'),
+        reasons: [
+          {
+            source: ref('ExternalSecret', 'api-token', 'external-secrets.io/v1'),
+            detail: 'data[token].remoteRef.version: "7" → "8"',
+          },
+        ],
+      },
+    ]);
+  });
+
+  it('a refreshInterval-only change rolls nothing', () => {
+    const base = side('refresh-base', { 'es.yaml': externalSecrets('1'), 'apps.yaml': workloads });
+    const head = side('refresh-head', {
+      'es.yaml': externalSecrets('1', '5m'),
+      'apps.yaml': workloads,
+    });
+    expect(json(base, head).rollouts).toEqual([]);
+    expect(impact(base, head).stdout).toBe(
+      "### secret-rollout impact\n\nNothing rolls: no workload's secret checksum changes.\n",
+    );
+  });
+
+  it('a new workload is added, not a rollout; a deleted one removed', () => {
+    const base = side('added-base', {
+      'es.yaml': externalSecrets('1'),
+      'apps.yaml': [workloads, deployment('old', 'db')].join('---\n'),
+    });
+    const head = side('added-head', {
+      'es.yaml': externalSecrets('1'),
+      'apps.yaml': [workloads, deployment('new', 'db')].join('---\n'),
+    });
+    const out = json(base, head);
+    expect(out.rollouts).toEqual([]);
+    expect(out.added).toEqual([ref('Deployment', 'new')]);
+    expect(out.removed).toEqual([ref('Deployment', 'old')]);
+  });
+
+  it('files and directories give the same JSON', () => {
+    const baseText = `${externalSecrets('1')}---\n${workloads}`;
+    const headText = `${workloads}---\n${externalSecrets('3')}`;
+    const fromFiles = json(side('same-base.yaml', baseText), side('same-head.yaml', headText));
+    const fromDirs = json(
+      side('same-base', {
+        'a/es.yml': externalSecrets('1'),
+        'b.yaml': workloads,
+        'kustomization.yaml': 'resources: [a/es.yml, b.yaml]\n',
+      }),
+      side('same-head', {
+        'apps.yaml': workloads,
+        'z/es.yaml': externalSecrets('3'),
+        '.hidden/broken.yaml': 'x: [',
+        'notes.txt': 'x: [',
+      }),
+    );
+    expect(fromDirs).toEqual(fromFiles);
+    expect(fromFiles.rollouts.map((r: { resource: { name: string } }) => r.resource.name)).toEqual([
+      'api',
+      'worker',
+    ]);
+  });
+
+  it('a ResourceList file reads as its items', () => {
+    const list = (text: string) =>
+      `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n${text
+        .split(/^---\n/m)
+        .map((doc) => `- ${doc.trimEnd().replaceAll('\n', '\n  ')}\n`)
+        .join('')}`;
+    const out = json(
+      side('list-base.yaml', list(`${externalSecrets('1')}---\n${workloads}`)),
+      side('list-head.yaml', list(`${externalSecrets('2')}---\n${workloads}`)),
+    );
+    expect(out.rollouts.map((r: { resource: { name: string } }) => r.resource.name)).toEqual([
+      'api',
+      'worker',
+    ]);
+  });
+
+  it('the JSON validates against schema/impact.schema.json, which rejects a rollout without a reason', () => {
+    const schema = JSON.parse(
+      readFileSync(path.join(repoRoot, 'schema/impact.schema.json'), 'utf8'),
+    );
+    const validate = new Ajv2020({ allErrors: true, strict: true }).compile(schema);
+    const base = side('schema-base', { 'es.yaml': externalSecrets('1'), 'apps.yaml': workloads });
+    const head = side('schema-head', {
+      'es.yaml': externalSecrets('2').replace('version: "7"', 'version: latest'),
+      'apps.yaml': [workloads, deployment('new', 'db')].join('---\n'),
+    });
+    const out = json(base, head);
+    expect(out.silentRotations).toEqual([
+      {
+        source: ref('ExternalSecret', 'api-token', 'external-secrets.io/v1'),
+        why: ['data[0].remoteRef has no fixed version'],
+        consumers: [ref('Deployment', 'web')],
+      },
+    ]);
+    expect(validate(out), JSON.stringify(validate.errors)).toBe(true);
+    const bad = { ...out, rollouts: [{ resource: ref('Deployment', 'api'), reasons: [] }] };
+    expect(validate(bad)).toBe(false);
+  });
+
+  it('reports a wave that changes between the sides', () => {
+    const waved = (wave: string) =>
+      externalSecrets('1').replace(
+        '  name: db\n',
+        `  name: db\n  annotations:\n    argocd.argoproj.io/sync-wave: "${wave}"\n`,
+      );
+    const out = json(
+      side('wave-base', { 'es.yaml': waved('-4'), 'apps.yaml': workloads }),
+      side('wave-head', { 'es.yaml': waved('-7'), 'apps.yaml': workloads }),
+    );
+    expect(out.rollouts).toEqual([]);
+    expect(out.waves).toEqual([{ resource: db, old: '-4', new: '-7' }]);
+  });
+
+  it('the markdown names every rollout, the reason, and a Mermaid picture', () => {
+    const base = side('md-base', { 'es.yaml': externalSecrets('1'), 'apps.yaml': workloads });
+    const head = side('md-head', { 'es.yaml': externalSecrets('2'), 'apps.yaml': workloads });
+    const out = impact(base, head);
+    expect(out.exitCode).toBe(0);
+    expect(out.stdout).toBe(
+      [
+        '### secret-rollout impact',
+        '',
+        '**2 workloads will restart** because 1 secret source changed.',
+        '',
+        '| Workload | Because |',
+        '| --- | --- |',
+        '| `Deployment shop/api` | `ExternalSecret shop/db`: data[password].remoteRef.version: "1" → "2" |',
+        '| `StatefulSet shop/worker` | `ExternalSecret shop/db`: data[password].remoteRef.version: "1" → "2" |',
+        '',
+        '```mermaid',
+        'flowchart LR',
+        '  n0["ExternalSecret shop/db"]',
+        '  n1["Deployment shop/api"]',
+        '  n2["StatefulSet shop/worker"]',
+        '  n0 --> n1',
+        '  n0 --> n2',
+        '```',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it("lists HEAD's new lints in the markdown, and as SARIF 2.1.0 at their file and line", () => {
+    const base = side('lint-base', { 'es.yaml': externalSecrets('1'), 'apps.yaml': workloads });
+    const unpinned = externalSecrets('1').replace('        version: "7"\n', '');
+    const head = side('lint-head', { 'apps.yaml': workloads, 'es.yaml': unpinned });
+    const md = impact(base, head).stdout;
+    expect(md).toContain(
+      '#### New lints\n\n- **warning**: the checksum of ExternalSecret shop/api-token',
+    );
+    expect(md).toContain(
+      '- `ExternalSecret shop/api-token` (read by `Deployment shop/web`): data[0].remoteRef has no fixed version',
+    );
+
+    const out = impact(base, head, '--format=sarif');
+    expect(out.exitCode).toBe(0);
+    const log = JSON.parse(out.stdout) as Sarif.Log;
+    expect(log.version).toBe('2.1.0');
+    expect(log.$schema).toBe('https://json.schemastore.org/sarif-2.1.0.json');
+    const run = log.runs[0] as Sarif.Run;
+    expect(run.tool.driver.name).toBe('secret-rollout');
+    expect(run.tool.driver.version).toBe('9.9.9');
+    expect(run.tool.driver.rules?.map((r) => r.id)).toContain('unpinned-version');
+    expect(run.results?.map((r) => [r.ruleId, r.level, r.locations])).toEqual([
+      [
+        'unpinned-version',
+        'warning',
+        [
+          {
+            physicalLocation: {
+              // es.yaml sorts after apps.yaml; its second document starts at line 16.
+              artifactLocation: { uri: 'lint-head/es.yaml' },
+              region: { startLine: 16 },
+            },
+          },
+        ],
+      ],
+    ]);
+    expect(unpinned.split('\n')[15]).toBe('apiVersion: external-secrets.io/v1');
+  });
+
+  it('unreadable or invalid input: exit 1, one line naming the file', () => {
+    const good = side('bad-base.yaml', externalSecrets('1'));
+    const broken = side('bad-dir', { 'a.yaml': externalSecrets('1'), 'b.yaml': 'kind: [' });
+    expect(impact(good, broken)).toEqual({
+      stdout: '',
+      stderr:
+        'secret-rollout: impact: HEAD bad-dir/b.yaml: document 0: invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ] at line 2, column 1\n',
+      exitCode: 1,
+    });
+    expect(impact('missing.yaml', good)).toEqual({
+      stdout: '',
+      stderr: 'secret-rollout: impact: cannot read BASE missing.yaml: ENOENT\n',
+      exitCode: 1,
+    });
+    const nameless = side('bad-item.yaml', 'apiVersion: v1\nmetadata: {}\n');
+    expect(impact(good, nameless).stderr).toBe(
+      'secret-rollout: impact: HEAD bad-item.yaml: document 0: item has no kind string\n',
+    );
+    expect(impactCli([good], '9.9.9', scratch).stderr).toBe(
+      'secret-rollout: impact: needs BASE and HEAD (files or directories), got 1 paths\n',
+    );
+    expect(impact(good, good, '--format', 'html').stderr).toBe(
+      'secret-rollout: impact: --format must be one of markdown, json, sarif, got "html"\n',
+    );
+  });
+
+  it('options apply to both sides (key=value)', () => {
+    const base = side('opt-base', { 'es.yaml': externalSecrets('1'), 'apps.yaml': workloads });
+    const head = side('opt-head', { 'es.yaml': externalSecrets('2'), 'apps.yaml': workloads });
+    expect(json(base, head, 'syncWaves=false').rollouts).toHaveLength(2);
+    expect(impact(base, head, 'nope=1').stderr).toMatch(
+      /^secret-rollout: impact: BASE opt-base: functionConfig: unknown option data\.nope /,
+    );
+  });
+
+  it("never prints a plain Secret's values or digests: only which key changed", () => {
+    const secret = (value: string) =>
+      `apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\n  namespace: shop\ndata:\n  password: ${value}\n---\n${deployment('api', 'db')}`;
+    const out = json(
+      side('secret-base.yaml', secret('c2VjcmV0MQ==')),
+      side('secret-head.yaml', secret('c2VjcmV0Mg==')),
+      'secretChecksumAnnotation=checksum/secrets',
+    );
+    expect(out.rollouts).toEqual([
+      {
+        resource: ref('Deployment', 'api'),
+        reasons: [{ source: ref('Secret', 'db', 'v1'), detail: 'data.password changed' }],
+      },
+    ]);
+  });
+
+  it('caps the Mermaid picture at 30 arrows and says how many it left out', () => {
+    const rollouts = Array.from({ length: 35 }, (_, i) => ({
+      resource: ref('Deployment', `app-${String(i).padStart(2, '0')}`),
+      reasons: [{ source: db, detail: 'data[password].remoteRef.version: "1" → "2"' }],
+    }));
+    const md = impactMarkdown({
+      rollouts,
+      silentRotations: [],
+      waves: [],
+      added: [],
+      removed: [],
+      newLints: [],
+      lints: [],
+    });
+    expect(md.match(/ --> /g)).toHaveLength(30);
+    expect(md).toContain('```\n\n(5 more edges not drawn)\n');
+    expect(md.match(/^\| `Deployment shop\/app-\d\d` \|/gm)).toHaveLength(35);
+  });
+
+  it('the built command prints the report and exits 0', () => {
+    const base = side('cli-base.yaml', `${externalSecrets('1')}---\n${workloads}`);
+    const head = side('cli-head.yaml', `${externalSecrets('2')}---\n${workloads}`);
+    const out = spawnSync(
+      process.execPath,
+      [path.join(repoRoot, 'dist/secret-rollout.cjs'), 'impact', base, head, '--format', 'json'],
+      { cwd: scratch, encoding: 'utf8' },
+    );
+    expect(out.stderr).toBe('');
+    expect(out.status).toBe(0);
+    expect(JSON.parse(out.stdout).rollouts).toHaveLength(2);
+  });
+});
