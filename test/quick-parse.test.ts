@@ -254,6 +254,24 @@ describe('quickParse', () => {
     expect(quickParse('a: 1\n', 0, 5, true)).toBeUndefined();
   });
 
+  it('refuses a duplicate key where it builds nothing, in small and large mappings', () => {
+    for (const n of [3, 16, 17, 40]) {
+      const keys = Array.from({ length: n }, (_, i) => `k${i}: ${i}`);
+      for (const text of [
+        `${keys.join('\n')}\n`,
+        `m:\n  ${keys.join('\n  ')}\n`,
+        `m: {${keys.map((k) => k.replace(':', ': ')).join(', ')}}\n`,
+      ]) {
+        agrees(text, false);
+        const twice = text.replace(`k${n - 1}:`, 'k0:');
+        expect(quickParse(twice, 0, twice.length, false, undefined, false, null), twice).toBe(
+          undefined,
+        );
+        agrees(twice, false);
+      }
+    }
+  });
+
   it('leaves items it reads that could exceed the node bound to the alias-bomb check', () => {
     const row = `[${'x,'.repeat(999)}x]`;
     const rows = Array.from({ length: maxNodes / 1000 + 1 }, () => row).join(',');

@@ -60,19 +60,38 @@ const want = (parent: Want, key: string): Want =>
   parent === true ? true : parent === null ? null : (parent.get(key) ?? null);
 
 /**
- * The keys read so far of the mappings being read where none is built, one set per depth and
- * reused: duplicate keys must be refused in every mapping.
+ * The keys read so far of the mappings being read where none is built, one list per depth and
+ * reused: duplicate keys must be refused in every mapping. A list, searched, because most
+ * mappings have a few keys (clearing a Set allocates); past `fewKeys` a Set takes over.
  */
-const seenAt: Set<string>[] = [];
-function seenKeys(): Set<string> {
+const seenAt: string[][] = [];
+const manySeen = new Map<string[], Set<string>>();
+const fewKeys = 16;
+function seenKeys(): string[] {
   const seen = seenAt[depth];
-  if (seen !== undefined) {
-    seen.clear();
-    return seen;
+  if (seen === undefined) {
+    const created: string[] = [];
+    seenAt[depth] = created;
+    return created;
   }
-  const created = new Set<string>();
-  seenAt[depth] = created;
-  return created;
+  if (seen.length > fewKeys) manySeen.delete(seen);
+  seen.length = 0;
+  return seen;
+}
+/** Adds a key to a list from seenKeys; a duplicate is beyond this reader. */
+function addKey(seen: string[], key: string): void {
+  if (seen.length < fewKeys) {
+    for (let i = 0; i < seen.length; i++) if (seen[i] === key) throw unsupported;
+  } else {
+    let set = manySeen.get(seen);
+    if (set === undefined) {
+      set = new Set(seen);
+      manySeen.set(seen, set);
+    }
+    if (set.has(key)) throw unsupported;
+    set.add(key);
+  }
+  seen.push(key);
 }
 
 /**
@@ -264,10 +283,8 @@ function blockMapping(col: number, firstKey: string, firstEnd: number, w: Want):
   for (;;) {
     // js-yaml refuses duplicate keys; `__proto__` it stores with defineProperty.
     if (key === '__proto__') throw unsupported;
-    if (seen === undefined ? Object.hasOwn(map as JsonObject, key) : seen.has(key)) {
-      throw unsupported;
-    }
-    seen?.add(key);
+    if (seen !== undefined) addKey(seen, key);
+    else if (Object.hasOwn(map as JsonObject, key)) throw unsupported;
     const child = want(w, key);
     const value = mappingValue(col, after, end, child);
     if (map !== null && child !== null) map[key] = value;
@@ -489,8 +506,8 @@ function flowCollection(p: number, w: Want): Json {
       p = skipSpaces(after);
       if (s.charCodeAt(p) !== 58) throw unsupported; // a key without a value
       if (key === '__proto__') throw unsupported;
-      if (seen === undefined ? Object.hasOwn(map, key) : seen.has(key)) throw unsupported;
-      seen?.add(key);
+      if (seen !== undefined) addKey(seen, key);
+      else if (Object.hasOwn(map, key)) throw unsupported;
       const child = want(w, key);
       const value = flowNode(skipSpaces(p + 1), child);
       if (child !== null) map[key] = value;
