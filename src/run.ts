@@ -28,12 +28,14 @@ import {
   isObject,
   type Json,
   type JsonObject,
+  maxNodes,
   type Resource,
   toResource,
 } from './model/resource.js';
 import { complete, formatResult, hasErrors, type Result } from './model/results.js';
 import { planJson, planMermaid, planTable } from './report/plan.js';
 import { checkResults } from './rules/check.js';
+import { projectionFor } from './rules/reads.js';
 import { type TransformOutput, transform } from './rules/transform.js';
 
 export interface RunOutput {
@@ -64,6 +66,8 @@ export interface Analysis {
   configSource: string | undefined;
   /** Items read from the whole document: they alias an anchor in another item. */
   aliased: ReadonlySet<number>;
+  /** Items whose value holds only what the rules read (rules/reads.ts). */
+  projected: ReadonlySet<number>;
 }
 
 /**
@@ -91,6 +95,7 @@ export function analyse(
   const resources: Resource[] = [];
   const bystanders: Bystander[] = [];
   const aliased = new Set<number>();
+  const projected = new Set<number>();
   const keyCache: KeyCache = new Map();
   const noun = input.format === 'yaml-stream' ? 'document' : 'item';
   let streamBroken = false;
@@ -122,7 +127,18 @@ export function analyse(
         bystanders.push(bystander);
         return;
       }
-      const parsed = parseItem(input.text, span, keyCache, usual);
+      const apiVersion = peekScalar(itemText, span.entry, [], 'apiVersion');
+      const kind = peekScalar(itemText, span.entry, [], 'kind');
+      // An item long enough to exceed the node bound is read whole, so that the alias-bomb
+      // check (toResource) sees what it saw before.
+      const projection = span.end - span.start > maxNodes ? true : projectionFor(apiVersion, kind);
+      let parsed = parseItem(input.text, span, keyCache, usual, projection);
+      if (projection !== true && 'value' in parsed) {
+        // The kind the projection was chosen for must be the item's; else read it all.
+        const v = parsed.value;
+        if (isObject(v) && v.apiVersion === apiVersion && v.kind === kind) projected.add(index);
+        else parsed = parseItem(input.text, span, keyCache, usual);
+      }
       if ('value' in parsed) ({ value, nodeBound } = parsed);
       else if (parsed.aliased && input.format === 'yaml-list') {
         // An alias to an anchor in another item: read it from the whole document.
@@ -157,18 +173,19 @@ export function analyse(
   }
   const planned = config && !streamBroken ? transform(resources, config, bystanders) : emptyPlan();
   results.push(...planned.results);
-  return { input, resources, results, planned, config, configSource, aliased };
+  return { input, resources, results, planned, config, configSource, aliased, projected };
 }
 
 export function run(text: string, options: RunOptions = {}): RunOutput {
-  const started = performance.now();
+  // Date, not performance: loading perf_hooks costs every start ≈5 ms, and ms are all we print.
+  const started = Date.now();
   const analysis = analyse(text, options);
   if (!('planned' in analysis)) return analysis;
   if (analysis.config?.mode === 'check') return checked(analysis, options, started);
-  const { input, resources, results, planned, config, aliased } = analysis;
+  const { input, resources, results, planned, config, aliased, projected } = analysis;
   const edited = hasErrors(results)
     ? new Map()
-    : applyEdits(input, resources, planned.edits, results, aliased);
+    : applyEdits(input, resources, planned.edits, results, aliased, projected);
   const exitCode = hasErrors(results) ? 1 : 0;
   // Any error leaves every item as it came in, so info about planned edits would mislead.
   const reported = exitCode === 0 ? capInfo(results) : results.filter((r) => r.severity !== 'info');
@@ -184,7 +201,7 @@ export function run(text: string, options: RunOptions = {}): RunOutput {
     stderr.push(...reported.filter((r) => r.severity !== 'info').map(formatResult));
   }
   if (options.verbose || config?.verbose) {
-    const ms = Math.round(performance.now() - started);
+    const ms = Date.now() - started;
     const set = exitCode === 0 ? planned.edits.length : 0;
     stderr.push(
       `secret-rollout: ${count(input.items.length, 'item')}, ${count(set, 'annotation')} set, ${count(reported.length, 'result')} in ${ms} ms`,
@@ -309,6 +326,7 @@ function applyEdits(
   edits: readonly MappingEdit[],
   results: Result[],
   aliased: ReadonlySet<number>,
+  projected: ReadonlySet<number>,
 ): Map<number, string> {
   const byItem = new Map<number, MappingEdit[]>();
   for (const edit of edits) byItem.set(edit.item, [...(byItem.get(edit.item) ?? []), edit]);
@@ -324,10 +342,17 @@ function applyEdits(
       continue;
     }
     const text = input.text.slice(span.start, span.end);
-    // A parsed alias is the anchored object itself: an edit applied there would also appear
-    // wherever it is aliased, and the proof would accept an edit that changes those places.
-    const expected = /[&*]/.test(text) ? unshared(resource.value) : resource.value;
-    for (const edit of itemEdits) applyToValue(expected, edit);
+    const expected = (): Json => {
+      // A projected value lacks what the rules do not read: the proof needs all of it.
+      const whole = projected.has(resource.index) ? parseItem(input.text, span) : undefined;
+      let value: Json = resource.value;
+      if (whole) value = 'value' in whole ? whole.value : null;
+      // A parsed alias is the anchored object itself: an edit applied there would also appear
+      // wherever it is aliased, and the proof would accept an edit that changes those places.
+      else if (/[&*]/.test(text)) value = unshared(resource.value);
+      if (isObject(value)) for (const edit of itemEdits) applyToValue(value, edit);
+      return value;
+    };
     try {
       const inDocument = aliased.has(resource.index) && input.format === 'yaml-list';
       // An item that aliases another item's anchor only parses within its document.

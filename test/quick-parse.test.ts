@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { parseItem, readInput } from '../src/krm/read.js';
 import { schema, yamlProblem } from '../src/krm/yaml/parse.js';
 import { hasUnusualCharacters, type KeyCache, quickParse } from '../src/krm/yaml/quick-parse.js';
-import { maxNodes } from '../src/model/resource.js';
+import { type Json, maxNodes, type Projection } from '../src/model/resource.js';
+import { nonSourceProjection } from '../src/rules/reads.js';
 import { run } from '../src/run.js';
 import { caseSeed, mutate, Rng } from './fuzz/mutate.js';
 import { loadSeeds } from './fuzz/seeds.js';
@@ -34,10 +35,50 @@ function reference(text: string, entry: boolean): { value: unknown } | undefined
 /** Shared by all the cases of this file: a cache hit must read what a miss reads. */
 const keyCache: KeyCache = new Map();
 
+/**
+ * Projections the reader must build exactly as the whole value cut down to them: run()'s, and one
+ * of keys the suite cases, their `k:` form and the mutants use.
+ */
+const projections: readonly Projection[] = [
+  nonSourceProjection,
+  new Map<string, Projection>([
+    [
+      'k',
+      new Map<string, Projection>([
+        ['a', true],
+        ['foo', new Map()],
+      ]),
+    ],
+    ['a', true],
+    ['spec', new Map<string, Projection>([['template', true]])],
+  ]),
+];
+
+/** The value cut down to a projection, as the quick reader builds it (rules/reads.ts). */
+function project(value: Json, projection: Projection): Json {
+  if (projection === true || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((v) => project(v, projection));
+  const out: Record<string, Json> = {};
+  for (const [key, v] of Object.entries(value)) {
+    const p = projection.get(key);
+    if (p !== undefined) out[key] = project(v, p);
+  }
+  return out;
+}
+
 /** Fails when the quick reader reads something else than js-yaml; true when it read the text. */
 function agrees(text: string, entry: boolean): boolean {
   const quick = quickParse(text, 0, text.length, entry);
   expect(canonical(quickParse(text, 0, text.length, entry, keyCache)), text).toBe(canonical(quick));
+  // Building less never changes the verdict, and builds exactly the projected value.
+  const checkOnly = quickParse(text, 0, text.length, entry, keyCache, false, null);
+  expect(checkOnly === undefined, text).toBe(quick === undefined);
+  for (const p of projections) {
+    const projected = quickParse(text, 0, text.length, entry, keyCache, false, p);
+    expect(canonical(projected), text).toBe(
+      canonical(quick === undefined ? undefined : project(quick, p)),
+    );
+  }
   if (quick === undefined) return false;
   const expected = reference(text, entry);
   expect(expected, `js-yaml rejects what the quick reader read:\n${text}`).toBeDefined();
@@ -211,6 +252,24 @@ describe('quickParse', () => {
   it('declines a list entry that is not alone', () => {
     expect(quickParse('- a: 1\n- b: 2\n', 0, 14, true)).toBeUndefined();
     expect(quickParse('a: 1\n', 0, 5, true)).toBeUndefined();
+  });
+
+  it('refuses a duplicate key where it builds nothing, in small and large mappings', () => {
+    for (const n of [3, 16, 17, 40]) {
+      const keys = Array.from({ length: n }, (_, i) => `k${i}: ${i}`);
+      for (const text of [
+        `${keys.join('\n')}\n`,
+        `m:\n  ${keys.join('\n  ')}\n`,
+        `m: {${keys.map((k) => k.replace(':', ': ')).join(', ')}}\n`,
+      ]) {
+        agrees(text, false);
+        const twice = text.replace(`k${n - 1}:`, 'k0:');
+        expect(quickParse(twice, 0, twice.length, false, undefined, false, null), twice).toBe(
+          undefined,
+        );
+        agrees(twice, false);
+      }
+    }
   });
 
   it('leaves items it reads that could exceed the node bound to the alias-bomb check', () => {

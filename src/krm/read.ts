@@ -1,7 +1,7 @@
 // Reads stdin text into items: a ResourceList (YAML or JSON) or a plain YAML stream (what
 // `kustomize build` and `helm template` print). Items keep their spans in the original text so
 // the writer can splice edits in and copy every other byte.
-import { isObject, type Json, type JsonObject } from '../model/resource.js';
+import { isObject, type Json, type JsonObject, type Projection } from '../model/resource.js';
 import { lineNumberAt } from './yaml/lines.js';
 import { located, ParseError, parseYaml, yamlProblem } from './yaml/parse.js';
 import { hasUnusualCharacters, type KeyCache, quickParse } from './yaml/quick-parse.js';
@@ -290,8 +290,10 @@ export function parseItem(
   keyCache?: KeyCache,
   /** `text` has usual characters only (Input.usualCharacters). */
   usualCharacters = false,
+  /** What to build of the value (the quick reader's; the fallback builds it all). */
+  projection: Projection = true,
 ): { value: Json; nodeBound?: number } | { error: string; aliased: boolean } {
-  const quick = quickRead(text, span, keyCache, usualCharacters);
+  const quick = quickRead(text, span, keyCache, usualCharacters, projection);
   // Without aliases a value has fewer nodes than its text has characters (see toResource).
   if (quick !== undefined) return { value: quick, nodeBound: span.end - span.start };
   try {
@@ -316,13 +318,22 @@ function quickRead(
   span: ItemSpan,
   keyCache: KeyCache | undefined,
   usualCharacters: boolean,
+  projection: Projection | null,
 ): Json | undefined {
-  const quick = quickParse(text, span.start, span.end, span.entry, keyCache, usualCharacters);
+  const quick = quickParse(
+    text,
+    span.start,
+    span.end,
+    span.entry,
+    keyCache,
+    usualCharacters,
+    projection,
+  );
   if (quick !== undefined || usualCharacters) return quick;
   const itemText = text.slice(span.start, span.end);
   if (!itemText.includes('\r\n') || /\r(?!\n)/.test(itemText)) return undefined;
   const lf = itemText.replaceAll('\r\n', '\n');
-  return quickParse(lf, 0, lf.length, span.entry);
+  return quickParse(lf, 0, lf.length, span.entry, undefined, false, projection);
 }
 
 /**
@@ -335,7 +346,8 @@ export function checkItem(
   span: ItemSpan,
   usualCharacters = false,
 ): string | undefined {
-  if (quickRead(text, span, undefined, usualCharacters) !== undefined) return undefined;
+  // Read without building anything: the verdict is the same, the garbage none.
+  if (quickRead(text, span, undefined, usualCharacters, null) !== undefined) return undefined;
   const itemText = text.slice(span.start, span.end);
   const problem = yamlProblem(itemText);
   return (

@@ -24,6 +24,12 @@ export class ItemError extends Error {
   }
 }
 
+/**
+ * Which parts of an item's value a reader builds: `true` all of it, a map the keys listed (each
+ * with its own projection; a list's elements share the list's). Keys not listed are left out.
+ */
+export type Projection = true | ReadonlyMap<string, Projection>;
+
 export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -30,18 +30,24 @@ export function applyToValue(value: JsonObject, edit: MappingEdit): void {
 }
 
 /**
- * Edits an item's text. `expected` is the item's value with the edits applied; the lines locator
+ * Edits an item's text. `expected` gives the item's value with the edits applied; the lines locator
  * runs first and the full parser is the fallback for each edit and for a failed proof.
  */
 export function editText(
   itemText: string,
   entry: boolean,
   edits: readonly MappingEdit[],
-  expected: Json,
+  /** Called only when a proof is needed (the value may have to be read again). */
+  expected: () => Json,
   lineBreak: string,
   /** Reads an edited text for the proof: on its own, or in its document (aliases). */
   reparse: (text: string) => Json | undefined = (text) => reparseItem(text, entry),
 ): string {
+  let value: Json | undefined;
+  const proven = (text: string) => {
+    value ??= expected();
+    return isDeepStrictEqual(reparse(text) ?? null, value);
+  };
   const attempt = (locators: readonly Locator[], prove: boolean): string | undefined => {
     let text = itemText;
     for (const edit of edits) {
@@ -53,7 +59,7 @@ export function editText(
       if (!site) return undefined;
       text = applySite(text, site, edit.key, edit.value, lineBreak);
     }
-    return !prove || isDeepStrictEqual(reparse(text) ?? null, expected) ? text : undefined;
+    return !prove || proven(text) ? text : undefined;
   };
   // The line locator reads plain-layout items exactly as the parser does (plain-layout.ts), so
   // its edits need no proof there; everything else is re-parsed and compared.

@@ -7,7 +7,7 @@
 // error. The caller then parses with js-yaml, which reports the errors. Each rule below mirrors a
 // js-yaml 4 code path; test/quick-parse.test.ts compares both readers on varied and mutated text.
 import type { Type } from 'js-yaml';
-import type { Json, JsonObject } from '../../model/resource.js';
+import type { Json, JsonObject, Projection } from '../../model/resource.js';
 import { merge, schema } from './parse.js';
 
 /** The schema's implicit types for plain scalars, in js-yaml's resolution order. */
@@ -48,6 +48,51 @@ let depth = 0;
 let pos = 0;
 let after = 0;
 let indent = 0;
+/** How many entries the last block sequence read had (read where no list is built). */
+let entries = 0;
+
+/**
+ * What to build below a node: a Projection, or null for nothing (the node is read and checked
+ * all the same, so that the verdict on the text does not depend on what is built).
+ */
+type Want = Projection | null;
+const want = (parent: Want, key: string): Want =>
+  parent === true ? true : parent === null ? null : (parent.get(key) ?? null);
+
+/**
+ * The keys read so far of the mappings being read where none is built, one list per depth and
+ * reused: duplicate keys must be refused in every mapping. A list, searched, because most
+ * mappings have a few keys (clearing a Set allocates); past `fewKeys` a Set takes over.
+ */
+const seenAt: string[][] = [];
+const manySeen = new Map<string[], Set<string>>();
+const fewKeys = 16;
+function seenKeys(): string[] {
+  const seen = seenAt[depth];
+  if (seen === undefined) {
+    const created: string[] = [];
+    seenAt[depth] = created;
+    return created;
+  }
+  if (seen.length > fewKeys) manySeen.delete(seen);
+  seen.length = 0;
+  return seen;
+}
+/** Adds a key to a list from seenKeys; a duplicate is beyond this reader. */
+function addKey(seen: string[], key: string): void {
+  if (seen.length < fewKeys) {
+    for (let i = 0; i < seen.length; i++) if (seen[i] === key) throw unsupported;
+  } else {
+    let set = manySeen.get(seen);
+    if (set === undefined) {
+      set = new Set(seen);
+      manySeen.set(seen, set);
+    }
+    if (set.has(key)) throw unsupported;
+    set.add(key);
+  }
+  seen.push(key);
+}
 
 /**
  * Plain keys already read, by a hash of their text: the same key again costs no slice and no
@@ -70,6 +115,11 @@ export function quickParse(
   keyCache?: KeyCache,
   /** The caller found no unusual character in all of `text` (see hasUnusualCharacters). */
   checked = false,
+  /**
+   * What of the value to build (the rest is read and checked, not built: keys outside it are left
+   * out); null builds nothing and answers null for text this reader reads.
+   */
+  projection: Projection | null = true,
 ): Json | undefined {
   // js-yaml appends a line break to a text without one; requiring it keeps the ends simple: every
   // line of the item ends with a line break before `end`.
@@ -80,7 +130,7 @@ export function quickParse(
   keys = keyCache;
   depth = 0;
   try {
-    return entry ? readEntry(start) : readDocument(start);
+    return entry ? readEntry(start, projection) : readDocument(start, projection);
   } catch (error) {
     if (error === unsupported) return undefined;
     throw error;
@@ -90,15 +140,15 @@ export function quickParse(
   }
 }
 
-function readEntry(start: number): Json {
+function readEntry(start: number, w: Want): Json {
   const first = nextContent(start);
   if (first < 0 || !isEntry(first + indent)) throw unsupported;
-  const list = blockSequence(indent, first + indent);
-  if (list.length !== 1 || nextContent(pos) >= 0) throw unsupported;
-  return list[0] as Json;
+  const list = blockSequence(indent, first + indent, w);
+  if (entries !== 1 || nextContent(pos) >= 0) throw unsupported;
+  return list === null ? null : (list[0] as Json);
 }
 
-function readDocument(start: number): Json {
+function readDocument(start: number, w: Want): Json {
   // Comments and blank lines, then an optional `---` line with nothing but a comment after it.
   let p = start;
   while (p < limit) {
@@ -121,7 +171,7 @@ function readDocument(start: number): Json {
   const end = s.indexOf('\n', first);
   const key = readKey(first + col, end);
   if (key === undefined) throw unsupported;
-  const map = blockMapping(col, key, end);
+  const map = blockMapping(col, key, end, w);
   if (nextContent(pos) >= 0) throw unsupported;
   return map;
 }
@@ -156,13 +206,16 @@ function enter(): void {
   if (++depth > maxDepth) throw unsupported;
 }
 
-/** A block sequence at column `col` whose first `-` is at `at`. */
-function blockSequence(col: number, at: number): Json[] {
+/** A block sequence at column `col` whose first `-` is at `at`; null where none is built. */
+function blockSequence(col: number, at: number, w: Want): Json[] | null {
   enter();
-  const list: Json[] = [];
+  const list: Json[] | null = w === null ? null : [];
+  let n = 0;
   for (;;) {
-    // `at` is in column `col`: its line starts `col` before it.
-    list.push(entryValue(col, at - col, at + 1));
+    // `at` is in column `col`: its line starts `col` before it. Entries share the list's `w`.
+    const value = entryValue(col, at - col, at + 1, w);
+    if (list !== null) list.push(value);
+    n++;
     const next = nextContent(pos);
     if (next < 0) {
       pos = limit;
@@ -176,11 +229,12 @@ function blockSequence(col: number, at: number): Json[] {
     at = next + col;
   }
   depth--;
+  entries = n;
   return list;
 }
 
 /** The value of a `- ` entry of a sequence at column `col`, read from `p` (after the `-`). */
-function entryValue(col: number, lineStart: number, p: number): Json {
+function entryValue(col: number, lineStart: number, p: number, w: Want): Json {
   const end = s.indexOf('\n', p);
   while (s.charCodeAt(p) === 32) p++;
   const c = s.charCodeAt(p);
@@ -193,41 +247,47 @@ function entryValue(col: number, lineStart: number, p: number): Json {
       pos = end + 1;
       return null;
     }
-    return blockNode(next, indent);
+    return blockNode(next, indent, w);
   }
   // A compact nested sequence (`- - a`) or mapping (`- key: value`) starts on this line.
   const column = p - lineStart;
-  if (isEntry(p)) return blockSequence(column, p);
+  if (isEntry(p)) return blockSequence(column, p, w);
   if (c !== 91 && c !== 123) {
     const key = readKey(p, end);
-    if (key !== undefined) return blockMapping(column, key, end);
+    if (key !== undefined) return blockMapping(column, key, end, w);
   }
-  return inlineValue(p, end, col);
+  return inlineValue(p, end, col, w);
 }
 
 /** A block sequence or mapping whose first line starts at `lineStart`, indented `col`. */
-function blockNode(lineStart: number, col: number): Json {
+function blockNode(lineStart: number, col: number, w: Want): Json {
   const at = lineStart + col;
-  if (isEntry(at)) return blockSequence(col, at);
+  if (isEntry(at)) return blockSequence(col, at, w);
   const end = s.indexOf('\n', at);
   const key = readKey(at, end);
   if (key === undefined) throw unsupported;
-  return blockMapping(col, key, end);
+  return blockMapping(col, key, end, w);
 }
 
 /**
  * A block mapping at column `col` whose first key `firstKey` was just read (see readKey) from
  * the line ending at `end`.
  */
-function blockMapping(col: number, firstKey: string, firstEnd: number): JsonObject {
+function blockMapping(col: number, firstKey: string, firstEnd: number, w: Want): JsonObject | null {
   enter();
-  const map: JsonObject = {};
+  const map: JsonObject | null = w === null ? null : {};
+  // Keys left out of the map are still keys: a set holds them where the map does not.
+  const seen = w === true ? undefined : seenKeys();
   let key = firstKey;
   let end = firstEnd;
   for (;;) {
     // js-yaml refuses duplicate keys; `__proto__` it stores with defineProperty.
-    if (key === '__proto__' || Object.hasOwn(map, key)) throw unsupported;
-    map[key] = mappingValue(col, after, end);
+    if (key === '__proto__') throw unsupported;
+    if (seen !== undefined) addKey(seen, key);
+    else if (Object.hasOwn(map as JsonObject, key)) throw unsupported;
+    const child = want(w, key);
+    const value = mappingValue(col, after, end, child);
+    if (map !== null && child !== null) map[key] = value;
     const next = nextContent(pos);
     if (next < 0) {
       pos = limit;
@@ -249,34 +309,39 @@ function blockMapping(col: number, firstKey: string, firstEnd: number): JsonObje
 }
 
 /** The value of a key of a mapping at column `col`, read from `p` (after the `:`) to `end`. */
-function mappingValue(col: number, p: number, end: number): Json {
+function mappingValue(col: number, p: number, end: number, w: Want): Json {
   while (s.charCodeAt(p) === 32) p++;
   if (p === end || s.charCodeAt(p) === 35) {
     // Nothing after the `:`: a block collection on the next lines, or null.
     const next = nextContent(end + 1);
-    if (next >= 0 && indent > col) return blockNode(next, indent);
+    if (next >= 0 && indent > col) return blockNode(next, indent, w);
     // A sequence may sit at the key's own indentation.
-    if (next >= 0 && indent === col && isEntry(next + col)) return blockSequence(col, next + col);
+    if (next >= 0 && indent === col && isEntry(next + col)) {
+      return blockSequence(col, next + col, w);
+    }
     pos = end + 1;
     return null;
   }
-  return inlineValue(p, end, col);
+  return inlineValue(p, end, col, w);
 }
 
 /**
  * A value that starts on its key's or `-`'s line at `p`, in a collection at column `col`: a block
  * scalar, or a one-line quoted, flow or plain value that nothing follows but a comment.
  */
-function inlineValue(p: number, end: number, col: number): Json {
+function inlineValue(p: number, end: number, col: number, w: Want): Json {
   const c = s.charCodeAt(p);
-  if (c === 124 || c === 62) return blockScalar(p, end, col);
-  let value: Json;
+  const build = w !== null;
+  if (c === 124 || c === 62) return blockScalar(p, end, col, build);
+  let value: Json = null;
   if (c === 34 || c === 39) {
-    value = quoted(p, end);
+    value = quoted(p, end, build);
   } else if (c === 91 || c === 123) {
-    value = flowCollection(p);
+    value = flowCollection(p, w);
   } else {
-    value = resolvePlain(plainInBlock(p, end));
+    const e = plainInBlock(p, end);
+    if (build) value = resolvePlain(s.slice(p, e));
+    else refuseMerge(p, e);
     after = end;
   }
   let i = after;
@@ -378,8 +443,8 @@ function isFlowIndicator(c: number): boolean {
   return c === 44 || c === 91 || c === 93 || c === 123 || c === 125;
 }
 
-/** A one-line plain scalar in block context up to `end` (or a comment), trimmed. */
-function plainInBlock(p: number, end: number): string {
+/** Where a one-line plain scalar in block context at `p` ends, before `end`, a comment or spaces. */
+function plainInBlock(p: number, end: number): number {
   if (!plainStart(p, false)) throw unsupported;
   let e = p;
   for (let i = p; i < end; i++) {
@@ -393,11 +458,14 @@ function plainInBlock(p: number, end: number): string {
     }
     e = i + 1;
   }
-  return s.slice(p, e);
+  return e;
 }
 
-/** A quoted scalar closed on its own line, without escapes; `after` is set past its quote. */
-function quoted(p: number, end: number): string {
+/**
+ * A quoted scalar closed on its own line, without escapes; `after` is set past its quote.
+ * Without `build`, only read: ''.
+ */
+function quoted(p: number, end: number, build = true): string {
   if (s.charCodeAt(p) === 34) {
     let i = p + 1;
     for (;;) {
@@ -407,7 +475,7 @@ function quoted(p: number, end: number): string {
       i++;
     }
     after = i + 1;
-    return s.slice(p + 1, i);
+    return build ? s.slice(p + 1, i) : '';
   }
   let value = '';
   let from = p + 1;
@@ -416,30 +484,36 @@ function quoted(p: number, end: number): string {
     if (close < 0 || close > end) throw unsupported;
     if (s.charCodeAt(close + 1) !== 39) {
       after = close + 1;
-      return value + s.slice(from, close);
+      return build ? value + s.slice(from, close) : '';
     }
-    value += s.slice(from, close + 1);
+    if (build) value += s.slice(from, close + 1);
     from = close + 2;
   }
 }
 
 /** A flow mapping or sequence at `p` closed on its own line; `after` is set past its bracket. */
-function flowCollection(p: number): Json {
+function flowCollection(p: number, w: Want): Json {
   enter();
   const isMapping = s.charCodeAt(p) === 123;
   const close = isMapping ? 125 : 93;
   const map: JsonObject = {};
   const list: Json[] = [];
+  const seen = isMapping && w !== true ? seenKeys() : undefined;
   p = skipSpaces(p + 1);
   while (s.charCodeAt(p) !== close) {
     if (isMapping) {
       const key = flowKey(p);
       p = skipSpaces(after);
       if (s.charCodeAt(p) !== 58) throw unsupported; // a key without a value
-      if (key === '__proto__' || Object.hasOwn(map, key)) throw unsupported;
-      map[key] = flowNode(skipSpaces(p + 1));
+      if (key === '__proto__') throw unsupported;
+      if (seen !== undefined) addKey(seen, key);
+      else if (Object.hasOwn(map, key)) throw unsupported;
+      const child = want(w, key);
+      const value = flowNode(skipSpaces(p + 1), child);
+      if (child !== null) map[key] = value;
     } else {
-      list.push(flowNode(p));
+      const value = flowNode(p, w);
+      if (w !== null) list.push(value);
     }
     p = skipSpaces(after);
     const c = s.charCodeAt(p);
@@ -448,7 +522,7 @@ function flowCollection(p: number): Json {
   }
   after = p + 1;
   depth--;
-  return isMapping ? map : list;
+  return w === null ? null : isMapping ? map : list;
 }
 
 function skipSpaces(p: number): number {
@@ -459,20 +533,28 @@ function skipSpaces(p: number): number {
 function flowKey(p: number): string {
   const c = s.charCodeAt(p);
   const key =
-    c === 34 || c === 39 ? quoted(p, s.indexOf('\n', p)) : String(resolvePlain(plainInFlow(p)));
+    c === 34 || c === 39
+      ? quoted(p, s.indexOf('\n', p))
+      : String(resolvePlain(s.slice(p, plainInFlow(p))));
   if (after - p > maxKeyLength) throw unsupported;
   return key;
 }
 
-function flowNode(p: number): Json {
+function flowNode(p: number, w: Want): Json {
   const c = s.charCodeAt(p);
-  if (c === 91 || c === 123) return flowCollection(p);
-  if (c === 34 || c === 39) return quoted(p, s.indexOf('\n', p));
-  return resolvePlain(plainInFlow(p));
+  if (c === 91 || c === 123) return flowCollection(p, w);
+  if (c === 34 || c === 39) return quoted(p, s.indexOf('\n', p), w !== null);
+  const e = plainInFlow(p);
+  if (w !== null) return resolvePlain(s.slice(p, e));
+  refuseMerge(p, e);
+  return null;
 }
 
-/** A plain scalar in a flow collection: up to a flow indicator or `: `, on one line. */
-function plainInFlow(p: number): string {
+/**
+ * Where a plain scalar in a flow collection at `p` ends (also set in `after`): at a flow
+ * indicator or `: `, on one line.
+ */
+function plainInFlow(p: number): number {
   if (!plainStart(p, true)) throw unsupported;
   let e = p;
   for (let i = p; ; i++) {
@@ -487,11 +569,14 @@ function plainInFlow(p: number): string {
     if (ch !== 32) e = i + 1;
   }
   after = e;
-  return s.slice(p, e);
+  return e;
 }
 
-/** A literal (`|`) or folded (`>`) block scalar, ported from js-yaml's readBlockScalar. */
-function blockScalar(p: number, end: number, col: number): string {
+/**
+ * A literal (`|`) or folded (`>`) block scalar, ported from js-yaml's readBlockScalar. Without
+ * `build`, only read: ''.
+ */
+function blockScalar(p: number, end: number, col: number, build: boolean): string {
   const folding = s.charCodeAt(p) === 62;
   let chomping: 'clip' | 'strip' | 'keep' = 'clip';
   let textIndent = col + 1;
@@ -541,6 +626,10 @@ function blockScalar(p: number, end: number, col: number): string {
     if (!didReadContent && leading > 0 && ch !== -1 && lineIndent < leading) throw unsupported;
     // The end of the scalar (the end of the text too: its indentation is 0).
     if (lineIndent < textIndent) {
+      if (!build) {
+        pos = lineStart;
+        return '';
+      }
       if (chomping === 'keep') {
         result += '\n'.repeat(didReadContent ? 1 + emptyLines : emptyLines);
       } else if (chomping === 'clip' && didReadContent) {
@@ -549,7 +638,9 @@ function blockScalar(p: number, end: number, col: number): string {
       pos = lineStart;
       return result;
     }
-    if (!folding) {
+    if (!build) {
+      // The same line walk, without the text: nothing below throws.
+    } else if (!folding) {
       result += '\n'.repeat(didReadContent ? 1 + emptyLines : emptyLines);
     } else if (ch === 32) {
       // More-indented lines are not folded.
@@ -567,9 +658,17 @@ function blockScalar(p: number, end: number, col: number): string {
     detected = true;
     emptyLines = 0;
     const lineEnd = s.indexOf('\n', i);
-    result += s.slice(i, lineEnd);
+    if (build) result += s.slice(i, lineEnd);
     lineStart = lineEnd + 1;
   }
+}
+
+/**
+ * What resolvePlain refuses of the plain scalar `s.slice(p, e)`, checked without reading its
+ * value: a merge key, the only implicit type that resolves `<<`.
+ */
+function refuseMerge(p: number, e: number): void {
+  if (e - p === 2 && s.charCodeAt(p) === 60 && s.charCodeAt(p + 1) === 60) throw unsupported;
 }
 
 /** A plain scalar's value: the first implicit type that resolves it, else the string. */

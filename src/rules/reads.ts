@@ -1,0 +1,52 @@
+// What the rules read of an item, so that the reader builds only that: parsed values of workloads
+// are most of a run's memory and garbage, and the rules read their metadata and the few PodSpec
+// fields that name a Secret or ConfigMap. Sources are read whole (their content is hashed).
+import type { Projection } from '../model/resource.js';
+import { sourceKinds, storeKinds } from './sources/index.js';
+import { secretReferences } from './workloads/references.js';
+import { barePod, podTemplateShapes } from './workloads/shapes.js';
+
+type Tree = Map<string, Tree | true>;
+
+/** Adds `path` (keys; a `[]` step is its list's elements, which share the list's projection). */
+function add(tree: Tree, path: readonly string[]): void {
+  const [head, ...rest] = path;
+  if (head === undefined) return;
+  const key = head.endsWith('[]') ? head.slice(0, -2) : head;
+  if (rest.length === 0) {
+    tree.set(key, true);
+    return;
+  }
+  const child = tree.get(key) ?? new Map();
+  if (child === true) return;
+  tree.set(key, child);
+  add(child, rest);
+}
+
+/** Every field a rule reads of an item that is not a source: see podTemplatesOf, secretUses. */
+function buildProjection(): Projection {
+  const tree: Tree = new Map();
+  for (const key of ['apiVersion', 'kind', 'metadata']) tree.set(key, true);
+  for (const shape of [...podTemplateShapes, barePod]) {
+    add(tree, shape.metadata.length > 1 ? shape.metadata : []);
+    for (const ref of secretReferences) add(tree, [...shape.podSpec, ...ref.path.split('.')]);
+  }
+  return tree;
+}
+
+export const nonSourceProjection: Projection = buildProjection();
+
+/**
+ * What to build of an item of this kind: everything for sources and stores (and for kinds not
+ * known before parsing), else the fields the rules read.
+ */
+export function projectionFor(
+  apiVersion: string | undefined,
+  kind: string | undefined,
+): Projection {
+  if (apiVersion === undefined || kind === undefined) return true;
+  const slash = apiVersion.indexOf('/');
+  const group = slash < 0 ? '' : apiVersion.slice(0, slash);
+  const known = (k: { kind: string; group: string }) => k.kind === kind && k.group === group;
+  return sourceKinds.some(known) || storeKinds.some(known) ? true : nonSourceProjection;
+}
