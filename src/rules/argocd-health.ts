@@ -5,6 +5,7 @@ import script from '../../argocd/resource_customizations/external-secrets.io/Ext
 import { keyField, type MappingEdit } from '../model/edit.js';
 import { getPath, type Resource, readAnnotations } from '../model/resource.js';
 import { describe, type Result, resourceResult } from '../model/results.js';
+import { guarded } from './guard.js';
 
 export const healthKey = 'resource.customizations.health.external-secrets.io_ExternalSecret';
 /** argocd-cm overrides run without Lua's string library unless this is "true". */
@@ -17,8 +18,21 @@ export const healthScript: string = script;
 export const isArgocdCm = (r: Resource) =>
   r.apiVersion === 'v1' && r.kind === 'ConfigMap' && r.name === 'argocd-cm';
 
+/** Stage 4: edits that install the check into every argocd-cm of the input. */
+export function planArgocdHealth(resources: readonly Resource[]): {
+  edits: MappingEdit[];
+  results: Result[];
+} {
+  const edits: MappingEdit[] = [];
+  const results: Result[] = [];
+  for (const cm of resources.filter(isArgocdCm)) {
+    guarded(results, cm, () => planHealthCheck(cm, edits, results));
+  }
+  return { edits, results };
+}
+
 /** Edits that install the check into one argocd-cm; a malformed `data` throws ItemError. */
-export function planHealthCheck(cm: Resource, edits: MappingEdit[], results: Result[]): void {
+function planHealthCheck(cm: Resource, edits: MappingEdit[], results: Result[]): void {
   const data = readAnnotations(getPath(cm.value, ['data']), 'data');
   const set = (key: string, value: string, message: string) => {
     edits.push({ item: cm.index, path: ['data'], key, value });

@@ -1,0 +1,20 @@
+// What every stage does with a malformed item: the rule stops for that item, the rest go on.
+import { ItemError, type Resource } from '../model/resource.js';
+import { describe, type Result, resourceResult } from '../model/results.js';
+
+/** Runs one rule on one resource; a malformed field (ItemError) becomes an error result for it. */
+export function guarded(results: Result[], resource: Resource, rule: () => void): void {
+  try {
+    rule();
+  } catch (error) {
+    if (!(error instanceof ItemError)) throw error;
+    const field = error.field ? { path: error.field } : undefined;
+    results.push(
+      resourceResult(resource, 'error', `${describe(resource)}: ${error.message}`, field),
+    );
+  }
+}
+
+/** One object among those of a kind: `kind/namespace/name` (no namespace: cluster-scoped). */
+export const objectKey = (kind: string, namespace: string | undefined, name: string) =>
+  `${kind}/${namespace ?? ''}/${name}`;
