@@ -1,7 +1,8 @@
 // Stage 2: the consumers, found by their pod templates: which sources each template reads (and so
 // comes after), and the references no source in the input answers.
 import type { Config } from '../model/config.js';
-import { getPath, type Resource, readAnnotations } from '../model/resource.js';
+import { fieldPath, getPath } from '../model/path.js';
+import { type Resource, readAnnotations } from '../model/resource.js';
 import type { Result } from '../model/results.js';
 import { unionKeys } from './checksums.js';
 import { guarded } from './guard.js';
@@ -57,13 +58,13 @@ export function findConsumers(
         // Every reference orders its source first; opt-in ones count for the checksum only when on.
         const consumed = new Map<SecretSource, KeySet>();
         const { shape } = template;
-        for (const use of secretUses(template.podSpec, shape.podSpecField)) {
+        for (const use of secretUses(template.podSpec, shape.podSpec)) {
           const sources = index.producing(use.kind, resource.namespace, use.secretName);
           if (!sources) {
             const ref = {
               kind: use.kind,
               name: use.secretName,
-              field: shape.podSpecField,
+              field: fieldPath(shape.podSpec),
             };
             const refs = unresolved.get(resource);
             if (refs) refs.push(ref);
@@ -81,13 +82,11 @@ export function findConsumers(
           }
         }
         if (consumed.size === 0) continue;
+        const { annotations } = shape;
         const current =
           shape === barePod
             ? {}
-            : readAnnotations(
-                getPath(resource.value, shape.annotationsPath),
-                shape.annotationsField,
-              );
+            : readAnnotations(getPath(resource.value, annotations), fieldPath(annotations));
         templates.push({ template, consumed, current });
       }
     });
