@@ -6,7 +6,7 @@ import type { MappingEdit } from '../model/edit.js';
 import { fieldPath, getPath } from '../model/path.js';
 import { type Resource, readAnnotations } from '../model/resource.js';
 import { describe, type Result, resourceResult } from '../model/results.js';
-import { guarded } from './guard.js';
+import { guarded } from './stage.js';
 
 export const healthKey = 'resource.customizations.health.external-secrets.io_ExternalSecret';
 /** argocd-cm overrides run without Lua's string library unless this is "true". */
@@ -16,7 +16,7 @@ const legacyKey = 'resource.customizations';
 
 export const healthScript: string = script;
 
-export const isArgocdCm = (r: Resource) =>
+const isArgocdCm = (r: Resource) =>
   r.apiVersion === 'v1' && r.kind === 'ConfigMap' && r.name === 'argocd-cm';
 
 /** Stage 4: edits that install the check into every argocd-cm of the input. */

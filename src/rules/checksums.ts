@@ -7,6 +7,7 @@ import type { Json, Resource } from '../model/resource.js';
 import { deferredInfo, describe, type Result, resourceResult } from '../model/results.js';
 import type { Consumption } from './consumers.js';
 import type { SecretSource } from './sources/source.js';
+import { addTo } from './stage.js';
 import type { KeySet } from './workloads/references.js';
 import { barePod, type PodTemplateShape } from './workloads/shapes.js';
 
@@ -48,18 +49,14 @@ export function planChecksums({ consumers }: Consumption): ChecksumPlan {
       // One checksum per annotation key (ExternalSecrets, and opt-in sources of their own).
       const byAnnotation = new Map<string, SourceRead[]>();
       for (const [source, keys] of consumed) {
-        const group = byAnnotation.get(source.annotation);
-        if (group) group.push({ source, keys });
-        else byAnnotation.set(source.annotation, [{ source, keys }]);
+        addTo(byAnnotation, source.annotation, { source, keys });
       }
       const { metadata } = template.shape;
       for (const [annotation, group] of byAnnotation) {
         const value = templateChecksum(group);
         const covered = group.map((c) => c.source);
         const checksum = { shape: template.shape, annotation, value, sources: covered };
-        const checksums = checksummed.get(resource);
-        if (checksums) checksums.push(checksum);
-        else checksummed.set(resource, [checksum]);
+        addTo(checksummed, resource, checksum);
         if (current[annotation] !== value) {
           edits.push(annotationEdit(resource.index, metadata, annotation, value));
         }
@@ -86,7 +83,7 @@ const listNames = (sources: readonly SecretSource[]) =>
  * sha256 of the canonical JSON list of `{"secret": <Secret name>, "content": <source content>}`,
  * one entry per consumed source, sorted by their canonical JSON.
  */
-export function templateChecksum(consumed: readonly SourceRead[]): string {
+function templateChecksum(consumed: readonly SourceRead[]): string {
   const entries = consumed
     .map(({ source, keys }) => {
       // Keys in canonical order: "content" < "secret".

@@ -5,11 +5,11 @@ import { fieldPath, getPath } from '../model/path.js';
 import { type Resource, readAnnotations } from '../model/resource.js';
 import type { Result } from '../model/results.js';
 import { unionKeys } from './checksums.js';
-import { guarded } from './guard.js';
 import type { KeyedRead, UnresolvedRef } from './lints/lint.js';
 import type { SourceIndex } from './source-index.js';
 import { sourceKindOf } from './sources/index.js';
 import type { SecretSource } from './sources/source.js';
+import { addTo, guarded } from './stage.js';
 import { type KeySet, secretUses } from './workloads/references.js';
 import { barePod, type PodTemplate, podTemplatesOf } from './workloads/shapes.js';
 
@@ -66,9 +66,7 @@ export function findConsumers(
               name: use.secretName,
               field: fieldPath(shape.podSpec),
             };
-            const refs = unresolved.get(resource);
-            if (refs) refs.push(ref);
-            else unresolved.set(resource, [ref]);
+            addTo(unresolved, resource, ref);
           }
           if (sources && use.field && use.keys !== 'all') {
             keyedReads.push({ consumer: resource, sources, keys: use.keys, field: use.field });

@@ -2,9 +2,9 @@
 import type { Config } from '../model/config.js';
 import type { Resource } from '../model/resource.js';
 import { describe, type Result, resourceResult } from '../model/results.js';
-import { guarded, objectKey } from './guard.js';
 import { sourceKindOf, storeKindOf } from './sources/index.js';
 import type { SecretSource } from './sources/source.js';
+import { addTo, guarded, objectKey } from './stage.js';
 import type { ProducedKind } from './workloads/references.js';
 
 export interface SourceIndex {
@@ -41,10 +41,7 @@ export function readSources(resources: readonly Resource[], config: Config): Sou
       for (const source of Array.isArray(read) ? read : [read]) {
         sources.push(source);
         results.push(...source.notes);
-        const key = objectKey(source.produces, source.namespace, source.secretName);
-        const same = bySecret.get(key);
-        if (same) same.push(source);
-        else bySecret.set(key, [source]);
+        addTo(bySecret, objectKey(source.produces, source.namespace, source.secretName), source);
       }
     });
   }

@@ -4,11 +4,11 @@ import type { MappingEdit } from '../model/edit.js';
 import type { Resource } from '../model/resource.js';
 import type { Result } from '../model/results.js';
 import type { Consumption } from './consumers.js';
-import { guarded, objectKey } from './guard.js';
 import { phaseOf } from './order/phases.js';
 import { placeWaves, type WaveNode, type WavePlan, waveOf } from './order/waves.js';
 import type { SourceIndex } from './source-index.js';
 import { storeKindOf, storeKinds } from './sources/index.js';
+import { guarded, objectKey } from './stage.js';
 
 export interface OrderPlan {
   /** Stores, sources and consumers with their waves; `before` points at what comes later. */

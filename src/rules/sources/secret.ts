@@ -6,8 +6,9 @@ import { fieldPath } from '../../model/path.js';
 import { ItemError, type Json } from '../../model/resource.js';
 import type { KeySet } from '../workloads/references.js';
 import { optionalString, pickKeys, stringMap } from './fields.js';
+import { inInput } from './in-input.js';
 import { type NormalizeRule, normalize } from './normalize.js';
-import type { SecretSource, SourceKind } from './source.js';
+import type { SourceKind } from './source.js';
 
 /** Content: the type (default Opaque) and a digest per key; metadata and `immutable` are not. */
 const rules: readonly NormalizeRule[] = [{ path: '', defaults: { type: 'Opaque' } }];
@@ -40,20 +41,12 @@ export const secret: SourceKind = {
     }
     const type = optionalString(resource.value.type, 'type') ?? null;
     if (resource.name === '') throw new ItemError('has no metadata.name', 'metadata.name');
-    return {
-      resource,
-      produces: 'Secret',
-      namespace: resource.namespace,
-      secretName: resource.name,
-      annotation: config.secretChecksumAnnotation,
-      ordered: false,
-      stores: [],
-      notes: [],
+    return inInput(resource, 'Secret', config.secretChecksumAnnotation, {
       // The whole Secret is in the input: its keys are exactly data ∪ stringData, except that the
       // token controller fills a service-account-token Secret (token, ca.crt, namespace).
       producedKeys: () =>
         type === 'kubernetes.io/service-account-token' ? undefined : new Set(Object.keys(digests)),
       content: (keys: KeySet): Json => normalize({ type, data: pickKeys(digests, keys) }, rules),
-    } satisfies SecretSource;
+    });
   },
 };

@@ -1,4 +1,4 @@
-// What every stage does with a malformed item: the rule stops for that item, the rest go on.
+// What the stages share: a malformed item stops the rule for that item only; keys and groups.
 import { ItemError, type Resource } from '../model/resource.js';
 import { describe, type Result, resourceResult } from '../model/results.js';
 
@@ -18,3 +18,10 @@ export function guarded(results: Result[], resource: Resource, rule: () => void)
 /** One object among those of a kind: `kind/namespace/name` (no namespace: cluster-scoped). */
 export const objectKey = (kind: string, namespace: string | undefined, name: string) =>
   `${kind}/${namespace ?? ''}/${name}`;
+
+/** Adds `value` to the group of `key`, a new group when it is the first. */
+export function addTo<K, V>(groups: Map<K, V[]>, key: K, value: V): void {
+  const group = groups.get(key);
+  if (group) group.push(value);
+  else groups.set(key, [value]);
+}
