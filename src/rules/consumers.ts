@@ -61,12 +61,8 @@ export function findConsumers(
         for (const use of secretUses(template.podSpec, shape.podSpec)) {
           const sources = index.producing(use.kind, resource.namespace, use.secretName);
           if (!sources) {
-            const ref = {
-              kind: use.kind,
-              name: use.secretName,
-              field: fieldPath(shape.podSpec),
-            };
-            addTo(unresolved, resource, ref);
+            const field = fieldPath(shape.podSpec);
+            addTo(unresolved, resource, { kind: use.kind, name: use.secretName, field });
           }
           if (sources && use.field && use.keys !== 'all') {
             keyedReads.push({ consumer: resource, sources, keys: use.keys, field: use.field });
