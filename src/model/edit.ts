@@ -1,10 +1,12 @@
 // The only change this function makes: set one key in a mapping of an item (an annotation, or a
 // data key of Argo CD's argocd-cm), creating the mappings on the way when missing.
+import { fieldPath, type Keys } from './path.js';
+
 export interface MappingEdit {
   /** Index of the item in the input. */
   item: number;
   /** Path to the mapping (`['metadata', 'annotations']`, `['data']`, …). */
-  path: readonly string[];
+  path: Keys;
   key: string;
   /** May span lines (written as a block scalar). */
   value: string;
@@ -13,18 +15,14 @@ export interface MappingEdit {
 /** Sets an annotation in the metadata mapping at `metadataPath`. */
 export function annotationEdit(
   item: number,
-  metadataPath: readonly string[],
+  metadataPath: Keys,
   key: string,
   value: string,
 ): MappingEdit {
   return { item, path: [...metadataPath, 'annotations'], key, value };
 }
 
-/** The `field.path` of a result about a key: `spec.template.metadata.annotations[key]`. */
-export function keyField(path: readonly string[], key: string): string {
-  return `${path.join('.')}[${key}]`;
-}
-
-export function annotationField(metadataPath: readonly string[], key: string): string {
-  return keyField([...metadataPath, 'annotations'], key);
+/** The `field.path` of a result about an annotation: `spec.template.metadata.annotations[key]`. */
+export function annotationField(metadataPath: Keys, key: string): string {
+  return fieldPath([...metadataPath, 'annotations'], key);
 }

@@ -1,5 +1,7 @@
 // A parsed item with the few metadata fields every rule needs, checked once at the edge so the rest
 // of the core can trust them.
+import { fieldPath } from './path.js';
+
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
 
@@ -40,14 +42,8 @@ export function groupOf(apiVersion: string): string {
   return slash < 0 ? '' : apiVersion.slice(0, slash);
 }
 
-export function getPath(value: Json | undefined, path: readonly string[]): Json | undefined {
-  let node = value;
-  for (const key of path) {
-    if (!isObject(node)) return undefined;
-    node = node[key];
-  }
-  return node;
-}
+// The one path walker lives in path.ts; run.ts reads `items` with it from here.
+export { getPath } from './path.js';
 
 /**
  * Validates the envelope of an item (`apiVersion`, `kind`, `metadata`) and wraps it. `nodeBound`:
@@ -101,10 +97,8 @@ export function readAnnotations(value: Json | undefined, field: string): Record<
   for (const key of Object.keys(value)) {
     const v = value[key];
     if (typeof v !== 'string') {
-      throw new ItemError(
-        `${field}[${key}] is ${describeType(v)}, not a string`,
-        `${field}[${key}]`,
-      );
+      const at = fieldPath([field], key);
+      throw new ItemError(`${at} is ${describeType(v)}, not a string`, at);
     }
   }
   return value as Record<string, string>;

@@ -6,11 +6,11 @@ import { annotationField } from '../model/edit.js';
 import { canonicalJson } from '../model/hash.js';
 import { getPath, groupOf, isObject, type Json, type Resource } from '../model/resource.js';
 import type { Result } from '../model/results.js';
-import type { Consumption } from '../rules/checksums.js';
+import type { Checksum, SourceRead } from '../rules/checksums.js';
 import { unpinnedReasons } from '../rules/lints/unpinned-version.js';
 import { waveOf } from '../rules/order/waves.js';
 import type { SecretSource } from '../rules/sources/source.js';
-import type { Checksum, Plan } from '../rules/transform.js';
+import type { Plan } from '../rules/transform.js';
 import { podTemplatesOf } from '../rules/workloads/shapes.js';
 
 /** One side of the comparison: its resources, its plan and its results (rules only). */
@@ -180,13 +180,13 @@ const sourceKey = (s: SecretSource) =>
   `${identity(s.resource)}\u0000${s.produces}\u0000${s.namespace ?? ''}`;
 
 /** What one source adds to a checksum, as the checksum hashes it. */
-const contribution = (c: Consumption) =>
+const contribution = (c: SourceRead) =>
   canonicalJson({ content: c.source.content(c.keys), secret: c.source.secretName });
 
 /** The sources whose contribution to a workload's checksums changed, and how. */
-function reasonsOf(old: readonly Consumption[], now: readonly Consumption[]): Reason[] {
-  const group = (list: readonly Consumption[]) => {
-    const map = new Map<string, Consumption[]>();
+function reasonsOf(old: readonly SourceRead[], now: readonly SourceRead[]): Reason[] {
+  const group = (list: readonly SourceRead[]) => {
+    const map = new Map<string, SourceRead[]>();
     for (const c of list)
       map.set(sourceKey(c.source), [...(map.get(sourceKey(c.source)) ?? []), c]);
     return map;
@@ -197,7 +197,7 @@ function reasonsOf(old: readonly Consumption[], now: readonly Consumption[]): Re
   for (const key of new Set([...before.keys(), ...after.keys()])) {
     const a = before.get(key);
     const b = after.get(key);
-    const source = ((b ?? a) as Consumption[])[0] as Consumption;
+    const source = ((b ?? a) as SourceRead[])[0] as SourceRead;
     const ref = refOf(source.source.resource);
     if (!a) {
       reasons.push({ source: ref, detail: `newly read (${produced(source.source)})` });
@@ -207,9 +207,9 @@ function reasonsOf(old: readonly Consumption[], now: readonly Consumption[]): Re
       reasons.push({ source: ref, detail: `no longer read (${produced(source.source)})` });
       continue;
     }
-    const sig = (list: Consumption[]) => list.map(contribution).sort().join(',');
+    const sig = (list: SourceRead[]) => list.map(contribution).sort().join(',');
     if (sig(a) === sig(b)) continue;
-    reasons.push({ source: ref, detail: changeDetail(a[0] as Consumption, b[0] as Consumption) });
+    reasons.push({ source: ref, detail: changeDetail(a[0] as SourceRead, b[0] as SourceRead) });
   }
   if (reasons.length === 0) {
     // Same sources, same content: the checksum's grouping changed (an option differs).
@@ -229,7 +229,7 @@ const produced = (s: SecretSource) => `${s.produces} ${s.secretName}`;
 /** At most this many changes are spelled out per reason. */
 const maxChanges = 4;
 
-function changeDetail(a: Consumption, b: Consumption): string {
+function changeDetail(a: SourceRead, b: SourceRead): string {
   const changes: string[] = [];
   if (a.source.secretName !== b.source.secretName) {
     changes.push(`writes ${b.source.produces} ${b.source.secretName} (was ${a.source.secretName})`);

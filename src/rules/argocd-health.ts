@@ -2,9 +2,11 @@
 // Argo CD: into an argocd-cm ConfigMap found in the input (Argo CD managing itself), or as a patch
 // printed by `secret-rollout argocd-health`. A different script already there is never replaced.
 import script from '../../argocd/resource_customizations/external-secrets.io/ExternalSecret/health.lua?raw';
-import { keyField, type MappingEdit } from '../model/edit.js';
-import { getPath, type Resource, readAnnotations } from '../model/resource.js';
+import type { MappingEdit } from '../model/edit.js';
+import { fieldPath, getPath } from '../model/path.js';
+import { type Resource, readAnnotations } from '../model/resource.js';
 import { describe, type Result, resourceResult } from '../model/results.js';
+import { guarded } from './stage.js';
 
 export const healthKey = 'resource.customizations.health.external-secrets.io_ExternalSecret';
 /** argocd-cm overrides run without Lua's string library unless this is "true". */
@@ -14,18 +16,31 @@ const legacyKey = 'resource.customizations';
 
 export const healthScript: string = script;
 
-export const isArgocdCm = (r: Resource) =>
+const isArgocdCm = (r: Resource) =>
   r.apiVersion === 'v1' && r.kind === 'ConfigMap' && r.name === 'argocd-cm';
 
+/** Stage 4: edits that install the check into every argocd-cm of the input. */
+export function planArgocdHealth(resources: readonly Resource[]): {
+  edits: MappingEdit[];
+  results: Result[];
+} {
+  const edits: MappingEdit[] = [];
+  const results: Result[] = [];
+  for (const cm of resources.filter(isArgocdCm)) {
+    guarded(results, cm, () => planHealthCheck(cm, edits, results));
+  }
+  return { edits, results };
+}
+
 /** Edits that install the check into one argocd-cm; a malformed `data` throws ItemError. */
-export function planHealthCheck(cm: Resource, edits: MappingEdit[], results: Result[]): void {
-  const data = readAnnotations(getPath(cm.value, ['data']), 'data');
+function planHealthCheck(cm: Resource, edits: MappingEdit[], results: Result[]): void {
+  const data = readAnnotations(getPath(cm.value, 'data'), 'data');
   const set = (key: string, value: string, message: string) => {
     edits.push({ item: cm.index, path: ['data'], key, value });
-    results.push(resourceResult(cm, 'info', message, { path: keyField(['data'], key) }));
+    results.push(resourceResult(cm, 'info', message, { path: fieldPath(['data'], key) }));
   };
   const keep = (key: string, message: string) => {
-    const field = { path: keyField(['data'], key) };
+    const field = { path: fieldPath(['data'], key) };
     results.push(resourceResult(cm, 'warning', `${describe(cm)} ${message}`, field));
   };
   const current = data[healthKey];

@@ -1,10 +1,11 @@
 // Check mode (`mode: check`, `secret-rollout check`): a CI gate that changes nothing. Every edit
 // a render would make becomes an error result naming the resource, the field, the value a render
 // writes and the command that writes it. Pure: the planned edits in, results out.
-import { keyField, type MappingEdit } from '../model/edit.js';
+import type { MappingEdit } from '../model/edit.js';
+import { fieldPath } from '../model/path.js';
 import { getPath, type Json, type Resource } from '../model/resource.js';
 import { describe, type Result, resourceResult } from '../model/results.js';
-import type { Checksum } from './transform.js';
+import type { Checksum } from './checksums.js';
 
 /** A value short enough to quote in a message; longer ones (the health script) are only named. */
 const quotable = (value: string) => !value.includes('\n') && value.length <= 100;
@@ -25,8 +26,8 @@ export function checkResults(
       ?.find(
         (c) =>
           c.annotation === edit.key &&
-          keyField([...c.shape.metadata, 'annotations'], c.annotation) ===
-            keyField(edit.path, edit.key),
+          fieldPath([...c.shape.metadata, 'annotations'], c.annotation) ===
+            fieldPath(edit.path, edit.key),
       );
     return checksum && [...new Set(checksum.sources.map((s) => describe(s.resource)))].join(', ');
   };
@@ -36,7 +37,7 @@ export function checkResults(
     if (!resource) continue;
     const current: Json | undefined = getPath(resource.value, [...edit.path, edit.key]);
     const field: NonNullable<Result['field']> = {
-      path: keyField(edit.path, edit.key),
+      path: fieldPath(edit.path, edit.key),
       proposedValue: edit.value,
     };
     if (typeof current === 'string') field.currentValue = current;

@@ -1,20 +1,97 @@
-// One checksum per pod template over every secret source it consumes, independent of item order.
+// Stage 3: one checksum per pod template over every secret source it consumes, independent of
+// item order.
 
+import { annotationEdit, annotationField, type MappingEdit } from '../model/edit.js';
 import { canonicalJson, sha256Hex } from '../model/hash.js';
-import type { Json } from '../model/resource.js';
+import type { Json, Resource } from '../model/resource.js';
+import { deferredInfo, describe, type Result, resourceResult } from '../model/results.js';
+import type { Consumption } from './consumers.js';
 import type { SecretSource } from './sources/source.js';
+import { addTo } from './stage.js';
 import type { KeySet } from './workloads/references.js';
+import { barePod, type PodTemplateShape } from './workloads/shapes.js';
 
-export interface Consumption {
+/** A source as one pod template reads it: the keys it reads. */
+export interface SourceRead {
   source: SecretSource;
   keys: KeySet;
 }
+
+export interface Checksum {
+  shape: PodTemplateShape;
+  annotation: string;
+  value: string;
+  /** What the value covers. */
+  sources: readonly SecretSource[];
+  /** The same sources with the keys the template reads of each (`impact` diffs them). */
+  consumed: readonly SourceRead[];
+}
+
+export interface ChecksumPlan {
+  /** The checksums of each consumer's pod templates. */
+  checksummed: ReadonlyMap<Resource, readonly Checksum[]>;
+  /** Annotations whose value the input does not have yet. */
+  edits: readonly MappingEdit[];
+  /** Per consumer: its checksums (or why a bare Pod gets none), then its error if any. */
+  results: readonly Result[];
+}
+
+export function planChecksums({ consumers }: Consumption): ChecksumPlan {
+  const checksummed = new Map<Resource, Checksum[]>();
+  const edits: MappingEdit[] = [];
+  const results: Result[] = [];
+  for (const { resource, templates, error } of consumers) {
+    for (const { template, consumed, current } of templates) {
+      if (template.shape === barePod) {
+        const names = listNames([...consumed.keys()]);
+        const message = `reads ${names}, but a bare Pod is not restarted by an annotation change: no checksum set`;
+        results.push(resourceResult(resource, 'info', message));
+        continue;
+      }
+      // One checksum per annotation key (ExternalSecrets, and opt-in sources of their own).
+      const byAnnotation = new Map<string, SourceRead[]>();
+      for (const [source, keys] of consumed) {
+        addTo(byAnnotation, source.annotation, { source, keys });
+      }
+      const { metadata } = template.shape;
+      for (const [annotation, group] of byAnnotation) {
+        const value = templateChecksum(group);
+        const covered = group.map((c) => c.source);
+        const checksum = {
+          shape: template.shape,
+          annotation,
+          value,
+          sources: covered,
+          consumed: group,
+        };
+        addTo(checksummed, resource, checksum);
+        if (current[annotation] !== value) {
+          edits.push(annotationEdit(resource.index, metadata, annotation, value));
+        }
+        results.push(
+          deferredInfo(resource, () => ({
+            message: `checksum of ${listNames(covered)}`,
+            field: { path: annotationField(metadata, annotation), proposedValue: value },
+          })),
+        );
+      }
+    }
+    // Reading stopped there: what came before it is planned.
+    if (error) results.push(error);
+  }
+  return { checksummed, edits, results };
+}
+
+const listNames = (sources: readonly SecretSource[]) =>
+  sources.length === 1
+    ? describe((sources[0] as SecretSource).resource)
+    : [...new Set(sources.map((s) => describe(s.resource)))].join(', ');
 
 /**
  * sha256 of the canonical JSON list of `{"secret": <Secret name>, "content": <source content>}`,
  * one entry per consumed source, sorted by their canonical JSON.
  */
-export function templateChecksum(consumed: readonly Consumption[]): string {
+function templateChecksum(consumed: readonly SourceRead[]): string {
   const entries = consumed
     .map(({ source, keys }) => {
       // Keys in canonical order: "content" < "secret".

@@ -1,8 +1,9 @@
 // A hook that reads a source applied in a later phase: phase beats wave in Argo CD, so on first
 // install the Secret does not exist yet when the hook runs (waves cannot fix that).
 
+import { annotationField } from '../../model/edit.js';
 import { describe } from '../../model/results.js';
-import { phaseOf } from '../order/phases.js';
+import { hookKey, phaseOf } from '../order/phases.js';
 import type { Lint } from './lint.js';
 
 export const hookPhase: Lint = {
@@ -22,7 +23,7 @@ export const hookPhase: Lint = {
             `yet. Run the consumer in the ${sourcePhase.name} phase (waves then order it after the ` +
             `source), or make the source and its store ${phase.name} hooks too, with a delete ` +
             'policy that keeps the Secret (BeforeHookCreation deletes an Owner-created Secret)',
-          'metadata.annotations[argocd.argoproj.io/hook]',
+          annotationField(['metadata'], hookKey),
         );
       }
     }

@@ -34,12 +34,13 @@ export function lintOf(result: Result): string | undefined {
 export const lintId = (lint: Lint): string =>
   lint.option.replace(/Severity$/, '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
+/** Stage 6: every lint that is not off, at its severity, in the order of the table. */
 export function runLints(
   context: LintContext,
   config: Config,
-  edits: MappingEdit[],
-  results: Result[],
-): void {
+): { edits: MappingEdit[]; results: Result[] } {
+  const edits: MappingEdit[] = [];
+  const results: Result[] = [];
   for (const lint of lints) {
     const severity = config[lint.option];
     if (severity === 'off') continue;
@@ -50,6 +51,7 @@ export function runLints(
     };
     lint.check(context, { report: result(severity), note: result('info'), edits });
   }
+  return { edits, results };
 }
 
 export type { LintContext };

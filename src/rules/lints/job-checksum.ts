@@ -1,6 +1,7 @@
 // A plain Job (not a hook) whose pod template gets a checksum: Job templates are immutable, so
 // the apply fails as soon as the checksum changes.
 
+import { annotationField } from '../../model/edit.js';
 import { describe } from '../../model/results.js';
 import { phaseOf } from '../order/phases.js';
 import { isKind, type Lint } from './lint.js';
@@ -15,7 +16,9 @@ export const jobChecksum: Lint = {
       const options = (resource.annotations[syncOptionsKey] ?? '').split(',').map((o) => o.trim());
       // Replace alone still fails on the immutable template; Force makes it delete and create.
       if (options.includes('Replace=true') && options.includes('Force=true')) continue;
-      const field = `${templates[0]?.shape.metadata.join('.')}.annotations[${config.checksumAnnotation}]`;
+      const [first] = templates;
+      if (!first) continue;
+      const field = annotationField(first.shape.metadata, config.checksumAnnotation);
       report(
         resource,
         `${describe(resource)} gets a checksum on its pod template, but a Job's template is ` +

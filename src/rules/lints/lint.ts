@@ -16,11 +16,18 @@ export interface LintContext {
   consumersOf: ReadonlyMap<SecretSource, ReadonlySet<Resource>>;
   /** Pod templates that carry a checksum, per resource. */
   checksummed: ReadonlyMap<Resource, readonly { shape: PodTemplateShape }[]>;
-  /** References that no source in the resource's own namespace produces (field: the PodSpec). */
-  unresolved: ReadonlyMap<Resource, readonly { kind: ProducedKind; name: string; field: string }[]>;
+  /** References that no source in the resource's own namespace produces. */
+  unresolved: ReadonlyMap<Resource, readonly UnresolvedRef[]>;
   /** References that read named keys of a Secret or ConfigMap that sources in the input produce. */
   keyedReads: readonly KeyedRead[];
   config: Config;
+}
+
+export interface UnresolvedRef {
+  kind: ProducedKind;
+  name: string;
+  /** The PodSpec that holds the reference. */
+  field: string;
 }
 
 export interface KeyedRead {

@@ -1,6 +1,7 @@
 // An ExternalSecret whose content the checksum cannot follow: remoteRefs without `version`,
 // `dataFrom.find`, generators. When the remote value rotates, nothing in Git changes.
-import { getPath, isObject, type Json } from '../../model/resource.js';
+import { getPath } from '../../model/path.js';
+import { isObject, type Json } from '../../model/resource.js';
 import { describe } from '../../model/results.js';
 import { isKind, type Lint } from './lint.js';
 
@@ -14,7 +15,7 @@ export const unpinnedVersion: Lint = {
       ) {
         continue;
       }
-      const reasons = unpinnedReasons(getPath(source.resource.value, ['spec']));
+      const reasons = unpinnedReasons(getPath(source.resource.value, 'spec'));
       if (reasons.length === 0) continue;
       const shown =
         reasons.length > 3 ? [...reasons.slice(0, 3), `${reasons.length - 3} more`] : reasons;
@@ -36,24 +37,24 @@ export const unpinnedVersion: Lint = {
 export function unpinnedReasons(spec: Json | undefined): string[] {
   const reasons: string[] = [];
   const list = (value: Json | undefined) => (Array.isArray(value) ? value : []);
-  list(getPath(spec, ['data'])).forEach((entry, i) => {
-    if (isObject(getPath(entry, ['sourceRef', 'generatorRef']))) {
+  list(getPath(spec, 'data')).forEach((entry, i) => {
+    if (isObject(getPath(entry, 'sourceRef.generatorRef'))) {
       reasons.push(`data[${i}] uses a generator`);
     } else if (
-      isObject(getPath(entry, ['remoteRef'])) &&
-      !isPinned(getPath(entry, ['remoteRef', 'version']))
+      isObject(getPath(entry, 'remoteRef')) &&
+      !isPinned(getPath(entry, 'remoteRef.version'))
     ) {
       reasons.push(`data[${i}].remoteRef has no fixed version`);
     }
   });
-  list(getPath(spec, ['dataFrom'])).forEach((entry, i) => {
-    if (isObject(getPath(entry, ['sourceRef', 'generatorRef']))) {
+  list(getPath(spec, 'dataFrom')).forEach((entry, i) => {
+    if (isObject(getPath(entry, 'sourceRef.generatorRef'))) {
       reasons.push(`dataFrom[${i}] uses a generator`);
-    } else if (isObject(getPath(entry, ['find']))) {
+    } else if (isObject(getPath(entry, 'find'))) {
       reasons.push(`dataFrom[${i}] uses find`);
     } else if (
-      isObject(getPath(entry, ['extract'])) &&
-      !isPinned(getPath(entry, ['extract', 'version']))
+      isObject(getPath(entry, 'extract')) &&
+      !isPinned(getPath(entry, 'extract.version'))
     ) {
       reasons.push(`dataFrom[${i}].extract has no fixed version`);
     }

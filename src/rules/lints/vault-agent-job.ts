@@ -1,8 +1,9 @@
 // A Job or CronJob with the Vault Agent injector's sidecar: the sidecar keeps running, so the Job
 // never completes (vault-k8s #120). `agent-pre-populate-only: "true"` injects only the init
 // container; with fixVaultAgentJobs the function sets it.
-import { annotationEdit } from '../../model/edit.js';
-import { getPath, isObject } from '../../model/resource.js';
+import { annotationEdit, annotationField } from '../../model/edit.js';
+import { getPath } from '../../model/path.js';
+import { isObject } from '../../model/resource.js';
 import { describe } from '../../model/results.js';
 import { podTemplateShapes } from '../workloads/shapes.js';
 import { isKind, type Lint } from './lint.js';
@@ -18,9 +19,9 @@ export const vaultAgentJob: Lint = {
     for (const resource of resources) {
       if (!isKind(resource, 'batch', 'Job') && !isKind(resource, 'batch', 'CronJob')) continue;
       for (const shape of podTemplateShapes) {
-        const annotations = getPath(resource.value, shape.annotationsPath);
+        const annotations = getPath(resource.value, shape.annotations);
         if (!isObject(annotations) || !isTrue(annotations[inject])) continue;
-        const field = `${shape.annotationsField}[${prePopulateOnly}]`;
+        const field = annotationField(shape.metadata, prePopulateOnly);
         const fixed = isTrue(annotations[prePopulateOnly]);
         if (config.fixVaultAgentJobs) {
           if (!fixed)

@@ -1,6 +1,8 @@
 // Argo CD sync phases. Phase beats wave: waves only order resources within one phase.
 import type { Resource } from '../../model/resource.js';
 
+export const hookKey = 'argocd.argoproj.io/hook';
+
 /** Argo CD's sync phases in order; PreDelete, PostDelete and Skip are outside a sync. */
 const phaseOrder: Readonly<Record<string, number>> = {
   PreSync: -1,
@@ -28,7 +30,7 @@ const syncPhase: Readonly<Phase> = Object.freeze({ name: 'Sync', order: 0, hook:
 
 /** The earliest sync phase a resource runs in, or undefined when it is not part of a sync. */
 export function phaseOf(resource: Resource): Phase | undefined {
-  const argo = resource.annotations['argocd.argoproj.io/hook'];
+  const argo = resource.annotations[hookKey];
   const helm = resource.annotations['helm.sh/hook'];
   if (argo === undefined && helm === undefined) return syncPhase;
   const names =

@@ -1,6 +1,7 @@
 // ESO ClusterExternalSecret (external-secrets.io v1, v1beta1; cluster-scoped): one ExternalSecret
 // from `spec.externalSecretSpec` in every selected namespace, so one source per namespace.
-import { getPath, ItemError, type JsonObject, type Resource } from '../../model/resource.js';
+import { getPath } from '../../model/path.js';
+import { ItemError, type JsonObject, type Resource } from '../../model/resource.js';
 import { describe, resourceResult } from '../../model/results.js';
 import { podTemplatesOf } from '../workloads/shapes.js';
 import { readExternalSecretSpec } from './external-secret.js';
@@ -108,7 +109,7 @@ function selectNamespaces(
 }
 
 function namespaceLabels(ns: Resource): Record<string, string | null> {
-  const labels = getPath(ns.value, ['metadata', 'labels']);
+  const labels = getPath(ns.value, 'metadata.labels');
   try {
     return stringMap(labels, 'metadata.labels');
   } catch {

@@ -3,8 +3,9 @@
 import { ItemError, type Json } from '../../model/resource.js';
 import type { KeySet } from '../workloads/references.js';
 import { pickKeys, stringMap } from './fields.js';
+import { inInput } from './in-input.js';
 import { normalize } from './normalize.js';
-import type { SecretSource, SourceKind } from './source.js';
+import type { SourceKind } from './source.js';
 
 export const configMap: SourceKind = {
   group: '',
@@ -14,19 +15,11 @@ export const configMap: SourceKind = {
     const data = stringMap(resource.value.data, 'data');
     const binaryData = stringMap(resource.value.binaryData, 'binaryData');
     if (resource.name === '') throw new ItemError('has no metadata.name', 'metadata.name');
-    return {
-      resource,
-      produces: 'ConfigMap',
-      namespace: resource.namespace,
-      secretName: resource.name,
-      annotation: config.configMapChecksumAnnotation,
-      ordered: false,
-      stores: [],
-      notes: [],
+    return inInput(resource, 'ConfigMap', config.configMapChecksumAnnotation, {
       producedKeys: () => new Set([...Object.keys(data), ...Object.keys(binaryData)]),
       // The whole content is here, so narrowing to the keys read is always sound.
       content: (keys: KeySet): Json =>
         normalize({ data: pickKeys(data, keys), binaryData: pickKeys(binaryData, keys) }, []),
-    } satisfies SecretSource;
+    });
   },
 };

@@ -25,26 +25,26 @@ const storeRefDefaults = { kind: 'SecretStore' };
  * Defaults: the CRD's (v2.9) plus those earlier CRDs filled in for remoteRef/extract/find.
  */
 const rules: readonly NormalizeRule[] = [
-  { path: [], drop: ['refreshInterval', 'refreshPolicy', 'syncWindows'] },
-  { path: ['target'], drop: ['creationPolicy', 'deletionPolicy', 'immutable'] },
-  { path: ['target', 'template'], defaults: { engineVersion: 'v2', mergePolicy: 'Replace' } },
-  { path: ['target', 'template', 'templateFrom', '*'], defaults: { target: 'Data' } },
+  { path: '', drop: ['refreshInterval', 'refreshPolicy', 'syncWindows'] },
+  { path: 'target', drop: ['creationPolicy', 'deletionPolicy', 'immutable'] },
+  { path: 'target.template', defaults: { engineVersion: 'v2', mergePolicy: 'Replace' } },
+  { path: 'target.template.templateFrom[]', defaults: { target: 'Data' } },
   ...['configMap', 'secret'].map((from) => ({
-    path: ['target', 'template', 'templateFrom', '*', from, 'items', '*'],
+    path: `target.template.templateFrom[].${from}.items[]`,
     defaults: { templateAs: 'Values' },
   })),
-  { path: ['secretStoreRef'], defaults: storeRefDefaults },
-  { path: ['data', '*', 'remoteRef'], defaults: remoteRefDefaults },
-  { path: ['data', '*', 'sourceRef', 'storeRef'], defaults: storeRefDefaults },
-  { path: ['dataFrom', '*', 'extract'], defaults: remoteRefDefaults },
-  { path: ['dataFrom', '*', 'find'], defaults: remoteRefDefaults },
-  { path: ['dataFrom', '*', 'sourceRef', 'storeRef'], defaults: storeRefDefaults },
+  { path: 'secretStoreRef', defaults: storeRefDefaults },
+  { path: 'data[].remoteRef', defaults: remoteRefDefaults },
+  { path: 'data[].sourceRef.storeRef', defaults: storeRefDefaults },
+  { path: 'dataFrom[].extract', defaults: remoteRefDefaults },
+  { path: 'dataFrom[].find', defaults: remoteRefDefaults },
+  { path: 'dataFrom[].sourceRef.storeRef', defaults: storeRefDefaults },
   ...['data', 'dataFrom'].map((list) => ({
-    path: [list, '*', 'sourceRef', 'generatorRef'],
+    path: `${list}[].sourceRef.generatorRef`,
     defaults: { apiVersion: 'generators.external-secrets.io/v1alpha1' },
   })),
   {
-    path: ['dataFrom', '*', 'rewrite', '*', 'merge'],
+    path: 'dataFrom[].rewrite[].merge',
     defaults: { into: '', conflictPolicy: 'Error', priorityPolicy: 'Strict', strategy: 'Extract' },
   },
 ];

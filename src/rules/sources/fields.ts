@@ -1,5 +1,6 @@
 // Readers for the fields of a source's spec: each checks the shape it needs and throws ItemError
 // naming the field. Messages never quote a value that may be secret (`secretValues`).
+import { fieldPath } from '../../model/path.js';
 import {
   describeType,
   ItemError,
@@ -60,7 +61,8 @@ export function stringMap(
   const map = optionalObject(value, field) ?? {};
   for (const [key, v] of Object.entries(map)) {
     if (typeof v === 'string' || (nullable && v === null)) continue;
-    throw new ItemError(`${field}[${key}] is not a string`, `${field}[${key}]`);
+    const at = fieldPath([field], key);
+    throw new ItemError(`${at} is not a string`, at);
   }
   return map as Record<string, string | null>;
 }

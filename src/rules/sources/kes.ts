@@ -21,9 +21,9 @@ import type { SourceKind } from './source.js';
  * false.
  */
 const rules: readonly NormalizeRule[] = [
-  { path: [], drop: ['controllerId'], defaults: { kvVersion: 2, keyByName: false } },
-  { path: ['data', '*'], defaults: { isBinary: false, recursive: false } },
-  { path: ['dataFromWithOptions', '*'], defaults: { isBinary: false } },
+  { path: '', drop: ['controllerId'], defaults: { kvVersion: 2, keyByName: false } },
+  { path: 'data[]', defaults: { isBinary: false, recursive: false } },
+  { path: 'dataFromWithOptions[]', defaults: { isBinary: false } },
 ];
 
 /** ESO's provider for each KES backendType. */

@@ -1,13 +1,15 @@
 // Spec normalisation shared by sources: drop what does not decide content, fill server-side
 // defaults, so spelling a default out (or leaving out an empty list) does not move a checksum.
+import { type Path, parsePath, walk } from '../../model/path.js';
 import { isObject, type Json } from '../../model/resource.js';
 
 /**
- * A rule applies at a path of field names, where `*` steps into every list element.
- * `drop` removes the field; `defaults` removes a field whose value equals the default.
+ * A rule applies at every match of a path (model/path.ts: `''` is the spec itself, `[]` steps into
+ * every list element). `drop` removes the field; `defaults` removes a field whose value equals
+ * the default.
  */
 export interface NormalizeRule {
-  path: readonly string[];
+  path: string;
   drop?: readonly string[];
   defaults?: Readonly<Record<string, Json>>;
 }
@@ -16,7 +18,8 @@ export function normalize(value: Json, rules: readonly NormalizeRule[]): Json {
   // pruneEmpty copies, so the rules can delete from its result without touching the input.
   const copy = pruneEmpty(value) ?? {};
   for (const rule of rules) {
-    select(copy, rule.path, 0, (node) => {
+    walk(copy, compiled(rule.path), (node) => {
+      if (!isObject(node)) return;
       for (const field of rule.drop ?? []) delete node[field];
       for (const [field, def] of Object.entries(rule.defaults ?? {})) {
         if (node[field] === def) delete node[field];
@@ -26,22 +29,15 @@ export function normalize(value: Json, rules: readonly NormalizeRule[]): Json {
   return pruneEmpty(copy) ?? {};
 }
 
-function select(
-  value: Json,
-  path: readonly string[],
-  depth: number,
-  visit: (node: { [key: string]: Json }) => void,
-): void {
-  if (depth === path.length) {
-    if (isObject(value)) visit(value);
-    return;
+/** The sources' rule tables are constants: each path is compiled once. */
+const paths = new Map<string, Path>();
+function compiled(text: string): Path {
+  let path = paths.get(text);
+  if (path === undefined) {
+    path = parsePath(text);
+    paths.set(text, path);
   }
-  const head = path[depth] as string;
-  if (head === '*') {
-    if (Array.isArray(value)) for (const element of value) select(element, path, depth + 1, visit);
-  } else if (isObject(value) && value[head] !== undefined) {
-    select(value[head] as Json, path, depth + 1, visit);
-  }
+  return path;
 }
 
 /** Nulls, empty mappings and empty lists say nothing the API server would keep. */

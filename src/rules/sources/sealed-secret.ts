@@ -15,7 +15,7 @@ import type { SourceKind } from './source.js';
  * and namespace are ignored) and `immutable`. Default: type Opaque.
  */
 const rules: readonly NormalizeRule[] = [
-  { path: ['template'], drop: ['metadata', 'immutable', 'data'], defaults: { type: 'Opaque' } },
+  { path: 'template', drop: ['metadata', 'immutable', 'data'], defaults: { type: 'Opaque' } },
 ];
 
 /** `sealedsecrets.bitnami.com/managed` or `/patch`, on the SealedSecret or its template. */

@@ -22,23 +22,23 @@ import type { SourceKind } from './source.js';
  */
 const rules: readonly NormalizeRule[] = [
   {
-    path: [],
+    path: '',
     drop: ['refreshAfter', 'syncConfig', 'hmacSecretData', 'rolloutRestartTargets'],
     defaults: { version: 0 },
   },
   {
-    path: ['destination'],
+    path: 'destination',
     drop: ['create', 'overwrite', 'labels', 'annotations'],
     defaults: { type: 'Opaque' },
   },
-  { path: ['destination', 'transformation'], drop: ['resync'], defaults: { excludeRaw: false } },
+  { path: 'destination.transformation', drop: ['resync'], defaults: { excludeRaw: false } },
   {
-    path: ['destination', 'transformation', 'transformationRefs', '*'],
+    path: 'destination.transformation.transformationRefs[]',
     defaults: { ignoreIncludes: false, ignoreExcludes: false },
   },
 ];
 /** With create: false VSO writes only `data` into a Secret someone else owns. */
-const notCreated: readonly NormalizeRule[] = [{ path: ['destination'], drop: ['type'] }];
+const notCreated: readonly NormalizeRule[] = [{ path: 'destination', drop: ['type'] }];
 
 const kvTypes = ['kv-v1', 'kv-v2'];
 

@@ -1,6 +1,7 @@
-// Which PodSpec fields name a Secret or ConfigMap, as data (like kustomize's nameReference table): a path of
-// field names where `[]` steps into every list element, the field holding the Secret's name, and
+// Which PodSpec fields name a Secret or ConfigMap, as data (like kustomize's nameReference table): a path
+// (model/path.ts: `[]` steps into every list element), the field holding the Secret's name, and
 // which keys the reference reads.
+import { fieldPath, type Keys, parsePath, type Trail, walk } from '../../model/path.js';
 import {
   describeType,
   ItemError,
@@ -80,56 +81,39 @@ export interface SecretUse {
   field?: string;
 }
 
-interface Step {
-  key: string;
-  list: boolean;
+/** The table's paths, compiled once. */
+const compiled = secretReferences.map((ref) => ({ ref, path: parsePath(ref.path) }));
+
+/** A malformed field on the way: the walk of a PodSpec stops with an item error. */
+function notA(node: Json, at: Trail, wanted: 'mapping' | 'list'): never {
+  const field = fieldPath(at);
+  throw new ItemError(`${field} is ${describeType(node)}, not a ${wanted}`, field);
 }
 
-/** The table's paths, split once. */
-const compiled = secretReferences.map((ref) => ({
-  ref,
-  steps: ref.path.split('.').map((step): Step => {
-    const list = step.endsWith('[]');
-    return { key: list ? step.slice(0, -2) : step, list };
-  }),
-}));
-
-/**
- * Where the walk is, as a stack of segments pushed and popped on the way: the field path string
- * (`spec.template.spec.containers[0].env[1]`) is only built for an error.
- */
-type Trail = (string | number)[];
-const fieldOf = (trail: Trail): string => {
-  let field = '';
-  for (const segment of trail) {
-    if (typeof segment === 'number') field = `${field}[${segment}]`;
-    else field = field === '' ? segment : `${field}.${segment}`;
-  }
-  return field;
-};
-
-/** Every Secret a PodSpec references, per the table; malformed fields are item errors. */
-export function secretUses(podSpec: JsonObject, podSpecField: string): SecretUse[] {
+/** Every Secret a PodSpec at `at` references, per the table; malformed fields are item errors. */
+export function secretUses(podSpec: JsonObject, at: Keys): SecretUse[] {
   const uses: SecretUse[] = [];
-  // One trail for all walks: each walk pops what it pushes (a throw ends them all).
-  const trail: Trail = [podSpecField];
-  for (const { ref, steps } of compiled) select(podSpec, steps, 0, trail, ref, uses);
+  for (const { ref, path } of compiled) {
+    walk(podSpec, path, (node, trail) => addUse(node, trail, ref, uses), { at, mismatch: notA });
+  }
   return uses;
 }
 
 /** The reference object `node` found at `trail`: its use, if it names a Secret. */
-function addUse(node: JsonObject, trail: Trail, ref: SecretReference, uses: SecretUse[]): void {
+function addUse(node: Json, trail: Trail, ref: SecretReference, uses: SecretUse[]): void {
+  if (node === null) return;
+  if (!isObject(node)) notA(node, trail, 'mapping');
   const name = node[ref.nameField];
   if (name === undefined || name === null) return;
   if (typeof name !== 'string') {
-    const field = `${fieldOf(trail)}.${ref.nameField}`;
+    const field = fieldPath([...trail, ref.nameField]);
     throw new ItemError(`${field} is not a string`, field);
   }
   const use: SecretUse = { kind: ref.kind, secretName: name, keys: keysOf(node, ref, trail) };
   if (ref.optIn) use.optIn = ref.optIn;
   // Only named keys can be missing: the missing-key lint reports them at this field.
   if (use.keys !== 'all' && ref.keys !== 'all') {
-    use.field = `${fieldOf(trail)}.${'field' in ref.keys ? ref.keys.field : ref.keys.items}`;
+    use.field = fieldPath([...trail, 'field' in ref.keys ? ref.keys.field : ref.keys.items]);
   }
   uses.push(use);
 }
@@ -143,47 +127,11 @@ function keysOf(node: JsonObject, ref: SecretReference, trail: Trail): KeySet {
   const items = node[ref.keys.items];
   if (items === undefined || items === null) return 'all';
   if (!Array.isArray(items)) {
-    const field = `${fieldOf(trail)}.items`;
+    const field = fieldPath([...trail, ref.keys.items]);
     throw new ItemError(`${field} is not a list`, field);
   }
   const keys = items.map((item) => (isObject(item) ? item.key : undefined));
   return keys.every((k) => typeof k === 'string') && keys.length > 0
     ? new Set(keys as string[])
     : 'all';
-}
-
-function select(
-  node: Json,
-  steps: readonly Step[],
-  depth: number,
-  trail: Trail,
-  ref: SecretReference,
-  uses: SecretUse[],
-): void {
-  if (!isObject(node)) {
-    if (depth === steps.length && node === null) return;
-    const field = fieldOf(trail);
-    throw new ItemError(`${field} is ${describeType(node)}, not a mapping`, field);
-  }
-  if (depth === steps.length) {
-    addUse(node, trail, ref, uses);
-    return;
-  }
-  const { key, list } = steps[depth] as Step;
-  const child = node[key];
-  if (child === undefined || child === null) return;
-  trail.push(key);
-  if (!list) {
-    select(child, steps, depth + 1, trail, ref, uses);
-  } else if (!Array.isArray(child)) {
-    const field = fieldOf(trail);
-    throw new ItemError(`${field} is ${describeType(child)}, not a list`, field);
-  } else {
-    for (let i = 0; i < child.length; i++) {
-      trail.push(i);
-      select(child[i] as Json, steps, depth + 1, trail, ref, uses);
-      trail.pop();
-    }
-  }
-  trail.pop();
 }

@@ -1,40 +1,31 @@
 // Where a resource keeps its pod template, found by shape rather than by kind, so Argo Rollouts,
 // Knative Services and other CRDs with a pod template work without a list of kinds.
-import { getPath, isObject, type Json, type Resource } from '../../model/resource.js';
+import { getPath, type Keys, parseKeys } from '../../model/path.js';
+import { isObject, type Json, type Resource } from '../../model/resource.js';
 
 export interface PodTemplateShape {
-  /** Path to the PodSpec. */
-  podSpec: readonly string[];
-  /** Path to the pod template's metadata, where the checksum goes. */
-  metadata: readonly string[];
-  /** Derived, for messages and lookups: `podSpec` joined, `metadata` + `annotations` (joined). */
-  podSpecField: string;
-  annotationsPath: readonly string[];
-  annotationsField: string;
+  /** Where the PodSpec is. */
+  podSpec: Keys;
+  /** Where the pod template's metadata is: the checksum goes in its annotations. */
+  metadata: Keys;
+  annotations: Keys;
 }
 
-/** A shape from the path to the pod template (`[]` for a bare Pod, whose spec is the PodSpec). */
-function shape(template: readonly string[], podSpec = [...template, 'spec']): PodTemplateShape {
-  const metadata = [...template, 'metadata'];
-  const annotationsPath = [...metadata, 'annotations'];
-  return {
-    podSpec,
-    metadata,
-    podSpecField: podSpec.join('.'),
-    annotationsPath,
-    annotationsField: annotationsPath.join('.'),
-  };
+/** A shape from the path to the pod template (`''` for a bare Pod, whose spec is the PodSpec). */
+function shape(template: string, podSpec = `${template}.spec`): PodTemplateShape {
+  const metadata = parseKeys(template === '' ? 'metadata' : `${template}.metadata`);
+  return { podSpec: parseKeys(podSpec), metadata, annotations: [...metadata, 'annotations'] };
 }
 
 export const podTemplateShapes: readonly PodTemplateShape[] = [
   // Deployment, StatefulSet, DaemonSet, ReplicaSet, Job, Argo Rollout, Knative Service, …
-  shape(['spec', 'template']),
+  shape('spec.template'),
   // CronJob
-  shape(['spec', 'jobTemplate', 'spec', 'template']),
+  shape('spec.jobTemplate.spec.template'),
 ];
 
 /** A bare Pod consumes Secrets too, but annotating it restarts nothing. */
-export const barePod: PodTemplateShape = shape([], ['spec']);
+export const barePod: PodTemplateShape = shape('', 'spec');
 
 export interface PodTemplate {
   shape: PodTemplateShape;

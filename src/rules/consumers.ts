@@ -1,0 +1,92 @@
+// Stage 2: the consumers, found by their pod templates: which sources each template reads (and so
+// comes after), and the references no source in the input answers.
+import type { Config } from '../model/config.js';
+import { fieldPath, getPath } from '../model/path.js';
+import { type Resource, readAnnotations } from '../model/resource.js';
+import type { Result } from '../model/results.js';
+import { unionKeys } from './checksums.js';
+import type { KeyedRead, UnresolvedRef } from './lints/lint.js';
+import type { SourceIndex } from './source-index.js';
+import { sourceKindOf } from './sources/index.js';
+import type { SecretSource } from './sources/source.js';
+import { addTo, guarded } from './stage.js';
+import { type KeySet, secretUses } from './workloads/references.js';
+import { barePod, type PodTemplate, podTemplatesOf } from './workloads/shapes.js';
+
+/** A pod template that reads at least one source, for the checksum. */
+export interface ConsumingTemplate {
+  template: PodTemplate;
+  /** The sources that count for its checksum, with the keys it reads of each. */
+  consumed: ReadonlyMap<SecretSource, KeySet>;
+  /** Its annotations as the input has them (none read for a bare Pod, which gets no checksum). */
+  current: Readonly<Record<string, string>>;
+}
+
+export interface Consumer {
+  resource: Resource;
+  templates: readonly ConsumingTemplate[];
+  /** A malformed field that stopped the reading: the templates after it are not read. */
+  error?: Result;
+}
+
+export interface Consumption {
+  /** Resources with a pod template that reads a source, or with a malformed one, in input order. */
+  consumers: readonly Consumer[];
+  /** The resources whose pod templates read each source (opt-in references included). */
+  consumersOf: ReadonlyMap<SecretSource, ReadonlySet<Resource>>;
+  /** References that no source in the resource's own namespace produces. */
+  unresolved: ReadonlyMap<Resource, readonly UnresolvedRef[]>;
+  /** References that read named keys of a Secret (or ConfigMap) that sources produce. */
+  keyedReads: readonly KeyedRead[];
+}
+
+export function findConsumers(
+  resources: readonly Resource[],
+  index: SourceIndex,
+  config: Config,
+): Consumption {
+  const consumers: Consumer[] = [];
+  const consumersOf = new Map<SecretSource, Set<Resource>>();
+  const unresolved = new Map<Resource, UnresolvedRef[]>();
+  const keyedReads: KeyedRead[] = [];
+  for (const resource of resources) {
+    if (sourceKindOf(resource)) continue;
+    const templates: ConsumingTemplate[] = [];
+    const errors: Result[] = [];
+    guarded(errors, resource, () => {
+      for (const template of podTemplatesOf(resource)) {
+        // Every reference orders its source first; opt-in ones count for the checksum only when on.
+        const consumed = new Map<SecretSource, KeySet>();
+        const { shape } = template;
+        for (const use of secretUses(template.podSpec, shape.podSpec)) {
+          const sources = index.producing(use.kind, resource.namespace, use.secretName);
+          if (!sources) {
+            const field = fieldPath(shape.podSpec);
+            addTo(unresolved, resource, { kind: use.kind, name: use.secretName, field });
+          }
+          if (sources && use.field && use.keys !== 'all') {
+            keyedReads.push({ consumer: resource, sources, keys: use.keys, field: use.field });
+          }
+          for (const source of sources ?? []) {
+            const consumers = consumersOf.get(source) ?? new Set<Resource>();
+            consumersOf.set(source, consumers.add(resource));
+            if (use.optIn && !config[use.optIn]) continue;
+            const prior = consumed.get(source);
+            consumed.set(source, prior ? unionKeys(prior, use.keys) : use.keys);
+          }
+        }
+        if (consumed.size === 0) continue;
+        const { annotations } = shape;
+        const current =
+          shape === barePod
+            ? {}
+            : readAnnotations(getPath(resource.value, annotations), fieldPath(annotations));
+        templates.push({ template, consumed, current });
+      }
+    });
+    const [error] = errors;
+    if (templates.length > 0 || error)
+      consumers.push({ resource, templates, ...(error && { error }) });
+  }
+  return { consumers, consumersOf, unresolved, keyedReads };
+}

@@ -1,0 +1,66 @@
+// Stage 1: the secret sources of the input, by the Secret (or ConfigMap) each one produces.
+import type { Config } from '../model/config.js';
+import type { Resource } from '../model/resource.js';
+import { describe, type Result, resourceResult } from '../model/results.js';
+import { sourceKindOf, storeKindOf } from './sources/index.js';
+import type { SecretSource } from './sources/source.js';
+import { addTo, guarded, objectKey } from './stage.js';
+import type { ProducedKind } from './workloads/references.js';
+
+export interface SourceIndex {
+  /** Every source, in input order (a cluster kind gives one per namespace). */
+  sources: readonly SecretSource[];
+  /** The stores in the input, which sources read from. */
+  stores: readonly Resource[];
+  /** Skipped sources, malformed ones, notes of the sources and several sources of one Secret. */
+  results: readonly Result[];
+  /** The sources that produce one Secret (or ConfigMap) in one namespace. */
+  producing(
+    kind: ProducedKind,
+    namespace: string | undefined,
+    name: string,
+  ): SecretSource[] | undefined;
+}
+
+export function readSources(resources: readonly Resource[], config: Config): SourceIndex {
+  const results: Result[] = [];
+  const sources: SecretSource[] = [];
+  const stores: Resource[] = [];
+  const bySecret = new Map<string, SecretSource[]>();
+  const inventory = { config, resources };
+  for (const resource of resources) {
+    if (storeKindOf(resource)) stores.push(resource);
+    const kind = sourceKindOf(resource);
+    if (!kind) continue;
+    guarded(results, resource, () => {
+      const read = kind.read(resource, inventory);
+      if ('skipped' in read) {
+        results.push(resourceResult(resource, 'info', `skipped: ${read.skipped}`));
+        return;
+      }
+      for (const source of Array.isArray(read) ? read : [read]) {
+        sources.push(source);
+        results.push(...source.notes);
+        addTo(bySecret, objectKey(source.produces, source.namespace, source.secretName), source);
+      }
+    });
+  }
+  for (const same of bySecret.values()) {
+    if (same.length >= 2) results.push(...duplicateWarnings(same));
+  }
+  return {
+    sources,
+    stores,
+    results,
+    producing: (kind, namespace, name) => bySecret.get(objectKey(kind, namespace, name)),
+  };
+}
+
+/** Several sources writing one Secret: each is told of the others. */
+function duplicateWarnings(same: readonly SecretSource[]): Result[] {
+  return same.map((source) => {
+    const others = same.filter((s) => s !== source).map((s) => describe(s.resource));
+    const message = `${describe(source.resource)} and ${others.join(', ')} all write ${source.produces} ${source.secretName}; each consumer's checksum covers all of them`;
+    return resourceResult(source.resource, 'warning', message);
+  });
+}

@@ -1,0 +1,86 @@
+// Stage 5: the order graph (stores → sources → consumers) and the sync waves that follow it.
+import type { Config } from '../model/config.js';
+import type { MappingEdit } from '../model/edit.js';
+import type { Resource } from '../model/resource.js';
+import type { Result } from '../model/results.js';
+import type { Consumption } from './consumers.js';
+import { phaseOf } from './order/phases.js';
+import { placeWaves, type WaveNode, type WavePlan, waveOf } from './order/waves.js';
+import type { SourceIndex } from './source-index.js';
+import { storeKindOf, storeKinds } from './sources/index.js';
+import { guarded, objectKey } from './stage.js';
+
+export interface OrderPlan {
+  /** Stores, sources and consumers with their waves; `before` points at what comes later. */
+  nodes: ReadonlyMap<Resource, WaveNode>;
+  /** Nodes whose wave the run writes; the others keep the wave the input gives them. */
+  placed: ReadonlySet<WaveNode>;
+  /** Explicit waves that contradict the order, with the nodes they are not below. */
+  conflicts: ReadonlyMap<WaveNode, readonly WaveNode[]>;
+  /** The waves to write (none without syncWaves). */
+  edits: readonly MappingEdit[];
+  /** Malformed waves, then (with syncWaves) the waves and their conflicts. */
+  results: readonly Result[];
+}
+
+/** Waves order resources only within one sync phase (the hook-phase lint covers the rest). */
+const samePhase = (a: Resource, b: Resource) => {
+  const phase = phaseOf(a);
+  return phase !== undefined && phase.name === phaseOf(b)?.name;
+};
+
+/** The order graph is planned either way (for `plan`); its edits only count with syncWaves. */
+export function planWaves(
+  { sources, stores }: SourceIndex,
+  { consumersOf }: Consumption,
+  config: Config,
+): OrderPlan {
+  const errors: Result[] = [];
+  const nodes = new Map<Resource, WaveNode>();
+  const nodeOf = (resource: Resource): WaveNode | undefined => {
+    guarded(errors, resource, () => {
+      if (!nodes.has(resource)) {
+        nodes.set(resource, { resource, wave: waveOf(resource), before: new Set() });
+      }
+    });
+    return nodes.get(resource);
+  };
+
+  const storeNodes = new Map<string, WaveNode>();
+  for (const store of stores) {
+    const node = nodeOf(store);
+    const namespace = storeKindOf(store)?.clusterScoped ? undefined : store.namespace;
+    if (node) storeNodes.set(objectKey(store.kind, namespace, store.name), node);
+  }
+
+  const sourceNodes = new Set<WaveNode>();
+  for (const source of sources) {
+    if (!source.ordered) continue;
+    const node = nodeOf(source.resource);
+    if (!node) continue;
+    // One resource can be several sources (one per namespace): its node gathers all consumers.
+    for (const consumer of consumersOf.get(source) ?? []) {
+      const consumerNode = samePhase(source.resource, consumer) ? nodeOf(consumer) : undefined;
+      if (consumerNode) node.before.add(consumerNode);
+    }
+    sourceNodes.add(node);
+    for (const ref of source.stores) {
+      const clusterScoped = storeKinds.find((k) => k.kind === ref.kind)?.clusterScoped;
+      const namespace = clusterScoped ? undefined : source.namespace;
+      const store = storeNodes.get(objectKey(ref.kind, namespace, ref.name));
+      if (store && samePhase(store.resource, source.resource)) store.before.add(node);
+    }
+  }
+  const defaults = new Map<WaveNode, bigint>();
+  for (const node of sourceNodes) defaults.set(node, config.externalSecretWave);
+  for (const node of storeNodes.values()) defaults.set(node, config.storeWave);
+  const waves: WavePlan = { edits: [], results: [], placed: new Set(), conflicts: new Map() };
+  placeWaves(defaults, { conflictSeverity: config.waveConflictSeverity }, waves);
+  if (config.syncWaves) {
+    const { placed, conflicts, edits, results } = waves;
+    return { nodes, placed, conflicts, edits, results: [...errors, ...results] };
+  }
+  // Nothing is written: `plan` shows the waves Argo CD reads from the input as it is.
+  for (const node of waves.placed) node.wave = waveOf(node.resource);
+  return { nodes, placed: new Set(), conflicts: new Map(), edits: [], results: errors };
+}

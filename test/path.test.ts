@@ -1,0 +1,80 @@
+// The one path syntax (src/model/path.ts): tables write `a.b[].c`, results print the match.
+import { describe, expect, it } from 'vitest';
+import {
+  each,
+  fieldPath,
+  getPath,
+  parseKeys,
+  parsePath,
+  type Trail,
+  walk,
+} from '../src/model/path.js';
+import type { Json } from '../src/model/resource.js';
+
+const matches = (value: Json, text: string, at: Trail = []) => {
+  const found: [string, Json][] = [];
+  walk(value, parsePath(text), (node, trail) => found.push([fieldPath(trail), node]), { at });
+  return found;
+};
+
+describe('paths', () => {
+  it('compile `[]` to every element of the list', () => {
+    expect(parsePath('')).toEqual([]);
+    expect(parsePath('containers[].env[].valueFrom')).toEqual([
+      'containers',
+      each,
+      'env',
+      each,
+      'valueFrom',
+    ]);
+    expect(parseKeys('spec.template.metadata')).toEqual(['spec', 'template', 'metadata']);
+    expect(() => parseKeys('data[]')).toThrow(/no \[\]/);
+  });
+
+  it('visit every match in document order, with where it is', () => {
+    const spec: Json = { containers: [{ env: [{ name: 'a' }, { name: 'b' }] }, {}, { env: null }] };
+    expect(matches(spec, 'containers[].env[]', ['spec'])).toEqual([
+      ['spec.containers[0].env[0]', { name: 'a' }],
+      ['spec.containers[0].env[1]', { name: 'b' }],
+    ]);
+    expect(matches(spec, '')).toEqual([['', spec]]);
+  });
+
+  it('end quietly at absent fields and at null ones on the way, and visit a null match', () => {
+    expect(matches({ a: null }, 'a.b')).toEqual([]);
+    expect(matches({ a: null }, 'a')).toEqual([['a', null]]);
+    expect(matches({ a: [null] }, 'a[]')).toEqual([['a[0]', null]]);
+  });
+
+  it('report a value that is not what the path steps into, or skip it', () => {
+    const mismatches: string[] = [];
+    walk({ a: [1, { b: 'x' }], c: 'y' }, parsePath('a[].b'), () => {}, {
+      mismatch: (_node, at, wanted) => mismatches.push(`${fieldPath(at)} ${wanted}`),
+    });
+    walk({ c: 'y' }, parsePath('c[]'), () => {}, {
+      mismatch: (node, at, wanted) => mismatches.push(`${fieldPath(at)} ${wanted} ${node}`),
+    });
+    expect(mismatches).toEqual(['a[0] mapping', 'c list y']);
+    expect(matches({ a: [1] }, 'a[].b')).toEqual([]);
+  });
+
+  it('read one value at a path without []', () => {
+    const value = { metadata: { labels: { x: '1' }, annotations: null } };
+    expect(getPath(value, 'metadata.labels')).toEqual({ x: '1' });
+    expect(getPath(value, ['metadata', 'labels', 'x'])).toBe('1');
+    expect(getPath(value, 'metadata.annotations')).toBeNull();
+    expect(getPath(value, 'metadata.annotations.x')).toBeUndefined();
+    expect(getPath(value, 'metadata.labels.x.y')).toBeUndefined();
+    expect(getPath(undefined, 'a')).toBeUndefined();
+  });
+
+  it('print fields as results have them', () => {
+    expect(fieldPath(['spec', 'template', 'metadata', 'annotations'], 'checksum/x')).toBe(
+      'spec.template.metadata.annotations[checksum/x]',
+    );
+    expect(fieldPath(['data'], 'a.b')).toBe('data[a.b]');
+    expect(fieldPath(['spec.template.spec', 'volumes', 0, 'secret'])).toBe(
+      'spec.template.spec.volumes[0].secret',
+    );
+  });
+});
