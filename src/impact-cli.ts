@@ -2,6 +2,7 @@
 // .yaml/.yml file under a directory). The comparison itself is impact-run.ts, text in, text out.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { parseArgs } from './cli-args.js';
 import {
   type ImpactFormat,
   impact,
@@ -24,41 +25,10 @@ const failure = (message: string): RunOutput => ({
 });
 
 export function impactCli(args: readonly string[], version: string, cwd: string): RunOutput {
-  const positional: string[] = [];
-  const settings: Record<string, string> = {};
-  let format: ImpactFormat = 'markdown';
-  let fnConfigPath: string | undefined;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string;
-    const flagValue = (flag: string) =>
-      arg === flag
-        ? (args[++i] ?? '')
-        : arg.startsWith(`${flag}=`)
-          ? arg.slice(flag.length + 1)
-          : null;
-    const formatArg = flagValue('--format');
-    const fnConfig = formatArg === null ? flagValue('--fn-config') : null;
-    if (formatArg !== null) {
-      if (!impactFormats.includes(formatArg as ImpactFormat)) {
-        return failure(
-          `--format must be one of ${impactFormats.join(', ')}, got ${JSON.stringify(formatArg)}`,
-        );
-      }
-      format = formatArg as ImpactFormat;
-    } else if (fnConfig !== null) {
-      if (!fnConfig) return failure('--fn-config needs a file');
-      fnConfigPath = fnConfig;
-    } else if (/^[A-Za-z]\w*=/.test(arg)) {
-      const eq = arg.indexOf('=');
-      const key = arg.slice(0, eq);
-      if (Object.hasOwn(settings, key)) return failure(`option ${key} given twice`);
-      settings[key] = arg.slice(eq + 1);
-    } else if (arg.startsWith('-') && arg !== '-') {
-      return failure(`unknown argument ${JSON.stringify(arg)}`);
-    } else {
-      positional.push(arg);
-    }
-  }
+  const parsed = parseArgs(args, { formats: impactFormats, positional: true });
+  if ('error' in parsed) return failure(parsed.error);
+  const { positional, settings, fnConfigPath } = parsed;
+  const format: ImpactFormat = parsed.format ?? 'markdown';
   if (positional.length !== 2) {
     return failure(`needs BASE and HEAD (files or directories), got ${positional.length} paths`);
   }

@@ -2,6 +2,7 @@
 import { isAscii, isUtf8 } from 'node:buffer';
 import { fstatSync, readFileSync, readSync, writeSync } from 'node:fs';
 import { isatty } from 'node:tty';
+import { parseArgs } from './cli-args.js';
 import { impactCli, impactUsage } from './impact-cli.js';
 import { healthCheckPatch } from './rules/argocd-health.js';
 import { check, type PlanFormat, plan, run } from './run.js';
@@ -54,46 +55,17 @@ async function main(argv: readonly string[]): Promise<number> {
   const planning = argv[0] === 'plan';
   const checking = argv[0] === 'check';
   const args = planning || checking ? argv.slice(1) : argv;
-  const settings: Record<string, string> = {};
-  let verbose = false;
-  let format: PlanFormat = 'table';
-  let fnConfigPath: string | undefined;
-  const bad = (message: string) => {
-    process.stderr.write(`secret-rollout: ${message}\n${usage}`);
+  const parsed = parseArgs(args, {
+    ...(planning ? { formats } : {}),
+    flags: planning ? ['--verbose', '--mermaid'] : ['--verbose'],
+  });
+  if ('error' in parsed) {
+    process.stderr.write(`secret-rollout: ${parsed.error}\n${parsed.usage ? usage : ''}`);
     return 1;
-  };
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string;
-    // `--flag value` or `--flag=value`; null: not this flag.
-    const flagValue = (flag: string) =>
-      arg === flag ? args[++i] : arg.startsWith(`${flag}=`) ? arg.slice(flag.length + 1) : null;
-    const fnConfig = flagValue('--fn-config');
-    const formatArg = planning ? flagValue('--format') : null;
-    if (arg === '--verbose') verbose = true;
-    else if (planning && arg === '--mermaid') format = 'mermaid';
-    else if (formatArg !== null) {
-      if (!formats.includes(formatArg as PlanFormat)) {
-        return bad(
-          `--format must be one of ${formats.join(', ')}, got ${JSON.stringify(formatArg)}`,
-        );
-      }
-      format = formatArg as PlanFormat;
-    } else if (fnConfig !== null) {
-      if (!fnConfig) return bad('--fn-config needs a file');
-      fnConfigPath = fnConfig;
-    } else if (/^[A-Za-z]\w*=/.test(arg)) {
-      const eq = arg.indexOf('=');
-      const key = arg.slice(0, eq);
-      // The last one winning would hide a typo'd pipeline or a clash with a CI default.
-      if (Object.hasOwn(settings, key)) {
-        process.stderr.write(`secret-rollout: option ${key} given twice\n`);
-        return 1;
-      }
-      settings[key] = arg.slice(eq + 1);
-    } else {
-      return bad(`unknown argument ${JSON.stringify(arg)}`);
-    }
   }
+  const { settings, fnConfigPath } = parsed;
+  const verbose = parsed.flags.has('--verbose');
+  const format: PlanFormat = parsed.format ?? (parsed.flags.has('--mermaid') ? 'mermaid' : 'table');
   let fnConfig: { path: string; text: string } | undefined;
   if (fnConfigPath !== undefined) {
     try {

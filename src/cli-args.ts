@@ -1,0 +1,71 @@
+// The command line's words, one parser for every subcommand: `key=value` options (each at most
+// once), `--fn-config FILE`, `--format F` (where the command has formats), plain flags, and
+// positional paths (where the command takes them). No I/O: main.ts and impact-cli.ts print.
+
+export interface Args<F extends string> {
+  settings: Record<string, string>;
+  fnConfigPath: string | undefined;
+  format: F | undefined;
+  flags: Set<string>;
+  positional: string[];
+}
+
+/** A word that cannot be read; `usage` when printing the usage would help. */
+export interface ArgsError {
+  error: string;
+  usage: boolean;
+}
+
+export interface ArgsSpec<F extends string> {
+  formats?: readonly F[];
+  flags?: readonly string[];
+  positional?: boolean;
+}
+
+export function parseArgs<F extends string>(
+  args: readonly string[],
+  spec: ArgsSpec<F>,
+): Args<F> | ArgsError {
+  const parsed: Args<F> = {
+    settings: {},
+    fnConfigPath: undefined,
+    format: undefined,
+    flags: new Set(),
+    positional: [],
+  };
+  const fail = (error: string, usage = true): ArgsError => ({ error, usage });
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    // `--flag value` or `--flag=value`; null: not this flag.
+    const flagValue = (flag: string) =>
+      arg === flag
+        ? (args[++i] ?? '')
+        : arg.startsWith(`${flag}=`)
+          ? arg.slice(flag.length + 1)
+          : null;
+    const format = spec.formats ? flagValue('--format') : null;
+    const fnConfig = format === null ? flagValue('--fn-config') : null;
+    if (spec.flags?.includes(arg)) parsed.flags.add(arg);
+    else if (format !== null) {
+      const { formats = [] } = spec;
+      if (!formats.includes(format as F)) {
+        return fail(`--format must be one of ${formats.join(', ')}, got ${JSON.stringify(format)}`);
+      }
+      parsed.format = format as F;
+    } else if (fnConfig !== null) {
+      if (!fnConfig) return fail('--fn-config needs a file');
+      parsed.fnConfigPath = fnConfig;
+    } else if (/^[A-Za-z]\w*=/.test(arg)) {
+      const eq = arg.indexOf('=');
+      const key = arg.slice(0, eq);
+      // The last one winning would hide a typo'd pipeline or a clash with a CI default.
+      if (Object.hasOwn(parsed.settings, key)) return fail(`option ${key} given twice`, false);
+      parsed.settings[key] = arg.slice(eq + 1);
+    } else if (spec.positional && !(arg.startsWith('-') && arg !== '-')) {
+      parsed.positional.push(arg);
+    } else {
+      return fail(`unknown argument ${JSON.stringify(arg)}`);
+    }
+  }
+  return parsed;
+}
