@@ -1,11 +1,11 @@
 // The thin entry point: arguments, stdin, stdout/stderr, exit code. Everything else is in run().
-import { isAscii, isUtf8 } from 'node:buffer';
-import { fstatSync, readFileSync, readSync, writeSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { isatty } from 'node:tty';
 import { parseArgs } from './cli-args.js';
 import { impactCli, impactUsage } from './impact-cli.js';
 import { healthCheckPatch } from './rules/argocd-health.js';
 import { check, type PlanFormat, plan, run } from './run.js';
+import { decode, readStdin, write } from './stdio.js';
 
 /** package.json's version, put in by build.mjs (esbuild `define`): the bundle reads no files. */
 declare const SECRET_ROLLOUT_VERSION: string;
@@ -97,75 +97,6 @@ async function main(argv: readonly string[]): Promise<number> {
   write(1, result.stdout);
   write(2, result.stderr);
   return result.exitCode;
-}
-
-/**
- * All of stdin. Read with blocking reads (a slow writer is waited for), which spares loading
- * Node's streams at start-up; a non-blocking stdin (EAGAIN) is read on as a stream.
- */
-async function readStdin(): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  // A file's size is known: one buffer, one read. Pipes: chunks that grow.
-  let size = 1 << 16;
-  try {
-    const stat = fstatSync(0);
-    if (stat.isFile()) size = Math.max(stat.size + 1, 1);
-  } catch {}
-  for (;;) {
-    const buffer = Buffer.allocUnsafe(size);
-    let filled = 0;
-    try {
-      for (let n = -1; n !== 0 && filled < size; filled += n) {
-        n = readSync(0, buffer, filled, size - filled, null);
-      }
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'EAGAIN' && code !== 'EOF') throw error;
-      chunks.push(buffer.subarray(0, filled));
-      if (code === 'EOF') break;
-      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-      break;
-    }
-    chunks.push(buffer.subarray(0, filled));
-    if (filled < size) break;
-    size = Math.min(size * 2, 1 << 24);
-  }
-  return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
-}
-
-/** UTF-8 text without a byte order mark (as TextDecoder reads it), or undefined if invalid. */
-function decode(bytes: Buffer): string | undefined {
-  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
-  const body = bom ? bytes.subarray(3) : bytes;
-  if (!isUtf8(body)) return undefined;
-  // ASCII (the usual manifest) is latin1 too: copied, not decoded.
-  return body.toString(isAscii(body) ? 'latin1' : 'utf8');
-}
-
-/**
- * Writes all of `text` to fd 1 or 2, a piece at a time (a whole output as one buffer is as large
- * again as the input); synchronously unless the fd is non-blocking (EAGAIN).
- */
-function write(fd: 1 | 2, text: string): void {
-  const piece = 1 << 20;
-  for (let start = 0; start < text.length; ) {
-    let end = Math.min(start + piece, text.length);
-    // Never between the two halves of a surrogate pair: each half alone would be encoded as U+FFFD.
-    const last = text.charCodeAt(end - 1);
-    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end++;
-    const bytes = Buffer.from(text.slice(start, end), 'utf8');
-    let done = 0;
-    try {
-      while (done < bytes.length) done += writeSync(fd, bytes, done);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
-      const stream = fd === 1 ? process.stdout : process.stderr;
-      stream.write(bytes.subarray(done));
-      stream.write(text.slice(end));
-      return;
-    }
-    start = end;
-  }
 }
 
 main(process.argv.slice(2)).then(
