@@ -4,9 +4,10 @@
 
 import type { Resource } from './model/resource.js';
 import { formatResult, type Result } from './model/results.js';
-import { compareSides, describeRef, type ImpactSide, impactJson } from './report/impact.js';
+import { compareSides, type ImpactSide, impactJson } from './report/impact.js';
 import { impactMarkdown } from './report/impact-markdown.js';
 import { impactSarif } from './report/impact-sarif.js';
+import { describeRef } from './report/ref.js';
 import { analyse, type RunOptions, type RunOutput } from './run.js';
 
 export type ImpactFormat = 'markdown' | 'json' | 'sarif';

@@ -1,6 +1,7 @@
 // `impact --format markdown`: the report as a pull-request comment.
 import { formatResult } from '../model/results.js';
-import { describeRef, type Impact, type Ref } from './impact.js';
+import type { Impact } from './impact.js';
+import { describeRef, type Ref } from './ref.js';
 
 /** Edges past this are left out of the Mermaid picture (a comment should stay readable). */
 export const maxMermaidEdges = 30;

@@ -12,20 +12,13 @@ import { waveOf } from '../rules/order/waves.js';
 import type { SecretSource } from '../rules/sources/source.js';
 import type { Plan } from '../rules/transform.js';
 import { podTemplatesOf } from '../rules/workloads/shapes.js';
+import { describeRef, type Ref, refOf } from './ref.js';
 
 /** One side of the comparison: its resources, its plan and its results (rules only). */
 export interface ImpactSide {
   resources: readonly Resource[];
   plan: Plan;
   results: readonly Result[];
-}
-
-/** A resource as KRM results name it (the JSON's and the schema's `ref`). */
-export interface Ref {
-  apiVersion: string;
-  kind: string;
-  namespace?: string;
-  name: string;
 }
 
 export interface Reason {
@@ -72,20 +65,9 @@ const byRef = (a: Ref, b: Ref) =>
   compare(a.kind, b.kind) ||
   compare(a.apiVersion, b.apiVersion);
 
-export const refOf = (r: Resource): Ref => ({
-  apiVersion: r.apiVersion,
-  kind: r.kind,
-  ...(r.namespace === undefined ? {} : { namespace: r.namespace }),
-  name: r.name,
-});
-
 /** Identity across the two sides: the group, not the version (apps/v1beta2 → apps/v1 is one). */
 const identity = (r: { apiVersion: string; kind: string; namespace?: string; name: string }) =>
   `${groupOf(r.apiVersion)}\u0000${r.kind}\u0000${r.namespace ?? ''}\u0000${r.name}`;
-
-/** `Kind namespace/name` of a ref. */
-export const describeRef = (r: Ref) =>
-  `${r.kind} ${r.namespace === undefined ? '' : `${r.namespace}/`}${r.name}`;
 
 function byIdentity(resources: readonly Resource[]): Map<string, Resource> {
   const map = new Map<string, Resource>();

@@ -7,6 +7,7 @@ import { describe, type Result } from '../model/results.js';
 import type { WaveNode } from '../rules/order/waves.js';
 import type { SecretSource } from '../rules/sources/source.js';
 import type { Plan } from '../rules/transform.js';
+import { type Ref, refOf } from './ref.js';
 
 type Role = 'store' | 'source' | 'consumer';
 /** Order within a wave: stores, sources, consumers. */
@@ -150,21 +151,6 @@ export function planMermaid(plan: Plan): string {
   }
   return `${lines.join('\n')}\n`;
 }
-
-/** A resource as KRM results name it. */
-interface Ref {
-  apiVersion: string;
-  kind: string;
-  namespace?: string;
-  name: string;
-}
-
-const refOf = (r: Resource): Ref => ({
-  apiVersion: r.apiVersion,
-  kind: r.kind,
-  ...(r.namespace === undefined ? {} : { namespace: r.namespace }),
-  name: r.name,
-});
 
 /** Sorted, each resource once. */
 const refsOf = (resources: Iterable<Resource>): Ref[] =>
