@@ -21,9 +21,9 @@ import { ParseError, parseYaml } from './krm/yaml/parse.js';
 import type { KeyCache } from './krm/yaml/quick-parse.js';
 import { type Config, ConfigError, defaultConfig, readConfig } from './model/config.js';
 import type { MappingEdit } from './model/edit.js';
+import { getPath } from './model/path.js';
 import {
   type Bystander,
-  getPath,
   ItemError,
   isObject,
   type Json,

@@ -42,9 +42,6 @@ export function groupOf(apiVersion: string): string {
   return slash < 0 ? '' : apiVersion.slice(0, slash);
 }
 
-// The one path walker lives in path.ts; run.ts reads `items` with it from here.
-export { getPath } from './path.js';
-
 /**
  * Validates the envelope of an item (`apiVersion`, `kind`, `metadata`) and wraps it. `nodeBound`:
  * a known upper bound of the value's node count; the alias-bomb walk is skipped below maxNodes.

@@ -4,7 +4,8 @@
 
 import { annotationField } from '../model/edit.js';
 import { canonicalJson } from '../model/hash.js';
-import { getPath, groupOf, isObject, type Json, type Resource } from '../model/resource.js';
+import { getPath } from '../model/path.js';
+import { groupOf, isObject, type Json, type Resource } from '../model/resource.js';
 import type { Result } from '../model/results.js';
 import type { Checksum, SourceRead } from '../rules/checksums.js';
 import { unpinnedReasons } from '../rules/lints/unpinned-version.js';

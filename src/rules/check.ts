@@ -1,9 +1,10 @@
 // Check mode (`mode: check`, `secret-rollout check`): a CI gate that changes nothing. Every edit
 // a render would make becomes an error result naming the resource, the field, the value a render
 // writes and the command that writes it. Pure: the planned edits in, results out.
+
 import type { MappingEdit } from '../model/edit.js';
-import { fieldPath } from '../model/path.js';
-import { getPath, type Json, type Resource } from '../model/resource.js';
+import { fieldPath, getPath } from '../model/path.js';
+import type { Json, Resource } from '../model/resource.js';
 import { describe, type Result, resourceResult } from '../model/results.js';
 import type { Checksum } from './checksums.js';
 
