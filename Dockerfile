@@ -3,7 +3,9 @@
 #
 #   docker build -t localhost/secret-rollout:dev .
 #
-# The final stage is the Node.js runtime plus ONE file, the esbuild bundle: no node_modules, no npm.
+# The final stage is the Node.js runtime plus dist/: the esbuild bundle, the command that runs it
+# and V8's code cache for it (made by the build stage's Node.js: keep both images on one version,
+# or V8 rejects the cache and compiles the bundle at each start). No node_modules, no npm.
 # It runs as nobody (65534), the user kpt and kustomize pass anyway (`--user nobody`), needs no
 # network and writes nothing, so it works with `--read-only` and `--network none`.
 # test/container/ builds this file and runs it through the real kpt and kubectl.
@@ -22,7 +24,7 @@ COPY package.json package-lock.json ./
 RUN if [ "$NPM_CI" = true ]; then npm ci --ignore-scripts --no-audit --no-fund; fi
 COPY . .
 # World-readable, owned by root: whatever user the orchestrator picks can run it, none can change it.
-RUN npm run build && chmod 0644 dist/secret-rollout.cjs
+RUN npm run build && chmod 0644 dist/*
 
 FROM ${RUNTIME_IMAGE}
 ARG VERSION=0.0.0-dev
@@ -34,6 +36,6 @@ LABEL org.opencontainers.image.title="secret-rollout" \
       org.opencontainers.image.version="${VERSION}" \
       org.opencontainers.image.revision="${REVISION}" \
       org.opencontainers.image.licenses="Apache-2.0"
-COPY --from=build /src/dist/secret-rollout.cjs /app/secret-rollout.cjs
+COPY --from=build /src/dist/ /app/
 USER 65534:65534
 ENTRYPOINT ["node", "/app/secret-rollout.cjs"]

@@ -1,9 +1,14 @@
-// One bundled, executable CommonJS file (dist/secret-rollout.cjs): fast start-up, nothing to resolve at run time.
-import { chmodSync, readFileSync } from 'node:fs';
+// dist/: one bundled, minified CommonJS file (secret-rollout-bundle.cjs), nothing to resolve at run
+// time; the command that runs it with V8's code cache (secret-rollout.cjs, from src/launch.cjs);
+// and that cache (secret-rollout-bundle.v8cache), written by one run of the command on an example.
+import { execFileSync } from 'node:child_process';
+import { chmodSync, copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 
-const outfile = 'dist/secret-rollout.cjs';
+const command = 'dist/secret-rollout.cjs';
+const outfile = 'dist/secret-rollout-bundle.cjs';
+const codeCache = 'dist/secret-rollout-bundle.v8cache';
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 
 /** `import text from './file?raw'` (as in Vite, which runs the tests): the file's text. */
@@ -27,10 +32,23 @@ await build({
   platform: 'node',
   target: 'node20',
   format: 'cjs',
-  banner: { js: '#!/usr/bin/env node' },
+  // Half the bytes to read and hash at every start (≈7 ms); nothing reads function names.
+  minify: true,
+  charset: 'ascii',
   legalComments: 'none',
   plugins: [rawText],
   // `secret-rollout --version`: a constant in the one file, not a package.json read at run time.
   define: { SECRET_ROLLOUT_VERSION: JSON.stringify(version) },
 });
-chmodSync(outfile, 0o755);
+copyFileSync('src/launch.cjs', command);
+const launcher = readFileSync(command, 'utf8');
+writeFileSync(command, `#!/usr/bin/env node\n${launcher}`);
+chmodSync(command, 0o755);
+// A run on a typical input, so that the cache holds what a run compiles. A stale cache (an
+// earlier bundle) would be rejected by V8 anyway; removed first so the run compiles afresh.
+rmSync(codeCache, { force: true });
+execFileSync(process.execPath, [command], {
+  input: readFileSync('examples/ci/manifests.yaml'),
+  env: { ...process.env, SECRET_ROLLOUT_WRITE_CODE_CACHE: '1' },
+  stdio: ['pipe', 'ignore', 'pipe'],
+});

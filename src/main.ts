@@ -1,6 +1,5 @@
 // The thin entry point: arguments, stdin, stdout/stderr, exit code. Everything else is in run().
-import { readFileSync } from 'node:fs';
-import { isatty } from 'node:tty';
+import { fstatSync, readFileSync } from 'node:fs';
 import { parseArgs } from './cli-args.js';
 import { impactCli, impactUsage } from './impact-cli.js';
 import { healthCheckPatch } from './rules/argocd-health.js';
@@ -77,7 +76,7 @@ async function main(argv: readonly string[]): Promise<number> {
       return 1;
     }
   }
-  if (isatty(0)) {
+  if (stdinIsTerminal()) {
     process.stderr.write(`secret-rollout: no input on stdin\n${usage}`);
     return 1;
   }
@@ -97,6 +96,20 @@ async function main(argv: readonly string[]): Promise<number> {
   write(1, result.stdout);
   write(2, result.stderr);
   return result.exitCode;
+}
+
+/**
+ * Nothing piped in. `node:tty` loads Node's streams and net (≈4 ms at every start), so it is
+ * imported only when stdin is a character device, as a terminal (or /dev/null) is.
+ */
+function stdinIsTerminal(): boolean {
+  try {
+    if (!fstatSync(0).isCharacterDevice()) return false;
+  } catch {
+    return false;
+  }
+  // A plain require: the bundle runs in a vm.Script (src/launch.cjs), which has no import().
+  return (require('node:tty') as typeof import('node:tty')).isatty(0);
 }
 
 main(process.argv.slice(2)).then(

@@ -1,7 +1,8 @@
 // The built CLI's own flags (dist/secret-rollout.cjs; `npm test` builds it first): --version and
 // --help, which must answer on stdout with exit 0 wherever they appear and never read stdin.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -50,5 +51,43 @@ describe('CLI flags', () => {
     expect(out.code).toBe(1);
     expect(out.stdout).toBe('');
     expect(out.stderr).toMatch(/^secret-rollout: unknown argument "--versoin"\nUsage:/);
+  });
+});
+
+describe('code cache (src/launch.cjs, build.mjs)', () => {
+  // V8 says whether it took the cache: a preload wraps vm.Script and prints cachedDataRejected
+  // (undefined when no cache was given, true when V8 refused it) once the run is over.
+  const probe = path.join(mkdtempSync(path.join(tmpdir(), 'code-cache-')), 'probe.cjs');
+  writeFileSync(
+    probe,
+    `const vm = require('node:vm');
+const { Script } = vm;
+vm.Script = class extends Script {
+  constructor(...args) {
+    super(...args);
+    process.on('exit', () => process.stderr.write('cachedDataRejected=' + this.cachedDataRejected + '\\n'));
+  }
+};
+`,
+  );
+  const withProbe = (input: string) =>
+    spawnSync(process.execPath, ['--require', probe, cli], { input, encoding: 'utf8' });
+
+  it('the cache the build wrote is accepted by the Node.js that built it', () => {
+    const out = withProbe(stream);
+    expect(out.status, out.stderr).toBe(0);
+    expect(out.stderr).toContain('cachedDataRejected=false\n');
+  });
+
+  it('with the cache, the output is the one of the bundle compiled from source', () => {
+    const bundle = path.join(root, 'dist/secret-rollout-bundle.cjs');
+    const plain = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(bundle)})`], {
+      input: stream,
+      encoding: 'utf8',
+    });
+    const cached = withProbe(stream);
+    expect(plain.status).toBe(0);
+    expect(plain.stdout).toContain('checksum/external-secrets:');
+    expect(cached.stdout).toBe(plain.stdout);
   });
 });

@@ -13,7 +13,7 @@ import { waveOf } from '../rules/order/waves.js';
 import type { SecretSource } from '../rules/sources/source.js';
 import type { Plan } from '../rules/transform.js';
 import { podTemplatesOf } from '../rules/workloads/shapes.js';
-import { describeRef, type Ref, refOf } from './ref.js';
+import { type Ref, refOf } from './ref.js';
 
 /** One side of the comparison: its resources, its plan and its results (rules only). */
 export interface ImpactSide {

@@ -455,11 +455,18 @@ describe('container image', () => {
     const base = tree(RUNTIME_BASE);
     const image = tree(IMAGE);
     const extra = [...image.keys()].filter((p) => !base.has(p)).sort();
-    expect(extra).toEqual(['/app', '/app/secret-rollout.cjs']);
+    const shipped = [
+      '/app/secret-rollout-bundle.cjs',
+      '/app/secret-rollout-bundle.v8cache',
+      '/app/secret-rollout.cjs',
+    ];
+    expect(extra).toEqual(['/app', ...shipped]);
     expect([...base.keys()].filter((p) => !image.has(p))).toEqual([]);
-    const bundle = image.get('/app/secret-rollout.cjs');
-    expect(bundle?.uid).toBe(0);
-    expect(bundle?.mode).toBe(0o644);
+    for (const file of shipped) {
+      expect(image.get(file)?.uid, file).toBe(0);
+      expect(image.get(file)?.mode, file).toBe(0o644);
+    }
+    const bundle = image.get('/app/secret-rollout-bundle.cjs');
     expect((image.get('/app')?.mode ?? 0) & 0o005).toBe(0o005);
 
     const sizes = ok('buildah', ['images', '--format', '{{.Name}}:{{.Tag}} {{.Size}}']);

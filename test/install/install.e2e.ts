@@ -140,6 +140,8 @@ function pack(spec: string, cwd: string, dest: string): string {
   const files = ok('tar', ['-tzf', tarball], { cwd: work }).trim().split('\n').sort();
   expect(files).toEqual([
     'package/README.md',
+    'package/dist/secret-rollout-bundle.cjs',
+    'package/dist/secret-rollout-bundle.v8cache',
     'package/dist/secret-rollout.cjs',
     'package/package.json',
   ]);
