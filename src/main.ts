@@ -3,7 +3,7 @@ import { fstatSync, readFileSync } from 'node:fs';
 import { parseArgs } from './cli-args.js';
 import { impactCli, impactUsage } from './impact-cli.js';
 import { healthCheckPatch } from './rules/argocd-health.js';
-import { check, type PlanFormat, plan, run } from './run.js';
+import { checkInPieces, type PlanFormat, plan, runInPieces } from './run.js';
 import { decode, readStdin, write } from './stdio.js';
 
 /** package.json's version, put in by build.mjs (esbuild `define`): the bundle reads no files. */
@@ -80,7 +80,7 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(`secret-rollout: no input on stdin\n${usage}`);
     return 1;
   }
-  const text = decode(await readStdin());
+  const text = await readText();
   if (text === undefined) {
     process.stderr.write('secret-rollout: stdin is not valid UTF-8\n');
     return 1;
@@ -91,11 +91,19 @@ async function main(argv: readonly string[]): Promise<number> {
   const result = planning
     ? plan(text, { ...options, format })
     : checking
-      ? check(text, { ...options, logToStderr })
-      : run(text, { ...options, logToStderr });
+      ? checkInPieces(text, { ...options, logToStderr })
+      : runInPieces(text, { ...options, logToStderr });
   write(1, result.stdout);
   write(2, result.stderr);
   return result.exitCode;
+}
+
+/**
+ * stdin as text. Its own function so that the bytes are garbage as soon as it returns: a
+ * temporary in main's (suspended) frame stays reachable for the whole run, as large as the input.
+ */
+async function readText(): Promise<string | undefined> {
+  return decode(await readStdin());
 }
 
 /**

@@ -38,8 +38,9 @@ import { checkResults } from './rules/check.js';
 import { projectionFor } from './rules/reads.js';
 import { type TransformOutput, transform } from './rules/transform.js';
 
-export interface RunOutput {
-  stdout: string;
+/** `stdout` as a string, or (`Pieces`) as the pieces the process writes one by one. */
+export interface RunOutput<Stdout = string> {
+  stdout: Stdout;
   stderr: string;
   exitCode: 0 | 1;
 }
@@ -176,11 +177,19 @@ export function analyse(
   return { input, resources, results, planned, config, configSource, aliased, projected };
 }
 
+export type Pieces = readonly string[];
+
+/** What a run writes: the input with the planned edits, and the results. */
 export function run(text: string, options: RunOptions = {}): RunOutput {
+  return joined(runInPieces(text, options));
+}
+
+/** run() with stdout in pieces (see writeOutput): what the process writes. */
+export function runInPieces(text: string, options: RunOptions = {}): RunOutput<Pieces> {
   // Date, not performance: loading perf_hooks costs every start ≈5 ms, and ms are all we print.
   const started = Date.now();
   const analysis = analyse(text, options);
-  if (!('planned' in analysis)) return analysis;
+  if (!('planned' in analysis)) return inPieces(analysis);
   if (analysis.config?.mode === 'check') return checked(analysis, options, started);
   const { input, resources, results, planned, config, aliased, projected } = analysis;
   const edited = hasErrors(results)
@@ -189,14 +198,13 @@ export function run(text: string, options: RunOptions = {}): RunOutput {
   const exitCode = hasErrors(results) ? 1 : 0;
   // Any error leaves every item as it came in, so info about planned edits would mislead.
   const reported = exitCode === 0 ? capInfo(results) : results.filter((r) => r.severity !== 'info');
-  const output = writeOutput(input, exitCode === 0 ? edited : new Map(), reported);
+  let stdout = writeOutput(input, exitCode === 0 ? edited : new Map(), reported);
 
   const stderr: string[] = [];
-  let stdout = output;
   if (input.format === 'yaml-stream' || input.format === 'json-object') {
     stderr.push(...reported.map(formatResult));
     // A stream carries no results: on error print nothing a pipe could take for success.
-    if (exitCode === 1) stdout = '';
+    if (exitCode === 1) stdout = [];
   } else if (options.logToStderr) {
     stderr.push(...reported.filter((r) => r.severity !== 'info').map(formatResult));
   }
@@ -435,18 +443,31 @@ export function plan(text: string, options: PlanOptions = {}): RunOutput {
  * `kpt fn source . | secret-rollout check` checks with the package's own options.
  */
 export function check(text: string, options: RunOptions = {}): RunOutput {
+  return joined(checkInPieces(text, options));
+}
+
+export function checkInPieces(text: string, options: RunOptions = {}): RunOutput<Pieces> {
   const started = performance.now();
   const analysis = analyse(text, options, true);
-  if (!('planned' in analysis)) return analysis;
+  if (!('planned' in analysis)) return inPieces(analysis);
   return checked(analysis, options, started);
 }
+
+const joined = (output: RunOutput<Pieces>): RunOutput => ({
+  ...output,
+  stdout: output.stdout.join(''),
+});
+const inPieces = (output: RunOutput): RunOutput<Pieces> => ({
+  ...output,
+  stdout: output.stdout === '' ? [] : [output.stdout],
+});
 
 /**
  * Check mode: the items exactly as they came in; an error per edit a render would make. A
  * ResourceList comes back with the results; a stream prints nothing on stdout (there is nothing
  * new to pipe on), the results go to stderr.
  */
-function checked(analysis: Analysis, options: RunOptions, started: number): RunOutput {
+function checked(analysis: Analysis, options: RunOptions, started: number): RunOutput<Pieces> {
   const { input, resources, results, planned, config } = analysis;
   // A render with errors writes nothing: its errors are the whole answer, as in run().
   const failed = hasErrors(results);
@@ -458,7 +479,7 @@ function checked(analysis: Analysis, options: RunOptions, started: number): RunO
   let stdout = writeOutput(input, new Map(), reported);
   if (input.format === 'yaml-stream' || input.format === 'json-object') {
     stderr.push(...reported.map(formatResult));
-    stdout = '';
+    stdout = [];
   } else if (options.logToStderr) {
     stderr.push(...reported.filter((r) => r.severity !== 'info').map(formatResult));
   }

@@ -47,27 +47,35 @@ export function decode(bytes: Buffer): string | undefined {
 }
 
 /**
- * Writes all of `text` to fd 1 or 2, a piece at a time (a whole output as one buffer is as large
- * again as the input); synchronously unless the fd is non-blocking (EAGAIN).
+ * Writes the pieces (or one text) to fd 1 or 2 in order, a megabyte at a time through one
+ * reused buffer: neither the whole output nor its bytes are held at once. Synchronous unless
+ * the fd is non-blocking (EAGAIN), when the rest goes to the stream.
  */
-export function write(fd: 1 | 2, text: string): void {
-  const piece = 1 << 20;
-  for (let start = 0; start < text.length; ) {
-    let end = Math.min(start + piece, text.length);
-    // Never between the two halves of a surrogate pair: each half alone would be encoded as U+FFFD.
-    const last = text.charCodeAt(end - 1);
-    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end++;
-    const bytes = Buffer.from(text.slice(start, end), 'utf8');
-    let done = 0;
-    try {
-      while (done < bytes.length) done += writeSync(fd, bytes, done);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
-      const stream = fd === 1 ? process.stdout : process.stderr;
-      stream.write(bytes.subarray(done));
-      stream.write(text.slice(end));
-      return;
+export function write(fd: 1 | 2, pieces: string | readonly string[]): void {
+  const all = typeof pieces === 'string' ? [pieces] : pieces;
+  const chunk = 1 << 20;
+  // UTF-8 takes at most 3 bytes per UTF-16 code unit.
+  const buffer = Buffer.allocUnsafe(3 * chunk + 3);
+  for (let p = 0; p < all.length; p++) {
+    const text = all[p] as string;
+    for (let start = 0; start < text.length; ) {
+      let end = Math.min(start + chunk, text.length);
+      // Never between the two halves of a surrogate pair: each half alone would become U+FFFD.
+      const last = text.charCodeAt(end - 1);
+      if (end < text.length && last >= 0xd800 && last <= 0xdbff) end++;
+      const length = buffer.write(text.slice(start, end), 0, 'utf8');
+      let done = 0;
+      try {
+        while (done < length) done += writeSync(fd, buffer, done, length - done);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+        const stream = fd === 1 ? process.stdout : process.stderr;
+        stream.write(Buffer.from(buffer.subarray(done, length)));
+        stream.write(text.slice(end));
+        for (const rest of all.slice(p + 1)) stream.write(rest);
+        return;
+      }
+      start = end;
     }
-    start = end;
   }
 }

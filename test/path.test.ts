@@ -1,6 +1,8 @@
 // The one path syntax (src/model/path.ts): tables write `a.b[].c`, results print the match.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  compilePaths,
   each,
   fieldPath,
   getPath,
@@ -8,6 +10,7 @@ import {
   parsePath,
   type Trail,
   walk,
+  walkPaths,
 } from '../src/model/path.js';
 import type { Json } from '../src/model/resource.js';
 
@@ -66,6 +69,64 @@ describe('paths', () => {
     expect(getPath(value, 'metadata.annotations.x')).toBeUndefined();
     expect(getPath(value, 'metadata.labels.x.y')).toBeUndefined();
     expect(getPath(undefined, 'a')).toBeUndefined();
+  });
+
+  it('getPath finds what walk visits, on any value and path without []', () => {
+    // '0' and 'length' are also what a list has: getPath, as walk, steps into mappings only.
+    const key = fc.constantFrom('a', 'b', 'c', '0', 'length');
+    // Mappings keyed like the paths, so that most paths lead somewhere (or to a null, a list).
+    const { json } = fc.letrec<{ json: unknown }>((tie) => ({
+      json: fc.oneof(
+        { depthSize: 'small' },
+        fc.constantFrom(null, 1, 'x', true),
+        fc.array(tie('json'), { maxLength: 2 }),
+        fc.dictionary(key, tie('json'), { maxKeys: 3 }),
+      ),
+    }));
+    fc.assert(
+      fc.property(json, fc.array(key, { maxLength: 4 }), (v, keys) => {
+        const value = v as Json;
+        const visited: Json[] = [];
+        walk(value, keys, (node) => visited.push(node));
+        expect(getPath(value, keys)).toEqual(visited[0]);
+        expect(getPath(value, keys.join('.'))).toEqual(visited[0]);
+      }),
+      { seed: 20261123, numRuns: 2000 },
+    );
+  });
+
+  it('walkPaths visits, for each path, what walk visits for it alone, in the same order', () => {
+    const key = fc.constantFrom('a', 'b', '0');
+    const { json } = fc.letrec<{ json: unknown }>((tie) => ({
+      json: fc.oneof(
+        { depthSize: 'small' },
+        fc.constantFrom(null, 1, 'x'),
+        fc.array(tie('json'), { maxLength: 3 }),
+        fc.dictionary(key, tie('json'), { maxKeys: 3 }),
+      ),
+    }));
+    const path = fc
+      .array(fc.tuple(key, fc.boolean()), { maxLength: 3 })
+      .map((steps) => steps.map(([k, list]) => (list ? `${k}[]` : k)).join('.'));
+    fc.assert(
+      fc.property(json, fc.array(path, { minLength: 1, maxLength: 4 }), (v, texts) => {
+        const value = v as Json;
+        const paths = texts.map(parsePath);
+        const seen = (one: (visit: (n: Json, at: Trail, i: number) => void) => void) => {
+          const found = paths.map((): string[] => []);
+          one((node, at, i) => found[i]?.push(`${fieldPath(at)}=${JSON.stringify(node)}`));
+          return found;
+        };
+        const alone = seen((visit) =>
+          paths.forEach((p, i) => {
+            walk(value, p, (node, at) => visit(node, at, i));
+          }),
+        );
+        const together = seen((visit) => walkPaths(value, compilePaths(paths), visit));
+        expect(together).toEqual(alone);
+      }),
+      { seed: 20261123, numRuns: 2000 },
+    );
   });
 
   it('print fields as results have them', () => {

@@ -8,35 +8,52 @@ import { lineBreakOf } from './yaml/lines.js';
 /** Edited text per item index (YAML) — JSON items are edited in place in `input.value`. */
 export type ItemTexts = ReadonlyMap<number, string>;
 
-export function writeOutput(input: Input, edited: ItemTexts, results: readonly Result[]): string {
+/**
+ * The output in pieces, in order: slices of the input and the edited items' texts. Never joined
+ * here: the process writes them one by one, so no string as large as the input is built again.
+ */
+export function writeOutput(
+  input: Input,
+  edited: ItemTexts,
+  results: readonly Result[],
+): readonly string[] {
   switch (input.format) {
     case 'json-list':
-      return writeJson(input.text, {
-        ...input.value,
-        results: results.length > 0 ? results : undefined,
-      });
+      return [
+        writeJson(input.text, {
+          ...input.value,
+          results: results.length > 0 ? results : undefined,
+        }),
+      ];
     case 'json-object':
-      return writeJson(input.text, input.value);
+      return [writeJson(input.text, input.value)];
     case 'yaml-stream':
       return splice(input.text, replacements(input, edited));
     case 'yaml-list': {
       const changes = replacements(input, edited);
       // Results are output only: the input's (from an earlier function) are replaced by ours.
       if (input.results) changes.push({ ...input.results, text: '' });
-      const text = splice(input.text, changes);
-      if (results.length === 0) return text;
-      const lineBreak = lineBreakOf(input.text);
-      // Results belong to the list's document: before what follows it (empty documents after a
-      // `---`) and before its closing `...` marker, if any. Edits all lie inside the document.
-      const after = input.text.slice(input.document.end);
-      const doc = text.slice(0, text.length - after.length);
-      const end = /(?:^|\n)\.\.\.[ \t]*(?:#[^\n]*)?(?:\r?\n[ \t]*(?:#[^\n]*)?)*$/.exec(doc);
-      const at = end ? end.index + (doc[end.index] === '\n' ? 1 : 0) : doc.length;
-      const head = doc.slice(0, at);
-      const separator = head === '' || head.endsWith('\n') ? '' : lineBreak;
-      return head + separator + resultsYaml(results, lineBreak) + doc.slice(at) + after;
+      if (results.length > 0) changes.push(resultsInsertion(input, results));
+      return splice(input.text, changes);
     }
   }
+}
+
+/**
+ * Results belong to the list's document: before what follows it (empty documents after a `---`)
+ * and before its closing `...` marker, if any. Edits all lie inside items, so where that is can
+ * be read off the input.
+ */
+function resultsInsertion(input: Input & { format: 'yaml-list' }, results: readonly Result[]) {
+  const { text } = input;
+  const doc = text.slice(0, input.document.end);
+  const end = /(?:^|\n)\.\.\.[ \t]*(?:#[^\n]*)?(?:\r?\n[ \t]*(?:#[^\n]*)?)*$/.exec(doc);
+  const at = end ? end.index + (doc[end.index] === '\n' ? 1 : 0) : doc.length;
+  const lineBreak = lineBreakOf(text);
+  // What the output has before `at`: the input's, unless the input's results end there.
+  const before = input.results?.end === at ? input.results.start : at;
+  const separator = before === 0 || text[before - 1] === '\n' ? '' : lineBreak;
+  return { start: at, end: at, text: separator + resultsYaml(results, lineBreak) };
 }
 
 interface Replacement {
@@ -54,15 +71,16 @@ function replacements(input: Input, edited: ItemTexts): Replacement[] {
   return changes;
 }
 
-function splice(source: string, changes: Replacement[]): string {
-  const chunks: string[] = [];
+function splice(source: string, changes: Replacement[]): string[] {
+  const pieces: string[] = [];
   let pos = 0;
+  // Stable: an insertion at the end of a removed span stays after the removal.
   for (const change of changes.sort((a, b) => a.start - b.start)) {
-    chunks.push(source.slice(pos, change.start), change.text);
+    pieces.push(source.slice(pos, change.start), change.text);
     pos = change.end;
   }
-  chunks.push(source.slice(pos));
-  return chunks.join('');
+  pieces.push(source.slice(pos));
+  return pieces.filter((piece) => piece !== '');
 }
 
 function writeJson(source: string, value: unknown): string {

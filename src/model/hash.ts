@@ -10,7 +10,16 @@ export function canonicalJson(value: Json): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (isObject(value)) {
     const keys = Object.keys(value);
-    if (keys.length > 1) keys.sort();
+    if (keys.length > 16) keys.sort();
+    else {
+      // Most objects have a few keys, and Array#sort allocates a work copy at every call.
+      for (let i = 1; i < keys.length; i++) {
+        const key = keys[i] as string;
+        let j = i - 1;
+        for (; j >= 0 && (keys[j] as string) > key; j--) keys[j + 1] = keys[j] as string;
+        keys[j + 1] = key;
+      }
+    }
     let text = '{';
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i] as string;

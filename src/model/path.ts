@@ -37,6 +37,34 @@ export interface WalkOptions {
 }
 
 /**
+ * Paths compiled into one tree, so that values are walked once for all of them (a PodSpec for
+ * every row of the reference table): steps shared by several paths are taken once.
+ */
+export interface PathSet {
+  /** The paths that end here, by their position in the list compiled. */
+  readonly ends: number[];
+  /** The next steps, in the order the paths first take them. */
+  readonly next: { step: string | typeof each; tree: PathSet }[];
+}
+
+export function compilePaths(paths: readonly Path[]): PathSet {
+  const root: PathSet = { ends: [], next: [] };
+  paths.forEach((path, index) => {
+    let tree = root;
+    for (const step of path) {
+      let branch = tree.next.find((n) => n.step === step);
+      if (!branch) {
+        branch = { step, tree: { ends: [], next: [] } };
+        tree.next.push(branch);
+      }
+      tree = branch.tree;
+    }
+    tree.ends.push(index);
+  });
+  return root;
+}
+
+/**
  * Visits every value the path leads to, in document order, with where it is (the trail is valid
  * during the call only). An absent field ends the walk there, and so does a null one on the way.
  */
@@ -44,49 +72,80 @@ export function walk(
   value: Json,
   path: Path,
   visit: (node: Json, at: Trail) => void,
+  options: WalkOptions = {},
+): void {
+  let paths = single.get(path);
+  if (paths === undefined) {
+    paths = compilePaths([path]);
+    single.set(path, paths);
+  }
+  walkPaths(value, paths, visit, options);
+}
+
+/** Paths come from tables, compiled once: their trees are kept with them. */
+const single = new WeakMap<Path, PathSet>();
+
+/**
+ * walk() for a set of paths in one pass: `visit` gets which path (its index) led to the value.
+ * A value several paths lead to is visited once for each, in the order of the paths.
+ */
+export function walkPaths(
+  value: Json,
+  paths: PathSet,
+  visit: (node: Json, at: Trail, path: number) => void,
   { at = [], mismatch }: WalkOptions = {},
 ): void {
   const trail = [...at];
-  const step = (node: Json, depth: number): void => {
-    if (depth === path.length) {
-      visit(node, trail);
-      return;
-    }
-    const key = path[depth] as string | typeof each;
-    if (key === each) {
-      if (!Array.isArray(node)) {
-        mismatch?.(node, trail, 'list');
-        return;
+  const step = (node: Json, tree: PathSet): void => {
+    for (const path of tree.ends) visit(node, trail, path);
+    for (const { step: key, tree: next } of tree.next) {
+      if (key === each) {
+        if (!Array.isArray(node)) {
+          mismatch?.(node, trail, 'list');
+          continue;
+        }
+        for (let i = 0; i < node.length; i++) {
+          trail.push(i);
+          step(node[i] as Json, next);
+          trail.pop();
+        }
+        continue;
       }
-      for (let i = 0; i < node.length; i++) {
-        trail.push(i);
-        step(node[i] as Json, depth + 1);
-        trail.pop();
+      if (typeof node !== 'object' || node === null || Array.isArray(node)) {
+        mismatch?.(node, trail, 'mapping');
+        continue;
       }
-      return;
+      const found = (node as JsonObject)[key];
+      if (found === undefined) continue;
+      trail.push(key);
+      // A null field ends the paths that go on through it; those that end there visit it.
+      if (found === null) for (const path of next.ends) visit(null, trail, path);
+      else step(found, next);
+      trail.pop();
     }
-    if (typeof node !== 'object' || node === null || Array.isArray(node)) {
-      mismatch?.(node, trail, 'mapping');
-      return;
-    }
-    const child = (node as JsonObject)[key];
-    if (child === undefined || (child === null && depth + 1 < path.length)) return;
-    trail.push(key);
-    step(child, depth + 1);
-    trail.pop();
   };
-  step(value, 0);
+  step(value, paths);
 }
 
-/** The value at a path without `[]` (text or keys), or undefined. */
+/** Paths the tables and rules write as text, compiled once: lookups run per item. */
+const compiled = new Map<string, Keys>();
+
+/**
+ * The value at a path without `[]` (text or keys), or undefined: what `walk` visits on such a
+ * path, looked up without a visitor (it runs for every field a rule reads of every item).
+ */
 export function getPath(value: Json | undefined, path: string | Keys): Json | undefined {
-  let found: Json | undefined;
-  if (value !== undefined) {
-    walk(value, typeof path === 'string' ? parseKeys(path) : path, (node) => {
-      found = node;
-    });
+  let keys = typeof path === 'string' ? compiled.get(path) : path;
+  if (keys === undefined) {
+    keys = parseKeys(path as string);
+    compiled.set(path as string, keys);
   }
-  return found;
+  let node = value;
+  for (let depth = 0; depth < keys.length; depth++) {
+    if (typeof node !== 'object' || node === null || Array.isArray(node)) return undefined;
+    node = node[keys[depth] as string];
+  }
+  return node;
 }
 
 /** The `field.path` of a result: where a value is, or with `key`, a key of the mapping there. */

@@ -7,6 +7,7 @@ import type { Lint } from './lint.js';
 export const crossNamespace: Lint = {
   option: 'crossNamespaceSeverity',
   check({ resources, bystanders, sources, unresolved }, { report }) {
+    if (unresolved.size === 0) return;
     // Plain Secrets and ConfigMaps in the input, parsed or copied through.
     const plain = new Set<string>();
     for (const items of [resources, bystanders]) {

@@ -138,6 +138,8 @@ const article = (kind: string) => `${/^[AEIOU]/.test(kind) ? 'an' : 'a'} ${kind}
 export const kindNearMiss: Lint = {
   option: 'kindNearMissSeverity',
   check({ resources }, { report }) {
+    // An input has thousands of items and a dozen kinds: each kind is compared once.
+    const misses = new Map<string, ReturnType<typeof nearMiss>>();
     for (const resource of resources) {
       const counted = sourceKindOf(resource) ?? storeKindOf(resource);
       if (counted) {
@@ -151,7 +153,12 @@ export const kindNearMiss: Lint = {
         );
         continue;
       }
-      const miss = nearMiss(resource.apiVersion, resource.kind);
+      const id = `${resource.apiVersion}/${resource.kind}`;
+      let miss = misses.get(id);
+      if (miss === undefined && !misses.has(id)) {
+        miss = nearMiss(resource.apiVersion, resource.kind);
+        misses.set(id, miss);
+      }
       if (!miss) continue;
       const { known, why } = miss;
       report(

@@ -15,45 +15,59 @@ export interface NormalizeRule {
 }
 
 export function normalize(value: Json, rules: readonly NormalizeRule[]): Json {
-  // pruneEmpty copies, so the rules can delete from its result without touching the input.
-  const copy = pruneEmpty(value) ?? {};
+  // The first pass copies, so the rules and the second pass can change the copy in place.
+  const copy = pruneEmpty(value, false) ?? {};
   for (const rule of rules) {
-    walk(copy, compiled(rule.path), (node) => {
+    const { path, drop, defaults } = compiled(rule);
+    walk(copy, path, (node) => {
       if (!isObject(node)) return;
-      for (const field of rule.drop ?? []) delete node[field];
-      for (const [field, def] of Object.entries(rule.defaults ?? {})) {
+      for (const field of drop) delete node[field];
+      for (const [field, def] of defaults) {
         if (node[field] === def) delete node[field];
       }
     });
   }
-  return pruneEmpty(copy) ?? {};
+  return pruneEmpty(copy, true) ?? {};
 }
 
-/** The sources' rule tables are constants: each path is compiled once. */
-const paths = new Map<string, Path>();
-function compiled(text: string): Path {
-  let path = paths.get(text);
-  if (path === undefined) {
-    path = parsePath(text);
-    paths.set(text, path);
+/** The sources' rule tables are constants: each rule is compiled once. */
+const rulesCompiled = new WeakMap<
+  NormalizeRule,
+  { path: Path; drop: readonly string[]; defaults: [string, Json][] }
+>();
+function compiled(rule: NormalizeRule) {
+  let done = rulesCompiled.get(rule);
+  if (done === undefined) {
+    const defaults = Object.entries(rule.defaults ?? {});
+    done = { path: parsePath(rule.path), drop: rule.drop ?? [], defaults };
+    rulesCompiled.set(rule, done);
   }
-  return path;
+  return done;
 }
 
-/** Nulls, empty mappings and empty lists say nothing the API server would keep. */
-function pruneEmpty(value: Json): Json | undefined {
+/**
+ * Nulls, empty mappings and empty lists say nothing the API server would keep: without them, as
+ * a copy or (`inPlace`, on a value this module made) by deleting them.
+ */
+function pruneEmpty(value: Json, inPlace: boolean): Json | undefined {
   if (value === null) return undefined;
   if (Array.isArray(value)) {
-    const items = value.map((v) => pruneEmpty(v) ?? null);
-    return items.length === 0 ? undefined : items;
+    if (value.length === 0) return undefined;
+    const items = inPlace ? value : new Array<Json>(value.length);
+    for (let i = 0; i < value.length; i++) items[i] = pruneEmpty(value[i] as Json, inPlace) ?? null;
+    return items;
   }
   if (isObject(value)) {
-    const out: { [key: string]: Json } = {};
+    const out: { [key: string]: Json } = inPlace ? value : {};
+    let kept = 0;
     for (const key of Object.keys(value)) {
-      const pruned = pruneEmpty(value[key] as Json);
-      if (pruned !== undefined) out[key] = pruned;
+      const pruned = pruneEmpty(value[key] as Json, inPlace);
+      if (pruned !== undefined) {
+        out[key] = pruned;
+        kept++;
+      } else if (inPlace) delete out[key];
     }
-    return Object.keys(out).length === 0 ? undefined : out;
+    return kept === 0 ? undefined : out;
   }
   return value;
 }

@@ -1,7 +1,14 @@
 // Which PodSpec fields name a Secret or ConfigMap, as data (like kustomize's nameReference table): a path
 // (model/path.ts: `[]` steps into every list element), the field holding the Secret's name, and
 // which keys the reference reads.
-import { fieldPath, type Keys, parsePath, type Trail, walk } from '../../model/path.js';
+import {
+  compilePaths,
+  fieldPath,
+  type Keys,
+  parsePath,
+  type Trail,
+  walkPaths,
+} from '../../model/path.js';
 import {
   describeType,
   ItemError,
@@ -81,8 +88,8 @@ export interface SecretUse {
   field?: string;
 }
 
-/** The table's paths, compiled once. */
-const compiled = secretReferences.map((ref) => ({ ref, path: parsePath(ref.path) }));
+/** The table's paths, compiled once into one tree: a PodSpec is walked once for all rows. */
+const compiled = compilePaths(secretReferences.map((ref) => parsePath(ref.path)));
 
 /** A malformed field on the way: the walk of a PodSpec stops with an item error. */
 function notA(node: Json, at: Trail, wanted: 'mapping' | 'list'): never {
@@ -92,11 +99,15 @@ function notA(node: Json, at: Trail, wanted: 'mapping' | 'list'): never {
 
 /** Every Secret a PodSpec at `at` references, per the table; malformed fields are item errors. */
 export function secretUses(podSpec: JsonObject, at: Keys): SecretUse[] {
-  const uses: SecretUse[] = [];
-  for (const { ref, path } of compiled) {
-    walk(podSpec, path, (node, trail) => addUse(node, trail, ref, uses), { at, mismatch: notA });
-  }
-  return uses;
+  // In the table's order, then document order, as if each row were walked on its own.
+  const byRow: SecretUse[][] = [];
+  const visit = (node: Json, trail: Trail, row: number) => {
+    const uses = byRow[row] ?? [];
+    byRow[row] = uses;
+    addUse(node, trail, secretReferences[row] as SecretReference, uses);
+  };
+  walkPaths(podSpec, compiled, visit, { at, mismatch: notA });
+  return byRow.flat();
 }
 
 /** The reference object `node` found at `trail`: its use, if it names a Secret. */
