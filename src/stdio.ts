@@ -51,11 +51,13 @@ export function decode(bytes: Buffer): string | undefined {
  * reused buffer: neither the whole output nor its bytes are held at once. Synchronous unless
  * the fd is non-blocking (EAGAIN), when the rest goes to the stream.
  */
-export function write(fd: 1 | 2, pieces: string | readonly string[]): void {
+export function write(fd: number, pieces: string | readonly string[]): void {
   const all = typeof pieces === 'string' ? [pieces] : pieces;
   const chunk = 1 << 20;
-  // UTF-8 takes at most 3 bytes per UTF-16 code unit.
-  const buffer = Buffer.allocUnsafe(3 * chunk + 3);
+  let longest = 0;
+  for (const piece of all) longest = Math.max(longest, piece.length);
+  // UTF-8 takes at most 3 bytes per UTF-16 code unit (+3: a surrogate pair kept whole).
+  const buffer = Buffer.allocUnsafe(3 * Math.min(chunk, longest) + 3);
   for (let p = 0; p < all.length; p++) {
     const text = all[p] as string;
     for (let start = 0; start < text.length; ) {
@@ -69,7 +71,7 @@ export function write(fd: 1 | 2, pieces: string | readonly string[]): void {
         while (done < length) done += writeSync(fd, buffer, done, length - done);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
-        const stream = fd === 1 ? process.stdout : process.stderr;
+        const stream = fd === 2 ? process.stderr : process.stdout;
         stream.write(Buffer.from(buffer.subarray(done, length)));
         stream.write(text.slice(end));
         for (const rest of all.slice(p + 1)) stream.write(rest);
