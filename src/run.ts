@@ -177,7 +177,8 @@ export function analyse(
   return { input, resources, results, planned, config, configSource, aliased, projected };
 }
 
-export type Pieces = readonly string[];
+/** stdout as written: write() (stdio.ts) empties the list as it goes. */
+export type Pieces = string[];
 
 /** What a run writes: the input with the planned edits, and the results. */
 export function run(text: string, options: RunOptions = {}): RunOutput {

@@ -47,11 +47,13 @@ export function decode(bytes: Buffer): string | undefined {
 }
 
 /**
- * Writes the pieces (or one text) to fd 1 or 2 in order, a megabyte at a time through one
- * reused buffer: neither the whole output nor its bytes are held at once. Synchronous unless
- * the fd is non-blocking (EAGAIN), when the rest goes to the stream.
+ * Writes the pieces (or one text) in order, a megabyte at a time through one reused buffer:
+ * neither the whole output nor its bytes are held at once. Each piece is dropped from the list
+ * once written: an edited item is a concatenation that writing flattens into a copy, garbage
+ * only when nothing holds it. Synchronous unless the fd is non-blocking (EAGAIN), when the rest
+ * goes to the stream.
  */
-export function write(fd: number, pieces: string | readonly string[]): void {
+export function write(fd: number, pieces: string | string[]): void {
   const all = typeof pieces === 'string' ? [pieces] : pieces;
   const chunk = 1 << 20;
   let longest = 0;
@@ -79,5 +81,6 @@ export function write(fd: number, pieces: string | readonly string[]): void {
       }
       start = end;
     }
+    all[p] = '';
   }
 }

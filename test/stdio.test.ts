@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { write } from '../src/stdio.js';
 
-const written = (pieces: string | readonly string[]) => {
+const written = (pieces: string | string[]) => {
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'stdio-')), 'out');
   const fd = openSync(file, 'w');
   try {
@@ -20,8 +20,10 @@ const written = (pieces: string | readonly string[]) => {
 describe('write', () => {
   const mib = 1 << 20;
 
-  it('writes every piece in order, empty ones included', () => {
-    expect(written(['a: 1\n', '', 'b: é\n', 'c: 😀\n'])).toBe('a: 1\nb: é\nc: 😀\n');
+  it('writes every piece in order, empty ones included, and drops each once written', () => {
+    const pieces = ['a: 1\n', '', 'b: é\n', 'c: 😀\n'];
+    expect(written(pieces)).toBe('a: 1\nb: é\nc: 😀\n');
+    expect(pieces).toEqual(['', '', '', '']);
     expect(written('')).toBe('');
   });
 

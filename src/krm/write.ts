@@ -12,11 +12,7 @@ export type ItemTexts = ReadonlyMap<number, string>;
  * The output in pieces, in order: slices of the input and the edited items' texts. Never joined
  * here: the process writes them one by one, so no string as large as the input is built again.
  */
-export function writeOutput(
-  input: Input,
-  edited: ItemTexts,
-  results: readonly Result[],
-): readonly string[] {
+export function writeOutput(input: Input, edited: ItemTexts, results: readonly Result[]): string[] {
   switch (input.format) {
     case 'json-list':
       return [
