@@ -97,7 +97,9 @@ describe('opt-out', () => {
     expect(run(rendered, { settings: { mode: 'check' } }).exitCode).toBe(0);
   });
 
-  it('a workload reading no source gets no info', () => {
+  it('a workload reading no source gets no info, and its value is not checked', () => {
+    const unread = optedOut('metadata', 'yes').replace('name: db', 'name: other');
+    expect(run(resourceList([es, unread])).exitCode).toBe(0);
     const lone = optedOut('metadata').replace('name: db', 'name: other');
     const out = runOk(resourceList([es, lone])).stdout;
     expect(resultsOf(out).map((r) => r.message)).not.toContainEqual(

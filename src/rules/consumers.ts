@@ -61,7 +61,8 @@ export function findConsumers(
     const templates: ConsumingTemplate[] = [];
     const errors: Result[] = [];
     guarded(errors, resource, () => {
-      const wholly = optedOut(resource.annotations, ['metadata']);
+      // Read where it matters only: on a workload that reads a source.
+      let wholly: boolean | undefined;
       for (const template of podTemplatesOf(resource, config.podTemplates)) {
         // Every reference orders its source first; opt-in ones count for the checksum only when on.
         const consumed = new Map<SecretSource, KeySet>();
@@ -89,6 +90,7 @@ export function findConsumers(
           shape === barePod
             ? {}
             : readAnnotations(getPath(resource.value, annotations), fieldPath(annotations));
+        wholly ??= optedOut(resource.annotations, ['metadata']);
         const optOut = wholly ? ['metadata'] : optedOut(current, shape.metadata) && shape.metadata;
         if (optOut) {
           const names = listNames([...consumed.keys()]);
