@@ -1,6 +1,7 @@
 // Declared pod templates: KEDA ScaledJob built in, the podTemplates option for other kinds; read
 // through run() (the quick reader's projection must keep them), plan and check.
 import { describe, expect, it } from 'vitest';
+import { impact } from '../src/impact-run.js';
 import { defaultConfig, readConfig } from '../src/model/config.js';
 import { check, plan, run } from '../src/run.js';
 import {
@@ -169,6 +170,43 @@ describe('declared pod templates', () => {
     );
     const renderedOnce = runOk(input).stdout.replace(/\nresults:[\s\S]*$/, '\n');
     expect(check(renderedOnce).exitCode).toBe(0);
+  });
+
+  it('impact counts a declared kind as a workload', () => {
+    const sideOf = (label: string, text: string) => ({ label, text, origins: [] });
+    const added = (settings: Record<string, string>) => {
+      const base = sideOf('BASE', es());
+      const head = sideOf('HEAD', [es(), worker('w')].join('---\n'));
+      const out = impact(base, head, { format: 'json', settings });
+      return (JSON.parse(out.stdout) as { added: { kind: string; name: string }[] }).added;
+    };
+    expect(added({})).toEqual([]);
+    expect(added({ podTemplates: 'example.com/Worker:spec.runner.template' })).toEqual([
+      expect.objectContaining({ kind: 'Worker', name: 'w' }),
+    ]);
+  });
+
+  it('a ClusterExternalSecret assuming all namespaces counts those of declared kinds', () => {
+    const ces = `apiVersion: external-secrets.io/v1
+kind: ClusterExternalSecret
+metadata: {name: shared}
+spec:
+  externalSecretName: db
+  namespaceSelectors:
+  - matchLabels: {team: shop}
+  externalSecretSpec:
+    secretStoreRef: {name: vault, kind: ClusterSecretStore}
+    data:
+    - secretKey: password
+      remoteRef: {key: db, property: password, version: "1"}
+`;
+    const { items } = rendered(
+      [ces, worker('w')],
+      cm(`${workerOption}  clusterExternalSecretNamespaces: all\n`),
+    );
+    expect(
+      at(find(items, 'Worker', 'w'), 'spec.runner.template.metadata.annotations'),
+    ).toHaveProperty([checksumKey]);
   });
 
   it('a declared kind is read even where the pass-through list would copy it unparsed', () => {
