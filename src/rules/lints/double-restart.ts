@@ -1,7 +1,7 @@
 // A workload the function annotates that another mechanism restarts too: a change can roll it
 // twice, once for the checksum and once for the other. Both are tables: restart annotations
 // (Reloader, wave, the operators' own), and VSO's rolloutRestartTargets on its resources. Facts
-// and their sources: docs/operators.md §1, §2, §3, §5, §9a, §9b.
+// and their sources: docs/operators.md §1, §2, §3, §5, §9a, §9b, §10.
 import { annotationField } from '../../model/edit.js';
 import { fieldPath, getPath, parsePath, walk } from '../../model/path.js';
 import { groupOf, isObject, type Resource } from '../../model/resource.js';
@@ -45,7 +45,7 @@ const reloader = (key: string, on: RestartAnnotation['on']): RestartAnnotation =
   kinds: reloaderKinds,
 });
 
-export const restartAnnotations: readonly RestartAnnotation[] = [
+const restartAnnotations: readonly RestartAnnotation[] = [
   reloader('reloader.stakater.com/auto', goBool),
   reloader('secret.reloader.stakater.com/auto', goBool),
   reloader('secret.reloader.stakater.com/reload', anyName),
@@ -85,7 +85,7 @@ export const restartAnnotations: readonly RestartAnnotation[] = [
 ];
 
 /** VSO restarts the workloads its resources list, in their own namespace. */
-export const restartTargets = {
+const restartTargets = {
   mechanism: 'Vault Secrets Operator',
   group: 'secrets.hashicorp.com',
   kinds: ['VaultStaticSecret', 'VaultDynamicSecret', 'VaultPKISecret', 'HCPVaultSecretsApp'],
@@ -98,6 +98,12 @@ export const restartTargets = {
     'argo.Rollout': 'argoproj.io/Rollout',
   } as Readonly<Record<string, string>>,
 };
+
+/** The table's rows by mechanism, one warning each. */
+const byMechanism = new Map<string, RestartAnnotation[]>();
+for (const row of restartAnnotations) {
+  byMechanism.set(row.mechanism, [...(byMechanism.get(row.mechanism) ?? []), row]);
+}
 
 const kindOf = (r: Resource) => `${groupOf(r.apiVersion)}/${r.kind}`;
 
@@ -172,11 +178,8 @@ export const doubleRestart: Lint = {
       if (!first) continue;
       const kind = kindOf(resource);
       const ours = `${describe(resource)} is restarted by secret-rollout's ${first.annotation} and also by`;
-      const mechanisms = new Set(restartAnnotations.map((row) => row.mechanism));
-      for (const mechanism of mechanisms) {
-        const rows = restartAnnotations.filter(
-          (row) => row.mechanism === mechanism && row.kinds.includes(kind),
-        );
+      for (const [mechanism, all] of byMechanism) {
+        const rows = all.filter((row) => row.kinds.includes(kind));
         const found = foundAnnotations(resource, templates, rows);
         const [at] = found;
         if (!at) continue;
