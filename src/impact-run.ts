@@ -2,6 +2,7 @@
 // (the same analysis `run` and `plan` use) and compares them; no process I/O here, so tests drive
 // it directly. impact-cli.ts reads the files and directories.
 
+import { defaultConfig } from './model/config.js';
 import type { Resource } from './model/resource.js';
 import { formatResult, type Result } from './model/results.js';
 import { compareSides, type ImpactSide, impactJson } from './report/impact.js';
@@ -102,7 +103,8 @@ function planSide(side: SideInput, options: ImpactOptions): Planned | RunOutput 
     const origin = [...side.origins].reverse().find((o) => o.line <= line);
     return origin && { uri: origin.path, line: line - origin.line + 1 };
   };
-  return { resources, plan: planned.plan, results: planned.results, locate };
+  const { podTemplates } = analysis.config ?? defaultConfig;
+  return { resources, plan: planned.plan, results: planned.results, podTemplates, locate };
 }
 
 /** Why an analysed text is not valid input (reading, items, options), or undefined. */

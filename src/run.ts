@@ -35,7 +35,7 @@ import {
 import { complete, formatResult, hasErrors, type Result } from './model/results.js';
 import { planJson, planMermaid, planTable } from './report/plan.js';
 import { checkResults } from './rules/check.js';
-import { projectionFor } from './rules/reads.js';
+import { projectionsFor } from './rules/reads.js';
 import { type TransformOutput, transform } from './rules/transform.js';
 
 /** `stdout` as a string, or (`Pieces`) as the pieces the process writes one by one. */
@@ -98,6 +98,7 @@ export function analyse(
   const aliased = new Set<number>();
   const projected = new Set<number>();
   const keyCache: KeyCache = new Map();
+  const projectionFor = projectionsFor(config ?? defaultConfig);
   const noun = input.format === 'yaml-stream' ? 'document' : 'item';
   let streamBroken = false;
   input.items.forEach((item, index) => {

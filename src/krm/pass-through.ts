@@ -8,7 +8,7 @@
 // (input.ts checkItem: the quick reader, else the conforming reader), because invalid YAML is an
 // error wherever it is, and kpt and kustomize are not the only writers of our input (CI pipes).
 import type { Config } from '../model/config.js';
-import type { Bystander } from '../model/resource.js';
+import { type Bystander, groupOf } from '../model/resource.js';
 import { peekScalar } from './yaml/locate-lines.js';
 
 export const kindsNoRuleReads: ReadonlySet<string> = new Set([
@@ -54,6 +54,9 @@ export function passesThrough(
   const id = `${apiVersion}/${kind}`;
   // Most items are parsed: their metadata is not looked for here.
   if (!kindsNoRuleReads.has(id) && id !== 'v1/ConfigMap' && id !== 'v1/Secret') return undefined;
+  // The podTemplates option says this kind has a pod template, whatever the list above assumes.
+  const group = groupOf(apiVersion);
+  if (config.podTemplates.some((t) => t.kind === kind && t.group === group)) return undefined;
   const name = peekScalar(itemText, entry, ['metadata'], 'name');
   const namespace = peekScalar(itemText, entry, ['metadata'], 'namespace');
   const passes =

@@ -34,6 +34,13 @@ export interface Config {
   crossNamespaceSeverity: LintSeverity;
   missingKeySeverity: LintSeverity;
   kindNearMissSeverity: LintSeverity;
+  doubleRestartSeverity: LintSeverity;
+  scaledJobRolloutSeverity: LintSeverity;
+  /**
+   * Pod templates of custom kinds that the shape search does not find (`spec.template`,
+   * `spec.jobTemplate.spec.template`): where each kind keeps one, in addition to those shapes.
+   */
+  podTemplates: readonly DeclaredTemplate[];
   /** Set `vault.hashicorp.com/agent-pre-populate-only: "true"` where the Vault agent lint fires. */
   fixVaultAgentJobs: boolean;
   /** A summary line on stderr, as `--verbose` (kpt and kustomize pass no arguments). */
@@ -43,6 +50,15 @@ export interface Config {
 }
 
 export type Mode = 'render' | 'check';
+
+/** A kind's pod template: the object holding the pod's `metadata` and `spec`. */
+export interface DeclaredTemplate {
+  /** The API group, `''` for the core group. */
+  group: string;
+  kind: string;
+  /** Dotted keys from the item to the template (`spec.runner.template`). */
+  path: string;
+}
 
 export type LintSeverity = Severity | 'off';
 
@@ -65,6 +81,9 @@ export const defaultConfig: Readonly<Config> = {
   crossNamespaceSeverity: 'warning',
   missingKeySeverity: 'warning',
   kindNearMissSeverity: 'warning',
+  doubleRestartSeverity: 'warning',
+  scaledJobRolloutSeverity: 'info',
+  podTemplates: [],
   fixVaultAgentJobs: false,
   verbose: false,
   mode: 'render',
@@ -137,6 +156,51 @@ const parseMode: Parser<Mode> = (raw, field) => {
   throw new ConfigError(`${field} must be render or check, got ${describeType(raw)}`, field);
 };
 
+const groupPattern = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)?$/;
+const kindPattern = /^[A-Za-z][A-Za-z0-9]*$/;
+const templatePathPattern = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
+const versionLike = /^v\d+((alpha|beta)\d+)?$/;
+
+/**
+ * `group/Kind:dotted.path`, comma-separated in a ConfigMap, a list (or the same string) in the
+ * typed config. The group is always written, empty for the core group (`/PodTemplate:template`),
+ * so an apiVersion given by mistake (`v1/Pod`, `apps/v1/Deployment`) is caught, not guessed.
+ */
+const parsePodTemplates: Parser<readonly DeclaredTemplate[]> = (raw, field) => {
+  const entries =
+    typeof raw === 'string'
+      ? raw.split(',')
+      : Array.isArray(raw) && raw.every((e) => typeof e === 'string')
+        ? (raw as string[])
+        : undefined;
+  if (entries === undefined) {
+    throw new ConfigError(
+      `${field} must be a list of group/Kind:path.to.template strings, got ${describeType(raw)}`,
+      field,
+    );
+  }
+  const declared = new Map<string, DeclaredTemplate>();
+  for (const entry of entries.map((e) => e.trim())) {
+    if (entry === '' && typeof raw === 'string') continue;
+    const match = /^([^/:]*)\/([^/:]*):(.*)$/.exec(entry);
+    const [, group = '', kind = '', path = ''] = match ?? [];
+    const problem = !match
+      ? 'is not group/Kind:path.to.template (the core group is empty: /Kind:path)'
+      : versionLike.test(group)
+        ? `names a version, not an API group (${group}): write the group, empty for the core group (/${kind}:${path})`
+        : !groupPattern.test(group)
+          ? `has an invalid API group ${JSON.stringify(group)}`
+          : !kindPattern.test(kind)
+            ? `has an invalid kind ${JSON.stringify(kind)}`
+            : !templatePathPattern.test(path)
+              ? 'has an invalid path: dotted field names to one object, no [] (spec.runner.template)'
+              : undefined;
+    if (problem) throw new ConfigError(`${field}: ${JSON.stringify(entry)} ${problem}`, field);
+    declared.set(entry, { group, kind, path });
+  }
+  return [...declared.values()];
+};
+
 /** A key: the message never shows the value. */
 const parseKey: Parser<string> = (raw, field) => {
   if (typeof raw === 'string') return raw;
@@ -162,6 +226,9 @@ const options: { [K in keyof Config]: Parser<Config[K]> } = {
   crossNamespaceSeverity: parseLintSeverity,
   missingKeySeverity: parseLintSeverity,
   kindNearMissSeverity: parseLintSeverity,
+  doubleRestartSeverity: parseLintSeverity,
+  scaledJobRolloutSeverity: parseLintSeverity,
+  podTemplates: parsePodTemplates,
   fixVaultAgentJobs: parseBoolean,
   verbose: parseBoolean,
   mode: parseMode,

@@ -21,6 +21,8 @@ const ruleText: Record<string, string> = {
   'cross-namespace': 'A workload reads a Secret that sources produce only in other namespaces',
   'missing-key': 'A reference reads a key its Secret or ConfigMap will not have',
   'kind-near-miss': 'A resource looks like a kind secret-rollout reads but is not one',
+  'double-restart': 'A workload with a checksum that another mechanism restarts too',
+  'scaled-job-rollout': 'A KEDA ScaledJob whose running Jobs a checksum change deletes',
   [generalRule]: 'Other warnings and errors of secret-rollout',
 };
 

@@ -2,6 +2,7 @@
 // pure core (rules/transform); this module compares the two plans. No I/O: the caller reads the
 // inputs and says where each HEAD resource came from (for SARIF).
 
+import type { DeclaredTemplate } from '../model/config.js';
 import { annotationField } from '../model/edit.js';
 import { canonicalJson } from '../model/hash.js';
 import { getPath } from '../model/path.js';
@@ -20,6 +21,8 @@ export interface ImpactSide {
   resources: readonly Resource[];
   plan: Plan;
   results: readonly Result[];
+  /** The podTemplates option the side was planned with: which resources are workloads. */
+  podTemplates: readonly DeclaredTemplate[];
 }
 
 export interface Reason {
@@ -77,9 +80,9 @@ function byIdentity(resources: readonly Resource[]): Map<string, Resource> {
   return map;
 }
 
-function isWorkload(resource: Resource): boolean {
+function isWorkload(resource: Resource, declared: readonly DeclaredTemplate[]): boolean {
   try {
-    return podTemplatesOf(resource).length > 0;
+    return podTemplatesOf(resource, declared).length > 0;
   } catch {
     return false;
   }
@@ -95,7 +98,7 @@ export function compareSides(base: ImpactSide, head: ImpactSide): Impact {
   for (const [id, resource] of headById) {
     const before = baseById.get(id);
     if (!before) {
-      if (isWorkload(resource)) added.push(refOf(resource));
+      if (isWorkload(resource, head.podTemplates)) added.push(refOf(resource));
       continue;
     }
     const old = base.plan.checksums.get(before) ?? [];
@@ -110,7 +113,7 @@ export function compareSides(base: ImpactSide, head: ImpactSide): Impact {
     });
   }
   for (const [id, resource] of baseById) {
-    if (!headById.has(id) && isWorkload(resource)) removed.push(refOf(resource));
+    if (!headById.has(id) && isWorkload(resource, base.podTemplates)) removed.push(refOf(resource));
   }
 
   const waves: WaveChange[] = [];

@@ -82,7 +82,7 @@ export function planChecksums({ consumers }: Consumption): ChecksumPlan {
   return { checksummed, edits, results };
 }
 
-const listNames = (sources: readonly SecretSource[]) =>
+export const listNames = (sources: readonly SecretSource[]) =>
   sources.length === 1
     ? describe((sources[0] as SecretSource).resource)
     : [...new Set(sources.map((s) => describe(s.resource)))].join(', ');

@@ -1,15 +1,19 @@
 // Stage 2: the consumers, found by their pod templates: which sources each template reads (and so
-// comes after), and the references no source in the input answers.
+// comes after), and the references no source in the input answers. A workload or pod template that
+// opts out (secret-rollout/ignore) gets no checksum, but still orders its sources before it: the
+// wave is written on the source, never on the workload, and its pods need the Secret to start.
 import type { Config } from '../model/config.js';
+import { annotationField } from '../model/edit.js';
 import { fieldPath, getPath } from '../model/path.js';
 import { type Resource, readAnnotations } from '../model/resource.js';
-import type { Result } from '../model/results.js';
-import { unionKeys } from './checksums.js';
+import { type Result, resourceResult } from '../model/results.js';
+import { listNames, unionKeys } from './checksums.js';
 import type { KeyedRead, UnresolvedRef } from './lints/lint.js';
 import type { SourceIndex } from './source-index.js';
 import { sourceKindOf } from './sources/index.js';
 import type { SecretSource } from './sources/source.js';
 import { addTo, guarded } from './stage.js';
+import { optedOut, optOutKey } from './workloads/opt-out.js';
 import { type KeySet, secretUses } from './workloads/references.js';
 import { barePod, type PodTemplate, podTemplatesOf } from './workloads/shapes.js';
 
@@ -38,6 +42,8 @@ export interface Consumption {
   unresolved: ReadonlyMap<Resource, readonly UnresolvedRef[]>;
   /** References that read named keys of a Secret (or ConfigMap) that sources produce. */
   keyedReads: readonly KeyedRead[];
+  /** An info per pod template that reads sources but opts out of its checksum. */
+  results: readonly Result[];
 }
 
 export function findConsumers(
@@ -49,12 +55,15 @@ export function findConsumers(
   const consumersOf = new Map<SecretSource, Set<Resource>>();
   const unresolved = new Map<Resource, UnresolvedRef[]>();
   const keyedReads: KeyedRead[] = [];
+  const results: Result[] = [];
   for (const resource of resources) {
     if (sourceKindOf(resource)) continue;
     const templates: ConsumingTemplate[] = [];
     const errors: Result[] = [];
     guarded(errors, resource, () => {
-      for (const template of podTemplatesOf(resource)) {
+      // Read where it matters only: on a workload that reads a source.
+      let wholly: boolean | undefined;
+      for (const template of podTemplatesOf(resource, config.podTemplates)) {
         // Every reference orders its source first; opt-in ones count for the checksum only when on.
         const consumed = new Map<SecretSource, KeySet>();
         const { shape } = template;
@@ -81,6 +90,15 @@ export function findConsumers(
           shape === barePod
             ? {}
             : readAnnotations(getPath(resource.value, annotations), fieldPath(annotations));
+        wholly ??= optedOut(resource.annotations, ['metadata']);
+        const optOut = wholly ? ['metadata'] : optedOut(current, shape.metadata) && shape.metadata;
+        if (optOut) {
+          const names = listNames([...consumed.keys()]);
+          const message = `opted out (${optOutKey}: "true"): no checksum set, though it reads ${names}; they are still ordered before it`;
+          const field = { path: annotationField(optOut, optOutKey) };
+          results.push(resourceResult(resource, 'info', message, field));
+          continue;
+        }
         templates.push({ template, consumed, current });
       }
     });
@@ -88,5 +106,5 @@ export function findConsumers(
     if (templates.length > 0 || error)
       consumers.push({ resource, templates, ...(error && { error }) });
   }
-  return { consumers, consumersOf, unresolved, keyedReads };
+  return { consumers, consumersOf, unresolved, keyedReads, results };
 }

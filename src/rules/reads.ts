@@ -1,10 +1,18 @@
 // What the rules read of an item, so that the reader builds only that: parsed values of workloads
 // are most of a run's memory and garbage, and the rules read their metadata and the few PodSpec
 // fields that name a Secret or ConfigMap. Sources are read whole (their content is hashed).
-import type { Projection } from '../model/resource.js';
+import type { Config, DeclaredTemplate } from '../model/config.js';
+import { groupOf, type Projection } from '../model/resource.js';
+import { lints } from './lints/index.js';
 import { sourceKinds, storeKinds } from './sources/index.js';
 import { secretReferences } from './workloads/references.js';
-import { barePod, podTemplateShapes } from './workloads/shapes.js';
+import {
+  barePod,
+  declaredShapes,
+  kindKey,
+  type PodTemplateShape,
+  podTemplateShapes,
+} from './workloads/shapes.js';
 
 type Tree = Map<string, Tree | true>;
 
@@ -23,30 +31,63 @@ function add(tree: Tree, path: readonly string[]): void {
   add(child, rest);
 }
 
-/** Every field a rule reads of an item that is not a source: see podTemplatesOf, secretUses. */
-function buildProjection(): Projection {
+/**
+ * Every field a rule reads of an item that is not a source: see podTemplatesOf, secretUses; for
+ * one kind also its declared pod templates and what lints read of it (`fields`).
+ */
+function buildProjection(
+  shapes: readonly PodTemplateShape[] = [],
+  fields: readonly string[] = [],
+): Projection {
   const tree: Tree = new Map();
   for (const key of ['apiVersion', 'kind', 'metadata']) tree.set(key, true);
-  for (const shape of [...podTemplateShapes, barePod]) {
+  for (const shape of [...podTemplateShapes, barePod, ...shapes]) {
     add(tree, shape.metadata.length > 1 ? shape.metadata : []);
     for (const ref of secretReferences) add(tree, [...shape.podSpec, ...ref.path.split('.')]);
   }
+  for (const field of fields) add(tree, field.split('.'));
   return tree;
 }
 
 export const nonSourceProjection: Projection = buildProjection();
 
-/**
- * What to build of an item of this kind: everything for sources and stores (and for kinds not
- * known before parsing), else the fields the rules read.
- */
-export function projectionFor(
+export type ProjectionFor = (
   apiVersion: string | undefined,
   kind: string | undefined,
-): Projection {
-  if (apiVersion === undefined || kind === undefined) return true;
-  const slash = apiVersion.indexOf('/');
-  const group = slash < 0 ? '' : apiVersion.slice(0, slash);
-  const known = (k: { kind: string; group: string }) => k.kind === kind && k.group === group;
-  return sourceKinds.some(known) || storeKinds.some(known) ? true : nonSourceProjection;
+) => Projection;
+
+const cache = new WeakMap<readonly DeclaredTemplate[], ProjectionFor>();
+
+/**
+ * What to build of an item of this kind: everything for sources and stores (and for kinds not
+ * known before parsing), else the fields the rules read, which for kinds with declared pod
+ * templates (the podTemplates option) or fields a lint reads are more than for the others.
+ */
+export function projectionsFor(config: Config): ProjectionFor {
+  const declared = config.podTemplates;
+  let projectionFor = cache.get(declared);
+  if (projectionFor) return projectionFor;
+  const fieldsOf = new Map<string, string[]>();
+  for (const lint of lints) {
+    for (const { group, kind, fields } of lint.reads ?? []) {
+      fieldsOf.set(kindKey(group, kind), [
+        ...(fieldsOf.get(kindKey(group, kind)) ?? []),
+        ...fields,
+      ]);
+    }
+  }
+  const shapes = declaredShapes(declared);
+  const byKind = new Map<string, Projection>();
+  for (const key of new Set([...shapes.keys(), ...fieldsOf.keys()])) {
+    byKind.set(key, buildProjection(shapes.get(key), fieldsOf.get(key)));
+  }
+  projectionFor = (apiVersion, kind) => {
+    if (apiVersion === undefined || kind === undefined) return true;
+    const group = groupOf(apiVersion);
+    const known = (k: { kind: string; group: string }) => k.kind === kind && k.group === group;
+    if (sourceKinds.some(known) || storeKinds.some(known)) return true;
+    return byKind.get(kindKey(group, kind)) ?? nonSourceProjection;
+  };
+  cache.set(declared, projectionFor);
+  return projectionFor;
 }

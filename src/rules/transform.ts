@@ -61,7 +61,7 @@ export function transform(
   return {
     edits: stages.flatMap((stage) => stage.edits),
     results: sortByItem(
-      [index, ...stages].flatMap((stage) => stage.results),
+      [index, consumption, ...stages].flatMap((stage) => stage.results),
       resources,
     ),
     plan: { nodes, stores, sources, consumersOf, checksums: checksummed, placed, conflicts },

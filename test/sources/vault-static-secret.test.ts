@@ -78,12 +78,31 @@ describe('VaultStaticSecret', () => {
     expect(moved(world(), world(changed))).toEqual([]);
   });
 
-  it('notes rolloutRestartTargets and destination.create false', () => {
+  it('warns on the workloads rolloutRestartTargets name (not the source), once', () => {
     const text = vss({
       spec: '  rolloutRestartTargets:\n  - {kind: Deployment, name: all-keys}\n',
     });
-    const notes = messagesAbout(render(world(text)), 'VaultStaticSecret', 'db-vss');
-    expect(notes[0]).toContain('VSO itself restarts Deployment all-keys');
+    const rendered = render(world(text));
+    expect(messagesAbout(rendered, 'VaultStaticSecret', 'db-vss')).toEqual([
+      'sync-wave -1, before Deployment shop/all-keys, Deployment shop/one-key',
+    ]);
+    const warnings = rendered.results.filter((r) => /restart/.test(String(r.message)));
+    expect(warnings).toEqual([
+      expect.objectContaining({
+        message:
+          'Deployment shop/all-keys is restarted by secret-rollout\'s checksum/external-secrets and also by the Vault Secrets Operator (VaultStaticSecret shop/db-vss spec.rolloutRestartTargets[0]): a change can restart it twice. Remove it from rolloutRestartTargets, or opt out here with secret-rollout/ignore: "true"',
+        resourceRef: {
+          apiVersion: 'apps/v1',
+          kind: 'Deployment',
+          name: 'all-keys',
+          namespace: 'shop',
+        },
+        field: { path: 'spec.template.metadata.annotations[checksum/external-secrets]' },
+      }),
+    ]);
+  });
+
+  it('notes destination.create false', () => {
     const notCreated = render(world(vss().replace('create: true', 'create: false')));
     expect(messagesAbout(notCreated, 'VaultStaticSecret', 'db-vss')[0]).toContain(
       'spec.destination.create is false: VSO only writes the data of the existing Secret db',

@@ -4,11 +4,13 @@ import type { MappingEdit } from '../../model/edit.js';
 import type { Resource } from '../../model/resource.js';
 import { type Result, resourceResult, type Severity } from '../../model/results.js';
 import { crossNamespace } from './cross-namespace.js';
+import { doubleRestart } from './double-restart.js';
 import { hookPhase } from './hook-phase.js';
 import { jobChecksum } from './job-checksum.js';
 import { kindNearMiss } from './kind-near-miss.js';
 import type { Lint, LintContext } from './lint.js';
 import { missingKey } from './missing-key.js';
+import { scaledJobRollout } from './scaled-job-rollout.js';
 import { unpinnedVersion } from './unpinned-version.js';
 import { vaultAgentJob } from './vault-agent-job.js';
 
@@ -20,6 +22,8 @@ export const lints: readonly Lint[] = [
   crossNamespace,
   missingKey,
   kindNearMiss,
+  doubleRestart,
+  scaledJobRollout,
 ];
 
 /** The lint that reported each result (`secret-rollout impact --format sarif` names its rule). */

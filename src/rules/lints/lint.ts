@@ -15,7 +15,7 @@ export interface LintContext {
   /** The resources whose pod templates read each source. */
   consumersOf: ReadonlyMap<SecretSource, ReadonlySet<Resource>>;
   /** Pod templates that carry a checksum, per resource. */
-  checksummed: ReadonlyMap<Resource, readonly { shape: PodTemplateShape }[]>;
+  checksummed: ReadonlyMap<Resource, readonly { shape: PodTemplateShape; annotation: string }[]>;
   /** References that no source in the resource's own namespace produces. */
   unresolved: ReadonlyMap<Resource, readonly UnresolvedRef[]>;
   /** References that read named keys of a Secret or ConfigMap that sources in the input produce. */
@@ -57,7 +57,14 @@ export interface Lint {
     | 'vaultAgentJobSeverity'
     | 'crossNamespaceSeverity'
     | 'missingKeySeverity'
-    | 'kindNearMissSeverity';
+    | 'kindNearMissSeverity'
+    | 'doubleRestartSeverity'
+    | 'scaledJobRolloutSeverity';
+  /**
+   * Fields the lint reads of items of kinds that are not sources, beyond their metadata and pod
+   * templates: the reader builds only those of such items (rules/reads.ts).
+   */
+  reads?: readonly { group: string; kind: string; fields: readonly string[] }[];
   check(context: LintContext, output: LintOutput): void;
 }
 

@@ -1,5 +1,6 @@
 // ESO ClusterExternalSecret (external-secrets.io v1, v1beta1; cluster-scoped): one ExternalSecret
 // from `spec.externalSecretSpec` in every selected namespace, so one source per namespace.
+import type { DeclaredTemplate } from '../../model/config.js';
 import { getPath } from '../../model/path.js';
 import { ItemError, type JsonObject, type Resource } from '../../model/resource.js';
 import { describe, resourceResult } from '../../model/results.js';
@@ -92,7 +93,7 @@ function selectNamespaces(
       if (selectors.some(({ selector }) => selector.matches(labels))) selected.add(ns.name);
     }
   } else {
-    const seen = workloadNamespaces(resources);
+    const seen = workloadNamespaces(resources, config.podTemplates);
     for (const { field, selector } of selectors) {
       const byNameOnly = [...selector.keys].every((key) => key === nameLabel);
       if (!byNameOnly) unevaluated.push(field);
@@ -119,10 +120,15 @@ function namespaceLabels(ns: Resource): Record<string, string | null> {
 }
 
 /** Namespaces of the resources with a pod template: where consumers can be. */
-function workloadNamespaces(resources: readonly Resource[]): string[] {
+function workloadNamespaces(
+  resources: readonly Resource[],
+  declared: readonly DeclaredTemplate[],
+): string[] {
   const namespaces = new Set<string>();
   for (const r of resources) {
-    if (r.namespace !== undefined && podTemplatesOf(r).length > 0) namespaces.add(r.namespace);
+    if (r.namespace !== undefined && podTemplatesOf(r, declared).length > 0) {
+      namespaces.add(r.namespace);
+    }
   }
   return [...namespaces];
 }

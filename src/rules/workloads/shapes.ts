@@ -1,7 +1,9 @@
 // Where a resource keeps its pod template, found by shape rather than by kind, so Argo Rollouts,
-// Knative Services and other CRDs with a pod template work without a list of kinds.
+// Knative Services and other CRDs with a pod template work without a list of kinds; kinds that
+// keep it elsewhere are declared (built in below, or the podTemplates option).
+import type { DeclaredTemplate } from '../../model/config.js';
 import { getPath, type Keys, parseKeys } from '../../model/path.js';
-import { isObject, type Json, type Resource } from '../../model/resource.js';
+import { groupOf, isObject, type Json, type Resource } from '../../model/resource.js';
 
 export interface PodTemplateShape {
   /** Where the PodSpec is. */
@@ -17,11 +19,18 @@ function shape(template: string, podSpec = `${template}.spec`): PodTemplateShape
   return { podSpec: parseKeys(podSpec), metadata, annotations: [...metadata, 'annotations'] };
 }
 
-export const podTemplateShapes: readonly PodTemplateShape[] = [
+const shapePaths = [
   // Deployment, StatefulSet, DaemonSet, ReplicaSet, Job, Argo Rollout, Knative Service, …
-  shape('spec.template'),
+  'spec.template',
   // CronJob
-  shape('spec.jobTemplate.spec.template'),
+  'spec.jobTemplate.spec.template',
+];
+export const podTemplateShapes: readonly PodTemplateShape[] = shapePaths.map((p) => shape(p));
+
+/** Kinds whose pod template is where no shape looks, as the podTemplates option declares them. */
+export const builtInTemplates: readonly DeclaredTemplate[] = [
+  // KEDA ScaledJob: spec.jobTargetRef is a batch/v1 JobSpec (docs/operators.md §7).
+  { group: 'keda.sh', kind: 'ScaledJob', path: 'spec.jobTargetRef.template' },
 ];
 
 /** A bare Pod consumes Secrets too, but annotating it restarts nothing. */
@@ -32,14 +41,50 @@ export interface PodTemplate {
   podSpec: { [key: string]: Json };
 }
 
-/** The pod templates of a resource: the PodSpec must at least hold a `containers` list. */
-export function podTemplatesOf(resource: Resource): PodTemplate[] {
+/** `group/Kind`, how declared templates are keyed. */
+export const kindKey = (group: string, kind: string) => `${group}/${kind}`;
+
+const compiled = new WeakMap<
+  readonly DeclaredTemplate[],
+  ReadonlyMap<string, PodTemplateShape[]>
+>();
+
+/**
+ * The declared shapes per `group/Kind`: built in and `declared` (the podTemplates option). They
+ * add to the shape search, which still runs for those kinds: a path it already covers is skipped.
+ */
+export function declaredShapes(
+  declared: readonly DeclaredTemplate[],
+): ReadonlyMap<string, readonly PodTemplateShape[]> {
+  let byKind = compiled.get(declared);
+  if (byKind === undefined) {
+    const paths = new Map<string, Set<string>>();
+    for (const { group, kind, path } of [...builtInTemplates, ...declared]) {
+      if (shapePaths.includes(path)) continue;
+      const key = kindKey(group, kind);
+      paths.set(key, (paths.get(key) ?? new Set()).add(path));
+    }
+    byKind = new Map([...paths].map(([key, set]) => [key, [...set].map((p) => shape(p))]));
+    compiled.set(declared, byKind);
+  }
+  return byKind;
+}
+
+/**
+ * The pod templates of a resource (`declared`: the podTemplates option): the PodSpec must at
+ * least hold a `containers` list.
+ */
+export function podTemplatesOf(
+  resource: Resource,
+  declared: readonly DeclaredTemplate[],
+): PodTemplate[] {
   if (resource.kind === 'Pod' && resource.apiVersion === 'v1') {
     const podSpec = getPath(resource.value, barePod.podSpec);
     return isObject(podSpec) ? [{ shape: barePod, podSpec }] : [];
   }
+  const own = declaredShapes(declared).get(kindKey(groupOf(resource.apiVersion), resource.kind));
   const templates: PodTemplate[] = [];
-  for (const shape of podTemplateShapes) {
+  for (const shape of own ? [...podTemplateShapes, ...own] : podTemplateShapes) {
     const podSpec = getPath(resource.value, shape.podSpec);
     if (isObject(podSpec) && podSpec.containers !== undefined) templates.push({ shape, podSpec });
   }

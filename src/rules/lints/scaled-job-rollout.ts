@@ -1,0 +1,38 @@
+// A KEDA ScaledJob whose pod template gets a checksum: unless its rollout strategy is gradual,
+// KEDA deletes every running Job of the ScaledJob whenever its spec changes, and a checksum change
+// is a spec change (kedacore/keda controllers/keda/scaledjob_controller.go, docs/operators.md §7).
+import { annotationField } from '../../model/edit.js';
+import { getPath } from '../../model/path.js';
+import { describe } from '../../model/results.js';
+import { isKind, type Lint } from './lint.js';
+
+export const scaledJobRollout: Lint = {
+  option: 'scaledJobRolloutSeverity',
+  reads: [
+    {
+      group: 'keda.sh',
+      kind: 'ScaledJob',
+      fields: ['spec.rollout.strategy', 'spec.rolloutStrategy'],
+    },
+  ],
+  check({ checksummed }, { report }) {
+    for (const [resource, [first]] of checksummed) {
+      if (!first || !isKind(resource, 'keda.sh', 'ScaledJob')) continue;
+      // The deprecated spec.rolloutStrategy wins when it is set, as in KEDA's controller.
+      const legacy = getPath(resource.value, 'spec.rolloutStrategy');
+      const strategy =
+        typeof legacy === 'string' && legacy !== ''
+          ? legacy
+          : getPath(resource.value, 'spec.rollout.strategy');
+      if (strategy === 'gradual') continue;
+      report(
+        resource,
+        `${describe(resource)} gets a checksum on its pod template, and KEDA deletes the running ` +
+          'Jobs of a ScaledJob on any change of its spec unless spec.rollout.strategy is ' +
+          'gradual: a checksum change kills Jobs mid-run. Set spec.rollout.strategy: gradual to ' +
+          'let them finish',
+        annotationField(first.shape.metadata, first.annotation),
+      );
+    }
+  },
+};

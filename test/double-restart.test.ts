@@ -1,0 +1,238 @@
+// The double-restart lint (a workload the function annotates that another mechanism restarts) and
+// the ScaledJob rollout lint, through run(): the projection must keep what they read.
+import { describe, expect, it } from 'vitest';
+import { run } from '../src/run.js';
+import { deployment, envFrom, externalSecret, resourceList, resultsOf, runOk } from './helpers.js';
+
+const es = externalSecret('db', { namespace: 'shop' });
+const hint = 'a change can restart it twice';
+
+/** A Deployment (or `kind` in `group`) reading db, with annotations on its metadata and template. */
+const workload = (
+  name: string,
+  opts: { meta?: string; template?: string; kind?: string; apiVersion?: string } = {},
+) => `apiVersion: ${opts.apiVersion ?? 'apps/v1'}
+kind: ${opts.kind ?? 'Deployment'}
+metadata:
+  name: ${name}
+  namespace: shop
+${opts.meta ? `  annotations:\n${opts.meta.replace(/^/gm, '    ')}\n` : ''}spec:
+  template:
+    metadata:
+${opts.template ? `      annotations:\n${opts.template.replace(/^/gm, '        ')}\n` : ''}      labels: {app: ${name}}
+    spec:
+      containers:
+      - name: app
+        envFrom:
+        - secretRef: {name: db}
+`;
+
+function warnings(items: string[], config = '') {
+  const cm = config
+    ? `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: f}\ndata:\n${config}`
+    : undefined;
+  const out = runOk(resourceList(items, cm));
+  return resultsOf(out.stdout).filter((r) => String(r.message).includes(hint));
+}
+const messages = (items: string[], config = '') => warnings(items, config).map((r) => r.message);
+
+describe('double restarts', () => {
+  it('Reloader on the workload: a warning naming both, the annotation as field', () => {
+    const found = warnings([es, workload('api', { meta: 'reloader.stakater.com/auto: "true"' })]);
+    expect(found).toEqual([
+      {
+        severity: 'warning',
+        message:
+          'Deployment shop/api is restarted by secret-rollout\'s checksum/external-secrets and also by Stakater Reloader (reloader.stakater.com/auto: "true"): a change can restart it twice. Remove reloader.stakater.com/auto, or opt out here with secret-rollout/ignore: "true"',
+        resourceRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'api', namespace: 'shop' },
+        field: { path: 'metadata.annotations[reloader.stakater.com/auto]' },
+      },
+    ]);
+  });
+
+  it.each([
+    ['reloader.stakater.com/auto: "True"', 1],
+    ['reloader.stakater.com/auto: "1"', 1],
+    ['reloader.stakater.com/auto: "false"', 0],
+    ['reloader.stakater.com/auto: "yes"', 0],
+    ['secret.reloader.stakater.com/auto: "true"', 1],
+    ['secret.reloader.stakater.com/reload: "db,other"', 1],
+    ['secret.reloader.stakater.com/reload: " , "', 0],
+    ['secretproviderclass.reloader.stakater.com/auto: "true"', 1],
+    ['secretproviderclass.reloader.stakater.com/reload: "spc"', 1],
+    ['reloader.stakater.com/search: "true"', 1],
+    ['reloader.stakater.com/search: "True"', 0],
+    ['wave.pusher.com/update-on-config-change: "true"', 1],
+    ['wave.pusher.com/update-on-config-change: "True"', 0],
+    ['operator.1password.io/auto-restart: "TRUE"', 1],
+    ['operator.1password.io/auto-restart: "false"', 0],
+    ['secrets.doppler.com/reload: "true"', 1],
+    ['secrets.doppler.com/reload: "1"', 0],
+    ['secrets.infisical.com/auto-reload: "true"', 1],
+    ['secrets.infisical.com/auto-reload: "True"', 0],
+  ])('%s on the workload: %d warning(s)', (annotation, count) => {
+    expect(warnings([es, workload('api', { meta: annotation })])).toHaveLength(count);
+  });
+
+  it('Reloader falls back to the pod template only when the workload has none of its keys', () => {
+    const onTemplate = workload('api', { template: 'secret.reloader.stakater.com/reload: db' });
+    expect(messages([es, onTemplate])).toEqual([
+      expect.stringContaining(
+        'also by Stakater Reloader (secret.reloader.stakater.com/reload: "db" on its pod template)',
+      ),
+    ]);
+    expect(warnings([es, onTemplate])[0]?.field).toEqual({
+      path: 'spec.template.metadata.annotations[secret.reloader.stakater.com/reload]',
+    });
+    // The workload's own `auto: "false"` hides the template's annotations from Reloader.
+    const hidden = workload('api', {
+      meta: 'reloader.stakater.com/auto: "false"',
+      template: 'reloader.stakater.com/auto: "true"',
+    });
+    expect(warnings([es, hidden])).toEqual([]);
+    // wave and the operators read the workload's metadata only.
+    const waveOnTemplate = workload('api', {
+      template: 'wave.pusher.com/update-on-config-change: "true"',
+    });
+    expect(warnings([es, waveOnTemplate])).toEqual([]);
+  });
+
+  it('one warning per mechanism, naming each of its annotations', () => {
+    const both = workload('api', {
+      meta: 'reloader.stakater.com/auto: "true"\nsecret.reloader.stakater.com/reload: db\nwave.pusher.com/update-on-config-change: "true"',
+    });
+    expect(messages([es, both])).toEqual([
+      expect.stringContaining(
+        'Stakater Reloader (reloader.stakater.com/auto: "true", secret.reloader.stakater.com/reload: "db"): a change can restart it twice. Remove reloader.stakater.com/auto, secret.reloader.stakater.com/reload,',
+      ),
+      expect.stringContaining('also by wave (wave.pusher.com/update-on-config-change: "true")'),
+    ]);
+  });
+
+  it('only for kinds the mechanism restarts', () => {
+    const statefulSet = (meta: string) =>
+      workload('db-sts', { kind: 'StatefulSet', meta }).replace(
+        '  template:',
+        '  serviceName: x\n  template:',
+      );
+    expect(warnings([es, statefulSet('secrets.doppler.com/reload: "true"')])).toEqual([]);
+    expect(warnings([es, statefulSet('secrets.infisical.com/auto-reload: "true"')])).toHaveLength(
+      1,
+    );
+    const rollout = workload('r', {
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Rollout',
+      meta: 'reloader.stakater.com/auto: "true"',
+    });
+    expect(warnings([es, rollout])).toHaveLength(1);
+    const knative = workload('k', {
+      apiVersion: 'serving.knative.dev/v1',
+      kind: 'Service',
+      meta: 'reloader.stakater.com/auto: "true"',
+    });
+    expect(warnings([es, knative])).toEqual([]);
+  });
+
+  it('not on a workload the function does not annotate', () => {
+    const meta = 'reloader.stakater.com/auto: "true"';
+    const other = workload('api', { meta }).replace('{name: db}', '{name: elsewhere}');
+    expect(warnings([es, other])).toEqual([]);
+    const optedOut = workload('api', { meta: `${meta}\nsecret-rollout/ignore: "true"` });
+    expect(warnings([es, optedOut])).toEqual([]);
+  });
+
+  it('severity option: error, info, off', () => {
+    const items = [es, workload('api', { meta: 'reloader.stakater.com/auto: "true"' })];
+    const out = run(
+      resourceList(
+        items,
+        'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: f}\ndata:\n  doubleRestartSeverity: error\n',
+      ),
+    );
+    expect(out.exitCode).toBe(1);
+    expect(warnings(items, '  doubleRestartSeverity: "off"\n')).toEqual([]);
+    expect(warnings(items, '  doubleRestartSeverity: info\n')[0]?.severity).toBe('info');
+  });
+
+  it('VSO rolloutRestartTargets of any of its kinds, in the resource namespace', () => {
+    const vds = (targets: string, namespace = 'shop') => `apiVersion: secrets.hashicorp.com/v1beta1
+kind: VaultDynamicSecret
+metadata: {name: pg-creds, namespace: ${namespace}}
+spec:
+  mount: database
+  path: creds/app
+  destination: {name: pg, create: true}
+  rolloutRestartTargets:
+${targets}
+`;
+    const target = '  - {kind: Deployment, name: api}';
+    expect(messages([es, workload('api'), vds(target)])).toEqual([
+      'Deployment shop/api is restarted by secret-rollout\'s checksum/external-secrets and also by the Vault Secrets Operator (VaultDynamicSecret shop/pg-creds spec.rolloutRestartTargets[0]): a change can restart it twice. Remove it from rolloutRestartTargets, or opt out here with secret-rollout/ignore: "true"',
+    ]);
+    expect(messages([es, workload('api'), vds(target, 'other')])).toEqual([]);
+    expect(messages([es, workload('api'), vds('  - {kind: StatefulSet, name: api}')])).toEqual([]);
+    const rollout = workload('api', { apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout' });
+    expect(messages([es, rollout, vds('  - {kind: argo.Rollout, name: api}')])).toHaveLength(1);
+  });
+});
+
+describe('ScaledJob rollout', () => {
+  const scaledJob = (rollout: string, secret = 'db') => `apiVersion: keda.sh/v1alpha1
+kind: ScaledJob
+metadata: {name: reports, namespace: shop}
+spec:
+${rollout}  jobTargetRef:
+    template:
+      spec:
+        restartPolicy: Never
+        containers:
+        - name: w
+          envFrom:
+          - secretRef: {name: ${secret}}
+  triggers:
+  - type: cron
+    metadata: {timezone: UTC, start: "0 * * * *", end: "5 * * * *", desiredReplicas: "1"}
+`;
+  const notes = (items: string[], config?: string) =>
+    resultsOf(runOk(resourceList(items, config)).stdout).filter((r) =>
+      String(r.message).includes('KEDA deletes the running Jobs'),
+    );
+
+  it('an info on a ScaledJob that gets a checksum without gradual rollout', () => {
+    expect(notes([es, scaledJob('')])).toEqual([
+      {
+        severity: 'info',
+        message:
+          'ScaledJob shop/reports gets a checksum on its pod template, and KEDA deletes the running Jobs of a ScaledJob on any change of its spec unless spec.rollout.strategy is gradual: a checksum change kills Jobs mid-run. Set spec.rollout.strategy: gradual to let them finish',
+        resourceRef: {
+          apiVersion: 'keda.sh/v1alpha1',
+          kind: 'ScaledJob',
+          name: 'reports',
+          namespace: 'shop',
+        },
+        field: {
+          path: 'spec.jobTargetRef.template.metadata.annotations[checksum/external-secrets]',
+        },
+      },
+    ]);
+    expect(notes([es, scaledJob('  rollout: {strategy: immediate}\n')])).toHaveLength(1);
+  });
+
+  it('none with gradual (or the deprecated rolloutStrategy: gradual, which wins), or without a checksum', () => {
+    expect(notes([es, scaledJob('  rollout:\n    strategy: gradual\n')])).toEqual([]);
+    expect(
+      notes([es, scaledJob('  rolloutStrategy: gradual\n  rollout: {strategy: immediate}\n')]),
+    ).toEqual([]);
+    expect(
+      notes([es, scaledJob('  rolloutStrategy: immediate\n  rollout: {strategy: gradual}\n')]),
+    ).toHaveLength(1);
+    expect(notes([es, scaledJob('', 'unrelated')])).toEqual([]);
+  });
+
+  it('its severity is an option', () => {
+    const cm = (v: string) =>
+      `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: f}\ndata:\n  scaledJobRolloutSeverity: "${v}"\n`;
+    expect(notes([es, scaledJob('')], cm('warning'))[0]?.severity).toBe('warning');
+    expect(notes([es, scaledJob('')], cm('off'))).toEqual([]);
+  });
+});
