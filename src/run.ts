@@ -14,7 +14,14 @@ import {
   wholeDocument,
 } from './krm/read.js';
 import { writeOutput } from './krm/write.js';
-import { applyToValue, EditError, editText, reparseItem } from './krm/yaml/edit.js';
+import {
+  applySplices,
+  applyToValue,
+  EditError,
+  editText,
+  reparseItem,
+  type Splice,
+} from './krm/yaml/edit.js';
 import { lineBreakOf } from './krm/yaml/lines.js';
 import { peekScalar } from './krm/yaml/locate-lines.js';
 import { ParseError, parseYaml } from './krm/yaml/parse.js';
@@ -337,10 +344,10 @@ function applyEdits(
   results: Result[],
   aliased: ReadonlySet<number>,
   projected: ReadonlySet<number>,
-): Map<number, string> {
+): Map<number, Splice[]> {
   const byItem = new Map<number, MappingEdit[]>();
   for (const edit of edits) byItem.set(edit.item, [...(byItem.get(edit.item) ?? []), edit]);
-  const edited = new Map<number, string>();
+  const edited = new Map<number, Splice[]>();
   const lineBreak = lineBreakOf(input.text);
   for (const resource of resources) {
     const itemEdits = byItem.get(resource.index);
@@ -383,7 +390,7 @@ function applyEdits(
       if (
         aliased.size > 0 &&
         input.format === 'yaml-list' &&
-        !othersUnchanged(input, span, result, resource.index)
+        !othersUnchanged(input, span, applySplices(text, result), resource.index)
       ) {
         throw new EditError(
           'the edit is inside a YAML anchor that other items alias: it would change them too',

@@ -2,7 +2,7 @@
 // the ScaledJob rollout lint, through run(): the projection must keep what they read.
 import { describe, expect, it } from 'vitest';
 import { run } from '../src/run.js';
-import { deployment, envFrom, externalSecret, resourceList, resultsOf, runOk } from './helpers.js';
+import { externalSecret, resourceList, resultsOf, runOk } from './helpers.js';
 
 const es = externalSecret('db', { namespace: 'shop' });
 const hint = 'a change can restart it twice';

@@ -3,10 +3,14 @@
 import type { Result } from '../model/results.js';
 import type { Input } from './read.js';
 import { resultsYaml } from './results-yaml.js';
+import type { Splice } from './yaml/edit.js';
 import { lineBreakOf } from './yaml/lines.js';
 
-/** Edited text per item index (YAML) — JSON items are edited in place in `input.value`. */
-export type ItemTexts = ReadonlyMap<number, string>;
+/**
+ * What changes in each edited item's text (YAML), by item index, offsets in the item (editText);
+ * JSON items are edited in place in `input.value`.
+ */
+export type ItemTexts = ReadonlyMap<number, readonly Splice[]>;
 
 /**
  * The output in pieces, in order: slices of the input and the edited items' texts. Never joined
@@ -60,9 +64,12 @@ interface Replacement {
 
 function replacements(input: Input, edited: ItemTexts): Replacement[] {
   const changes: Replacement[] = [];
-  for (const [index, text] of edited) {
+  for (const [index, splices] of edited) {
     const span = input.items[index]?.span;
-    if (span) changes.push({ start: span.start, end: span.end, text });
+    if (!span) continue;
+    for (const { start, end, text } of splices) {
+      changes.push({ start: span.start + start, end: span.start + end, text });
+    }
   }
   return changes;
 }

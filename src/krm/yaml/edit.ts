@@ -9,7 +9,9 @@ import { locateByCst } from './locate-cst.js';
 import { locateByLines } from './locate-lines.js';
 import { parseYaml } from './parse.js';
 import { isPlainLayout } from './plain-layout.js';
-import { applySite, type Locator } from './site.js';
+import { type Locator, type Splice, spliceAt } from './site.js';
+
+export type { Splice };
 
 export class EditError extends Error {}
 
@@ -31,7 +33,10 @@ export function applyToValue(value: JsonObject, edit: MappingEdit): void {
 
 /**
  * Edits an item's text. `expected` gives the item's value with the edits applied; the lines locator
- * runs first and the full parser is the fallback for each edit and for a failed proof.
+ * runs first and the full parser is the fallback for each edit and for a failed proof. The result
+ * is what changes in `itemText`, so that the output is the input's text with new text between
+ * its slices, never copied whole: one edit's splice, or (several edits, each located in the text
+ * the previous one made) the whole item.
  */
 export function editText(
   itemText: string,
@@ -42,14 +47,15 @@ export function editText(
   lineBreak: string,
   /** Reads an edited text for the proof: on its own, or in its document (aliases). */
   reparse: (text: string) => Json | undefined = (text) => reparseItem(text, entry),
-): string {
+): Splice[] {
   let value: Json | undefined;
   const proven = (text: string) => {
     value ??= expected();
     return isDeepStrictEqual(reparse(text) ?? null, value);
   };
-  const attempt = (locators: readonly Locator[], prove: boolean): string | undefined => {
+  const attempt = (locators: readonly Locator[], prove: boolean): Splice[] | undefined => {
     let text = itemText;
+    let last: Splice | undefined;
     for (const edit of edits) {
       let site: ReturnType<Locator>;
       for (const locate of locators) {
@@ -57,9 +63,12 @@ export function editText(
         if (site) break;
       }
       if (!site) return undefined;
-      text = applySite(text, site, edit.key, edit.value, lineBreak);
+      last = spliceAt(text, site, edit.key, edit.value, lineBreak);
+      text = text.slice(0, last.start) + last.text + text.slice(last.end);
     }
-    return !prove || proven(text) ? text : undefined;
+    if (prove && !proven(text)) return undefined;
+    if (edits.length === 1 && last) return [last];
+    return [{ start: 0, end: itemText.length, text }];
   };
   // The line locator reads plain-layout items exactly as the parser does (plain-layout.ts), so
   // its edits need no proof there; everything else is re-parsed and compared.
@@ -70,6 +79,15 @@ export function editText(
     throw new EditError('could not insert the annotation without changing anything else');
   }
   return edited;
+}
+
+/** `text` with the splices (offsets in `text`, not overlapping) applied. */
+export function applySplices(text: string, splices: readonly Splice[]): string {
+  let out = text;
+  for (const { start, end, text: insert } of [...splices].sort((a, b) => b.start - a.start)) {
+    out = out.slice(0, start) + insert + out.slice(end);
+  }
+  return out;
 }
 
 /** The value of an edited item's text, read on its own; undefined when it does not parse. */

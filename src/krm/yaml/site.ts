@@ -21,18 +21,23 @@ export type Locator = (
   key: string,
 ) => Site | undefined;
 
-export function applySite(
+/** What a site changes: `text` replaces `start`..`end` of the item's text (an insertion if equal). */
+export interface Splice {
+  start: number;
+  end: number;
+  text: string;
+}
+
+export function spliceAt(
   text: string,
   site: Site,
   key: string,
   value: string,
   lineBreak: string,
-): string {
+): Splice {
   switch (site.kind) {
-    case 'value': {
-      const scalar = formatScalar(value, site.style);
-      return text.slice(0, site.start) + scalar + text.slice(site.end);
-    }
+    case 'value':
+      return { start: site.start, end: site.end, text: formatScalar(value, site.style) };
     case 'lines': {
       // Mixed line endings: use the one of the line the new lines follow (or precede).
       lineBreak = localLineBreak(text, site.at, lineBreak);
@@ -43,17 +48,20 @@ export function applySite(
           ? blockLiteral(`${pad}${key}: `, value, pad + ' '.repeat(site.step), lineBreak)
           : `${pad}${key}: ${JSON.stringify(value)}`;
       });
-      const head = text.slice(0, site.at);
-      const needsBreak = head.length > 0 && !head.endsWith('\n');
+      const needsBreak = site.at > 0 && text[site.at - 1] !== '\n';
       const block = (needsBreak ? lineBreak : '') + lines.join(lineBreak) + lineBreak;
-      return head + block + text.slice(site.at);
+      return { start: site.at, end: site.at, text: block };
     }
     case 'flow': {
       const inner = nestedFlow(site.missing, key, value);
-      return text.slice(0, site.at) + inner + (site.empty ? '' : ', ') + text.slice(site.at);
+      return { start: site.at, end: site.at, text: inner + (site.empty ? '' : ', ') };
     }
     case 'null':
-      return `${text.slice(0, site.start)}{${nestedFlow(site.missing, key, value)}}${text.slice(site.end)}`;
+      return {
+        start: site.start,
+        end: site.end,
+        text: `{${nestedFlow(site.missing, key, value)}}`,
+      };
   }
 }
 
