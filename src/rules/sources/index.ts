@@ -6,6 +6,7 @@ import { externalSecret } from './external-secret.js';
 import { kubernetesExternalSecret } from './kes.js';
 import { sealedSecret } from './sealed-secret.js';
 import { secret } from './secret.js';
+import { secretProviderClass } from './secret-provider-class.js';
 import type { SourceKind } from './source.js';
 import { vaultStaticSecret } from './vault-static-secret.js';
 
@@ -15,6 +16,7 @@ export const sourceKinds: readonly SourceKind[] = [
   kubernetesExternalSecret,
   sealedSecret,
   vaultStaticSecret,
+  secretProviderClass,
   configMap,
   secret,
 ];
