@@ -3,11 +3,14 @@ import { groupOf, type Resource } from '../../model/resource.js';
 import { clusterExternalSecret } from './cluster-external-secret.js';
 import { configMap } from './config-map.js';
 import { externalSecret } from './external-secret.js';
+import { hcpVaultSecretsApp } from './hcp-vault-secrets-app.js';
 import { kubernetesExternalSecret } from './kes.js';
 import { sealedSecret } from './sealed-secret.js';
 import { secret } from './secret.js';
 import { secretProviderClass } from './secret-provider-class.js';
 import type { SourceKind } from './source.js';
+import { vaultDynamicSecret } from './vault-dynamic-secret.js';
+import { vaultPkiSecret } from './vault-pki-secret.js';
 import { vaultStaticSecret } from './vault-static-secret.js';
 
 export const sourceKinds: readonly SourceKind[] = [
@@ -16,6 +19,9 @@ export const sourceKinds: readonly SourceKind[] = [
   kubernetesExternalSecret,
   sealedSecret,
   vaultStaticSecret,
+  vaultDynamicSecret,
+  vaultPkiSecret,
+  hcpVaultSecretsApp,
   secretProviderClass,
   configMap,
   secret,

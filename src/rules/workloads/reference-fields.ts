@@ -5,8 +5,8 @@
 // that the table's paths are exactly the `Secret`/`ConfigMap` fields reached via `nested` ones.
 // Types only at run time: nothing in the bundle imports this module.
 import type {
-  CSIVolumeSource,
   Container,
+  CSIVolumeSource,
   EnvFromSource,
   EnvVar,
   EnvVarSource,
