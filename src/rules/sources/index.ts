@@ -1,10 +1,14 @@
 // The tables of kinds the planner knows. A new source is one module plus one line here.
 import { groupOf, type Resource } from '../../model/resource.js';
+import { bitwardenSecret } from './bitwarden-secret.js';
 import { clusterExternalSecret } from './cluster-external-secret.js';
 import { configMap } from './config-map.js';
+import { dopplerSecret } from './doppler-secret.js';
 import { externalSecret } from './external-secret.js';
 import { hcpVaultSecretsApp } from './hcp-vault-secrets-app.js';
+import { infisicalSecret } from './infisical-secret.js';
 import { kubernetesExternalSecret } from './kes.js';
+import { onePasswordItem } from './onepassword-item.js';
 import { sealedSecret } from './sealed-secret.js';
 import { secret } from './secret.js';
 import { secretProviderClass } from './secret-provider-class.js';
@@ -22,6 +26,10 @@ export const sourceKinds: readonly SourceKind[] = [
   vaultDynamicSecret,
   vaultPkiSecret,
   hcpVaultSecretsApp,
+  onePasswordItem,
+  dopplerSecret,
+  bitwardenSecret,
+  infisicalSecret,
   secretProviderClass,
   configMap,
   secret,
