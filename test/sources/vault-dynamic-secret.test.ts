@@ -46,7 +46,7 @@ describe('VaultDynamicSecret', () => {
     expectOnlyAnnotationLines(rendered);
     expect(messagesAbout(rendered, 'VaultDynamicSecret', 'db-creds')).toContainEqual(
       expect.stringContaining(
-        'the checksum of db cannot follow the credentials VSO requests when their lease can no longer be renewed',
+        'the checksum of Secret db cannot follow the credentials VSO requests when their lease can no longer be renewed',
       ),
     );
   });

@@ -46,7 +46,7 @@ describe('VaultPKISecret', () => {
     expectOnlyAnnotationLines(rendered);
     expect(messagesAbout(rendered, 'VaultPKISecret', 'web-cert')).toContainEqual(
       expect.stringContaining(
-        'the checksum of web-tls cannot follow the certificates VSO issues before the current one expires',
+        'the checksum of Secret web-tls cannot follow the certificates VSO issues before the current one expires',
       ),
     );
   });

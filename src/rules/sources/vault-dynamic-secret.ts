@@ -52,8 +52,8 @@ export const vaultDynamicSecret: SourceKind = {
       normalized.requestHTTPMethod = 'PUT';
     }
     const message = allowStatic
-      ? `the checksum of ${secretName} cannot follow Vault's rotation of these static credentials: it only rolls the consumers when the spec changes`
-      : `the checksum of ${secretName} cannot follow the credentials VSO requests when their lease can no longer be renewed: it only rolls the consumers when the spec changes (every spec change, since VSO then requests new ones)`;
+      ? `the checksum of Secret ${secretName} cannot follow Vault's rotation of these static credentials: it only rolls the consumers when the spec changes`
+      : `the checksum of Secret ${secretName} cannot follow the credentials VSO requests when their lease can no longer be renewed: it only rolls the consumers when the spec changes (every spec change, since VSO then requests new ones)`;
     notes.push(resourceResult(resource, 'info', message, { path: 'spec' }));
     return operatorSecret(resource, config, {
       secretName,

@@ -36,7 +36,7 @@ export const vaultPkiSecret: SourceKind = {
     requireFields(spec, ['mount', 'role']);
     const { secretName, notes } = readDestination(resource, spec);
     const normalized = normalize(spec, rules);
-    const message = `the checksum of ${secretName} cannot follow the certificates VSO issues before the current one expires (expiryOffset): it only rolls the consumers when the spec changes (every spec change, since VSO then issues a new one)`;
+    const message = `the checksum of Secret ${secretName} cannot follow the certificates VSO issues before the current one expires (expiryOffset): it only rolls the consumers when the spec changes (every spec change, since VSO then issues a new one)`;
     notes.push(resourceResult(resource, 'info', message, { path: 'spec' }));
     return operatorSecret(resource, config, {
       secretName,
