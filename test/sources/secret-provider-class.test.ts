@@ -1,8 +1,19 @@
 // Secrets Store CSI driver SecretProviderClass: pods mounting a CSI volume of the driver that
 // names it consume it directly (provider and parameters); its secretObjects are Secrets whose
 // consumers are its consumers too (type and data, per key).
+import { loadAll } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
-import { deployment, envFrom, secretKeyRef } from '../helpers.js';
+import { run } from '../../src/run.js';
+import {
+  deployment,
+  envFrom,
+  find,
+  resourceList,
+  resultsOf,
+  runOk,
+  secretKeyRef,
+  templateAnnotation,
+} from '../helpers.js';
 import {
   annotated,
   checksums,
@@ -145,6 +156,37 @@ spec:
     const sums = checksums(world(spc(), [second]));
     expect(sums['shop/other-spc']).toBeDefined();
     expect(sums['shop/other-spc']).not.toBe(sums['shop/mounts']);
+  });
+
+  it('plans the same in a stream as in a ResourceList', () => {
+    const out = run(world().join('---\n'));
+    expect(out.exitCode).toBe(0);
+    const sums = checksums(world());
+    const items = loadAll(out.stdout) as Parameters<typeof find>[0];
+    for (const name of ['mounts', 'user']) {
+      const item = find(items, 'Deployment', name);
+      expect(templateAnnotation(item)).toBe(sums[`shop/${name}`]);
+    }
+  });
+
+  it('knows the keys a synced Secret has, for the missing-key lint', () => {
+    const reader = deployment('typo', secretKeyRef('db', 'passwd'), { namespace: 'shop' });
+    const results = resultsOf(runOk(resourceList([spc(), reader])).stdout);
+    expect(results).toContainEqual(
+      expect.objectContaining({ severity: 'warning', message: expect.stringContaining('passwd') }),
+    );
+  });
+
+  it('warns when a pod mounts a SecretProviderClass that exists only in another namespace', () => {
+    const results = resultsOf(
+      runOk(resourceList([spc(), mounting('lost', secretsStore('azure-kv'), 'other')])).stdout,
+    );
+    expect(results).toContainEqual(
+      expect.objectContaining({
+        severity: 'warning',
+        message: expect.stringContaining('reads SecretProviderClass azure-kv'),
+      }),
+    );
   });
 
   it.each([
