@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { deployment, envFrom } from '../helpers.js';
 import {
   annotated,
+  configMapEnv,
   expectError,
   expectOnlyAnnotationLines,
-  messagesAbout,
   moved,
   render,
   waveOf,
@@ -101,13 +101,18 @@ describe('InfisicalSecret', () => {
     expect(moved(world(single), world(list))).toEqual([]);
   });
 
-  it('skips one that writes only ConfigMaps', () => {
+  it('follows the ConfigMaps it writes too', () => {
     const configMaps = infisical({
       refs: '  managedKubeConfigMapReferences:\n  - {configMapName: shop-cm, configMapNamespace: shop}\n',
     });
-    expect(messagesAbout(render(world(configMaps)), 'InfisicalSecret', 'shop-infisical')).toEqual([
-      'skipped: it writes only ConfigMaps (managedKubeConfigMapReferences)',
+    const reader = deployment('cm-reader', configMapEnv('shop-cm'), { namespace: 'shop' });
+    expect(annotated([...world(configMaps), reader])).toEqual(['shop/cm-reader']);
+    const moved2 = configMaps.replace('envSlug: prod', 'envSlug: dev');
+    expect(moved([...world(configMaps), reader], [...world(moved2), reader])).toEqual([
+      'shop/cm-reader',
     ]);
+    // A Secret of the same name is another object.
+    expect(annotated([...world(configMaps.replace('shop-cm', 'shop-env')), reader])).toEqual([]);
   });
 
   it.each([

@@ -1,7 +1,8 @@
 // Infisical operator InfisicalSecret (secrets.infisical.com/v1alpha1): syncs the secrets of one
 // project environment into each Secret of `spec.managedKubeSecretReferences[]` (or the deprecated
-// single `spec.managedSecretReference`), each in its required `secretNamespace`
-// (internal/controller/infisicalsecret_controller.go).
+// single `spec.managedSecretReference`), each in its required `secretNamespace`, and into each
+// ConfigMap of `spec.managedKubeConfigMapReferences[]` (internal/controller/
+// infisicalsecret_controller.go).
 import { ItemError, type Json, type JsonObject } from '../../model/resource.js';
 import { objectField, optionalList, optionalObject, requiredString } from './fields.js';
 import { type NormalizeRule, normalize } from './normalize.js';
@@ -28,48 +29,65 @@ const shared: readonly NormalizeRule[] = [
 ];
 /**
  * Content of one reference: secretType and template (includeAllSecrets, data). Not content: which
- * Secret (secretName, secretNamespace: the entry's "secret"), creationPolicy (ownership only)
- * and template.metadata (labels and annotations). Defaults (CRD): secretType Opaque.
+ * object (its name and namespace: the entry's "secret"), creationPolicy (ownership only) and
+ * template.metadata (labels and annotations). Defaults (CRD): secretType Opaque.
  */
-const perSecret: readonly NormalizeRule[] = [
+const perObject: readonly NormalizeRule[] = [
   {
     path: '',
-    drop: ['secretName', 'secretNamespace', 'creationPolicy'],
+    drop: [
+      'secretName',
+      'secretNamespace',
+      'configMapName',
+      'configMapNamespace',
+      'creationPolicy',
+    ],
     defaults: { secretType: 'Opaque' },
   },
   { path: 'template', drop: ['metadata'], defaults: { includeAllSecrets: false } },
 ];
+
+const fieldsOf = {
+  Secret: { name: 'secretName', namespace: 'secretNamespace' },
+  ConfigMap: { name: 'configMapName', namespace: 'configMapNamespace' },
+} as const;
+
+/** One object the InfisicalSecret writes: a Secret, or a ConfigMap (the same shape). */
+interface Target {
+  reference: JsonObject;
+  at: string;
+  produces: keyof typeof fieldsOf;
+}
 
 export const infisicalSecret: SourceKind = {
   group: 'secrets.infisical.com',
   kind: 'InfisicalSecret',
   read(resource, { config }) {
     const spec = objectField(resource.value, 'spec', 'spec');
-    const list = optionalList(spec.managedKubeSecretReferences, 'spec.managedKubeSecretReferences');
+    const listed = (field: string, produces: Target['produces']): Target[] =>
+      optionalList(spec[field], `spec.${field}`).map((entry, i) => {
+        const at = `spec.${field}[${i}]`;
+        return { reference: objectField({ entry }, 'entry', at), at, produces };
+      });
+    const targets = listed('managedKubeSecretReferences', 'Secret');
     const deprecated = optionalObject(spec.managedSecretReference, 'spec.managedSecretReference');
-    const references = list.map((entry, i): [JsonObject, string] => [
-      objectField({ entry }, 'entry', `spec.managedKubeSecretReferences[${i}]`),
-      `spec.managedKubeSecretReferences[${i}]`,
-    ]);
     // An empty mapping is what the Go type (no omitempty) writes back for "not set".
     if (deprecated !== undefined && Object.keys(deprecated).length > 0) {
       // The controller refuses both at once.
-      if (references.length > 0) {
+      if (targets.length > 0) {
         throw new ItemError(
           'set spec.managedKubeSecretReferences or the deprecated spec.managedSecretReference, not both',
           'spec.managedSecretReference',
         );
       }
-      references.push([deprecated, 'spec.managedSecretReference']);
+      targets.push({
+        reference: deprecated,
+        at: 'spec.managedSecretReference',
+        produces: 'Secret',
+      });
     }
-    if (references.length === 0) {
-      const configMaps = optionalList(
-        spec.managedKubeConfigMapReferences,
-        'spec.managedKubeConfigMapReferences',
-      );
-      if (configMaps.length > 0) {
-        return { skipped: 'it writes only ConfigMaps (managedKubeConfigMapReferences)' };
-      }
+    targets.push(...listed('managedKubeConfigMapReferences', 'ConfigMap'));
+    if (targets.length === 0) {
       throw new ItemError(
         'spec.managedKubeSecretReferences is missing',
         'spec.managedKubeSecretReferences',
@@ -78,22 +96,24 @@ export const infisicalSecret: SourceKind = {
 
     const common = normalize(spec, shared) as JsonObject;
     const seen = new Map<string, string>();
-    return references.map(([reference, at]): SecretSource => {
-      const secretName = requiredString(reference.secretName, `${at}.secretName`);
-      const namespace = requiredString(reference.secretNamespace, `${at}.secretNamespace`);
-      const key = `${namespace}/${secretName}`;
+    return targets.map(({ reference, at, produces }): SecretSource => {
+      const fields = fieldsOf[produces];
+      const name = requiredString(reference[fields.name], `${at}.${fields.name}`);
+      const namespace = requiredString(reference[fields.namespace], `${at}.${fields.namespace}`);
+      const key = `${produces} ${namespace}/${name}`;
       const earlier = seen.get(key);
       if (earlier !== undefined) {
         throw new ItemError(
-          `${at} names Secret ${key} again (${earlier}): the operator would write it twice`,
-          `${at}.secretName`,
+          `${at} names ${key} again (${earlier}): the operator would write it twice`,
+          `${at}.${fields.name}`,
         );
       }
       seen.set(key, at);
       optionalObject(reference.template, `${at}.template`);
-      const content: Json = { ...common, managedSecret: normalize(reference, perSecret) };
+      const content: Json = { ...common, managed: normalize(reference, perObject) };
       return operatorSecret(resource, config, {
-        secretName,
+        produces,
+        secretName: name,
         namespace,
         // Keys come from the project (or the template with includeAllSecrets): never narrowed.
         content: () => content,
