@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   containerRoles,
+  csiVolumeSourceRoles,
   envFromSourceRoles,
   envVarRoles,
   envVarSourceRoles,
@@ -23,7 +24,7 @@ const fieldsWith = (roles: Record<string, Role>, wanted: Role): string[] =>
 
 /** `prefix.field → kind` for every Secret/ConfigMap field of `roles`. */
 function referencesIn(roles: Record<string, Role>, prefix: string): [string, string][] {
-  return (['Secret', 'ConfigMap'] as const).flatMap((kind) =>
+  return (['Secret', 'ConfigMap', 'SecretProviderClass'] as const).flatMap((kind) =>
     fieldsWith(roles, kind).map((field): [string, string] => [`${prefix}${field}`, kind]),
   );
 }
@@ -41,7 +42,7 @@ describe('reference table', () => {
     expect(fieldsWith(containerRoles, 'nested')).toEqual(['env', 'envFrom']);
     expect(fieldsWith(ephemeralContainerRoles, 'nested')).toEqual(['env', 'envFrom']);
     expect(fieldsWith(envVarRoles, 'nested')).toEqual(['valueFrom']);
-    expect(fieldsWith(volumeRoles, 'nested')).toEqual(['projected']);
+    expect(fieldsWith(volumeRoles, 'nested')).toEqual(['csi', 'projected']);
     expect(fieldsWith(projectedVolumeSourceRoles, 'nested')).toEqual(['sources']);
   });
 
@@ -53,13 +54,19 @@ describe('reference table', () => {
       ]),
       ...referencesIn(volumeRoles, 'volumes[].'),
       ...referencesIn(volumeProjectionRoles, 'volumes[].projected.sources[].'),
+      ...referencesIn(csiVolumeSourceRoles, 'volumes[].csi.'),
       // PodSpec-level references are lists of LocalObjectReference.
       ...referencesIn(podSpecRoles, '').map(([path, kind]): [string, string] => [
         `${path}[]`,
         kind,
       ]),
     ];
-    const table = secretReferences.map((ref): [string, string] => [ref.path, ref.kind]);
+    // A row's field is its path, or for a nested name (`volumeAttributes.secretProviderClass`)
+    // the field of the reference object that holds it.
+    const table = secretReferences.map((ref): [string, string] => {
+      const [head, ...rest] = ref.nameField.split('.');
+      return [rest.length > 0 ? `${ref.path}.${head}` : ref.path, ref.kind];
+    });
     expect(table.length).toBe(new Set(table.map(([path]) => path)).size);
     expect(new Map(table)).toEqual(new Map(expected));
   });

@@ -47,10 +47,29 @@ export const knownKinds: readonly KnownKind[] = [
   eso('ClusterSecretStore'),
   { group: 'kubernetes-client.io', kind: 'ExternalSecret', apiVersion: 'kubernetes-client.io/v1' },
   { group: 'bitnami.com', kind: 'SealedSecret', apiVersion: 'bitnami.com/v1alpha1' },
+  ...['VaultStaticSecret', 'VaultDynamicSecret', 'VaultPKISecret', 'HCPVaultSecretsApp'].map(
+    (kind): KnownKind => ({
+      group: 'secrets.hashicorp.com',
+      kind,
+      apiVersion: 'secrets.hashicorp.com/v1beta1',
+    }),
+  ),
+  { group: 'onepassword.com', kind: 'OnePasswordItem', apiVersion: 'onepassword.com/v1' },
   {
-    group: 'secrets.hashicorp.com',
-    kind: 'VaultStaticSecret',
-    apiVersion: 'secrets.hashicorp.com/v1beta1',
+    group: 'secrets.doppler.com',
+    kind: 'DopplerSecret',
+    apiVersion: 'secrets.doppler.com/v1alpha1',
+  },
+  { group: 'k8s.bitwarden.com', kind: 'BitwardenSecret', apiVersion: 'k8s.bitwarden.com/v1' },
+  {
+    group: 'secrets.infisical.com',
+    kind: 'InfisicalSecret',
+    apiVersion: 'secrets.infisical.com/v1alpha1',
+  },
+  {
+    group: 'secrets-store.csi.x-k8s.io',
+    kind: 'SecretProviderClass',
+    apiVersion: 'secrets-store.csi.x-k8s.io/v1',
   },
   { group: '', kind: 'ConfigMap', apiVersion: 'v1' },
   { group: '', kind: 'Secret', apiVersion: 'v1' },

@@ -1,12 +1,20 @@
 // The tables of kinds the planner knows. A new source is one module plus one line here.
 import { groupOf, type Resource } from '../../model/resource.js';
+import { bitwardenSecret } from './bitwarden-secret.js';
 import { clusterExternalSecret } from './cluster-external-secret.js';
 import { configMap } from './config-map.js';
+import { dopplerSecret } from './doppler-secret.js';
 import { externalSecret } from './external-secret.js';
+import { hcpVaultSecretsApp } from './hcp-vault-secrets-app.js';
+import { infisicalSecret } from './infisical-secret.js';
 import { kubernetesExternalSecret } from './kes.js';
+import { onePasswordItem } from './onepassword-item.js';
 import { sealedSecret } from './sealed-secret.js';
 import { secret } from './secret.js';
+import { secretProviderClass } from './secret-provider-class.js';
 import type { SourceKind } from './source.js';
+import { vaultDynamicSecret } from './vault-dynamic-secret.js';
+import { vaultPkiSecret } from './vault-pki-secret.js';
 import { vaultStaticSecret } from './vault-static-secret.js';
 
 export const sourceKinds: readonly SourceKind[] = [
@@ -15,6 +23,14 @@ export const sourceKinds: readonly SourceKind[] = [
   kubernetesExternalSecret,
   sealedSecret,
   vaultStaticSecret,
+  vaultDynamicSecret,
+  vaultPkiSecret,
+  hcpVaultSecretsApp,
+  onePasswordItem,
+  dopplerSecret,
+  bitwardenSecret,
+  infisicalSecret,
+  secretProviderClass,
   configMap,
   secret,
 ];

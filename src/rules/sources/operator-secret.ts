@@ -1,11 +1,11 @@
-// The common case: a resource from which an operator writes one Secret in the resource's own
-// namespace, ordered before its consumers, its checksum under `checksumAnnotation`.
+// The common case: a resource from which an operator writes a Secret (by default in the resource's
+// own namespace), ordered before its consumers, its checksum under `checksumAnnotation`.
 import type { Config } from '../../model/config.js';
 import type { Resource } from '../../model/resource.js';
 import type { SecretSource } from './source.js';
 
 type Fields = Pick<SecretSource, 'secretName' | 'content'> &
-  Partial<Pick<SecretSource, 'namespace' | 'stores' | 'notes' | 'producedKeys'>>;
+  Partial<Pick<SecretSource, 'produces' | 'namespace' | 'stores' | 'notes' | 'producedKeys'>>;
 
 export function operatorSecret(resource: Resource, config: Config, fields: Fields): SecretSource {
   return {

@@ -1,24 +1,16 @@
 // HashiCorp Vault Secrets Operator VaultStaticSecret (secrets.hashicorp.com/v1beta1): syncs one
 // KV secret into `spec.destination.name` in its namespace.
-import { ItemError, type Json, type JsonObject } from '../../model/resource.js';
-import { type Result, resourceResult } from '../../model/results.js';
-import {
-  objectField,
-  optionalBoolean,
-  optionalList,
-  optionalObject,
-  requiredString,
-} from './fields.js';
+import { ItemError, type Json } from '../../model/resource.js';
+import { objectField, optionalList, requiredString } from './fields.js';
 import { type NormalizeRule, normalize } from './normalize.js';
 import { operatorSecret } from './operator-secret.js';
 import type { SourceKind } from './source.js';
+import { readDestination, syncedDestinationRules, vsoGroup } from './vso.js';
 
 /**
- * Content: vaultAuthRef, namespace, mount, path, type, version, destination name and type, and
- * destination.transformation. Not content: when VSO syncs (refreshAfter, syncConfig), its drift
- * detection (hmacSecretData), its own restarts (rolloutRestartTargets), the Secret's lifecycle
- * (destination.create, overwrite, transformation.resync) and its labels and annotations, which
- * pods cannot read. Defaults: version 0 (latest), type Opaque, excludeRaw and ignore* false.
+ * Content: vaultAuthRef, namespace, mount, path, type, version, and the destination
+ * (vso.ts). Not content: when VSO syncs (refreshAfter, syncConfig), its drift detection
+ * (hmacSecretData) and its own restarts (rolloutRestartTargets). Default: version 0 (latest).
  */
 const rules: readonly NormalizeRule[] = [
   {
@@ -26,24 +18,12 @@ const rules: readonly NormalizeRule[] = [
     drop: ['refreshAfter', 'syncConfig', 'hmacSecretData', 'rolloutRestartTargets'],
     defaults: { version: 0 },
   },
-  {
-    path: 'destination',
-    drop: ['create', 'overwrite', 'labels', 'annotations'],
-    defaults: { type: 'Opaque' },
-  },
-  { path: 'destination.transformation', drop: ['resync'], defaults: { excludeRaw: false } },
-  {
-    path: 'destination.transformation.transformationRefs[]',
-    defaults: { ignoreIncludes: false, ignoreExcludes: false },
-  },
 ];
-/** With create: false VSO writes only `data` into a Secret someone else owns. */
-const notCreated: readonly NormalizeRule[] = [{ path: 'destination', drop: ['type'] }];
 
 const kvTypes = ['kv-v1', 'kv-v2'];
 
 export const vaultStaticSecret: SourceKind = {
-  group: 'secrets.hashicorp.com',
+  group: vsoGroup,
   kind: 'VaultStaticSecret',
   read(resource, { config }) {
     const spec = objectField(resource.value, 'spec', 'spec');
@@ -59,10 +39,7 @@ export const vaultStaticSecret: SourceKind = {
         throw new ItemError('spec.version is not a non-negative integer', 'spec.version');
       }
     }
-    const destination = objectField(spec, 'destination', 'spec.destination');
-    const secretName = requiredString(destination.name, 'spec.destination.name');
-    const create = optionalBoolean(destination.create, 'spec.destination.create') ?? false;
-    optionalObject(destination.transformation, 'spec.destination.transformation');
+    const { secretName, create, notes } = readDestination(resource, spec);
     // Checked here; the double-restart lint warns on the workloads they name.
     optionalList(spec.rolloutRestartTargets, 'spec.rolloutRestartTargets').forEach((entry, i) => {
       const field = `spec.rolloutRestartTargets[${i}]`;
@@ -70,13 +47,7 @@ export const vaultStaticSecret: SourceKind = {
       requiredString(target.kind, `${field}.kind`);
       requiredString(target.name, `${field}.name`);
     });
-
-    const notes: Result[] = [];
-    if (!create) {
-      const message = `spec.destination.create is false: VSO only writes the data of the existing Secret ${secretName} and fails until it exists; its type, labels and annotations are not VSO's`;
-      notes.push(resourceResult(resource, 'info', message, { path: 'spec.destination.create' }));
-    }
-    const normalized = normalize(spec, create ? rules : [...rules, ...notCreated]) as JsonObject;
+    const normalized = normalize(spec, [...rules, ...syncedDestinationRules(create)]);
     return operatorSecret(resource, config, {
       secretName,
       notes,

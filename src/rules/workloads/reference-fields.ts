@@ -6,6 +6,7 @@
 // Types only at run time: nothing in the bundle imports this module.
 import type {
   Container,
+  CSIVolumeSource,
   EnvFromSource,
   EnvVar,
   EnvVarSource,
@@ -17,13 +18,20 @@ import type {
 } from 'kubernetes-types/core/v1.js';
 
 /**
- * - `Secret` / `ConfigMap`: names one whose data the containers read; must be in the table.
+ * - `Secret` / `ConfigMap` / `SecretProviderClass`: names one whose data the containers read;
+ *   must be in the table.
  * - `nested`: holds objects classified below (the test descends into exactly these).
  * - `credentials`: names a Secret the kubelet or a volume driver reads to mount storage; the
  *   containers never see its data, so it is neither checksummed nor ordered.
  * - `none`: names no Secret or ConfigMap.
  */
-export type Role = 'Secret' | 'ConfigMap' | 'nested' | 'credentials' | 'none';
+export type Role =
+  | 'Secret'
+  | 'ConfigMap'
+  | 'SecretProviderClass'
+  | 'nested'
+  | 'credentials'
+  | 'none';
 type Roles<T> = Record<keyof T, Role>;
 
 export const podSpecRoles = {
@@ -129,7 +137,7 @@ export const volumeRoles = {
   cephfs: 'credentials',
   cinder: 'credentials',
   configMap: 'ConfigMap',
-  csi: 'credentials',
+  csi: 'nested',
   downwardAPI: 'none',
   emptyDir: 'none',
   ephemeral: 'none',
@@ -154,6 +162,16 @@ export const volumeRoles = {
   storageos: 'credentials',
   vsphereVolume: 'none',
 } as const satisfies Roles<Volume>;
+
+// The table reads these of the Secrets Store CSI driver's volumes only (its rows' `when`): for
+// other drivers nodePublishSecretRef holds storage credentials the containers never see.
+export const csiVolumeSourceRoles = {
+  driver: 'none',
+  fsType: 'none',
+  nodePublishSecretRef: 'Secret',
+  readOnly: 'none',
+  volumeAttributes: 'SecretProviderClass',
+} as const satisfies Roles<CSIVolumeSource>;
 
 export const projectedVolumeSourceRoles = {
   defaultMode: 'none',

@@ -4,7 +4,9 @@
 import {
   compilePaths,
   fieldPath,
+  getPath,
   type Keys,
+  parseKeys,
   parsePath,
   type Trail,
   walkPaths,
@@ -20,16 +22,21 @@ import {
 /** The data keys a pod template reads from a Secret, or all of them. */
 export type KeySet = 'all' | ReadonlySet<string>;
 
-/** What pods reference by name. */
-export type ProducedKind = 'Secret' | 'ConfigMap';
+/**
+ * What pods reference by name: a Secret, a ConfigMap, or a Secrets Store CSI driver
+ * SecretProviderClass, which a CSI volume mounts without a Secret in between.
+ */
+export type ProducedKind = 'Secret' | 'ConfigMap' | 'SecretProviderClass';
 
 export interface SecretReference {
   /** What the reference names. */
   kind: ProducedKind;
   /** Path from the PodSpec to the reference object. */
   path: string;
-  /** Field of the reference object holding the Secret name. */
+  /** Field of the reference object holding the Secret name (a path without `[]`). */
   nameField: string;
+  /** Only reference objects with these field values count (a CSI volume of one driver). */
+  when?: Readonly<Record<string, string>>;
   /** Which keys it reads: one key field, a list of `items[].key`, or the whole Secret. */
   keys: { field: string } | { items: string } | 'all';
   /** Counts for the checksum only when the option of that name is on. */
@@ -37,6 +44,7 @@ export interface SecretReference {
 }
 
 const containerLists = ['containers', 'initContainers', 'ephemeralContainers'];
+const secretsStoreDriver = { driver: 'secrets-store.csi.k8s.io' };
 
 export const secretReferences: readonly SecretReference[] = [
   ...containerLists.flatMap((list): SecretReference[] => [
@@ -69,6 +77,22 @@ export const secretReferences: readonly SecretReference[] = [
     nameField: 'name',
     keys: { items: 'items' },
   },
+  // The Secrets Store CSI driver mounts what a SecretProviderClass names, with the provider
+  // credentials of nodePublishSecretRef; other CSI drivers' credentials only mount storage.
+  {
+    kind: 'SecretProviderClass',
+    path: 'volumes[].csi',
+    nameField: 'volumeAttributes.secretProviderClass',
+    when: secretsStoreDriver,
+    keys: 'all',
+  },
+  {
+    kind: 'Secret',
+    path: 'volumes[].csi',
+    nameField: 'nodePublishSecretRef.name',
+    when: secretsStoreDriver,
+    keys: 'all',
+  },
   {
     kind: 'Secret',
     path: 'imagePullSecrets[]',
@@ -90,6 +114,8 @@ export interface SecretUse {
 
 /** The table's paths, compiled once into one tree: a PodSpec is walked once for all rows. */
 const compiled = compilePaths(secretReferences.map((ref) => parsePath(ref.path)));
+/** Each row's name field, compiled once. */
+const names = secretReferences.map((ref) => parseKeys(ref.nameField));
 
 /** A malformed field on the way: the walk of a PodSpec stops with an item error. */
 function notA(node: Json, at: Trail, wanted: 'mapping' | 'list'): never {
@@ -104,20 +130,27 @@ export function secretUses(podSpec: JsonObject, at: Keys): SecretUse[] {
   const visit = (node: Json, trail: Trail, row: number) => {
     const uses = byRow[row] ?? [];
     byRow[row] = uses;
-    addUse(node, trail, secretReferences[row] as SecretReference, uses);
+    addUse(node, trail, secretReferences[row] as SecretReference, names[row] as Keys, uses);
   };
   walkPaths(podSpec, compiled, visit, { at, mismatch: notA });
   return byRow.flat();
 }
 
 /** The reference object `node` found at `trail`: its use, if it names a Secret. */
-function addUse(node: Json, trail: Trail, ref: SecretReference, uses: SecretUse[]): void {
+function addUse(
+  node: Json,
+  trail: Trail,
+  ref: SecretReference,
+  nameKeys: Keys,
+  uses: SecretUse[],
+): void {
   if (node === null) return;
   if (!isObject(node)) notA(node, trail, 'mapping');
-  const name = node[ref.nameField];
+  if (ref.when && Object.entries(ref.when).some(([key, value]) => node[key] !== value)) return;
+  const name = getPath(node, nameKeys);
   if (name === undefined || name === null) return;
   if (typeof name !== 'string') {
-    const field = fieldPath([...trail, ref.nameField]);
+    const field = fieldPath([...trail, ...nameKeys]);
     throw new ItemError(`${field} is not a string`, field);
   }
   const use: SecretUse = { kind: ref.kind, secretName: name, keys: keysOf(node, ref, trail) };
