@@ -4,7 +4,7 @@
 // wave is written on the source, never on the workload, and its pods need the Secret to start.
 import type { Config } from '../model/config.js';
 import { annotationField } from '../model/edit.js';
-import { fieldPath, getPath } from '../model/path.js';
+import { fieldPath, getPath, type Keys } from '../model/path.js';
 import { type Resource, readAnnotations } from '../model/resource.js';
 import { type Result, resourceResult } from '../model/results.js';
 import { listNames, unionKeys } from './checksums.js';
@@ -46,6 +46,17 @@ export interface Consumption {
   results: readonly Result[];
 }
 
+/** A shape's paths as results print them: shapes are few, workloads many. */
+const printedPaths = new WeakMap<Keys, string>();
+function printed(keys: Keys): string {
+  let text = printedPaths.get(keys);
+  if (text === undefined) {
+    text = fieldPath(keys);
+    printedPaths.set(keys, text);
+  }
+  return text;
+}
+
 export function findConsumers(
   resources: readonly Resource[],
   index: SourceIndex,
@@ -70,11 +81,11 @@ export function findConsumers(
         for (const use of secretUses(template.podSpec, shape.podSpec)) {
           const sources = index.producing(use.kind, resource.namespace, use.secretName);
           if (!sources) {
-            const field = fieldPath(shape.podSpec);
+            const field = printed(shape.podSpec);
             addTo(unresolved, resource, { kind: use.kind, name: use.secretName, field });
           }
-          if (sources && use.field && use.keys !== 'all') {
-            keyedReads.push({ consumer: resource, sources, keys: use.keys, field: use.field });
+          if (sources && use.at && use.keys !== 'all') {
+            keyedReads.push({ consumer: resource, sources, keys: use.keys, at: use.at });
           }
           for (const source of sources ?? []) {
             const consumers = consumersOf.get(source) ?? new Set<Resource>();
@@ -89,7 +100,7 @@ export function findConsumers(
         const current =
           shape === barePod
             ? {}
-            : readAnnotations(getPath(resource.value, annotations), fieldPath(annotations));
+            : readAnnotations(getPath(resource.value, annotations), printed(annotations));
         wholly ??= optedOut(resource.annotations, ['metadata']);
         const optOut = wholly ? ['metadata'] : optedOut(current, shape.metadata) && shape.metadata;
         if (optOut) {

@@ -4,7 +4,7 @@
 // and their sources: docs/operators.md §1, §2, §3, §5, §9a, §9b, §10.
 import { annotationField } from '../../model/edit.js';
 import { fieldPath, getPath, parsePath, walk } from '../../model/path.js';
-import { groupOf, isObject, type Resource } from '../../model/resource.js';
+import { groupOf, isObject, type Json, type Resource } from '../../model/resource.js';
 import { describe } from '../../model/results.js';
 import { optOutKey } from '../workloads/opt-out.js';
 import type { PodTemplateShape } from '../workloads/shapes.js';
@@ -105,6 +105,13 @@ for (const row of restartAnnotations) {
   byMechanism.set(row.mechanism, [...(byMechanism.get(row.mechanism) ?? []), row]);
 }
 
+const tableKeys = new Set(restartAnnotations.map((row) => row.key));
+function mentionsAny(annotations: Json | undefined): boolean {
+  if (!isObject(annotations)) return false;
+  for (const key in annotations) if (tableKeys.has(key)) return true;
+  return false;
+}
+
 const kindOf = (r: Resource) => `${groupOf(r.apiVersion)}/${r.kind}`;
 
 interface Found {
@@ -176,9 +183,18 @@ export const doubleRestart: Lint = {
     for (const [resource, templates] of checksummed) {
       const [first] = templates;
       if (!first) continue;
+      // Most workloads carry none of the table's annotations: that is checked without allocating.
+      const annotated =
+        mentionsAny(resource.annotations) ||
+        templates.some(({ shape }) => mentionsAny(getPath(resource.value, shape.annotations)));
+      const entries =
+        listed.size > 0
+          ? listed.get(`${kindOf(resource)}/${resource.namespace ?? ''}/${resource.name}`)
+          : undefined;
+      if (!annotated && !entries) continue;
       const kind = kindOf(resource);
       const ours = `${describe(resource)} is restarted by secret-rollout's ${first.annotation} and also by`;
-      for (const [mechanism, all] of byMechanism) {
+      for (const [mechanism, all] of annotated ? byMechanism : []) {
         const rows = all.filter((row) => row.kinds.includes(kind));
         const found = foundAnnotations(resource, templates, rows);
         const [at] = found;
@@ -187,7 +203,6 @@ export const doubleRestart: Lint = {
         const texts = found.map((f) => f.text).join(', ');
         report(resource, `${ours} ${mechanism} (${texts}): ${hint(keys)}`, at.field);
       }
-      const entries = listed.get(`${kind}/${resource.namespace ?? ''}/${resource.name}`);
       if (entries) {
         report(
           resource,

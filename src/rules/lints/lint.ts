@@ -2,6 +2,7 @@
 // manifests alone. Each lint is one module; its severity is a config option (`off` disables it).
 import type { Config } from '../../model/config.js';
 import type { MappingEdit } from '../../model/edit.js';
+import type { Trail } from '../../model/path.js';
 import { type Bystander, groupOf, type Resource } from '../../model/resource.js';
 import type { SecretSource } from '../sources/source.js';
 import type { ProducedKind } from '../workloads/references.js';
@@ -35,8 +36,8 @@ export interface KeyedRead {
   /** Every source producing the Secret (or ConfigMap) in the consumer's namespace. */
   sources: readonly SecretSource[];
   keys: ReadonlySet<string>;
-  /** The reference (`…secretKeyRef`, `…volumes[0].secret`). */
-  field: string;
+  /** Where the reference's key field is (`…secretKeyRef.key`), printed only when reported. */
+  at: Trail;
 }
 
 export type Report = (resource: Resource, message: string, field?: string) => void;

@@ -1,6 +1,7 @@
 // A reference that reads a key its Secret (or ConfigMap) will not have: a typo in
 // `secretKeyRef.key` or a volume's `items[].key` only shows when the pod fails to start (or, when
 // optional, runs without the value). Only sources whose keys the spec alone decides can tell.
+import { fieldPath } from '../../model/path.js';
 import { describe } from '../../model/results.js';
 import type { Lint } from './lint.js';
 
@@ -14,7 +15,7 @@ const listKeys = (keys: Iterable<string>) =>
 export const missingKey: Lint = {
   option: 'missingKeySeverity',
   check({ keyedReads }, { report }) {
-    for (const { consumer, sources, keys, field } of keyedReads) {
+    for (const { consumer, sources, keys, at } of keyedReads) {
       // Several sources writing one Secret: a key any of them makes is there; any unknown: unsure.
       const produced = new Set<string>();
       let known = true;
@@ -35,7 +36,7 @@ export const missingKey: Lint = {
           `${first.produces} ${first.secretName}, but ${by} ` +
           `${produced.size === 0 ? 'produces no keys' : `produces only ${listKeys(produced)}`}: ` +
           'check the key names on both sides',
-        field,
+        fieldPath(at),
       );
     }
   },

@@ -108,8 +108,11 @@ export interface SecretUse {
   keys: KeySet;
   /** Counts for the checksum only when this option is on (it always counts for ordering). */
   optIn?: SecretReference['optIn'];
-  /** Where a reference that reads named keys is (`…secretKeyRef`, `…volumes[0].secret`). */
-  field?: string;
+  /**
+   * Where a reference that reads named keys names them (`…secretKeyRef.key`,
+   * `…volumes[0].secret.items`), printed only if a lint reports it.
+   */
+  at?: Trail;
 }
 
 /** The table's paths, compiled once into one tree: a PodSpec is walked once for all rows. */
@@ -157,7 +160,7 @@ function addUse(
   if (ref.optIn) use.optIn = ref.optIn;
   // Only named keys can be missing: the missing-key lint reports them at this field.
   if (use.keys !== 'all' && ref.keys !== 'all') {
-    use.field = fieldPath([...trail, 'field' in ref.keys ? ref.keys.field : ref.keys.items]);
+    use.at = [...trail, 'field' in ref.keys ? ref.keys.field : ref.keys.items];
   }
   uses.push(use);
 }
