@@ -35,7 +35,8 @@ import {
 import { complete, formatResult, hasErrors, type Result } from './model/results.js';
 import { planJson, planMermaid, planTable } from './report/plan.js';
 import { checkResults } from './rules/check.js';
-import { projectionFor } from './rules/reads.js';
+import { inputReads, projectionFor } from './rules/reads.js';
+import { objectKey } from './rules/stage.js';
 import { type TransformOutput, transform } from './rules/transform.js';
 
 export interface RunOutput {
@@ -99,7 +100,10 @@ export function analyse(
   const keyCache: KeyCache = new Map();
   const noun = input.format === 'yaml-stream' ? 'document' : 'item';
   let streamBroken = false;
-  input.items.forEach((item, index) => {
+  // ConfigMaps and Secrets copied through unparsed, in case a source turns out to read them.
+  const unread: { index: number; key: string; bystander: Bystander }[] = [];
+  /** Reads one item; `passing`: it may be copied through unparsed (pass-through.ts). */
+  const readOne = (item: InputItem, index: number, passing: boolean) => {
     if (streamBroken) return;
     const where = `${noun} ${index}`;
     if (item.error) {
@@ -113,7 +117,9 @@ export function analyse(
       const { span } = item;
       const itemText = input.text.slice(span.start, span.end);
       const usual = 'usualCharacters' in input && input.usualCharacters;
-      const bystander = passesThrough(itemText, span.entry, config ?? defaultConfig);
+      const bystander = passing
+        ? passesThrough(itemText, span.entry, config ?? defaultConfig)
+        : undefined;
       if (bystander) {
         // Copied through unparsed, but still checked: invalid YAML is an error wherever it is.
         const problem = checkItem(input.text, span, usual);
@@ -125,6 +131,10 @@ export function analyse(
           });
         }
         bystanders.push(bystander);
+        const { apiVersion, kind, namespace, name } = bystander;
+        if (apiVersion === 'v1' && (kind === 'ConfigMap' || kind === 'Secret') && name) {
+          unread.push({ index, key: objectKey(kind, namespace, name), bystander });
+        }
         return;
       }
       const apiVersion = peekScalar(itemText, span.entry, [], 'apiVersion');
@@ -164,7 +174,20 @@ export function analyse(
       if (!(error instanceof ItemError)) throw error;
       results.push({ severity: 'error', message: `${where}${nameOf(value)}: ${error.message}` });
     }
+  };
+  input.items.forEach((item, index) => {
+    readOne(item, index, true);
   });
+  // Sources are known only now: read the ConfigMaps and Secrets they read (ESO templateFrom),
+  // which the common input has none of, so the pass above can copy every ConfigMap through.
+  const wanted = unread.length > 0 ? inputReads(resources) : new Set<string>();
+  const late = unread.filter((u) => wanted.has(u.key));
+  if (late.length > 0) {
+    for (const { index } of late) readOne(input.items[index] as InputItem, index, false);
+    const built = new Set(late.map((u) => u.bystander));
+    bystanders.splice(0, bystanders.length, ...bystanders.filter((b) => !built.has(b)));
+    resources.sort((a, b) => a.index - b.index);
+  }
 
   if (streamBroken) {
     // Only the YAML error: what the other documents mean is unknown.

@@ -1,8 +1,9 @@
 // What the rules read of an item, so that the reader builds only that: parsed values of workloads
 // are most of a run's memory and garbage, and the rules read their metadata and the few PodSpec
 // fields that name a Secret or ConfigMap. Sources are read whole (their content is hashed).
-import type { Projection } from '../model/resource.js';
-import { sourceKinds, storeKinds } from './sources/index.js';
+import type { Projection, Resource } from '../model/resource.js';
+import { dependencyGroups, sourceKindOf, sourceKinds, storeKinds } from './sources/index.js';
+import { objectKey } from './stage.js';
 import { secretReferences } from './workloads/references.js';
 import { barePod, podTemplateShapes } from './workloads/shapes.js';
 
@@ -37,8 +38,8 @@ function buildProjection(): Projection {
 export const nonSourceProjection: Projection = buildProjection();
 
 /**
- * What to build of an item of this kind: everything for sources and stores (and for kinds not
- * known before parsing), else the fields the rules read.
+ * What to build of an item of this kind: everything for sources, stores and what sources read
+ * (and for kinds not known before parsing), else the fields the rules read.
  */
 export function projectionFor(
   apiVersion: string | undefined,
@@ -48,5 +49,21 @@ export function projectionFor(
   const slash = apiVersion.indexOf('/');
   const group = slash < 0 ? '' : apiVersion.slice(0, slash);
   const known = (k: { kind: string; group: string }) => k.kind === kind && k.group === group;
-  return sourceKinds.some(known) || storeKinds.some(known) ? true : nonSourceProjection;
+  return sourceKinds.some(known) || storeKinds.some(known) || dependencyGroups.has(group)
+    ? true
+    : nonSourceProjection;
+}
+
+/**
+ * The plain ConfigMaps and Secrets that sources read (ESO templateFrom), as `kind/namespace/name`:
+ * the reader builds these though their kind would pass through unparsed.
+ */
+export function inputReads(resources: readonly Resource[]): Set<string> {
+  const keys = new Set<string>();
+  for (const resource of resources) {
+    for (const read of sourceKindOf(resource)?.inputReads?.(resource) ?? []) {
+      keys.add(objectKey(read.kind, resource.namespace, read.name));
+    }
+  }
+  return keys;
 }
