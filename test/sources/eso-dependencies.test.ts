@@ -3,7 +3,8 @@
 // in `checksum/dependencies` (ESO watches none of them), ordered before it.
 import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { run } from '../../src/run.js';
+import { impact } from '../../src/impact-run.js';
+import { plan, run } from '../../src/run.js';
 import { deployment, envFrom, find, itemsOf, resourceList, runOk, waveKey } from '../helpers.js';
 import {
   annotated,
@@ -272,7 +273,10 @@ spec:
       length: ${length}
 `;
 
-const generated = (refs: string, policy = '  refreshInterval: "0"\n') => `apiVersion: external-secrets.io/v1
+const generated = (
+  refs: string,
+  policy = '  refreshInterval: "0"\n',
+) => `apiVersion: external-secrets.io/v1
 kind: ExternalSecret
 metadata:
   name: app
@@ -293,7 +297,9 @@ describe('ExternalSecret generators', () => {
   ];
 
   it('hashes the generator spec into checksum/dependencies and the consumers; orders it first', () => {
-    expect(esAnnotation(items())).toBe(sha256('[{"kind":"Password","name":"pw","spec":{"length":32}}]'));
+    expect(esAnnotation(items())).toBe(
+      sha256('[{"kind":"Password","name":"pw","spec":{"length":32}}]'),
+    );
     expect(moved(items(), items(password('length: 40')))).toEqual(['shop/api']);
     const rendered = render(items());
     expect(waveOf(rendered, 'Password', 'pw')).toBe('-2');
@@ -316,7 +322,10 @@ describe('ExternalSecret generators', () => {
     expect(esAnnotation(world())).toMatch(/^[0-9a-f]{64}$/);
     expect(moved(world(), world(40))).toEqual(['shop/api']);
     // 24 is Password's default, in a ClusterGenerator too: the same as leaving it out.
-    const unset = clusterGenerator().replace('\n    passwordSpec:\n      length: 32', '\n    passwordSpec: {symbols: 2}');
+    const unset = clusterGenerator().replace(
+      '\n    passwordSpec:\n      length: 32',
+      '\n    passwordSpec: {symbols: 2}',
+    );
     const spelled = clusterGenerator().replace('length: 32', 'length: 24\n      symbols: 2');
     expect(esAnnotation([unset, generated(generatorRef('ClusterGenerator', 'shared-pw'))])).toBe(
       esAnnotation([spelled, generated(generatorRef('ClusterGenerator', 'shared-pw'))]),
@@ -362,5 +371,50 @@ spec:
       generatorRef: {kind: Password, name: pw}
 `;
     expect(render([password(), inData, consumer()]).output).not.toContain(depsKey);
+  });
+});
+
+describe('ExternalSecret dependencies in the reports', () => {
+  it('plan lists them before the ExternalSecret and shows its checksum/dependencies', () => {
+    const out = plan(world().join('---\n'));
+    expect(out.exitCode).toBe(0);
+    const lines = out.stdout.split('\n').map((l) => l.replace(/ +/g, ' ').trim());
+    const deps = esAnnotation(world()) as string;
+    expect(lines.slice(1, 4)).toEqual([
+      '-2 ConfigMap shop/tpl before shop/app',
+      '-2 Secret shop/tpl-secret before shop/app',
+      `-1 ExternalSecret shop/app writes Secret shop/app, checksum/dependencies=${deps.slice(0, 12)}…`,
+    ]);
+    const json = JSON.parse(plan(world().join('---\n'), { format: 'json' }).stdout);
+    expect(json.nodes.map((n: { role: string }) => n.role).slice(0, 3)).toEqual([
+      'dependency',
+      'dependency',
+      'source',
+    ]);
+  });
+
+  it('impact names the ExternalSecret and lists a timer-run generator as a silent rotation', () => {
+    const side = (label: string, items: readonly string[]) => {
+      const text = items.join('---\n');
+      return { label, text, origins: [{ path: 'all.yaml', offset: 0, line: 0, text }] };
+    };
+    const changed = world(configMap({ body: 'user: {{ .user | upper }}' }));
+    const out = impact(side('BASE', world()), side('HEAD', changed), { format: 'json' });
+    const report = JSON.parse(out.stdout);
+    expect(report.rollouts.map((r: { resource: { name: string } }) => r.resource.name)).toEqual([
+      'api',
+    ]);
+    expect(report.rollouts[0].reasons[0].detail).toMatch(/^checksum\/dependencies: /);
+    const timer = [password(), generated(generatorRef('Password', 'pw'), ''), consumer()];
+    const rotations = JSON.parse(
+      impact(side('BASE', timer), side('HEAD', timer), { format: 'json' }).stdout,
+    ).silentRotations;
+    expect(rotations).toEqual([
+      expect.objectContaining({
+        why: [
+          'dataFrom[0] uses generator Password pw, which makes a new value at every refresh (refreshInterval 1h (the default)) and restarts no pod',
+        ],
+      }),
+    ]);
   });
 });
