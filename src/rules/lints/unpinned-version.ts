@@ -21,14 +21,20 @@ export const unpinnedVersion: Lint = {
       if (reasons.length === 0) continue;
       const shown =
         reasons.length > 3 ? [...reasons.slice(0, 3), `${reasons.length - 3} more`] : reasons;
-      const generator = reasons.some((r) => r.includes(' generator '))
-        ? ' (a generator: refreshPolicy OnChange or refreshInterval 0, so that it runs only when the ExternalSecret changes)'
-        : '';
+      const generators = reasons.filter((r) => r.includes(' generator ')).length;
+      const fixes = [
+        generators < reasons.length
+          ? 'pin remoteRef.version so that a new version rolls its consumers'
+          : '',
+        generators > 0
+          ? 'for a generator, refreshPolicy OnChange or refreshInterval 0 if a value made once will do (a short-lived token must rotate: read it from a volume, which the kubelet updates)'
+          : '',
+      ];
       report(
         source.resource,
         `the checksum of ${describe(source.resource)} cannot follow a rotation of the remote ` +
-          `value (${shown.join('; ')}): pin remoteRef.version so that a new version rolls its ` +
-          `consumers${generator}, or set unpinnedVersionSeverity to info or off`,
+          `value (${shown.join('; ')}): ${fixes.filter((f) => f !== '').join('; ')}, or set ` +
+          'unpinnedVersionSeverity to info or off',
         'spec',
       );
     }
