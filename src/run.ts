@@ -132,7 +132,8 @@ export function analyse(
         }
         bystanders.push(bystander);
         const { apiVersion, kind, namespace, name } = bystander;
-        if (apiVersion === 'v1' && (kind === 'ConfigMap' || kind === 'Secret') && name) {
+        const plain = apiVersion === 'v1' && (kind === 'ConfigMap' || kind === 'Secret');
+        if (plain && name && !problem) {
           unread.push({ index, key: objectKey(kind, namespace, name), bystander });
         }
         return;

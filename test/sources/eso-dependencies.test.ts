@@ -4,8 +4,17 @@
 import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { impact } from '../../src/impact-run.js';
-import { plan, run } from '../../src/run.js';
-import { deployment, envFrom, find, itemsOf, resourceList, runOk, waveKey } from '../helpers.js';
+import { check, plan, run } from '../../src/run.js';
+import {
+  deployment,
+  envFrom,
+  find,
+  itemsOf,
+  resourceList,
+  resultsOf,
+  runOk,
+  waveKey,
+} from '../helpers.js';
 import {
   annotated,
   checksums,
@@ -371,6 +380,44 @@ spec:
       generatorRef: {kind: Password, name: pw}
 `;
     expect(render([password(), inData, consumer()]).output).not.toContain(depsKey);
+  });
+});
+
+describe('checksum/dependencies in the YAML', () => {
+  it('is inserted into existing annotations and into flow-style metadata, nothing else changes', () => {
+    const value = esAnnotation(world());
+    const es = (metadata: string) =>
+      externalSecret().replace('metadata:\n  name: app\n  namespace: shop\n', metadata);
+    for (const metadata of [
+      'metadata:\n  name: app\n  namespace: shop\n  annotations:\n    team: billing\n',
+      'metadata:\n  annotations:\n    team: billing\n  name: app\n  namespace: shop\n',
+    ]) {
+      const rendered = render(world(configMap(), templateSecret(), es(metadata)));
+      expectOnlyAnnotationLines(rendered, ['checksum/external-secrets', waveKey, depsKey]);
+      const out = find(rendered.items, 'ExternalSecret', 'app').metadata as Record<string, unknown>;
+      expect(out.annotations).toEqual({ team: 'billing', [waveKey]: '-1', [depsKey]: value });
+    }
+    const flow = render(
+      world(configMap(), templateSecret(), es('metadata: {name: app, namespace: shop}\n')),
+    );
+    expect(flow.output).toContain(
+      `metadata: {annotations: {${waveKey}: "-1", ${depsKey}: "${value}"}, name: app, namespace: shop}\n`,
+    );
+    const second = runOk(runOk(flow.input).stdout).stdout;
+    expect(second).toBe(runOk(flow.input).stdout);
+  });
+
+  it('check mode reports a stale checksum/dependencies as an error naming the field', () => {
+    const rendered = runOk(resourceList(world())).stdout;
+    const stale = rendered.replace('{{ .user }}', '{{ .user | upper }}');
+    const out = check(stale);
+    expect(out.exitCode).toBe(1);
+    const errors = resultsOf(out.stdout).filter((r) => r.severity === 'error');
+    expect(errors.map((r) => (r.field as { path: string }).path)).toEqual([
+      'spec.template.metadata.annotations[checksum/external-secrets]',
+      'metadata.annotations[checksum/dependencies]',
+    ]);
+    expect(check(rendered).exitCode).toBe(0);
   });
 });
 
