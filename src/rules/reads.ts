@@ -61,9 +61,13 @@ export function projectionFor(
 export function inputReads(resources: readonly Resource[]): Set<string> {
   const keys = new Set<string>();
   for (const resource of resources) {
+    // The kind first: a string comparison, where sourceKindOf would split every apiVersion.
+    if (!readerKinds.has(resource.kind)) continue;
     for (const read of sourceKindOf(resource)?.inputReads?.(resource) ?? []) {
       keys.add(objectKey(read.kind, resource.namespace, read.name));
     }
   }
   return keys;
 }
+
+const readerKinds = new Set(sourceKinds.filter((k) => k.inputReads).map((k) => k.kind));

@@ -78,7 +78,11 @@ function referencesOf(spec: Json | undefined, at: string, strict: boolean): Refe
   const bad = (field: string, what: string) => {
     if (strict) throw new ItemError(`${field} ${what}`, field);
   };
+  // Most ExternalSecrets have neither: skip the walks (this runs for every one, twice).
   if (!isObject(spec)) return found;
+  const { target, dataFrom } = spec;
+  const template = isObject(target) && isObject(target.template) ? target.template : undefined;
+  if (dataFrom === undefined && template?.templateFrom === undefined) return found;
   for (const { path, kind } of compiled) {
     walk(spec, path, (node, trail) => {
       const field = fieldPath([at, ...trail]);
