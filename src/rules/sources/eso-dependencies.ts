@@ -115,7 +115,9 @@ function referencesOf(spec: Json | undefined, at: string, strict: boolean): Refe
 /** The ConfigMaps and Secrets an ExternalSecret's template reads, for the reader. */
 export function templateReads(resource: Resource): InputRead[] {
   return referencesOf(resource.value.spec, 'spec', false).flatMap((r) =>
-    r.kind === 'ConfigMap' || r.kind === 'Secret' ? [{ kind: r.kind, name: r.name }] : [],
+    r.group === '' && (r.kind === 'ConfigMap' || r.kind === 'Secret')
+      ? [{ kind: r.kind, name: r.name }]
+      : [],
   );
 }
 
