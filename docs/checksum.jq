@@ -1,6 +1,7 @@
 # The checksum/external-secrets value for a pod template that reads every key of the given
 # ExternalSecrets, computed with jq alone, as documented in README.md ("Checksum").
-# Input: a JSON array of ExternalSecret objects. Output: the canonical JSON to hash.
+# Input: a JSON array of ExternalSecret objects (rendered: with their checksum/dependencies).
+# Output: the canonical JSON to hash.
 #   yq -s . es.yaml | jq -rj -f docs/checksum.jq | sha256sum
 # (yq here is any YAML-to-JSON converter producing a JSON array of the documents.)
 
@@ -41,5 +42,8 @@ def canonical: walk(if type == "object" then to_entries | sort_by(.key) | from_e
 
 map(select(.spec.target.manifest == null)
     | {secret: (if (.spec.target.name // "") != "" then .spec.target.name else .metadata.name end),
-       content: (.spec | content)})
+       # With dependencies in the input, the value the run writes on the ExternalSecret.
+       content: ((.spec | content)
+         + (.metadata.annotations["checksum/dependencies"] // null
+            | if . == null then {} else {"checksum/dependencies": .} end))})
 | map(canonical) | sort | "[" + join(",") + "]"

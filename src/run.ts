@@ -42,7 +42,8 @@ import {
 import { complete, formatResult, hasErrors, type Result } from './model/results.js';
 import { planJson, planMermaid, planTable } from './report/plan.js';
 import { checkResults } from './rules/check.js';
-import { projectionsFor } from './rules/reads.js';
+import { inputReads, projectionsFor } from './rules/reads.js';
+import { objectKey } from './rules/stage.js';
 import { type TransformOutput, transform } from './rules/transform.js';
 
 /** `stdout` as a string, or (`Pieces`) as the pieces the process writes one by one. */
@@ -108,7 +109,10 @@ export function analyse(
   const projectionFor = projectionsFor(config ?? defaultConfig);
   const noun = input.format === 'yaml-stream' ? 'document' : 'item';
   let streamBroken = false;
-  input.items.forEach((item, index) => {
+  // ConfigMaps and Secrets copied through unparsed, in case a source turns out to read them.
+  const unread: { index: number; key: string; bystander: Bystander }[] = [];
+  /** Reads one item; `passing`: it may be copied through unparsed (pass-through.ts). */
+  const readOne = (item: InputItem, index: number, passing: boolean) => {
     if (streamBroken) return;
     const where = `${noun} ${index}`;
     if (item.error) {
@@ -122,7 +126,9 @@ export function analyse(
       const { span } = item;
       const itemText = input.text.slice(span.start, span.end);
       const usual = 'usualCharacters' in input && input.usualCharacters;
-      const bystander = passesThrough(itemText, span.entry, config ?? defaultConfig);
+      const bystander = passing
+        ? passesThrough(itemText, span.entry, config ?? defaultConfig)
+        : undefined;
       if (bystander) {
         // Copied through unparsed, but still checked: invalid YAML is an error wherever it is.
         const problem = checkItem(input.text, span, usual);
@@ -134,6 +140,11 @@ export function analyse(
           });
         }
         bystanders.push(bystander);
+        const { apiVersion, kind, namespace, name } = bystander;
+        const plain = apiVersion === 'v1' && (kind === 'ConfigMap' || kind === 'Secret');
+        if (plain && name && !problem) {
+          unread.push({ index, key: objectKey(kind, namespace, name), bystander });
+        }
         return;
       }
       const apiVersion = peekScalar(itemText, span.entry, [], 'apiVersion');
@@ -173,7 +184,20 @@ export function analyse(
       if (!(error instanceof ItemError)) throw error;
       results.push({ severity: 'error', message: `${where}${nameOf(value)}: ${error.message}` });
     }
+  };
+  input.items.forEach((item, index) => {
+    readOne(item, index, true);
   });
+  // Sources are known only now: read the ConfigMaps and Secrets they read (ESO templateFrom),
+  // which the common input has none of, so the pass above can copy every ConfigMap through.
+  const wanted = unread.length > 0 ? inputReads(resources) : new Set<string>();
+  const late = unread.filter((u) => wanted.has(u.key));
+  if (late.length > 0) {
+    for (const { index } of late) readOne(input.items[index] as InputItem, index, false);
+    const built = new Set(late.map((u) => u.bystander));
+    bystanders.splice(0, bystanders.length, ...bystanders.filter((b) => !built.has(b)));
+    resources.sort((a, b) => a.index - b.index);
+  }
 
   if (streamBroken) {
     // Only the YAML error: what the other documents mean is unknown.

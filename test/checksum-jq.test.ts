@@ -6,7 +6,13 @@ import path from 'node:path';
 import { dump, loadAll } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { run } from '../src/run.js';
-import { checksumKey, esoExampleFiles, readEsoExample, repoRoot } from './helpers.js';
+import {
+  checksumKey,
+  esoExampleFiles,
+  readEsoExample,
+  repoRoot,
+  templateAnnotation,
+} from './helpers.js';
 
 const recipe = path.join(repoRoot, 'docs/checksum.jq');
 
@@ -47,6 +53,38 @@ describe('docs/checksum.jq agrees with the function', () => {
           .digest('hex');
         expect(value, `${checksumKey} of ${secret}`).toBe(expected);
       }
+    });
+  }
+});
+
+describe('docs/checksum.jq agrees with the function on rendered ExternalSecrets with dependencies', () => {
+  // The examples that hold an ExternalSecret with its templateFrom Secret or its generators.
+  for (const file of ['template-v2-from-secret.yaml', 'generator-password-multiple-keys.yaml']) {
+    it(file, () => {
+      const docs = (loadAll(readEsoExample(file)) as Obj[]).filter(Boolean);
+      const secrets = docs.filter((d) => d.kind === 'ExternalSecret');
+      const consumers = secrets.map(
+        (es, i) =>
+          `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: consumer-${i}\nspec:\n  template:\n    spec:\n      containers:\n      - name: c\n        envFrom:\n        - secretRef:\n            name: ${((es.spec?.target as Obj | undefined)?.name as string) || es.metadata?.name}\n`,
+      );
+      const out = run([...docs.map((d) => dump(d)), ...consumers].join('---\n'));
+      expect(out.exitCode, out.stderr).toBe(0);
+      const rendered = (loadAll(out.stdout) as Obj[]).filter(Boolean);
+      const withDeps = rendered.filter(
+        (d) =>
+          d.kind === 'ExternalSecret' &&
+          JSON.stringify(d.metadata).includes('checksum/dependencies'),
+      );
+      expect(withDeps.length).toBeGreaterThan(0);
+      secrets.forEach((_, i) => {
+        const es = rendered.filter((d) => d.kind === 'ExternalSecret')[i] as Obj;
+        const consumer = rendered.find((d) => d.metadata?.name === `consumer-${i}`) as Obj;
+        expect(templateAnnotation(consumer)).toBe(
+          createHash('sha256')
+            .update(jq([es]))
+            .digest('hex'),
+        );
+      });
     });
   }
 });

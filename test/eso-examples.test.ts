@@ -88,7 +88,7 @@ ${es.metadata.namespace ? `  namespace: ${es.metadata.namespace}\n` : ''}spec:
       // Nothing but inserted annotation lines: the input survives in order.
       for (const line of insertedLines(input, out.stdout)) {
         expect(line).toMatch(
-          /^ *(annotations:|metadata:|checksum\/external-secrets: "|argocd\.argoproj\.io\/sync-wave: ")/,
+          /^ *(annotations:|metadata:|checksum\/(external-secrets|dependencies): "|argocd\.argoproj\.io\/sync-wave: ")/,
         );
       }
     });

@@ -9,9 +9,9 @@ import type { SecretSource } from '../rules/sources/source.js';
 import type { Plan } from '../rules/transform.js';
 import { type Ref, refOf } from './ref.js';
 
-type Role = 'store' | 'source' | 'consumer';
-/** Order within a wave: stores, sources, consumers. */
-const roleRank: Record<Role, number> = { store: 0, source: 1, consumer: 2 };
+type Role = 'store' | 'dependency' | 'source' | 'consumer';
+/** Order within a wave: stores and what sources read, sources, consumers. */
+const roleRank: Record<Role, number> = { store: 0, dependency: 0, source: 1, consumer: 2 };
 
 interface Row {
   resource: Resource;
@@ -72,14 +72,18 @@ function rows(plan: Plan): Row[] {
   const sourcesOf = new Map<Resource, SecretSource[]>();
   for (const s of plan.sources)
     sourcesOf.set(s.resource, [...(sourcesOf.get(s.resource) ?? []), s]);
+  const orders = (resource: Resource) => {
+    const users = [...(plan.nodes.get(resource)?.before ?? [])].map((n) => name(n.resource));
+    return users.length > 0 ? `before ${users.join(', ')}` : '';
+  };
   return [
-    ...plan.stores.map((store) => {
-      const users = [...(plan.nodes.get(store)?.before ?? [])].map((n) => name(n.resource));
-      return row(store, 'store', users.length > 0 ? `before ${users.join(', ')}` : '');
+    ...plan.stores.map((store) => row(store, 'store', orders(store))),
+    ...dependenciesOf(plan).map((dependency) => row(dependency, 'dependency', orders(dependency))),
+    ...[...sourcesOf].map(([resource, sources]) => {
+      const own = Object.entries(sources[0]?.ownAnnotations ?? {});
+      const annotations = own.map(([key, value]) => `, ${key}=${value.slice(0, 12)}…`).join('');
+      return row(resource, 'source', `writes ${sources.map(produced).join(', ')}${annotations}`);
     }),
-    ...[...sourcesOf].map(([resource, sources]) =>
-      row(resource, 'source', `writes ${sources.map(produced).join(', ')}`),
-    ),
     ...consumersOf(plan).map((resource) => {
       const checksums = plan.checksums.get(resource) ?? [];
       const detail = checksums.map((c) => `${c.annotation}=${c.value.slice(0, 12)}…`).join(', ');
@@ -93,6 +97,11 @@ function rows(plan: Plan): Row[] {
       byResource(a.resource, b.resource),
   );
 }
+
+/** What sources read from the input (templateFrom ConfigMaps, generators), each once. */
+const dependenciesOf = (plan: Plan): Resource[] => [
+  ...new Set(plan.sources.flatMap((s) => s.dependencies ?? [])),
+];
 
 /** Everything that reads a source, with or without a checksum (bare Pods, pull secrets). */
 function consumersOf(plan: Plan): Resource[] {
@@ -135,9 +144,9 @@ export function planMermaid(plan: Plan): string {
       `  ${id(r.resource)}[${label(`${r.resource.kind} ${name(r.resource)}${wave}${conflict}`)}]`,
     );
   }
-  for (const store of plan.stores) {
-    for (const next of plan.nodes.get(store)?.before ?? []) {
-      lines.push(`  ${id(store)} --> ${id(next.resource)}`);
+  for (const first of [...plan.stores, ...dependenciesOf(plan)]) {
+    for (const next of plan.nodes.get(first)?.before ?? []) {
+      lines.push(`  ${id(first)} --> ${id(next.resource)}`);
     }
   }
   for (const source of plan.sources) {

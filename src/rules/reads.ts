@@ -2,9 +2,10 @@
 // are most of a run's memory and garbage, and the rules read their metadata and the few PodSpec
 // fields that name a Secret or ConfigMap. Sources are read whole (their content is hashed).
 import type { Config, DeclaredTemplate } from '../model/config.js';
-import { groupOf, type Projection } from '../model/resource.js';
+import { groupOf, type Projection, type Resource } from '../model/resource.js';
 import { lints } from './lints/index.js';
-import { sourceKinds, storeKinds } from './sources/index.js';
+import { dependencyGroups, sourceKindOf, sourceKinds, storeKinds } from './sources/index.js';
+import { objectKey } from './stage.js';
 import { secretReferences } from './workloads/references.js';
 import {
   barePod,
@@ -59,8 +60,8 @@ export type ProjectionFor = (
 const cache = new WeakMap<readonly DeclaredTemplate[], ProjectionFor>();
 
 /**
- * What to build of an item of this kind: everything for sources and stores (and for kinds not
- * known before parsing), else the fields the rules read, which for kinds with declared pod
+ * What to build of an item of this kind: everything for sources, stores and what sources read
+ * (and for kinds not known before parsing), else the fields the rules read, which for kinds with declared pod
  * templates (the podTemplates option) or fields a lint reads are more than for the others.
  */
 export function projectionsFor(config: Config): ProjectionFor {
@@ -85,9 +86,29 @@ export function projectionsFor(config: Config): ProjectionFor {
     if (apiVersion === undefined || kind === undefined) return true;
     const group = groupOf(apiVersion);
     const known = (k: { kind: string; group: string }) => k.kind === kind && k.group === group;
-    if (sourceKinds.some(known) || storeKinds.some(known)) return true;
+    if (sourceKinds.some(known) || storeKinds.some(known) || dependencyGroups.has(group)) {
+      return true;
+    }
     return byKind.get(kindKey(group, kind)) ?? nonSourceProjection;
   };
   cache.set(declared, projectionFor);
   return projectionFor;
 }
+
+/**
+ * The plain ConfigMaps and Secrets that sources read (ESO templateFrom), as `kind/namespace/name`:
+ * the reader builds these though their kind would pass through unparsed.
+ */
+export function inputReads(resources: readonly Resource[]): Set<string> {
+  const keys = new Set<string>();
+  for (const resource of resources) {
+    // The kind first: a string comparison, where sourceKindOf would split every apiVersion.
+    if (!readerKinds.has(resource.kind)) continue;
+    for (const read of sourceKindOf(resource)?.inputReads?.(resource) ?? []) {
+      keys.add(objectKey(read.kind, resource.namespace, read.name));
+    }
+  }
+  return keys;
+}
+
+const readerKinds = new Set(sourceKinds.filter((k) => k.inputReads).map((k) => k.kind));

@@ -1,9 +1,9 @@
 // Stage 1: the secret sources of the input, by the Secret (or ConfigMap) each one produces.
 import type { Config } from '../model/config.js';
-import type { Resource } from '../model/resource.js';
+import { groupOf, type Resource } from '../model/resource.js';
 import { describe, type Result, resourceResult } from '../model/results.js';
 import { sourceKindOf, storeKindOf } from './sources/index.js';
-import type { SecretSource } from './sources/source.js';
+import type { Inventory, SecretSource } from './sources/source.js';
 import { addTo, guarded, objectKey } from './stage.js';
 import type { ProducedKind } from './workloads/references.js';
 
@@ -27,7 +27,7 @@ export function readSources(resources: readonly Resource[], config: Config): Sou
   const sources: SecretSource[] = [];
   const stores: Resource[] = [];
   const bySecret = new Map<string, SecretSource[]>();
-  const inventory = { config, resources };
+  const inventory = { config, resources, find: finder(resources) };
   for (const resource of resources) {
     if (storeKindOf(resource)) stores.push(resource);
     const kind = sourceKindOf(resource);
@@ -53,6 +53,24 @@ export function readSources(resources: readonly Resource[], config: Config): Sou
     stores,
     results,
     producing: (kind, namespace, name) => bySecret.get(objectKey(kind, namespace, name)),
+  };
+}
+
+/** Looks items up by group, kind, namespace and name; the index is built on the first look-up. */
+function finder(resources: readonly Resource[]): Inventory['find'] {
+  let byKey: Map<string, Resource> | undefined;
+  const key = (group: string, kind: string, namespace: string | undefined, name: string) =>
+    `${group}/${objectKey(kind, namespace, name)}`;
+  return (group, kind, namespace, name) => {
+    if (!byKey) {
+      byKey = new Map();
+      for (const r of resources) {
+        const k = key(groupOf(r.apiVersion), r.kind, r.namespace, r.name);
+        // Of duplicate items (which no apply accepts) the first counts.
+        if (!byKey.has(k)) byKey.set(k, r);
+      }
+    }
+    return byKey.get(key(group, kind, namespace, name));
   };
 }
 

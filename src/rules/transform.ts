@@ -1,6 +1,6 @@
 // The pure core: parsed items and configuration in, annotation edits and results out. No I/O.
-// A pipeline of stages, each in its own module: sources → consumers → checksums → Argo CD health
-// check → waves → lints.
+// A pipeline of stages, each in its own module: sources → consumers → checksums → the sources'
+// own annotations → Argo CD health check → waves → lints.
 
 import type { Config } from '../model/config.js';
 import type { MappingEdit } from '../model/edit.js';
@@ -11,6 +11,7 @@ import { type Checksum, planChecksums } from './checksums.js';
 import { findConsumers } from './consumers.js';
 import { runLints } from './lints/index.js';
 import type { WaveNode } from './order/waves.js';
+import { planSourceAnnotations } from './source-annotations.js';
 import { readSources } from './source-index.js';
 import type { SecretSource } from './sources/source.js';
 import { planWaves } from './wave-plan.js';
@@ -46,6 +47,7 @@ export function transform(
   const index = readSources(resources, config);
   const consumption = findConsumers(resources, index, config);
   const checksums = planChecksums(consumption);
+  const own = planSourceAnnotations(index);
   const health = config.argocdHealthCheck ? planArgocdHealth(resources) : none;
   const order = planWaves(index, consumption, config);
   const { sources, stores } = index;
@@ -56,7 +58,7 @@ export function transform(
     config,
   );
   // Edits and results in the order of the stages; results then in item order.
-  const stages = [checksums, health, order, lints];
+  const stages = [checksums, own, health, order, lints];
   const { nodes, placed, conflicts } = order;
   return {
     edits: stages.flatMap((stage) => stage.edits),

@@ -54,6 +54,7 @@ export function planWaves(
   }
 
   const sourceNodes = new Set<WaveNode>();
+  const dependencyNodes = new Set<WaveNode>();
   for (const source of sources) {
     if (!source.ordered) continue;
     const node = nodeOf(source.resource);
@@ -70,10 +71,19 @@ export function planWaves(
       const store = storeNodes.get(objectKey(ref.kind, namespace, ref.name));
       if (store && samePhase(store.resource, source.resource)) store.before.add(node);
     }
+    // What the operator reads from the input must be there when it syncs: ordered like a store.
+    for (const dependency of source.dependencies ?? []) {
+      const before = samePhase(dependency, source.resource) ? nodeOf(dependency) : undefined;
+      if (!before) continue;
+      before.before.add(node);
+      dependencyNodes.add(before);
+    }
   }
   const defaults = new Map<WaveNode, bigint>();
   for (const node of sourceNodes) defaults.set(node, config.externalSecretWave);
-  for (const node of storeNodes.values()) defaults.set(node, config.storeWave);
+  for (const node of [...storeNodes.values(), ...dependencyNodes]) {
+    defaults.set(node, config.storeWave);
+  }
   const waves: WavePlan = { edits: [], results: [], placed: new Set(), conflicts: new Map() };
   placeWaves(defaults, { conflictSeverity: config.waveConflictSeverity }, waves);
   if (config.syncWaves) {

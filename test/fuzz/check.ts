@@ -14,6 +14,7 @@ import vm from 'node:vm';
 import { type EventType, load, loadAll, type State } from 'js-yaml';
 import { type RunOutput, run } from '../../src/run.js';
 import { lineDiff, withoutResults } from '../property/checks.js';
+import { dependenciesKey } from '../property/model.js';
 import { root } from './seeds.js';
 
 /** A run slower than this is a finding. */
@@ -340,7 +341,8 @@ function lineProblem(text: string, stdout: string): Problem | undefined {
   let detail = '';
   let furthest = -1;
   for (const checksum of checksumKeys(text)) {
-    for (const [a, b] of comparisons(text, stdout, [checksum])) {
+    // An ExternalSecret's checksum/dependencies is rewritten like a checksum, with any of them.
+    for (const [a, b] of comparisons(text, stdout, [checksum, dependenciesKey])) {
       const diff = bounded(() => lineDiff(a, b, { checksum }), 5_000);
       // The checker, not the function, is too slow here: no verdict.
       if (diff === timedOut) return undefined;

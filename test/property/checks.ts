@@ -1,5 +1,5 @@
 // The line-level checks of invariants (b) and (f), and the ResourceList output split it needs.
-import { waveKey } from './model.js';
+import { dependenciesKey, waveKey } from './model.js';
 
 /** (b): the output is the input with lines (or flow entries) inserted, nothing else changed. */
 export function lineDiff(
@@ -53,7 +53,7 @@ function align(
   const cr = (l: string) => l.replace(/\r$/, '');
   const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
   const inserted = new RegExp(
-    `^ *((metadata|annotations):|(${esc(keys.checksum)}|${esc(waveKey)}): "[^"]*")$`,
+    `^ *((metadata|annotations):|(${esc(keys.checksum)}|${esc(waveKey)}|${esc(dependenciesKey)}): "[^"]*")$`,
   );
   // `key: value` pairs whose key (plain, quoted, or with escapes) is the checksum annotation.
   const pair =

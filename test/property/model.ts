@@ -6,6 +6,8 @@ import type { Item, Options } from './gen.js';
 import { isObj, type Json, type Obj } from './render.js';
 
 export const waveKey = 'argocd.argoproj.io/sync-wave';
+/** Set on an ExternalSecret whose templateFrom sources or generators are in the input. */
+export const dependenciesKey = 'checksum/dependencies';
 const hookKey = 'helm.sh/hook-weight';
 
 export interface Expected {

@@ -1,8 +1,10 @@
 // An ExternalSecret whose content the checksum cannot follow: remoteRefs without `version`,
-// `dataFrom.find`, generators. When the remote value rotates, nothing in Git changes.
+// `dataFrom.find`, generators that run on a timer. When the remote value rotates, nothing in Git
+// changes.
 import { getPath } from '../../model/path.js';
 import { isObject, type Json } from '../../model/resource.js';
 import { describe } from '../../model/results.js';
+import { refreshOf, rotatesEveryRun } from '../sources/eso-dependencies.js';
 import { isKind, type Lint } from './lint.js';
 
 export const unpinnedVersion: Lint = {
@@ -19,11 +21,20 @@ export const unpinnedVersion: Lint = {
       if (reasons.length === 0) continue;
       const shown =
         reasons.length > 3 ? [...reasons.slice(0, 3), `${reasons.length - 3} more`] : reasons;
+      const generators = reasons.filter((r) => r.includes(' generator ')).length;
+      const fixes = [
+        generators < reasons.length
+          ? 'pin remoteRef.version so that a new version rolls its consumers'
+          : '',
+        generators > 0
+          ? 'for a generator, refreshPolicy OnChange or refreshInterval 0 if a value made once will do (a short-lived token must rotate: read it from a volume, which the kubelet updates)'
+          : '',
+      ];
       report(
         source.resource,
         `the checksum of ${describe(source.resource)} cannot follow a rotation of the remote ` +
-          `value (${shown.join('; ')}): pin remoteRef.version so that a new version rolls its ` +
-          'consumers, or set unpinnedVersionSeverity to info or off',
+          `value (${shown.join('; ')}): ${fixes.filter((f) => f !== '').join('; ')}, or set ` +
+          'unpinnedVersionSeverity to info or off',
         'spec',
       );
     }
@@ -47,9 +58,19 @@ export function unpinnedReasons(spec: Json | undefined): string[] {
       reasons.push(`data[${i}].remoteRef has no fixed version`);
     }
   });
+  const refresh = refreshOf(spec);
   list(getPath(spec, 'dataFrom')).forEach((entry, i) => {
-    if (isObject(getPath(entry, 'sourceRef.generatorRef'))) {
-      reasons.push(`dataFrom[${i}] uses a generator`);
+    const generator = getPath(entry, 'sourceRef.generatorRef');
+    if (isObject(generator)) {
+      // A generator runs at every sync: only a timer syncs without a change of the ExternalSecret
+      // (which moves the checksum). Fake returns its spec; others read a remote side.
+      const { kind, name } = generator;
+      if (!refresh.periodic || kind === 'Fake') return;
+      reasons.push(
+        typeof kind === 'string' && rotatesEveryRun(kind)
+          ? `dataFrom[${i}] uses generator ${kind} ${name}, which makes a new value at every refresh (${refresh.why}) and restarts no pod`
+          : `dataFrom[${i}] uses generator ${kind} ${name}, whose value the remote side decides`,
+      );
     } else if (isObject(getPath(entry, 'find'))) {
       reasons.push(`dataFrom[${i}] uses find`);
     } else if (

@@ -1,6 +1,7 @@
 // ESO ExternalSecret (external-secrets.io v1, v1beta1, and the old v1alpha1 shape).
 import { ItemError, isObject, type Json, type JsonObject } from '../../model/resource.js';
 import type { KeySet } from '../workloads/references.js';
+import { dependenciesAnnotation, readDependencies, templateReads } from './eso-dependencies.js';
 import {
   listContent,
   objectField,
@@ -52,20 +53,33 @@ const rules: readonly NormalizeRule[] = [
 export const externalSecret: SourceKind = {
   group: 'external-secrets.io',
   kind: 'ExternalSecret',
-  read(resource, { config }) {
-    const spec = readExternalSecretSpec(objectField(resource.value, 'spec', 'spec'), 'spec');
+  read(resource, inventory) {
+    const value = objectField(resource.value, 'spec', 'spec');
+    const spec = readExternalSecretSpec(value, 'spec');
     if ('skipped' in spec) return spec;
     const secretName = spec.targetName || resource.name;
     if (secretName === '') {
       throw new ItemError('has neither spec.target.name nor metadata.name', 'metadata.name');
     }
-    return operatorSecret(resource, config, {
+    const dependencies = readDependencies(resource, value, inventory);
+    const { hash } = dependencies;
+    // The consumers' checksum covers the ExternalSecret as applied, its hash of dependencies
+    // included. A template or a generator makes the content one object for every key read.
+    const whole = hash && {
+      ...(spec.content('all') as JsonObject),
+      [dependenciesAnnotation]: hash,
+    };
+    return operatorSecret(resource, inventory.config, {
       secretName,
       stores: spec.stores,
-      content: spec.content,
+      content: whole ? () => whole : spec.content,
       producedKeys: spec.producedKeys,
+      notes: dependencies.notes,
+      dependencies: dependencies.resources,
+      ...(hash && { ownAnnotations: { [dependenciesAnnotation]: hash } }),
     });
   },
+  inputReads: templateReads,
 };
 
 /** What an ExternalSecret spec decides, wherever it is embedded (ClusterExternalSecret). */

@@ -41,6 +41,9 @@ export const storeKinds: readonly { group: string; kind: string; clusterScoped: 
   { group: 'external-secrets.io', kind: 'ClusterSecretStore', clusterScoped: true },
 ];
 
+/** Groups of kinds sources read whole from the input (ESO generators: their spec is hashed). */
+export const dependencyGroups: ReadonlySet<string> = new Set(['generators.external-secrets.io']);
+
 export function sourceKindOf(resource: Resource): SourceKind | undefined {
   const group = groupOf(resource.apiVersion);
   return sourceKinds.find((s) => s.kind === resource.kind && s.group === group);

@@ -5,7 +5,18 @@ import type { Resource } from '../../model/resource.js';
 import type { SecretSource } from './source.js';
 
 type Fields = Pick<SecretSource, 'secretName' | 'content'> &
-  Partial<Pick<SecretSource, 'produces' | 'namespace' | 'stores' | 'notes' | 'producedKeys'>>;
+  Partial<
+    Pick<
+      SecretSource,
+      | 'produces'
+      | 'namespace'
+      | 'stores'
+      | 'notes'
+      | 'producedKeys'
+      | 'dependencies'
+      | 'ownAnnotations'
+    >
+  >;
 
 export function operatorSecret(resource: Resource, config: Config, fields: Fields): SecretSource {
   return {

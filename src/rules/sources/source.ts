@@ -34,12 +34,35 @@ export interface SecretSource {
    * known set lets the missing-key lint warn, so when unsure, `undefined`.
    */
   producedKeys(): ReadonlySet<string> | undefined;
+  /**
+   * Items of the input the operator reads besides its spec (ESO: templateFrom ConfigMaps and
+   * Secrets, generators). They are ordered before the source, like its stores.
+   */
+  dependencies?: readonly Resource[];
+  /**
+   * Annotations the source itself must carry (ESO: `checksum/dependencies`): the operator watches
+   * none of its dependencies, so only a change of the source makes it sync again.
+   */
+  ownAnnotations?: Readonly<Record<string, string>>;
 }
 
 /** What a source may look up: the options, and the rest of the input (Namespaces, …). */
 export interface Inventory {
   config: Config;
   resources: readonly Resource[];
+  /** The item of this group and kind with this name (`namespace` undefined: cluster-scoped or unset). */
+  find(
+    group: string,
+    kind: string,
+    namespace: string | undefined,
+    name: string,
+  ): Resource | undefined;
+}
+
+/** A plain ConfigMap or Secret, in the reading resource's namespace. */
+export interface InputRead {
+  kind: 'ConfigMap' | 'Secret';
+  name: string;
 }
 
 export interface SourceKind {
@@ -54,4 +77,10 @@ export interface SourceKind {
     resource: Resource,
     inventory: Inventory,
   ): SecretSource | SecretSource[] | { skipped: string };
+  /**
+   * The plain ConfigMaps and Secrets a resource of this kind reads from the input (ESO
+   * templateFrom). They pass through unparsed unless named here (krm/pass-through.ts). Never throws:
+   * a malformed field is reported by `read`.
+   */
+  inputReads?(resource: Resource): readonly InputRead[];
 }

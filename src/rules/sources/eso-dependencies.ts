@@ -1,0 +1,249 @@
+// What an ExternalSecret reads besides its spec and its store: the ConfigMaps and Secrets its
+// template comes from (templateFrom) and its generators. ESO watches none of them (it watches
+// ExternalSecrets and the Secrets it owns; docs/operators.md §8), so a change of one reaches the
+// Secret only at the next refresh. The ExternalSecret therefore carries a hash of those in the
+// input (`checksum/dependencies`): changing it is a change of the ExternalSecret, which ESO syncs.
+import { canonicalJson, sha256Hex } from '../../model/hash.js';
+import { fieldPath, parsePath, walk } from '../../model/path.js';
+import {
+  groupOf,
+  ItemError,
+  isObject,
+  type Json,
+  type JsonObject,
+  type Resource,
+} from '../../model/resource.js';
+import { describe, type Result, resourceResult } from '../../model/results.js';
+import { stringMap } from './fields.js';
+import { type NormalizeRule, normalize } from './normalize.js';
+import { secretDigests } from './secret.js';
+import type { InputRead, Inventory } from './source.js';
+
+export const dependenciesAnnotation = 'checksum/dependencies';
+const generatorGroup = 'generators.external-secrets.io';
+
+/**
+ * Where an ExternalSecret spec names what it reads (ESO v1 types). A generator in `data[]` is not
+ * listed: ESO documents it as not implemented there.
+ */
+const references: readonly { path: string; kind?: InputRead['kind'] }[] = [
+  { path: 'target.template.templateFrom[].configMap', kind: 'ConfigMap' },
+  { path: 'target.template.templateFrom[].secret', kind: 'Secret' },
+  { path: 'dataFrom[].sourceRef.generatorRef' },
+];
+const compiled = references.map((r) => ({ ...r, path: parsePath(r.path) }));
+
+/** Generators whose every run (every refresh) gives a new value (generators/v1/*, §8). */
+const rotating: ReadonlySet<string> = new Set([
+  'Password',
+  'UUID',
+  'SSHKey',
+  'ECRAuthorizationToken',
+  'GCRAccessToken',
+  'ACRAccessToken',
+  'STSSessionToken',
+  'GithubAccessToken',
+  'QuayAccessToken',
+  'CloudsmithAccessToken',
+  'Grafana',
+  'GitlabDeployToken',
+  'BeyondtrustWorkloadCredentialsDynamicSecret',
+  'MFA',
+]);
+
+/** Generator spec defaults (their CRDs), so spelling one out changes nothing. */
+const passwordDefaults = { length: 24, noUpper: false, allowRepeat: false, encoding: 'raw' };
+const sshKeyDefaults = { keyType: 'rsa' };
+const generatorRules: Readonly<Record<string, readonly NormalizeRule[]>> = {
+  Password: [{ path: '', defaults: passwordDefaults }],
+  SSHKey: [{ path: '', defaults: sshKeyDefaults }],
+  ClusterGenerator: [
+    { path: 'generator.passwordSpec', defaults: passwordDefaults },
+    { path: 'generator.sshKeySpec', defaults: sshKeyDefaults },
+  ],
+};
+
+interface Reference {
+  kind: string;
+  group: string;
+  name: string;
+  /** Template keys read (ConfigMap, Secret); none for a generator. */
+  keys: string[];
+  field: string;
+}
+
+/** The references of a spec; with `strict`, a malformed one throws ItemError, else is skipped. */
+function referencesOf(spec: Json | undefined, at: string, strict: boolean): Reference[] {
+  const found: Reference[] = [];
+  const bad = (field: string, what: string) => {
+    if (strict) throw new ItemError(`${field} ${what}`, field);
+  };
+  // Most ExternalSecrets have neither: skip the walks (this runs for every one, twice).
+  if (!isObject(spec)) return found;
+  const { target, dataFrom } = spec;
+  const template = isObject(target) && isObject(target.template) ? target.template : undefined;
+  if (dataFrom === undefined && template?.templateFrom === undefined) return found;
+  for (const { path, kind } of compiled) {
+    walk(spec, path, (node, trail) => {
+      const field = fieldPath([at, ...trail]);
+      if (!isObject(node) || typeof node.name !== 'string' || node.name === '') {
+        bad(field, 'has no name');
+        return;
+      }
+      if (kind) {
+        const keys: string[] = [];
+        const items = node.items ?? [];
+        if (!Array.isArray(items)) return bad(`${field}.items`, 'is not a list');
+        items.forEach((item, i) => {
+          if (isObject(item) && typeof item.key === 'string') keys.push(item.key);
+          else bad(`${field}.items[${i}].key`, 'is not a string');
+        });
+        found.push({ kind, group: '', name: node.name, keys, field });
+        return;
+      }
+      const apiVersion = node.apiVersion ?? `${generatorGroup}/v1alpha1`;
+      if (typeof node.kind !== 'string' || typeof apiVersion !== 'string') {
+        bad(`${field}.kind`, 'is not a string');
+        return;
+      }
+      found.push({ kind: node.kind, group: groupOf(apiVersion), name: node.name, keys: [], field });
+    });
+  }
+  return found;
+}
+
+/** The ConfigMaps and Secrets an ExternalSecret's template reads, for the reader. */
+export function templateReads(resource: Resource): InputRead[] {
+  return referencesOf(resource.value.spec, 'spec', false).flatMap((r) =>
+    r.group === '' && (r.kind === 'ConfigMap' || r.kind === 'Secret')
+      ? [{ kind: r.kind, name: r.name }]
+      : [],
+  );
+}
+
+export interface Dependencies {
+  /** The items of the input it reads, in the order the spec names them. */
+  resources: Resource[];
+  /** sha256 hex over what of them decides the Secret; undefined without any. */
+  hash: string | undefined;
+  notes: Result[];
+}
+
+/** What an ExternalSecret at `spec` reads from the input, and what of it decides its Secret. */
+export function readDependencies(
+  resource: Resource,
+  spec: JsonObject,
+  { config, find }: Inventory,
+): Dependencies {
+  const notes: Result[] = [];
+  const reads = new Map<Resource, { reference: Reference; keys: Set<string> }>();
+  for (const reference of referencesOf(spec, 'spec', true)) {
+    const { group, kind, name, field } = reference;
+    const scope = kind === 'ClusterGenerator' ? undefined : resource.namespace;
+    const found = find(group, kind, scope, name);
+    if (!found) {
+      const what = `${group === generatorGroup ? 'generator ' : ''}${kind} ${scope ? `${scope}/` : ''}${name}`;
+      const message = `${field}: ${what} is not in the input: ESO reads it at each refresh, and no checksum follows it`;
+      notes.push(resourceResult(resource, 'info', message, { path: field }));
+      continue;
+    }
+    const read = reads.get(found) ?? { reference, keys: new Set<string>() };
+    for (const key of reference.keys) read.keys.add(key);
+    reads.set(found, read);
+  }
+  const entries = [...reads].map(([dependency, { reference, keys }]) =>
+    entryOf(resource, dependency, reference, [...keys], config, notes),
+  );
+  const resources = [...reads.keys()];
+  const hash = entries.length === 0 ? undefined : sha256Hex(canonicalJson(entries));
+  if (hash !== undefined) notes.push(...unfollowed(resource, spec, resources));
+  return { resources, hash, notes };
+}
+
+/** What of one dependency decides the Secret: the keys read, or a generator's spec. */
+function entryOf(
+  resource: Resource,
+  dependency: Resource,
+  reference: Reference,
+  keys: readonly string[],
+  config: Inventory['config'],
+  notes: Result[],
+): Json {
+  const { kind, name, field } = reference;
+  // Its own malformed fields are errors of the ExternalSecret that reads it, naming it.
+  const named = <T>(read: () => T): T => {
+    try {
+      return read();
+    } catch (error) {
+      if (!(error instanceof ItemError)) throw error;
+      throw new ItemError(`${field}: ${describe(dependency)}: ${error.message}`, field);
+    }
+  };
+  if (reference.group === generatorGroup) {
+    const spec = named(() => normalize(dependency.value.spec ?? {}, generatorRules[kind] ?? []));
+    return { kind, name, spec };
+  }
+  // ESO reads a ConfigMap's `data` (not binaryData) and a Secret's `data`, key by key.
+  const values =
+    kind === 'Secret'
+      ? named(() => secretDigests(dependency, config))
+      : named(() => stringMap(dependency.value.data, 'data'));
+  const data: Record<string, Json> = {};
+  for (const key of keys) {
+    const value = values[key];
+    if (value === undefined || value === null) {
+      const message = `${field}: ${describe(dependency)} has no key ${key}: ESO cannot render the template`;
+      notes.push(resourceResult(resource, 'warning', message, { path: field }));
+    } else data[key] = value;
+  }
+  return { kind, name, data };
+}
+
+/**
+ * A warning when ESO does not sync on a change of the ExternalSecret (refreshPolicy CreatedOnce,
+ * or Periodic with refreshInterval 0): then `checksum/dependencies` cannot bring a change of a
+ * dependency to the Secret, and its consumers would restart on the old one.
+ */
+function unfollowed(resource: Resource, spec: JsonObject, dependencies: Resource[]): Result[] {
+  const refresh = refreshOf(spec);
+  if (refresh.syncsOnChange) return [];
+  const names = dependencies.map(describe).join(', ');
+  const message = `${refresh.why}: ESO does not sync again when ${dependenciesAnnotation} changes, so a change of ${names} does not reach the Secret while its consumers restart; use refreshPolicy OnChange, or a refreshInterval above 0`;
+  return [resourceResult(resource, 'warning', message, { path: refresh.field })];
+}
+
+export interface Refresh {
+  /** A change of the ExternalSecret (spec, labels, annotations) makes ESO sync. */
+  syncsOnChange: boolean;
+  /** ESO also syncs on a timer (refreshPolicy Periodic, refreshInterval above 0). */
+  periodic: boolean;
+  why: string;
+  field: string;
+}
+
+/** When ESO syncs an ExternalSecret (shouldRefresh in its controller; docs/operators.md §8). */
+export function refreshOf(spec: Json | undefined): Refresh {
+  const policy = isObject(spec) ? spec.refreshPolicy : undefined;
+  if (policy === 'CreatedOnce') {
+    const why = 'refreshPolicy CreatedOnce';
+    return { syncsOnChange: false, periodic: false, why, field: 'spec.refreshPolicy' };
+  }
+  if (policy === 'OnChange') {
+    const why = 'refreshPolicy OnChange';
+    return { syncsOnChange: true, periodic: false, why, field: 'spec.refreshPolicy' };
+  }
+  // Periodic, and anything else: after the first sync, an interval of 0 stops every sync.
+  const interval = isObject(spec) ? (spec.refreshInterval ?? '1h') : '1h';
+  const zero =
+    typeof interval === 'number'
+      ? interval <= 0
+      : typeof interval === 'string' && (interval.startsWith('-') || !/[1-9]/.test(interval));
+  const why =
+    isObject(spec) && spec.refreshInterval !== undefined
+      ? `refreshInterval ${JSON.stringify(interval)}`
+      : 'refreshInterval 1h (the default)';
+  return { syncsOnChange: !zero, periodic: !zero, why, field: 'spec.refreshInterval' };
+}
+
+/** Whether a generator of this kind gives a new value on every run (ClusterGenerator: unknown). */
+export const rotatesEveryRun = (kind: string) => rotating.has(kind) || kind === 'ClusterGenerator';

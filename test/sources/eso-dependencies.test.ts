@@ -1,0 +1,467 @@
+// ExternalSecret dependencies (issue #15 item 3): templateFrom ConfigMaps and Secrets and
+// generators in the input join the consumers' checksum, and the ExternalSecret carries their hash
+// in `checksum/dependencies` (ESO watches none of them), ordered before it.
+import { createHash, createHmac } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { impact } from '../../src/impact-run.js';
+import { check, plan, run } from '../../src/run.js';
+import {
+  deployment,
+  envFrom,
+  find,
+  itemsOf,
+  resourceList,
+  resultsOf,
+  runOk,
+  waveKey,
+} from '../helpers.js';
+import {
+  annotated,
+  checksums,
+  expectError,
+  expectOnlyAnnotationLines,
+  messagesAbout,
+  moved,
+  render,
+  waveOf,
+} from './harness.js';
+
+const depsKey = 'checksum/dependencies';
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+const configMap = (
+  opts: { name?: string; namespace?: string | null; body?: string; other?: string } = {},
+) => `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: ${opts.name ?? 'tpl'}
+${opts.namespace === null ? '' : `  namespace: ${opts.namespace ?? 'shop'}\n`}data:
+  config.yaml: |
+    ${opts.body ?? 'user: {{ .user }}'}
+  unused.yaml: ${opts.other ?? 'x'}
+`;
+
+// ca.crt: "CA" (base64 Q0E=)
+const templateSecret = (ca = 'Q0E=') => `apiVersion: v1
+kind: Secret
+metadata:
+  name: tpl-secret
+  namespace: shop
+data:
+  ca.crt: ${ca}
+`;
+
+const externalSecret = (
+  opts: { namespace?: string | null; from?: string; policy?: string; dataFrom?: string } = {},
+) => `apiVersion: external-secrets.io/v1
+kind: ExternalSecret
+metadata:
+  name: app
+${opts.namespace === null ? '' : `  namespace: ${opts.namespace ?? 'shop'}\n`}spec:
+${opts.policy ?? ''}  secretStoreRef: {name: vault}
+  target:
+    template:
+      templateFrom:
+${
+  opts.from ??
+  `      - configMap:
+          name: tpl
+          items:
+          - key: config.yaml
+      - secret:
+          name: tpl-secret
+          items:
+          - key: ca.crt
+`
+}  data:
+  - secretKey: user
+    remoteRef: {key: app, property: user, version: "1"}
+${opts.dataFrom ?? ''}`;
+
+const consumer = (namespace: string | null = 'shop') =>
+  deployment('api', envFrom('app'), namespace === null ? {} : { namespace });
+const bystander = deployment('other', envFrom('unrelated'), { namespace: 'shop' });
+
+const world = (cm = configMap(), sec = templateSecret(), es = externalSecret()) => [
+  cm,
+  sec,
+  es,
+  consumer(),
+  bystander,
+];
+
+const esAnnotation = (items: readonly string[], options = {}) => {
+  const es = find(render(items, options).items, 'ExternalSecret', 'app');
+  return (es.metadata as { annotations?: Record<string, string> }).annotations?.[depsKey];
+};
+
+describe('ExternalSecret templateFrom', () => {
+  it('hashes the keys read of the ConfigMap and Secret into checksum/dependencies and the consumers', () => {
+    const rendered = render(world());
+    // Written from the documented algorithm, not by the code under test: canonical JSON of one
+    // entry per dependency, in the order the spec names them; a Secret's values as digests.
+    const digest = createHash('sha256').update('CA').digest('hex');
+    const deps = sha256(
+      `[{"data":{"config.yaml":"user: {{ .user }}\\n"},"kind":"ConfigMap","name":"tpl"},{"data":{"ca.crt":"${digest}"},"kind":"Secret","name":"tpl-secret"}]`,
+    );
+    expect(esAnnotation(world())).toBe(deps);
+    const content = `{"checksum/dependencies":"${deps}","data":[{"remoteRef":{"key":"app","property":"user","version":"1"},"secretKey":"user"}],"secretStoreRef":{"name":"vault"},"target":{"template":{"templateFrom":[{"configMap":{"items":[{"key":"config.yaml"}],"name":"tpl"}},{"secret":{"items":[{"key":"ca.crt"}],"name":"tpl-secret"}}]}}}`;
+    expect(checksums(world())['shop/api']).toBe(sha256(`[{"content":${content},"secret":"app"}]`));
+    expect(annotated(world())).toEqual(['shop/api']);
+    // Dependencies before the ExternalSecret, which comes before its consumer.
+    expect(waveOf(rendered, 'ConfigMap', 'tpl')).toBe('-2');
+    expect(waveOf(rendered, 'Secret', 'tpl-secret')).toBe('-2');
+    expect(waveOf(rendered, 'ExternalSecret', 'app')).toBe('-1');
+    expectOnlyAnnotationLines(rendered, ['checksum/external-secrets', waveKey, depsKey]);
+    expect(messagesAbout(rendered, 'ExternalSecret', 'app')).toContain(
+      'checksum/dependencies covers ConfigMap shop/tpl, Secret shop/tpl-secret',
+    );
+  });
+
+  it('a change of a key read moves the consumers and checksum/dependencies, nothing else', () => {
+    const changed = world(configMap({ body: 'user: {{ .user | upper }}' }));
+    expect(moved(world(), changed)).toEqual(['shop/api']);
+    expect(esAnnotation(changed)).not.toBe(esAnnotation(world()));
+    const secretChanged = world(configMap(), templateSecret('Q0I='));
+    expect(moved(world(), secretChanged)).toEqual(['shop/api']);
+    expect(esAnnotation(secretChanged)).not.toBe(esAnnotation(world()));
+  });
+
+  it('a key not read (items narrows), labels or binaryData move nothing', () => {
+    const unread = [
+      configMap({ other: 'y' }),
+      configMap().replace('  name: tpl\n', '  name: tpl\n  labels: {a: b}\n'),
+      `${configMap()}binaryData:\n  logo.png: iVBORw0KGgo=\n`,
+    ];
+    for (const cm of unread) {
+      expect(moved(world(), world(cm))).toEqual([]);
+      expect(esAnnotation(world(cm))).toBe(esAnnotation(world()));
+    }
+  });
+
+  it('a ConfigMap of the same name in another namespace is not a dependency', () => {
+    const elsewhere = (body?: string) =>
+      world(configMap({ namespace: 'other', ...(body && { body }) }));
+    expect(moved(elsewhere(), elsewhere('changed'))).toEqual([]);
+    const rendered = render(elsewhere());
+    expect(waveOf(rendered, 'ConfigMap', 'tpl')).toBeUndefined();
+    expect(messagesAbout(rendered, 'ExternalSecret', 'app')).toContain(
+      'spec.target.template.templateFrom[0].configMap: ConfigMap shop/tpl is not in the input: ESO reads it at each refresh, and no checksum follows it',
+    );
+  });
+
+  it('without a namespace on both sides they match', () => {
+    const items = (body?: string) => [
+      configMap({ namespace: null, ...(body && { body }) }),
+      externalSecret({
+        namespace: null,
+        from: '      - configMap:\n          name: tpl\n          items:\n          - key: config.yaml\n',
+      }),
+      consumer(null),
+    ];
+    expect(esAnnotation(items())).toMatch(/^[0-9a-f]{64}$/);
+    expect(moved(items(), items('changed'))).toEqual(['/api']);
+  });
+
+  it('no dependency in the input: no annotation, no wave on ConfigMaps, checksum as before', () => {
+    const literal = externalSecret({ from: '      - literal: "{{ .user }}"\n' });
+    const items = [configMap(), literal, consumer()];
+    const rendered = render(items);
+    expect(esAnnotation(items)).toBeUndefined();
+    expect(waveOf(rendered, 'ConfigMap', 'tpl')).toBeUndefined();
+    expect(rendered.output).not.toContain(depsKey);
+  });
+
+  it('a second run changes nothing (idempotent), as ResourceList and as stream', () => {
+    const first = runOk(resourceList(world())).stdout;
+    const second = runOk(first).stdout;
+    expect(second).toBe(first);
+    const stream = world().join('---\n');
+    const once = runOk(stream).stdout;
+    expect(once).toContain(`${depsKey}: "${esAnnotation(world())}"`);
+    expect(runOk(once).stdout).toBe(once);
+  });
+
+  it('keys the Secret digests with secretChecksumKey', () => {
+    const key = 'k3y-0f-at-least-32-random-bytes!';
+    const keyed = esAnnotation(world(), { secretChecksumKey: key });
+    const hmac = createHmac('sha256', key).update('CA').digest('hex');
+    expect(keyed).toBe(
+      sha256(
+        `[{"data":{"config.yaml":"user: {{ .user }}\\n"},"kind":"ConfigMap","name":"tpl"},{"data":{"ca.crt":"${hmac}"},"kind":"Secret","name":"tpl-secret"}]`,
+      ),
+    );
+    expect(JSON.stringify(render(world(), { secretChecksumKey: key }).results)).not.toContain(
+      'Q0E=',
+    );
+  });
+
+  it('warns about a key the ConfigMap does not have (ESO cannot render)', () => {
+    const from =
+      '      - configMap:\n          name: tpl\n          items:\n          - key: missing.yaml\n';
+    const rendered = render([configMap(), externalSecret({ from }), consumer()]);
+    expect(rendered.results).toContainEqual(
+      expect.objectContaining({
+        severity: 'warning',
+        message:
+          'spec.target.template.templateFrom[0].configMap: ConfigMap shop/tpl has no key missing.yaml: ESO cannot render the template',
+      }),
+    );
+  });
+
+  it('reports a malformed templateFrom entry or dependency as an error naming the field', () => {
+    const noName = '      - configMap:\n          items:\n          - key: a\n';
+    expectError(
+      [externalSecret({ from: noName }), consumer()],
+      'spec.target.template.templateFrom[0].configMap',
+      'has no name',
+    );
+    const badSecret = templateSecret('not base64!');
+    expectError(
+      world(configMap(), badSecret),
+      'spec.target.template.templateFrom[1].secret',
+      'Secret shop/tpl-secret: data[ca.crt] is not base64',
+    );
+  });
+
+  it.each([
+    ['  refreshPolicy: CreatedOnce\n', 'spec.refreshPolicy', 'refreshPolicy CreatedOnce'],
+    ['  refreshInterval: "0"\n', 'spec.refreshInterval', 'refreshInterval "0"'],
+    ['  refreshInterval: 0s\n', 'spec.refreshInterval', 'refreshInterval "0s"'],
+  ])('warns when ESO does not sync on a change of the ExternalSecret: %j', (policy, field, why) => {
+    const rendered = render(world(configMap(), templateSecret(), externalSecret({ policy })));
+    expect(rendered.results).toContainEqual(
+      expect.objectContaining({
+        severity: 'warning',
+        message: `${why}: ESO does not sync again when checksum/dependencies changes, so a change of ConfigMap shop/tpl, Secret shop/tpl-secret does not reach the Secret while its consumers restart; use refreshPolicy OnChange, or a refreshInterval above 0`,
+        field: { path: field },
+      }),
+    );
+  });
+
+  it('does not warn under OnChange or a periodic refresh', () => {
+    for (const policy of ['  refreshPolicy: OnChange\n', '  refreshInterval: 15m\n', '']) {
+      const rendered = render(world(configMap(), templateSecret(), externalSecret({ policy })));
+      const warnings = rendered.results.filter((r) => r.severity === 'warning');
+      expect(warnings).toEqual([]);
+    }
+  });
+
+  it('reads a ConfigMap that would otherwise be copied through, only when referenced', () => {
+    // The output keeps every other ConfigMap byte for byte; the referenced one gets its wave.
+    const items = [configMap({ name: 'unrelated' }), ...world()];
+    const input = resourceList(items);
+    const out = run(input);
+    expect(out.exitCode).toBe(0);
+    const output = itemsOf(out.stdout);
+    expect(find(output, 'ConfigMap', 'unrelated').metadata).toEqual({
+      name: 'unrelated',
+      namespace: 'shop',
+    });
+    expect(waveOf(render(items), 'ConfigMap', 'tpl')).toBe('-2');
+  });
+});
+
+const password = (spec = 'length: 32') => `apiVersion: generators.external-secrets.io/v1alpha1
+kind: Password
+metadata:
+  name: pw
+  namespace: shop
+spec:
+  ${spec}
+`;
+
+const clusterGenerator = (length = 32) => `apiVersion: generators.external-secrets.io/v1alpha1
+kind: ClusterGenerator
+metadata:
+  name: shared-pw
+spec:
+  kind: Password
+  generator:
+    passwordSpec:
+      length: ${length}
+`;
+
+const generated = (
+  refs: string,
+  policy = '  refreshInterval: "0"\n',
+) => `apiVersion: external-secrets.io/v1
+kind: ExternalSecret
+metadata:
+  name: app
+  namespace: shop
+spec:
+${policy}  dataFrom:
+${refs}`;
+
+const generatorRef = (kind: string, name: string) =>
+  `  - sourceRef:\n      generatorRef:\n        apiVersion: generators.external-secrets.io/v1alpha1\n        kind: ${kind}\n        name: ${name}\n`;
+
+describe('ExternalSecret generators', () => {
+  const items = (pw = password(), policy?: string) => [
+    pw,
+    generated(generatorRef('Password', 'pw'), policy),
+    consumer(),
+    bystander,
+  ];
+
+  it('hashes the generator spec into checksum/dependencies and the consumers; orders it first', () => {
+    expect(esAnnotation(items())).toBe(
+      sha256('[{"kind":"Password","name":"pw","spec":{"length":32}}]'),
+    );
+    expect(moved(items(), items(password('length: 40')))).toEqual(['shop/api']);
+    const rendered = render(items());
+    expect(waveOf(rendered, 'Password', 'pw')).toBe('-2');
+    expect(waveOf(rendered, 'ExternalSecret', 'app')).toBe('-1');
+  });
+
+  it('spelling out a CRD default moves nothing', () => {
+    const base = items(password('digits: 4'));
+    const spelled = items(password('digits: 4\n  length: 24\n  noUpper: false\n  encoding: raw'));
+    expect(moved(base, spelled)).toEqual([]);
+    expect(esAnnotation(spelled)).toBe(esAnnotation(base));
+  });
+
+  it('a ClusterGenerator is found by name whatever the namespace', () => {
+    const world = (length?: number) => [
+      clusterGenerator(length),
+      generated(generatorRef('ClusterGenerator', 'shared-pw')),
+      consumer(),
+    ];
+    expect(esAnnotation(world())).toMatch(/^[0-9a-f]{64}$/);
+    expect(moved(world(), world(40))).toEqual(['shop/api']);
+    // 24 is Password's default, in a ClusterGenerator too: the same as leaving it out.
+    const unset = clusterGenerator().replace(
+      '\n    passwordSpec:\n      length: 32',
+      '\n    passwordSpec: {symbols: 2}',
+    );
+    const spelled = clusterGenerator().replace('length: 32', 'length: 24\n      symbols: 2');
+    expect(esAnnotation([unset, generated(generatorRef('ClusterGenerator', 'shared-pw'))])).toBe(
+      esAnnotation([spelled, generated(generatorRef('ClusterGenerator', 'shared-pw'))]),
+    );
+  });
+
+  it('a generator not in the input is an info; it alone sets no annotation', () => {
+    const rendered = render([generated(generatorRef('UUID', 'id')), consumer()]);
+    expect(messagesAbout(rendered, 'ExternalSecret', 'app')).toContain(
+      'spec.dataFrom[0].sourceRef.generatorRef: generator UUID shop/id is not in the input: ESO reads it at each refresh, and no checksum follows it',
+    );
+    expect(rendered.output).not.toContain(depsKey);
+  });
+
+  it('a generator that makes a new value at every refresh is a rotation that never rolls', () => {
+    const periodic = render(items(password(), '  refreshInterval: 1h\n'));
+    const lint = periodic.results.filter((r) => r.severity === 'warning');
+    expect(lint).toEqual([
+      expect.objectContaining({
+        message: expect.stringContaining(
+          'dataFrom[0] uses generator Password pw, which makes a new value at every refresh (refreshInterval "1h") and restarts no pod',
+        ),
+      }),
+    ]);
+    // Run once (refreshInterval 0) or on change only: no silent rotation.
+    for (const policy of ['  refreshInterval: "0"\n', '  refreshPolicy: OnChange\n']) {
+      const quiet = render(items(password(), policy)).results;
+      expect(quiet.filter((r) => /rotation/.test(r.message as string))).toEqual([]);
+    }
+  });
+
+  it('a generatorRef in data[] is not a dependency (ESO does not implement it there)', () => {
+    const inData = `apiVersion: external-secrets.io/v1
+kind: ExternalSecret
+metadata:
+  name: app
+  namespace: shop
+spec:
+  data:
+  - secretKey: pw
+    remoteRef: {key: pw}
+    sourceRef:
+      generatorRef: {kind: Password, name: pw}
+`;
+    expect(render([password(), inData, consumer()]).output).not.toContain(depsKey);
+  });
+});
+
+describe('checksum/dependencies in the YAML', () => {
+  it('is inserted into existing annotations and into flow-style metadata, nothing else changes', () => {
+    const value = esAnnotation(world());
+    const es = (metadata: string) =>
+      externalSecret().replace('metadata:\n  name: app\n  namespace: shop\n', metadata);
+    for (const metadata of [
+      'metadata:\n  name: app\n  namespace: shop\n  annotations:\n    team: billing\n',
+      'metadata:\n  annotations:\n    team: billing\n  name: app\n  namespace: shop\n',
+    ]) {
+      const rendered = render(world(configMap(), templateSecret(), es(metadata)));
+      expectOnlyAnnotationLines(rendered, ['checksum/external-secrets', waveKey, depsKey]);
+      const out = find(rendered.items, 'ExternalSecret', 'app').metadata as Record<string, unknown>;
+      expect(out.annotations).toEqual({ team: 'billing', [waveKey]: '-1', [depsKey]: value });
+    }
+    const flow = render(
+      world(configMap(), templateSecret(), es('metadata: {name: app, namespace: shop}\n')),
+    );
+    expect(flow.output).toContain(
+      `metadata: {annotations: {${waveKey}: "-1", ${depsKey}: "${value}"}, name: app, namespace: shop}\n`,
+    );
+    const second = runOk(runOk(flow.input).stdout).stdout;
+    expect(second).toBe(runOk(flow.input).stdout);
+  });
+
+  it('check mode reports a stale checksum/dependencies as an error naming the field', () => {
+    const rendered = runOk(resourceList(world())).stdout;
+    const stale = rendered.replace('{{ .user }}', '{{ .user | upper }}');
+    const out = check(stale);
+    expect(out.exitCode).toBe(1);
+    const errors = resultsOf(out.stdout).filter((r) => r.severity === 'error');
+    expect(errors.map((r) => (r.field as { path: string }).path)).toEqual([
+      'spec.template.metadata.annotations[checksum/external-secrets]',
+      'metadata.annotations[checksum/dependencies]',
+    ]);
+    expect(check(rendered).exitCode).toBe(0);
+  });
+});
+
+describe('ExternalSecret dependencies in the reports', () => {
+  it('plan lists them before the ExternalSecret and shows its checksum/dependencies', () => {
+    const out = plan(world().join('---\n'));
+    expect(out.exitCode).toBe(0);
+    const lines = out.stdout.split('\n').map((l) => l.replace(/ +/g, ' ').trim());
+    const deps = esAnnotation(world()) as string;
+    expect(lines.slice(1, 4)).toEqual([
+      '-2 ConfigMap shop/tpl before shop/app',
+      '-2 Secret shop/tpl-secret before shop/app',
+      `-1 ExternalSecret shop/app writes Secret shop/app, checksum/dependencies=${deps.slice(0, 12)}…`,
+    ]);
+    const json = JSON.parse(plan(world().join('---\n'), { format: 'json' }).stdout);
+    expect(json.nodes.map((n: { role: string }) => n.role).slice(0, 3)).toEqual([
+      'dependency',
+      'dependency',
+      'source',
+    ]);
+  });
+
+  it('impact names the ExternalSecret and lists a timer-run generator as a silent rotation', () => {
+    const side = (label: string, items: readonly string[]) => {
+      const text = items.join('---\n');
+      return { label, text, origins: [{ path: 'all.yaml', offset: 0, line: 0, text }] };
+    };
+    const changed = world(configMap({ body: 'user: {{ .user | upper }}' }));
+    const out = impact(side('BASE', world()), side('HEAD', changed), { format: 'json' });
+    const report = JSON.parse(out.stdout);
+    expect(report.rollouts.map((r: { resource: { name: string } }) => r.resource.name)).toEqual([
+      'api',
+    ]);
+    expect(report.rollouts[0].reasons[0].detail).toMatch(/^checksum\/dependencies: /);
+    const timer = [password(), generated(generatorRef('Password', 'pw'), ''), consumer()];
+    const rotations = JSON.parse(
+      impact(side('BASE', timer), side('HEAD', timer), { format: 'json' }).stdout,
+    ).silentRotations;
+    expect(rotations).toEqual([
+      expect.objectContaining({
+        why: [
+          'dataFrom[0] uses generator Password pw, which makes a new value at every refresh (refreshInterval 1h (the default)) and restarts no pod',
+        ],
+      }),
+    ]);
+  });
+});
