@@ -6,13 +6,7 @@
 'use strict';
 const { readFileSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
-const { setFlagsFromString } = require('node:v8');
 const { Script } = require('node:vm');
-
-// V8 grows the young generation (to 2 × 16 MB) while most of what survives a scavenge stays: our
-// parsed items do, so the growth buys nothing but resident memory (≈20 MB on a 10k-item input;
-// no slower, measured). V8 reads this flag at each growth, so setting it here takes effect.
-setFlagsFromString('--semi-space-growth-factor=1');
 
 const bundle = join(__dirname, 'secret-rollout-bundle.cjs');
 const cache = join(__dirname, 'secret-rollout-bundle.v8cache');

@@ -81,6 +81,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return 1;
   }
   const text = await readText();
+  if (text !== undefined && text.length > 1 << 20) keepYoungGenerationSmall();
   if (text === undefined) {
     process.stderr.write('secret-rollout: stdin is not valid UTF-8\n');
     return 1;
@@ -104,6 +105,18 @@ async function main(argv: readonly string[]): Promise<number> {
  */
 async function readText(): Promise<string | undefined> {
   return decode(await readStdin());
+}
+
+/**
+ * V8 grows its young generation (to 2 × 16 MB) while most of what survives a scavenge stays, and
+ * what survives here is the parsed items, which do stay: the growth buys resident memory only
+ * (≈20 MB on a 10k-item input), no speed (measured). V8 reads this flag at each growth, so it
+ * takes effect when set at run time. Only for large inputs: loading node:v8 costs ≈5 ms.
+ */
+function keepYoungGenerationSmall(): void {
+  (require('node:v8') as typeof import('node:v8')).setFlagsFromString(
+    '--semi-space-growth-factor=1',
+  );
 }
 
 /**

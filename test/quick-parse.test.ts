@@ -40,7 +40,7 @@ const keyCache: KeyCache = new Map();
  * of keys the suite cases, their `k:` form and the mutants use.
  */
 const projections: readonly Projection[] = [
-  nonSourceProjection,
+  nonSourceProjection(),
   new Map<string, Projection>([
     [
       'k',

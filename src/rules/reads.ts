@@ -50,7 +50,12 @@ function buildProjection(
   return tree;
 }
 
-export const nonSourceProjection: Projection = buildProjection();
+let built: Projection | undefined;
+/** The projection of kinds nothing declares: built on first use (a run on no items builds none). */
+export function nonSourceProjection(): Projection {
+  built ??= buildProjection();
+  return built;
+}
 
 export type ProjectionFor = (
   apiVersion: string | undefined,
@@ -61,8 +66,9 @@ const cache = new WeakMap<readonly DeclaredTemplate[], ProjectionFor>();
 
 /**
  * What to build of an item of this kind: everything for sources, stores and what sources read
- * (and for kinds not known before parsing), else the fields the rules read, which for kinds with declared pod
- * templates (the podTemplates option) or fields a lint reads are more than for the others.
+ * (and for kinds not known before parsing), else the fields the rules read, which for kinds with
+ * declared pod templates (the podTemplates option) or fields a lint reads are more than for the
+ * others.
  */
 export function projectionsFor(config: Config): ProjectionFor {
   const declared = config.podTemplates;
@@ -78,10 +84,9 @@ export function projectionsFor(config: Config): ProjectionFor {
     }
   }
   const shapes = declaredShapes(declared);
+  // Kinds with a projection of their own, each built when an item of that kind first comes.
+  const special = new Set([...shapes.keys(), ...fieldsOf.keys()]);
   const byKind = new Map<string, Projection>();
-  for (const key of new Set([...shapes.keys(), ...fieldsOf.keys()])) {
-    byKind.set(key, buildProjection(shapes.get(key), fieldsOf.get(key)));
-  }
   projectionFor = (apiVersion, kind) => {
     if (apiVersion === undefined || kind === undefined) return true;
     const group = groupOf(apiVersion);
@@ -89,7 +94,14 @@ export function projectionsFor(config: Config): ProjectionFor {
     if (sourceKinds.some(known) || storeKinds.some(known) || dependencyGroups.has(group)) {
       return true;
     }
-    return byKind.get(kindKey(group, kind)) ?? nonSourceProjection;
+    const key = kindKey(group, kind);
+    if (!special.has(key)) return nonSourceProjection();
+    let projection = byKind.get(key);
+    if (projection === undefined) {
+      projection = buildProjection(shapes.get(key), fieldsOf.get(key));
+      byKind.set(key, projection);
+    }
+    return projection;
   };
   cache.set(declared, projectionFor);
   return projectionFor;
