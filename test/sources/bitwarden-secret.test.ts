@@ -1,15 +1,7 @@
 // Bitwarden BitwardenSecret: the Secret is spec.secretName in its namespace; the whole spec
 // decides it, per key when only mapped secrets are synced.
 import { describe, expect, it } from 'vitest';
-import { deployment, envFrom, resourceList, resultsOf, runOk, secretKeyRef } from '../helpers.js';
-import {
-  annotated,
-  expectError,
-  expectOnlyAnnotationLines,
-  moved,
-  render,
-  waveOf,
-} from './harness.js';
+import { expectWarning, moved, reader, sourceTests } from './harness.js';
 
 const bw = (opts: { spec?: string } = {}) =>
   `apiVersion: k8s.bitwarden.com/v1
@@ -32,21 +24,19 @@ ${opts.spec ?? ''}`;
 
 const world = (text = bw()) => [
   text,
-  deployment('all-keys', envFrom('shop-db'), { namespace: 'shop' }),
-  deployment('password', secretKeyRef('shop-db', 'password'), { namespace: 'shop' }),
-  deployment('user', secretKeyRef('shop-db', 'user'), { namespace: 'shop' }),
+  reader('shop/all-keys', 'shop-db'),
+  reader('shop/password', 'shop-db', 'password'),
+  reader('shop/user', 'shop-db', 'user'),
 ];
 const all = ['shop/all-keys', 'shop/password', 'shop/user'];
+const t = sourceTests({ kind: 'BitwardenSecret', name: 'shop-bw', text: bw(), world });
 
 describe('BitwardenSecret', () => {
-  it('checksums the consumers of spec.secretName and gets a wave below them', () => {
-    const rendered = render(world());
-    expect(annotated(world())).toEqual(all);
-    expect(waveOf(rendered, 'BitwardenSecret', 'shop-bw')).toBe('-1');
-    expectOnlyAnnotationLines(rendered);
+  t.itChecksums('checksums the consumers of spec.secretName and gets a wave below them', {
+    consumers: all,
   });
 
-  it.each([
+  t.itMovesOn('moves every consumer on %s', all, [
     ['organizationId', '000000000001', '000000000009'],
     ['the auth token', 'secretKey: token', 'secretKey: token2'],
     [
@@ -54,9 +44,7 @@ describe('BitwardenSecret', () => {
       'secretKey: token',
       'secretKey: token\n  onlyMappedSecrets: false\n  useSecretNames: true',
     ],
-  ])('moves every consumer on %s', (_, from, to) => {
-    expect(moved(world(), world(bw().replace(from, to)))).toEqual(all);
-  });
+  ]);
 
   it('moves only the readers of a mapped key when its mapping changes', () => {
     const remapped = bw().replace('000000000003', '000000000004');
@@ -70,23 +58,19 @@ describe('BitwardenSecret', () => {
     ]);
   });
 
-  it('does not move on defaults written out or metadata', () => {
-    const same = bw({ spec: '  onlyMappedSecrets: true\n  useSecretNames: false\n' }).replace(
+  t.itMovesNone(
+    'does not move on defaults written out or metadata',
+    bw({ spec: '  onlyMappedSecrets: true\n  useSecretNames: false\n' }).replace(
       'namespace: shop',
       'namespace: shop\n  labels: {a: b}',
-    );
-    expect(moved(world(), world(same))).toEqual([]);
-  });
+    ),
+  );
 
   it('knows the keys the map produces', () => {
-    const reader = deployment('reader', secretKeyRef('shop-db', 'passwrd'), { namespace: 'shop' });
-    const results = resultsOf(runOk(resourceList([bw(), reader])).stdout);
-    expect(results).toContainEqual(
-      expect.objectContaining({ severity: 'warning', message: expect.stringContaining('passwrd') }),
-    );
+    expectWarning([bw(), reader('shop/reader', 'shop-db', 'passwrd')], 'passwrd');
   });
 
-  it.each([
+  t.itReportsMalformed([
     [bw().replace('  secretName: shop-db\n', ''), 'spec.secretName', 'is missing'],
     [
       bw().replace('  organizationId: 2c1a4c1e-0000-4000-8000-000000000001\n', ''),
@@ -100,7 +84,5 @@ describe('BitwardenSecret', () => {
       'spec.useSecretNames',
       'needs spec.onlyMappedSecrets: false',
     ],
-  ])('reports a malformed field: %#', (text, field, message) => {
-    expectError(world(text), field, message);
-  });
+  ]);
 });

@@ -6,11 +6,10 @@ import { deployment, envFrom, externalSecret, secretKeyRef } from '../helpers.js
 import {
   annotated,
   checksums,
-  expectError,
-  expectOnlyAnnotationLines,
   messagesAbout,
   moved,
   render,
+  sourceTests,
   waveOf,
 } from './harness.js';
 
@@ -56,15 +55,17 @@ const world = (cesText = ces()) => [
   deployment('app', envFrom('shared-creds'), { namespace: 'b1' }),
   deployment('other', envFrom('other'), { namespace: 'a1' }),
 ];
+const t = sourceTests({ kind: 'ClusterExternalSecret', name: 'shared', text: ces(), world });
 
 describe('ClusterExternalSecret', () => {
-  it('checksums consumers in the selected namespaces and goes one wave below all of them', () => {
-    const rendered = render(world());
-    expect(annotated(world())).toEqual(['a1/app', 'a2/early']);
-    expect(waveOf(rendered, 'ClusterExternalSecret', 'shared')).toBe('-5');
-    expect(waveOf(rendered, 'ClusterSecretStore', 'vault')).toBe('-6');
-    expectOnlyAnnotationLines(rendered);
-  });
+  t.itChecksums(
+    'checksums consumers in the selected namespaces and goes one wave below all of them',
+    {
+      consumers: ['a1/app', 'a2/early'],
+      wave: '-5',
+      more: (rendered) => expect(waveOf(rendered, 'ClusterSecretStore', 'vault')).toBe('-6'),
+    },
+  );
 
   it('has the same checksum as the ExternalSecret it creates', () => {
     const es = externalSecret('shared-es', { namespace: 'a1', target: 'shared-creds' });
@@ -90,13 +91,13 @@ ${body}`;
     expect(moved(world(), world(userBumped))).toEqual(['a1/app', 'a2/early']);
   });
 
-  it('does not move on labels, annotations, refresh settings or the ExternalSecret name', () => {
-    const changed = ces({ meta: '  labels: {x: y}\n  annotations: {note: n}\n' })
+  t.itMovesNone(
+    'does not move on labels, annotations, refresh settings or the ExternalSecret name',
+    ces({ meta: '  labels: {x: y}\n  annotations: {note: n}\n' })
       .replace('externalSecretName: shared-es', 'externalSecretName: renamed')
       .replace('refreshTime: 1m', 'refreshTime: 5m\n  externalSecretMetadata: {labels: {a: b}}')
-      .replace('refreshInterval: 1h', 'refreshInterval: 5m\n    refreshPolicy: OnChange');
-    expect(moved(world(), world(changed))).toEqual([]);
-  });
+      .replace('refreshInterval: 1h', 'refreshInterval: 5m\n    refreshPolicy: OnChange'),
+  );
 
   it('ORs namespaces, namespaceSelector and namespaceSelectors; reads the name label', () => {
     const select =
@@ -156,7 +157,7 @@ ${body}`;
     expect(matches(expr('Exists'), { a: '2', b: '' })).toBe(false);
   });
 
-  it.each([
+  t.itReportsMalformed([
     [
       ces().replace(/ {2}externalSecretSpec:[\s\S]*$/, ''),
       'spec.externalSecretSpec',
@@ -183,7 +184,5 @@ ${body}`;
       'spec.externalSecretSpec.target.name',
       'is not a string',
     ],
-  ])('reports a malformed field: %#', (text, field, message) => {
-    expectError(world(text), field, message);
-  });
+  ]);
 });

@@ -1,15 +1,7 @@
 // Doppler DopplerSecret: the Secret is spec.managedSecret.name in spec.managedSecret.namespace,
 // by default the DopplerSecret's namespace.
 import { describe, expect, it } from 'vitest';
-import { deployment, envFrom, resourceList, resultsOf, runOk, secretKeyRef } from '../helpers.js';
-import {
-  annotated,
-  expectError,
-  expectOnlyAnnotationLines,
-  moved,
-  render,
-  waveOf,
-} from './harness.js';
+import { annotated, expectWarning, moved, reader, sourceTests } from './harness.js';
 
 const doppler = (opts: { spec?: string; managed?: string } = {}) =>
   `apiVersion: secrets.doppler.com/v1alpha1
@@ -29,17 +21,17 @@ ${opts.managed ?? ''}`;
 
 const world = (text = doppler()) => [
   text,
-  deployment('api', envFrom('shop-env'), { namespace: 'shop' }),
-  deployment('worker', envFrom('shop-env'), { namespace: 'jobs' }),
+  reader('shop/api', 'shop-env'),
+  reader('jobs/worker', 'shop-env'),
 ];
+const api = ['shop/api'];
+const t = sourceTests({ kind: 'DopplerSecret', name: 'shop-doppler', text: doppler(), world });
 
 describe('DopplerSecret', () => {
-  it('checksums the consumers in its own namespace by default and gets a wave below them', () => {
-    const rendered = render(world());
-    expect(annotated(world())).toEqual(['shop/api']);
-    expect(waveOf(rendered, 'DopplerSecret', 'shop-doppler')).toBe('-1');
-    expectOnlyAnnotationLines(rendered);
-  });
+  t.itChecksums(
+    'checksums the consumers in its own namespace by default and gets a wave below them',
+    { consumers: api },
+  );
 
   it('follows spec.managedSecret.namespace', () => {
     const other = doppler({ managed: '    namespace: jobs\n' });
@@ -48,7 +40,7 @@ describe('DopplerSecret', () => {
     expect(moved(world(), world(doppler({ managed: '    namespace: shop\n' })))).toEqual([]);
   });
 
-  it.each([
+  t.itMovesOn('moves the consumer on %s', api, [
     ['config', 'config: prd', 'config: stg'],
     ['project', 'project: shop', 'project: shop2'],
     ['the token Secret', 'name: doppler-token', 'name: other-token'],
@@ -62,33 +54,24 @@ describe('DopplerSecret', () => {
     ],
     ['the host', 'resyncSeconds: 60', 'resyncSeconds: 60\n  host: https://doppler.example.com'],
     ['the Secret type', '    name: shop-env', '    name: shop-env\n    type: kubernetes.io/tls'],
-  ])('moves the consumer on %s', (_, from, to) => {
-    expect(moved(world(), world(doppler().replace(from, to)))).toEqual(['shop/api']);
-  });
+  ]);
 
-  it('does not move on sync, TLS verification, Secret metadata or defaults written out', () => {
-    const changed = doppler({
+  t.itMovesNone(
+    'does not move on sync, TLS verification, Secret metadata or defaults written out',
+    doppler({
       spec: '  verifyTLS: false\n  host: https://api.doppler.com\n  processors:\n    A: {type: plain}\n',
       managed: '    type: Opaque\n    labels: {a: b}\n    annotations: {c: d}\n',
     })
       .replace('resyncSeconds: 60', 'resyncSeconds: 300')
-      .replace('name: doppler-token', 'name: doppler-token\n    namespace: shop');
-    expect(moved(world(), world(changed))).toEqual([]);
-  });
+      .replace('name: doppler-token', 'name: doppler-token\n    namespace: shop'),
+  );
 
   it('knows the one key a format produces', () => {
     const formatted = doppler({ spec: '  format: json\n' });
-    const reader = deployment('reader', secretKeyRef('shop-env', 'DB_URL'), { namespace: 'shop' });
-    const results = resultsOf(runOk(resourceList([formatted, reader])).stdout);
-    expect(results).toContainEqual(
-      expect.objectContaining({
-        severity: 'warning',
-        message: expect.stringContaining('DB_URL'),
-      }),
-    );
+    expectWarning([formatted, reader('shop/reader', 'shop-env', 'DB_URL')], 'DB_URL');
   });
 
-  it.each([
+  t.itReportsMalformed([
     [
       doppler().replace('    name: shop-env\n', '    type: Opaque\n'),
       'spec.managedSecret.name',
@@ -106,7 +89,5 @@ describe('DopplerSecret', () => {
       'spec.tokenSecret.name',
       'is missing',
     ],
-  ])('reports a malformed field: %#', (text, field, message) => {
-    expectError(world(text), field, message);
-  });
+  ]);
 });

@@ -1,15 +1,19 @@
 // Shared steps of the per-source tests: render, read checksums and waves, check that nothing but
-// our annotation lines changed, and check error results.
-import { expect } from 'vitest';
+// our annotation lines changed, and check error results; and the tests every source kind has
+// (sourceTests), so that a test file keeps only what is specific to its kind.
+import { expect, it } from 'vitest';
 import { run } from '../../src/run.js';
 import {
   checksumKey,
+  deployment,
+  envFrom,
   find,
   insertedLines,
   itemsOf,
   resourceList,
   resultsOf,
   runOk,
+  secretKeyRef,
   templateAnnotation,
   wave,
   waveKey,
@@ -136,3 +140,97 @@ export function messagesAbout(rendered: Rendered, kind: string, name: string): s
 export const configMapEnv = (name: string) => `envFrom:\n- configMapRef: {name: ${name}}`;
 export const configMapKeyEnv = (name: string, key: string) =>
   `env:\n- name: X\n  valueFrom:\n    configMapKeyRef: {name: ${name}, key: ${key}}`;
+
+/** A Deployment `namespace/name` reading all of Secret `secret`, or only its `key`. */
+export function reader(at: string, secret: string, key?: string, wave?: string): string {
+  const [namespace, name = ''] = at.split('/');
+  const ref = key === undefined ? envFrom(secret) : secretKeyRef(secret, key);
+  return deployment(name, ref, wave === undefined ? { namespace } : { namespace, wave });
+}
+
+/** Readers of Secret `secret`: all of it and its `key` in shop, all of it in namespace other. */
+export const secretReaders = (secret: string, key = 'password') => [
+  reader('shop/all-keys', secret),
+  reader('shop/one-key', secret, key),
+  reader('other/elsewhere', secret),
+];
+/** The readers of `secretReaders` that a Secret in shop reaches. */
+export const shopReaders = ['shop/all-keys', 'shop/one-key'];
+
+/** The run on `items` warns with a message containing `fragment`. */
+export function expectWarning(items: readonly string[], fragment: string): void {
+  expect(render(items).results).toContainEqual(
+    expect.objectContaining({ severity: 'warning', message: expect.stringContaining(fragment) }),
+  );
+}
+
+/** A source object under test. */
+export interface Subject {
+  kind: string;
+  name: string;
+  /** Its manifest as the tests start from. */
+  text: string;
+  /** The input around a manifest of it (by default `text`). */
+  world: (text?: string) => string[];
+}
+
+export interface Checksummed {
+  /** The workloads that get a checksum, in input order. */
+  consumers: readonly string[];
+  /** The source's sync wave; -1 unless said. */
+  wave?: string;
+  /** Workloads that get one and the same checksum (the source's keys are not narrowed). */
+  same?: readonly string[];
+  /** Parts of messages about the source. */
+  notes?: readonly string[];
+  /** Further checks of the rendered input. */
+  more?: (rendered: Rendered) => void;
+}
+
+/** [what changes, the source text replaced, its replacement] */
+type Change = [string, string, string];
+/** [a malformed source text, the field reported, a part of the message] */
+type Malformed = [string, string, string];
+
+/** The tests every source kind has, on `subject.world()`. */
+export function sourceTests({ kind, name, text, world }: Subject) {
+  return {
+    /** The source checksums exactly `consumers`, gets its wave and inserts only annotation lines. */
+    itChecksums(title: string, c: Checksummed): void {
+      it(title, () => {
+        const rendered = render(world());
+        expect(annotated(world())).toEqual(c.consumers);
+        if (c.same) {
+          const sums = checksums(world());
+          const [first = '', ...rest] = c.same;
+          for (const other of rest) expect(sums[other]).toBe(sums[first]);
+        }
+        expect(waveOf(rendered, kind, name)).toBe(c.wave ?? '-1');
+        expectOnlyAnnotationLines(rendered);
+        for (const note of c.notes ?? []) {
+          expect(messagesAbout(rendered, kind, name)).toContainEqual(expect.stringContaining(note));
+        }
+        c.more?.(rendered);
+      });
+    },
+    /** One test a change of `text` (`%s` is what changes): it moves exactly `expected`. */
+    itMovesOn(title: string, expected: readonly string[], changes: Change[]): void {
+      it.each(changes)(title, (_, from, to) => {
+        expect(moved(world(), world(text.replace(from, to)))).toEqual(expected);
+      });
+    },
+    /** Each of the `changed` texts moves no checksum. */
+    itMovesNone(title: string, ...changed: string[]): void {
+      it(title, () => {
+        for (const after of changed) expect(moved(world(), world(after))).toEqual([]);
+      });
+    },
+    /** One test a malformed text: an error result naming the field; `more` checks the results. */
+    itReportsMalformed(cases: Malformed[], more?: (results: string) => void): void {
+      it.each(cases)('reports a malformed field: %#', (malformed, field, message) => {
+        const results = expectError(world(malformed), field, message);
+        more?.(results);
+      });
+    },
+  };
+}

@@ -1,15 +1,7 @@
 // VSO HCPVaultSecretsApp: the Secret is spec.destination.name; the app, the auth and the
 // destination decide its content, not when VSO syncs.
-import { describe, expect, it } from 'vitest';
-import { deployment, envFrom } from '../helpers.js';
-import {
-  annotated,
-  expectError,
-  expectOnlyAnnotationLines,
-  moved,
-  render,
-  waveOf,
-} from './harness.js';
+import { describe } from 'vitest';
+import { reader, sourceTests } from './harness.js';
 
 const hvsa = (opts: { spec?: string; destination?: string } = {}) =>
   `apiVersion: secrets.hashicorp.com/v1beta1
@@ -28,39 +20,34 @@ ${opts.destination ?? ''}`;
 
 const world = (text = hvsa()) => [
   text,
-  deployment('api', envFrom('shop-config'), { namespace: 'shop' }),
-  deployment('elsewhere', envFrom('shop-config'), { namespace: 'other' }),
+  reader('shop/api', 'shop-config'),
+  reader('other/elsewhere', 'shop-config'),
 ];
+const api = ['shop/api'];
+const t = sourceTests({ kind: 'HCPVaultSecretsApp', name: 'shop-app', text: hvsa(), world });
 
 describe('HCPVaultSecretsApp', () => {
-  it('checksums the consumers of the destination Secret and gets a wave below them', () => {
-    const rendered = render(world());
-    expect(annotated(world())).toEqual(['shop/api']);
-    expect(waveOf(rendered, 'HCPVaultSecretsApp', 'shop-app')).toBe('-1');
-    expectOnlyAnnotationLines(rendered);
+  t.itChecksums('checksums the consumers of the destination Secret and gets a wave below them', {
+    consumers: api,
   });
 
-  it.each([
+  t.itMovesOn('moves the consumer on %s', api, [
     ['appName', 'appName: shop', 'appName: shop-v2'],
     ['hcpAuthRef', 'hcpAuthRef: shop-hcp', 'hcpAuthRef: other'],
     ['transformation', 'create: true', 'create: true\n    transformation: {excludes: [".*"]}'],
-  ])('moves the consumer on %s', (_, from, to) => {
-    expect(moved(world(), world(hvsa().replace(from, to)))).toEqual(['shop/api']);
-  });
+  ]);
 
-  it('does not move on refresh, sync config, restarts, labels or lifecycle', () => {
-    const changed = hvsa({
+  t.itMovesNone(
+    'does not move on refresh, sync config, restarts, labels or lifecycle',
+    hvsa({
       spec: '  syncConfig: {dynamic: {renewalPercent: 50}}\n  rolloutRestartTargets: [{kind: Deployment, name: api}]\n',
       destination: '    overwrite: true\n    labels: {a: b}\n    type: Opaque\n',
-    }).replace('refreshAfter: 600s', 'refreshAfter: 1h');
-    expect(moved(world(), world(changed))).toEqual([]);
-  });
+    }).replace('refreshAfter: 600s', 'refreshAfter: 1h'),
+  );
 
-  it.each([
+  t.itReportsMalformed([
     [hvsa().replace('  appName: shop\n', ''), 'spec.appName', 'is missing'],
     [hvsa().replace('hcpAuthRef: shop-hcp', 'hcpAuthRef: [a]'), 'spec.hcpAuthRef', 'not a string'],
     [hvsa().replace('    name: shop-config\n', ''), 'spec.destination.name', 'is missing'],
-  ])('reports a malformed field: %#', (text, field, message) => {
-    expectError(world(text), field, message);
-  });
+  ]);
 });

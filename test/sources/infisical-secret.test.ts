@@ -1,16 +1,8 @@
 // Infisical InfisicalSecret: one Secret per managedKubeSecretReferences[] entry (or the deprecated
 // managedSecretReference), each in its secretNamespace.
 import { describe, expect, it } from 'vitest';
-import { deployment, envFrom } from '../helpers.js';
-import {
-  annotated,
-  configMapEnv,
-  expectError,
-  expectOnlyAnnotationLines,
-  moved,
-  render,
-  waveOf,
-} from './harness.js';
+import { deployment } from '../helpers.js';
+import { annotated, configMapEnv, moved, reader, sourceTests } from './harness.js';
 
 const refs = `  managedKubeSecretReferences:
   - secretName: shop-env
@@ -45,27 +37,29 @@ ${opts.spec ?? ''}${opts.refs ?? refs}`;
 
 const world = (text = infisical()) => [
   text,
-  deployment('api', envFrom('shop-env'), { namespace: 'shop' }),
-  deployment('worker', envFrom('shop-jobs-env'), { namespace: 'jobs' }),
-  deployment('stray', envFrom('shop-env'), { namespace: 'platform' }),
+  reader('shop/api', 'shop-env'),
+  reader('jobs/worker', 'shop-jobs-env'),
+  reader('platform/stray', 'shop-env'),
 ];
 const both = ['shop/api', 'jobs/worker'];
+const t = sourceTests({
+  kind: 'InfisicalSecret',
+  name: 'shop-infisical',
+  text: infisical(),
+  world,
+});
 
 describe('InfisicalSecret', () => {
-  it('checksums the consumers of each managed Secret in its namespace, one wave below all', () => {
-    const rendered = render(world());
-    expect(annotated(world())).toEqual(both);
-    expect(waveOf(rendered, 'InfisicalSecret', 'shop-infisical')).toBe('-1');
-    expectOnlyAnnotationLines(rendered);
-  });
+  t.itChecksums(
+    'checksums the consumers of each managed Secret in its namespace, one wave below all',
+    { consumers: both },
+  );
 
-  it.each([
+  t.itMovesOn('moves every consumer on %s', both, [
     ['the environment', 'envSlug: prod', 'envSlug: staging'],
     ['the secrets path', 'secretsPath: /', 'secretsPath: /shop'],
     ['the host', 'app.infisical.com', 'eu.infisical.com'],
-  ])('moves every consumer on %s', (_, from, to) => {
-    expect(moved(world(), world(infisical().replace(from, to)))).toEqual(both);
-  });
+  ]);
 
   it("moves one Secret's consumers on its own type and template only", () => {
     const templated = infisical().replace('@db/shop', '@db2/shop');
@@ -77,8 +71,9 @@ describe('InfisicalSecret', () => {
     expect(moved(world(), world(typed))).toEqual(['shop/api']);
   });
 
-  it('does not move on sync settings, ownership, Secret metadata or defaults written out', () => {
-    const changed = infisical({
+  t.itMovesNone(
+    'does not move on sync settings, ownership, Secret metadata or defaults written out',
+    infisical({
       spec: '  syncConfig: {resyncInterval: 1h, instantUpdates: true}\n',
     })
       .replace('resyncInterval: 60', 'resyncInterval: 300')
@@ -86,9 +81,8 @@ describe('InfisicalSecret', () => {
       .replace(
         'includeAllSecrets: true',
         'includeAllSecrets: true\n      metadata: {labels: {a: b}}',
-      );
-    expect(moved(world(), world(changed))).toEqual([]);
-  });
+      ),
+  );
 
   it('reads the deprecated managedSecretReference the same way', () => {
     const single = infisical({
@@ -105,17 +99,17 @@ describe('InfisicalSecret', () => {
     const configMaps = infisical({
       refs: '  managedKubeConfigMapReferences:\n  - {configMapName: shop-cm, configMapNamespace: shop}\n',
     });
-    const reader = deployment('cm-reader', configMapEnv('shop-cm'), { namespace: 'shop' });
-    expect(annotated([...world(configMaps), reader])).toEqual(['shop/cm-reader']);
+    const cmReader = deployment('cm-reader', configMapEnv('shop-cm'), { namespace: 'shop' });
+    expect(annotated([...world(configMaps), cmReader])).toEqual(['shop/cm-reader']);
     const moved2 = configMaps.replace('envSlug: prod', 'envSlug: dev');
-    expect(moved([...world(configMaps), reader], [...world(moved2), reader])).toEqual([
+    expect(moved([...world(configMaps), cmReader], [...world(moved2), cmReader])).toEqual([
       'shop/cm-reader',
     ]);
     // A Secret of the same name is another object.
-    expect(annotated([...world(configMaps.replace('shop-cm', 'shop-env')), reader])).toEqual([]);
+    expect(annotated([...world(configMaps.replace('shop-cm', 'shop-env')), cmReader])).toEqual([]);
   });
 
-  it.each([
+  t.itReportsMalformed([
     [
       infisical().replace('    secretNamespace: jobs\n', ''),
       'spec.managedKubeSecretReferences[1].secretNamespace',
@@ -140,7 +134,5 @@ describe('InfisicalSecret', () => {
       'spec.managedKubeSecretReferences[1].secretName',
       'names Secret shop/shop-env again',
     ],
-  ])('reports a malformed field: %#', (text, field, message) => {
-    expectError(world(text), field, message);
-  });
+  ]);
 });

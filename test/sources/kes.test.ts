@@ -1,17 +1,8 @@
 // Legacy KES ExternalSecret (kubernetes-client.io/v1): the Secret is named after it; the spec
 // decides the content; a migration note.
 import { describe, expect, it } from 'vitest';
-import { deployment, envFrom, externalSecret, secretKeyRef } from '../helpers.js';
-import {
-  annotated,
-  checksums,
-  expectError,
-  expectOnlyAnnotationLines,
-  messagesAbout,
-  moved,
-  render,
-  waveOf,
-} from './harness.js';
+import { externalSecret } from '../helpers.js';
+import { checksums, messagesAbout, moved, reader, sourceTests } from './harness.js';
 
 const defaultData = `  - key: secret/data/db
     name: password
@@ -37,23 +28,24 @@ ${opts.data ?? defaultData}`;
 
 const world = (kesText = kes()) => [
   kesText,
-  deployment('all-keys', envFrom('db'), { namespace: 'shop' }),
-  deployment('user-only', secretKeyRef('db', 'user'), { namespace: 'shop', wave: '2' }),
-  deployment('elsewhere', envFrom('db'), { namespace: 'other' }),
+  reader('shop/all-keys', 'db'),
+  reader('shop/user-only', 'db', 'user', '2'),
+  reader('other/elsewhere', 'db'),
 ];
 const both = ['shop/all-keys', 'shop/user-only'];
+const allKeys = ['shop/all-keys'];
+const t = sourceTests({ kind: 'ExternalSecret', name: 'db', text: kes(), world });
 
 describe('KES ExternalSecret', () => {
-  it('checksums its consumers, gets a wave below them, and recommends ESO', () => {
-    const rendered = render(world());
-    expect(annotated(world())).toEqual(both);
-    expect(waveOf(rendered, 'ExternalSecret', 'db')).toBe('-1');
-    const [migrate] = messagesAbout(rendered, 'ExternalSecret', 'db');
-    expect(migrate).toContain('migrate to ESO: apiVersion external-secrets.io/v1');
-    expect(migrate).toContain('backendType vault and its options → a SecretStore');
-    expect(migrate).toContain('provider vault');
-    expect(migrate).toContain('data[].name → data[].secretKey');
-    expectOnlyAnnotationLines(rendered);
+  t.itChecksums('checksums its consumers, gets a wave below them, and recommends ESO', {
+    consumers: both,
+    more: (rendered) => {
+      const [migrate] = messagesAbout(rendered, 'ExternalSecret', 'db');
+      expect(migrate).toContain('migrate to ESO: apiVersion external-secrets.io/v1');
+      expect(migrate).toContain('backendType vault and its options → a SecretStore');
+      expect(migrate).toContain('provider vault');
+      expect(migrate).toContain('data[].name → data[].secretKey');
+    },
   });
 
   it('is told apart from an ESO ExternalSecret of the same name', () => {
@@ -62,7 +54,7 @@ describe('KES ExternalSecret', () => {
     expect(checksums([...world(), eso])['shop/all-keys']).toBe(checksums(world())['shop/all-keys']);
   });
 
-  it.each([
+  t.itMovesOn('moves only templates that read the key on %s', allKeys, [
     ['data[].version', 'version: 3', 'version: 4'],
     ['data[].versionStage', 'version: 3', 'versionStage: AWSPREVIOUS'],
     ['data[].property', 'property: password', 'property: pass'],
@@ -72,11 +64,9 @@ describe('KES ExternalSecret', () => {
       'key: secret/data/db\n    name: password',
       'key: secret/data/x\n    name: password',
     ],
-  ])('moves only templates that read the key on %s', (_, from, to) => {
-    expect(moved(world(), world(kes().replace(from, to)))).toEqual(['shop/all-keys']);
-  });
+  ]);
 
-  it.each([
+  t.itMovesOn('moves every consumer on %s', both, [
     ['backendType', 'backendType: vault', 'backendType: secretsManager'],
     ['backend options', 'vaultMountPoint: kubernetes', 'vaultMountPoint: k8s'],
     ['kvVersion', 'vaultRole: shop', 'vaultRole: shop\n  kvVersion: 1'],
@@ -87,9 +77,7 @@ describe('KES ExternalSecret', () => {
       'vaultRole: shop',
       'vaultRole: shop\n  dataFromWithOptions: [{key: x}]',
     ],
-  ])('moves every consumer on %s', (_, from, to) => {
-    expect(moved(world(), world(kes().replace(from, to)))).toEqual(both);
-  });
+  ]);
 
   it.each([
     ['template', { extra: '  template: {type: kubernetes.io/tls}\n' }],
@@ -101,22 +89,20 @@ describe('KES ExternalSecret', () => {
     expect(moved(world(kes(opts)), world(bumped))).toEqual(both);
   });
 
-  it('does not move on labels, annotations, controllerId or spelled-out defaults', () => {
-    const changed = kes({
+  t.itMovesNone(
+    'does not move on labels, annotations, controllerId or spelled-out defaults',
+    kes({
       meta: '  labels: {a: b}\n  annotations: {note: n}\n',
       extra: '  controllerId: second\n  kvVersion: 2\n',
-    }).replace('version: 3', 'version: 3\n    isBinary: false');
-    expect(moved(world(), world(changed))).toEqual([]);
-  });
+    }).replace('version: 3', 'version: 3\n    isBinary: false'),
+  );
 
-  it.each([
+  t.itReportsMalformed([
     [kes({ data: '  - key: secret/data/db\n' }), 'spec.data[0].name', 'is missing'],
     [kes({ data: '  - name: password\n' }), 'spec.data[0].key', 'is missing'],
     [kes({ data: '  - path: [x]\n' }), 'spec.data[0].path', 'is not a string'],
     [kes({ data: '    []\n' }), 'spec', 'has none of spec.data, spec.dataFrom'],
     [kes({ extra: '  dataFrom: [{key: x}]\n' }), 'spec.dataFrom[0]', 'is not a string'],
     [kes().replace('backendType: vault', 'backendType: 3'), 'spec.backendType', 'is not a string'],
-  ])('reports a malformed field: %#', (text, field, message) => {
-    expectError(world(text), field, message);
-  });
+  ]);
 });

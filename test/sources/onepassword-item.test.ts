@@ -1,16 +1,7 @@
 // 1Password OnePasswordItem: the Secret is named like the item, in its namespace; itemPath and
 // the top-level type decide its content.
 import { describe, expect, it } from 'vitest';
-import { deployment, envFrom, secretKeyRef } from '../helpers.js';
-import {
-  annotated,
-  checksums,
-  expectError,
-  expectOnlyAnnotationLines,
-  moved,
-  render,
-  waveOf,
-} from './harness.js';
+import { moved, secretReaders, shopReaders, sourceTests } from './harness.js';
 
 const item = (opts: { type?: string; meta?: string; path?: string } = {}) =>
   `apiVersion: onepassword.com/v1
@@ -22,22 +13,15 @@ ${opts.meta ?? ''}${opts.type ?? ''}spec:
   itemPath: ${opts.path ?? 'vaults/shop-prod/items/database'}
 `;
 
-const world = (text = item()) => [
-  text,
-  deployment('all-keys', envFrom('db'), { namespace: 'shop' }),
-  deployment('one-key', secretKeyRef('db', 'password'), { namespace: 'shop' }),
-  deployment('elsewhere', envFrom('db'), { namespace: 'other' }),
-];
-const both = ['shop/all-keys', 'shop/one-key'];
+const world = (text = item()) => [text, ...secretReaders('db')];
+const both = shopReaders;
+const t = sourceTests({ kind: 'OnePasswordItem', name: 'db', text: item(), world });
 
 describe('OnePasswordItem', () => {
-  it('checksums the consumers of the Secret named like the item and gets a wave below them', () => {
-    const rendered = render(world());
-    expect(annotated(world())).toEqual(both);
-    expect(checksums(world())['shop/one-key']).toBe(checksums(world())['shop/all-keys']);
-    expect(waveOf(rendered, 'OnePasswordItem', 'db')).toBe('-1');
-    expectOnlyAnnotationLines(rendered);
-  });
+  t.itChecksums(
+    'checksums the consumers of the Secret named like the item and gets a wave below them',
+    { consumers: both, same: ['shop/one-key', 'shop/all-keys'] },
+  );
 
   it('moves on itemPath and on the top-level type, not on Opaque written out or metadata', () => {
     expect(moved(world(), world(item({ path: 'vaults/shop-prod/items/database-v2' })))).toEqual(
@@ -51,7 +35,7 @@ describe('OnePasswordItem', () => {
     expect(moved(world(), world(same))).toEqual([]);
   });
 
-  it.each([
+  t.itReportsMalformed([
     [item({ path: '""' }), 'spec.itemPath', 'is missing'],
     [
       item({ path: 'shop-prod/database' }),
@@ -59,7 +43,5 @@ describe('OnePasswordItem', () => {
       'not of the form vaults/{vault}/items/{item}',
     ],
     [item({ type: 'type: [a]\n' }), 'type', 'is not a string'],
-  ])('reports a malformed field: %#', (text, field, message) => {
-    expectError(world(text), field, message);
-  });
+  ]);
 });

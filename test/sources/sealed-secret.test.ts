@@ -1,16 +1,7 @@
 // Bitnami SealedSecret: the Secret carries the SealedSecret's name and namespace; ciphertexts and
 // the template's type and data decide its content.
 import { describe, expect, it } from 'vitest';
-import { deployment, envFrom, secretKeyRef } from '../helpers.js';
-import {
-  annotated,
-  expectError,
-  expectOnlyAnnotationLines,
-  messagesAbout,
-  moved,
-  render,
-  waveOf,
-} from './harness.js';
+import { annotated, messagesAbout, moved, reader, render, sourceTests } from './harness.js';
 
 const sealed = (opts: { template?: string; meta?: string; password?: string } = {}) =>
   `apiVersion: bitnami.com/v1alpha1
@@ -26,22 +17,22 @@ ${opts.template ?? '  template:\n    metadata:\n      name: db\n      namespace:
 
 const world = (text = sealed()) => [
   text,
-  deployment('all-keys', envFrom('db'), { namespace: 'shop' }),
-  deployment('user-only', secretKeyRef('db', 'user'), { namespace: 'shop', wave: '-3' }),
-  deployment('elsewhere', envFrom('db'), { namespace: 'other' }),
+  reader('shop/all-keys', 'db'),
+  reader('shop/user-only', 'db', 'user', '-3'),
+  reader('other/elsewhere', 'db'),
 ];
 const both = ['shop/all-keys', 'shop/user-only'];
 const newPassword = 'AgDifferentCiphertext==';
+const t = sourceTests({ kind: 'SealedSecret', name: 'db', text: sealed(), world });
 
 describe('SealedSecret', () => {
-  it('checksums its consumers and gets a wave below them', () => {
-    const rendered = render(world());
-    expect(annotated(world())).toEqual(both);
-    expect(waveOf(rendered, 'SealedSecret', 'db')).toBe('-4');
-    expect(messagesAbout(rendered, 'SealedSecret', 'db')).toEqual([
-      'sync-wave -4, before Deployment shop/all-keys, Deployment shop/user-only',
-    ]);
-    expectOnlyAnnotationLines(rendered);
+  t.itChecksums('checksums its consumers and gets a wave below them', {
+    consumers: both,
+    wave: '-4',
+    more: (rendered) =>
+      expect(messagesAbout(rendered, 'SealedSecret', 'db')).toEqual([
+        'sync-wave -4, before Deployment shop/all-keys, Deployment shop/user-only',
+      ]),
   });
 
   it('moves on a new ciphertext, only for templates that read that key', () => {
@@ -62,14 +53,14 @@ describe('SealedSecret', () => {
     expect(moved(world(sealed({ template })), world(after))).toEqual(both);
   });
 
-  it('does not move on labels, annotations, template metadata, immutable or type Opaque', () => {
-    const changed = sealed({
+  t.itMovesNone(
+    'does not move on labels, annotations, template metadata, immutable or type Opaque',
+    sealed({
       meta: '  labels: {a: b}\n  annotations: {sealedsecrets.bitnami.com/managed: "true"}\n',
       template:
         '  template:\n    type: Opaque\n    immutable: true\n    metadata:\n      labels: {app: db}\n      annotations: {note: n}\n',
-    });
-    expect(moved(world(), world(changed))).toEqual([]);
-  });
+    }),
+  );
 
   it('warns that a template name or namespace is ignored: the Secret keeps the SealedSecret name', () => {
     const text = sealed({
@@ -88,17 +79,17 @@ describe('SealedSecret', () => {
     expect(annotated(world(text))).toEqual(both);
   });
 
-  it.each([
-    [sealed({ password: '[1, 2]' }), 'spec.encryptedData[password]', 'is not a string'],
-    [sealed({ template: '  template: [x]\n' }), 'spec.template', 'is a list, not a mapping'],
+  t.itReportsMalformed(
     [
-      sealed({ template: '  template:\n    data: {a: 1}\n' }),
-      'spec.template.data[a]',
-      'is not a string',
+      [sealed({ password: '[1, 2]' }), 'spec.encryptedData[password]', 'is not a string'],
+      [sealed({ template: '  template: [x]\n' }), 'spec.template', 'is a list, not a mapping'],
+      [
+        sealed({ template: '  template:\n    data: {a: 1}\n' }),
+        'spec.template.data[a]',
+        'is not a string',
+      ],
+      [sealed({ template: '  template:\n    type: 3\n' }), 'spec.template.type', 'is not a string'],
     ],
-    [sealed({ template: '  template:\n    type: 3\n' }), 'spec.template.type', 'is not a string'],
-  ])('reports a malformed field: %#', (text, field, message) => {
-    const results = expectError(world(text), field, message);
-    expect(results).not.toContain('AgCtr8');
-  });
+    (results) => expect(results).not.toContain('AgCtr8'),
+  );
 });

@@ -4,23 +4,15 @@
 import { loadAll } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/run.js';
-import {
-  deployment,
-  envFrom,
-  find,
-  resourceList,
-  resultsOf,
-  runOk,
-  secretKeyRef,
-  templateAnnotation,
-} from '../helpers.js';
+import { find, templateAnnotation } from '../helpers.js';
 import {
   annotated,
   checksums,
-  expectError,
-  expectOnlyAnnotationLines,
+  expectWarning,
   moved,
+  reader,
   render,
+  sourceTests,
   waveOf,
 } from './harness.js';
 
@@ -88,28 +80,25 @@ const world = (text = spc(), extra: string[] = []) => [
   ),
   mounting('other-spc', secretsStore('elsewhere-kv')),
   mounting('other-namespace', secretsStore('azure-kv'), 'other'),
-  deployment('all-keys', envFrom('db'), { namespace: 'shop' }),
-  deployment('password', secretKeyRef('db', 'password'), { namespace: 'shop' }),
-  deployment('user', secretKeyRef('db', 'user'), { namespace: 'shop' }),
+  reader('shop/all-keys', 'db'),
+  reader('shop/password', 'db', 'password'),
+  reader('shop/user', 'db', 'user'),
   ...extra,
 ];
 const all = ['shop/mounts', 'shop/all-keys', 'shop/password', 'shop/user'];
+const t = sourceTests({ kind: 'SecretProviderClass', name: 'azure-kv', text: spc(), world });
 
 describe('SecretProviderClass', () => {
-  it('checksums pods mounting it and consumers of its secretObjects, and gets a wave below them', () => {
-    const rendered = render(world());
-    expect(annotated(world())).toEqual(all);
-    expect(waveOf(rendered, 'SecretProviderClass', 'azure-kv')).toBe('-1');
-    expectOnlyAnnotationLines(rendered);
-  });
+  t.itChecksums(
+    'checksums pods mounting it and consumers of its secretObjects, and gets a wave below them',
+    { consumers: all },
+  );
 
-  it.each([
+  t.itMovesOn('moves every consumer on %s', all, [
     ['provider', 'provider: azure', 'provider: vault'],
     ['a parameter', 'keyvaultName: shop-kv', 'keyvaultName: shop-kv2'],
     ['the object version', 'objectVersion: "7"', 'objectVersion: "8"'],
-  ])('moves every consumer on %s', (_, from, to) => {
-    expect(moved(world(), world(spc().replace(from, to)))).toEqual(all);
-  });
+  ]);
 
   it('moves the synced Secret consumers on its type and data, per key, not the mount', () => {
     const retype = spc().replace('type: Opaque', 'type: kubernetes.io/basic-auth');
@@ -118,16 +107,16 @@ describe('SecretProviderClass', () => {
     expect(moved(world(), world(remap))).toEqual(['shop/all-keys', 'shop/user']);
   });
 
-  it('does not move on metadata, the synced Secret labels and annotations, or order', () => {
-    const changed = spc({ meta: '  labels: {team: shop}\n' })
+  t.itMovesNone(
+    'does not move on metadata, the synced Secret labels and annotations, or order',
+    spc({ meta: '  labels: {team: shop}\n' })
       .replace('labels: {app: shop}', 'labels: {app: other}\n    annotations: {a: b}')
       .replace(
         '    keyvaultName: shop-kv\n    tenantId: 00000000-0000-0000-0000-000000000000\n',
         '    tenantId: 00000000-0000-0000-0000-000000000000\n    keyvaultName: shop-kv\n',
       )
-      .replace('secretName: db', 'secretName: " db "');
-    expect(moved(world(), world(changed))).toEqual([]);
-  });
+      .replace('secretName: db', 'secretName: " db "'),
+  );
 
   it('orders and checksums the nodePublishSecretRef Secret of the driver only', () => {
     const creds = `apiVersion: bitnami.com/v1alpha1
@@ -170,26 +159,15 @@ spec:
   });
 
   it('knows the keys a synced Secret has, for the missing-key lint', () => {
-    const reader = deployment('typo', secretKeyRef('db', 'passwd'), { namespace: 'shop' });
-    const results = resultsOf(runOk(resourceList([spc(), reader])).stdout);
-    expect(results).toContainEqual(
-      expect.objectContaining({ severity: 'warning', message: expect.stringContaining('passwd') }),
-    );
+    expectWarning([spc(), reader('shop/typo', 'db', 'passwd')], 'passwd');
   });
 
   it('warns when a pod mounts a SecretProviderClass that exists only in another namespace', () => {
-    const results = resultsOf(
-      runOk(resourceList([spc(), mounting('lost', secretsStore('azure-kv'), 'other')])).stdout,
-    );
-    expect(results).toContainEqual(
-      expect.objectContaining({
-        severity: 'warning',
-        message: expect.stringContaining('reads SecretProviderClass azure-kv'),
-      }),
-    );
+    const lost = mounting('lost', secretsStore('azure-kv'), 'other');
+    expectWarning([spc(), lost], 'reads SecretProviderClass azure-kv');
   });
 
-  it.each([
+  t.itReportsMalformed([
     [spc().replace('  provider: azure\n', ''), 'spec.provider', 'is missing'],
     [
       spc().replace('keyvaultName: shop-kv', 'keyvaultName: 3'),
@@ -211,7 +189,5 @@ spec:
       'spec.secretObjects[1].secretName',
       'names Secret db again',
     ],
-  ])('reports a malformed field: %#', (text, field, message) => {
-    expectError(world(text), field, message);
-  });
+  ]);
 });

@@ -1,16 +1,13 @@
 // VSO VaultDynamicSecret: the Secret is spec.destination.name; every sync issues new credentials
 // and VSO syncs on every spec change, so all of the spec counts, except with static credentials.
 import { describe, expect, it } from 'vitest';
-import { deployment, envFrom, secretKeyRef } from '../helpers.js';
 import {
-  annotated,
-  checksums,
-  expectError,
-  expectOnlyAnnotationLines,
   messagesAbout,
   moved,
   render,
-  waveOf,
+  secretReaders,
+  shopReaders,
+  sourceTests,
 } from './harness.js';
 
 const vds = (opts: { spec?: string; destination?: string; meta?: string } = {}) =>
@@ -29,29 +26,20 @@ ${opts.spec ?? ''}  destination:
     create: true
 ${opts.destination ?? ''}`;
 
-const world = (text = vds()) => [
-  text,
-  deployment('all-keys', envFrom('db'), { namespace: 'shop' }),
-  deployment('one-key', secretKeyRef('db', 'password'), { namespace: 'shop' }),
-  deployment('elsewhere', envFrom('db'), { namespace: 'other' }),
-];
-const both = ['shop/all-keys', 'shop/one-key'];
+const world = (text = vds()) => [text, ...secretReaders('db')];
+const both = shopReaders;
+const t = sourceTests({ kind: 'VaultDynamicSecret', name: 'db-creds', text: vds(), world });
 
 describe('VaultDynamicSecret', () => {
-  it('checksums the consumers of the destination Secret and gets a wave below them', () => {
-    const rendered = render(world());
-    expect(annotated(world())).toEqual(both);
-    expect(checksums(world())['shop/one-key']).toBe(checksums(world())['shop/all-keys']);
-    expect(waveOf(rendered, 'VaultDynamicSecret', 'db-creds')).toBe('-1');
-    expectOnlyAnnotationLines(rendered);
-    expect(messagesAbout(rendered, 'VaultDynamicSecret', 'db-creds')).toContainEqual(
-      expect.stringContaining(
-        'the checksum of Secret db cannot follow the credentials VSO requests when their lease can no longer be renewed',
-      ),
-    );
+  t.itChecksums('checksums the consumers of the destination Secret and gets a wave below them', {
+    consumers: both,
+    same: ['shop/one-key', 'shop/all-keys'],
+    notes: [
+      'the checksum of Secret db cannot follow the credentials VSO requests when their lease can no longer be renewed',
+    ],
   });
 
-  it.each([
+  t.itMovesOn('moves every consumer on %s', both, [
     ['path', 'path: creds/shop-app', 'path: creds/shop-admin'],
     ['mount', 'mount: database', 'mount: db2'],
     ['vaultAuthRef', 'shop-auth', 'other-auth'],
@@ -62,9 +50,7 @@ describe('VaultDynamicSecret', () => {
     ['refreshAfter', 'renewalPercent: 67', 'renewalPercent: 67\n  refreshAfter: 1h'],
     ['destination labels', 'create: true', 'create: true\n    labels: {a: b}'],
     ['destination type', 'create: true', 'create: true\n    type: kubernetes.io/basic-auth'],
-  ])('moves every consumer on %s', (_, from, to) => {
-    expect(moved(world(), world(vds().replace(from, to)))).toEqual(both);
-  });
+  ]);
 
   it('does not move on metadata, rolloutRestartTargets or defaults written out', () => {
     const changed = vds({
@@ -99,7 +85,7 @@ describe('VaultDynamicSecret', () => {
     );
   });
 
-  it.each([
+  t.itReportsMalformed([
     [vds().replace('    name: db\n', ''), 'spec.destination.name', 'is missing'],
     [vds().replace('  mount: database\n', ''), 'spec.mount', 'is missing'],
     [vds().replace('path: creds/shop-app', 'path: ""'), 'spec.path', 'is missing'],
@@ -110,7 +96,5 @@ describe('VaultDynamicSecret', () => {
     ],
     [vds({ spec: '  params: {ttl: 1}\n' }), 'spec.params[ttl]', 'is not a string'],
     [vds({ spec: '  allowStaticCreds: "yes"\n' }), 'spec.allowStaticCreds', 'not true or false'],
-  ])('reports a malformed field: %#', (text, field, message) => {
-    expectError(world(text), field, message);
-  });
+  ]);
 });

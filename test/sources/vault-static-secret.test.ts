@@ -1,16 +1,14 @@
 // VSO VaultStaticSecret: the Secret is spec.destination.name; mount, path, version, type and the
 // destination's type and transformation decide its content.
 import { describe, expect, it } from 'vitest';
-import { deployment, envFrom, secretKeyRef } from '../helpers.js';
 import {
-  annotated,
-  checksums,
-  expectError,
-  expectOnlyAnnotationLines,
   messagesAbout,
   moved,
+  reader,
   render,
-  waveOf,
+  secretReaders,
+  shopReaders,
+  sourceTests,
 } from './harness.js';
 
 const vss = (opts: { spec?: string; destination?: string; meta?: string } = {}) =>
@@ -33,24 +31,20 @@ ${opts.destination ?? ''}`;
 
 const world = (text = vss()) => [
   text,
-  deployment('all-keys', envFrom('db'), { namespace: 'shop' }),
-  deployment('one-key', secretKeyRef('db', 'password'), { namespace: 'shop' }),
-  deployment('by-resource-name', envFrom('db-vss'), { namespace: 'shop' }),
-  deployment('elsewhere', envFrom('db'), { namespace: 'other' }),
+  ...secretReaders('db'),
+  reader('shop/by-resource-name', 'db-vss'),
 ];
-const both = ['shop/all-keys', 'shop/one-key'];
+const both = shopReaders;
+const t = sourceTests({ kind: 'VaultStaticSecret', name: 'db-vss', text: vss(), world });
 
 describe('VaultStaticSecret', () => {
-  it('checksums the consumers of the destination Secret and gets a wave below them', () => {
-    const rendered = render(world());
-    expect(annotated(world())).toEqual(both);
+  t.itChecksums('checksums the consumers of the destination Secret and gets a wave below them', {
+    consumers: both,
     // Keys come from Vault, not the spec: never narrowed.
-    expect(checksums(world())['shop/one-key']).toBe(checksums(world())['shop/all-keys']);
-    expect(waveOf(rendered, 'VaultStaticSecret', 'db-vss')).toBe('-1');
-    expectOnlyAnnotationLines(rendered);
+    same: ['shop/one-key', 'shop/all-keys'],
   });
 
-  it.each([
+  t.itMovesOn('moves every consumer on %s', both, [
     ['version', 'version: 3', 'version: 4'],
     ['path', 'path: shop/db', 'path: shop/db2'],
     ['mount', 'mount: kvv2', 'mount: kv'],
@@ -64,19 +58,17 @@ describe('VaultStaticSecret', () => {
       'create: true\n    transformation:\n      excludes: [".*"]\n      templates:\n        url: {text: "{{ .Secrets.host }}"}',
     ],
     ['excludeRaw', 'create: true', 'create: true\n    transformation: {excludeRaw: true}'],
-  ])('moves every consumer on %s', (_, from, to) => {
-    expect(moved(world(), world(vss().replace(from, to)))).toEqual(both);
-  });
+  ]);
 
-  it('does not move on labels, annotations, refresh, sync, HMAC, restart or lifecycle settings', () => {
-    const changed = vss({
+  t.itMovesNone(
+    'does not move on labels, annotations, refresh, sync, HMAC, restart or lifecycle settings',
+    vss({
       meta: '  labels: {a: b}\n  annotations: {note: n}\n',
       spec: '  hmacSecretData: false\n  syncConfig: {instantUpdates: true}\n  rolloutRestartTargets: [{kind: Deployment, name: all-keys}]\n',
       destination:
         '    overwrite: true\n    labels: {x: y}\n    annotations: {z: w}\n    type: Opaque\n    transformation: {resync: false, excludeRaw: false}\n',
-    }).replace('refreshAfter: 30s', 'refreshAfter: 1h');
-    expect(moved(world(), world(changed))).toEqual([]);
-  });
+    }).replace('refreshAfter: 30s', 'refreshAfter: 1h'),
+  );
 
   it('warns on the workloads rolloutRestartTargets name (not the source), once', () => {
     const text = vss({
@@ -115,7 +107,7 @@ describe('VaultStaticSecret', () => {
     expect(moved(typed('true'), typed('false'))).toEqual(both);
   });
 
-  it.each([
+  t.itReportsMalformed([
     [vss().replace('    name: db\n', ''), 'spec.destination.name', 'is missing'],
     [
       vss().replace('  destination:\n    name: db\n    create: true\n', ''),
@@ -135,7 +127,5 @@ describe('VaultStaticSecret', () => {
       'spec.rolloutRestartTargets[0].name',
       'is missing',
     ],
-  ])('reports a malformed field: %#', (text, field, message) => {
-    expectError(world(text), field, message);
-  });
+  ]);
 });
