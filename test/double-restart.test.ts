@@ -226,6 +226,18 @@ ${rollout}  jobTargetRef:
     expect(
       notes([es, scaledJob('  rolloutStrategy: immediate\n  rollout: {strategy: gradual}\n')]),
     ).toHaveLength(1);
+    expect(notes([es, scaledJob('')])).toHaveLength(1);
+  });
+
+  it('when the deprecated rolloutStrategy decides, the message names it and its fix', () => {
+    // spec.rollout.strategy is already gradual here: "set it to gradual" would change nothing.
+    const [note] = notes([
+      es,
+      scaledJob('  rolloutStrategy: immediate\n  rollout: {strategy: gradual}\n'),
+    ]);
+    expect(note?.message).toBe(
+      'ScaledJob shop/reports gets a checksum on its pod template, and KEDA deletes the running Jobs of a ScaledJob on any change of its spec unless spec.rolloutStrategy (deprecated; it wins over spec.rollout.strategy) is gradual: a checksum change kills Jobs mid-run. Remove spec.rolloutStrategy and set spec.rollout.strategy: gradual to let them finish',
+    );
     expect(notes([es, scaledJob('', 'unrelated')])).toEqual([]);
   });
 

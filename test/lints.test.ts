@@ -250,6 +250,25 @@ const plainSecret =
 const plainConfigMap =
   'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: db\ndata:\n  password: x\nbinaryData:\n  blob: AA==\n';
 
+describe('hook phase, for a source without a store', () => {
+  it('does not tell to make a store a hook', () => {
+    const doppler = `apiVersion: secrets.doppler.com/v1alpha1
+kind: DopplerSecret
+metadata:
+  name: db
+spec:
+  tokenSecret: {name: doppler-token}
+  managedSecret: {name: db}
+`;
+    const found = resultsOf(
+      run(resourceList([doppler, job('migrate', 'argocd.argoproj.io/hook: PreSync')])).stdout,
+    ).filter((r) => String(r.message).includes('phase beats wave'));
+    expect(found).toHaveLength(1);
+    expect(String(found[0]?.message)).toContain('or make the source a PreSync hook too, with');
+    expect(String(found[0]?.message)).not.toContain('store');
+  });
+});
+
 describe('missing key', () => {
   const missing = /reads keys? .* but .* produces/;
   it.each([

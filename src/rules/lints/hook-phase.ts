@@ -12,6 +12,12 @@ export const hookPhase: Lint = {
     for (const [source, consumers] of consumersOf) {
       const sourcePhase = phaseOf(source.resource);
       if (!sourcePhase) continue;
+      // Only ExternalSecrets (and ClusterExternalSecrets) have stores; "the source and its store"
+      // would send the user looking for one on a DopplerSecret or a SealedSecret.
+      const hooks = (phase: string) =>
+        source.stores.length > 0
+          ? `the source and its store ${phase} hooks`
+          : `the source a ${phase} hook`;
       for (const consumer of consumers) {
         const phase = phaseOf(consumer);
         if (!phase || phase.order >= sourcePhase.order) continue;
@@ -21,8 +27,8 @@ export const hookPhase: Lint = {
             `${source.secretName} from ${describe(source.resource)}, applied in the ` +
             `${sourcePhase.name} phase: phase beats wave, so on first install it does not exist ` +
             `yet. Run the consumer in the ${sourcePhase.name} phase (waves then order it after the ` +
-            `source), or make the source and its store ${phase.name} hooks too, with a delete ` +
-            'policy that keeps the Secret (BeforeHookCreation deletes an Owner-created Secret)',
+            `source), or make ${hooks(phase.name)} too, with a delete policy that keeps the ` +
+            'Secret (BeforeHookCreation deletes an Owner-created Secret)',
           annotationField(['metadata'], hookKey),
         );
       }

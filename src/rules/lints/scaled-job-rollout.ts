@@ -20,17 +20,21 @@ export const scaledJobRollout: Lint = {
       if (!first || !isKind(resource, 'keda.sh', 'ScaledJob')) continue;
       // The deprecated spec.rolloutStrategy wins when it is set, as in KEDA's controller.
       const legacy = getPath(resource.value, 'spec.rolloutStrategy');
-      const strategy =
-        typeof legacy === 'string' && legacy !== ''
-          ? legacy
-          : getPath(resource.value, 'spec.rollout.strategy');
+      const decidedByLegacy = typeof legacy === 'string' && legacy !== '';
+      const strategy = decidedByLegacy ? legacy : getPath(resource.value, 'spec.rollout.strategy');
       if (strategy === 'gradual') continue;
+      // Name the field that decides: with the deprecated one set, spec.rollout.strategy is ignored.
+      const field = decidedByLegacy
+        ? 'spec.rolloutStrategy (deprecated; it wins over spec.rollout.strategy)'
+        : 'spec.rollout.strategy';
+      const fix = decidedByLegacy
+        ? 'Remove spec.rolloutStrategy and set spec.rollout.strategy: gradual'
+        : 'Set spec.rollout.strategy: gradual';
       report(
         resource,
         `${describe(resource)} gets a checksum on its pod template, and KEDA deletes the running ` +
-          'Jobs of a ScaledJob on any change of its spec unless spec.rollout.strategy is ' +
-          'gradual: a checksum change kills Jobs mid-run. Set spec.rollout.strategy: gradual to ' +
-          'let them finish',
+          `Jobs of a ScaledJob on any change of its spec unless ${field} is gradual: a checksum ` +
+          `change kills Jobs mid-run. ${fix} to let them finish`,
         annotationField(first.shape.metadata, first.annotation),
       );
     }
