@@ -47,40 +47,50 @@ export function decode(bytes: Buffer): string | undefined {
 }
 
 /**
- * Writes the pieces (or one text) in order, a megabyte at a time through one reused buffer:
- * neither the whole output nor its bytes are held at once. Each piece is dropped from the list
- * once written: an edited item is a concatenation that writing flattens into a copy, garbage
- * only when nothing holds it. Synchronous unless the fd is non-blocking (EAGAIN), when the rest
+ * Writes the pieces (or one text) in order through one reused buffer, a megabyte of text at a
+ * time: neither the whole output nor its bytes are held at once, and the many small pieces (the
+ * lines an edit inserts, the results) are gathered into few writes. Each piece is dropped from
+ * the list once in the buffer. Synchronous unless the fd is non-blocking (EAGAIN), when the rest
  * goes to the stream.
  */
 export function write(fd: number, pieces: string | string[]): void {
   const all = typeof pieces === 'string' ? [pieces] : pieces;
   const chunk = 1 << 20;
-  let longest = 0;
-  for (const piece of all) longest = Math.max(longest, piece.length);
+  let total = 0;
+  for (const piece of all) total += piece.length;
   // UTF-8 takes at most 3 bytes per UTF-16 code unit (+3: a surrogate pair kept whole).
-  const buffer = Buffer.allocUnsafe(3 * Math.min(chunk, longest) + 3);
+  const buffer = Buffer.allocUnsafe(3 * Math.min(chunk, total) + 3);
+  let used = 0;
+  /** Writes the buffer; false when the fd would block (what is left of it went to the stream). */
+  const flush = (): boolean => {
+    let done = 0;
+    try {
+      while (done < used) done += writeSync(fd, buffer, done, used - done);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+      stream().write(Buffer.from(buffer.subarray(done, used)));
+      return false;
+    }
+    used = 0;
+    return true;
+  };
+  const stream = () => (fd === 2 ? process.stderr : process.stdout);
   for (let p = 0; p < all.length; p++) {
     const text = all[p] as string;
+    all[p] = '';
     for (let start = 0; start < text.length; ) {
       let end = Math.min(start + chunk, text.length);
       // Never between the two halves of a surrogate pair: each half alone would become U+FFFD.
       const last = text.charCodeAt(end - 1);
       if (end < text.length && last >= 0xd800 && last <= 0xdbff) end++;
-      const length = buffer.write(text.slice(start, end), 0, 'utf8');
-      let done = 0;
-      try {
-        while (done < length) done += writeSync(fd, buffer, done, length - done);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
-        const stream = fd === 2 ? process.stderr : process.stdout;
-        stream.write(Buffer.from(buffer.subarray(done, length)));
-        stream.write(text.slice(end));
-        for (const rest of all.slice(p + 1)) stream.write(rest);
+      if (used + 3 * (end - start) > buffer.length && !flush()) {
+        stream().write(text.slice(start));
+        for (const rest of all.slice(p + 1)) stream().write(rest);
         return;
       }
+      used += buffer.write(text.slice(start, end), used, 'utf8');
       start = end;
     }
-    all[p] = '';
   }
+  flush();
 }
