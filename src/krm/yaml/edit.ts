@@ -64,7 +64,7 @@ export function editText(
       }
       if (!site) return undefined;
       last = spliceAt(text, site, edit.key, edit.value, lineBreak);
-      text = text.slice(0, last.start) + last.text + text.slice(last.end);
+      text = applySplices(text, [last]);
     }
     if (prove && !proven(text)) return undefined;
     if (edits.length === 1 && last) return [last];
