@@ -36,6 +36,7 @@ import {
   type Json,
   type JsonObject,
   maxNodes,
+  objectKey,
   type Resource,
   toResource,
 } from './model/resource.js';
@@ -43,7 +44,6 @@ import { complete, formatResult, hasErrors, type Result } from './model/results.
 import { planJson, planMermaid, planTable } from './report/plan.js';
 import { checkResults } from './rules/check.js';
 import { inputReads, projectionsFor } from './rules/reads.js';
-import { objectKey } from './rules/stage.js';
 import { type TransformOutput, transform } from './rules/transform.js';
 
 /** `stdout` as a string, or (`Pieces`) as the pieces the process writes one by one. */

@@ -61,6 +61,7 @@ export function write(fd: number, pieces: string | string[]): void {
   // UTF-8 takes at most 3 bytes per UTF-16 code unit (+3: a surrogate pair kept whole).
   const buffer = Buffer.allocUnsafe(3 * Math.min(chunk, total) + 3);
   let used = 0;
+  const stream = () => (fd === 2 ? process.stderr : process.stdout);
   /** Writes the buffer; false when the fd would block (what is left of it went to the stream). */
   const flush = (): boolean => {
     let done = 0;
@@ -74,7 +75,6 @@ export function write(fd: number, pieces: string | string[]): void {
     used = 0;
     return true;
   };
-  const stream = () => (fd === 2 ? process.stderr : process.stdout);
   for (let p = 0; p < all.length; p++) {
     const text = all[p] as string;
     all[p] = '';

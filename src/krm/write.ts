@@ -13,8 +13,8 @@ import { lineBreakOf } from './yaml/lines.js';
 export type ItemTexts = ReadonlyMap<number, readonly Splice[]>;
 
 /**
- * The output in pieces, in order: slices of the input and the edited items' texts. Never joined
- * here: the process writes them one by one, so no string as large as the input is built again.
+ * The output in pieces, in order: slices of the input and the new text of each edit between
+ * them. Never joined here: the process writes them in turn, so no second copy of the input.
  */
 export function writeOutput(input: Input, edited: ItemTexts, results: readonly Result[]): string[] {
   switch (input.format) {

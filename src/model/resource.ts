@@ -111,6 +111,10 @@ function fileOf(annotations: Record<string, string>): Resource['file'] {
   return Number.isInteger(index) && index > 0 ? { path, index } : { path };
 }
 
+/** One object among those of a kind: `kind/namespace/name` (no namespace: cluster-scoped). */
+export const objectKey = (kind: string, namespace: string | undefined, name: string) =>
+  `${kind}/${namespace ?? ''}/${name}`;
+
 export function describeType(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';

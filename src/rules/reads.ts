@@ -2,10 +2,9 @@
 // are most of a run's memory and garbage, and the rules read their metadata and the few PodSpec
 // fields that name a Secret or ConfigMap. Sources are read whole (their content is hashed).
 import type { Config, DeclaredTemplate } from '../model/config.js';
-import { groupOf, type Projection, type Resource } from '../model/resource.js';
+import { groupOf, objectKey, type Projection, type Resource } from '../model/resource.js';
 import { lints } from './lints/index.js';
 import { dependencyGroups, sourceKindOf, sourceKinds, storeKinds } from './sources/index.js';
-import { objectKey } from './stage.js';
 import { secretReferences } from './workloads/references.js';
 import {
   barePod,

@@ -15,10 +15,6 @@ export function guarded(results: Result[], resource: Resource, rule: () => void)
   }
 }
 
-/** One object among those of a kind: `kind/namespace/name` (no namespace: cluster-scoped). */
-export const objectKey = (kind: string, namespace: string | undefined, name: string) =>
-  `${kind}/${namespace ?? ''}/${name}`;
-
 /** Adds `value` to the group of `key`, a new group when it is the first. */
 export function addTo<K, V>(groups: Map<K, V[]>, key: K, value: V): void {
   const group = groups.get(key);

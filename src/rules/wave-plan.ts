@@ -1,14 +1,14 @@
 // Stage 5: the order graph (stores → sources → consumers) and the sync waves that follow it.
 import type { Config } from '../model/config.js';
 import type { MappingEdit } from '../model/edit.js';
-import type { Resource } from '../model/resource.js';
+import { objectKey, type Resource } from '../model/resource.js';
 import type { Result } from '../model/results.js';
 import type { Consumption } from './consumers.js';
 import { phaseOf } from './order/phases.js';
 import { placeWaves, type WaveNode, type WavePlan, waveOf } from './order/waves.js';
 import type { SourceIndex } from './source-index.js';
 import { storeKindOf, storeKinds } from './sources/index.js';
-import { guarded, objectKey } from './stage.js';
+import { guarded } from './stage.js';
 
 export interface OrderPlan {
   /** Stores, sources and consumers with their waves; `before` points at what comes later. */

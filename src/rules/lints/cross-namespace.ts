@@ -1,5 +1,6 @@
 // A workload reading a Secret that sources produce only in other namespaces: likely a missing or
 // wrong namespace on one side (references never cross namespaces).
+import { objectKey } from '../../model/resource.js';
 import { describe } from '../../model/results.js';
 import type { SecretSource } from '../sources/source.js';
 import type { Lint } from './lint.js';
@@ -12,8 +13,10 @@ export const crossNamespace: Lint = {
     const plain = new Set<string>();
     for (const items of [resources, bystanders]) {
       for (const r of items) {
-        if (r.apiVersion === 'v1' && (r.kind === 'Secret' || r.kind === 'ConfigMap')) {
-          plain.add(`${r.kind}/${r.namespace ?? ''}/${r.name}`);
+        // A copied-through item whose name could not be read is no Secret a reference names.
+        const plainKind = r.kind === 'Secret' || r.kind === 'ConfigMap';
+        if (r.apiVersion === 'v1' && plainKind && r.name !== undefined) {
+          plain.add(objectKey(r.kind, r.namespace, r.name));
         }
       }
     }
@@ -26,7 +29,7 @@ export const crossNamespace: Lint = {
     }
     for (const [resource, refs] of unresolved) {
       for (const { kind, name, field } of refs) {
-        if (plain.has(`${kind}/${resource.namespace ?? ''}/${name}`)) continue;
+        if (plain.has(objectKey(kind, resource.namespace, name))) continue;
         const elsewhere = byName.get(`${kind}/${name}`) ?? [];
         const [first] = elsewhere;
         if (!first) continue;

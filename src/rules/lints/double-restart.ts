@@ -4,7 +4,7 @@
 // and their sources: docs/operators.md §1, §2, §3, §5, §9a, §9b, §10.
 import { annotationField } from '../../model/edit.js';
 import { fieldPath, getPath, parsePath, walk } from '../../model/path.js';
-import { groupOf, isObject, type Json, type Resource } from '../../model/resource.js';
+import { groupOf, isObject, type Json, objectKey, type Resource } from '../../model/resource.js';
 import { describe } from '../../model/results.js';
 import { optOutKey } from '../workloads/opt-out.js';
 import type { PodTemplateShape } from '../workloads/shapes.js';
@@ -176,7 +176,7 @@ export const doubleRestart: Lint = {
         }
         const kind = restartTargets.targets[entry.kind];
         if (kind === undefined) return;
-        const key = `${kind}/${r.namespace ?? ''}/${entry.name}`;
+        const key = objectKey(kind, r.namespace, entry.name);
         listed.set(key, [...(listed.get(key) ?? []), `${describe(r)} ${fieldPath(at)}`]);
       });
     }
@@ -187,12 +187,12 @@ export const doubleRestart: Lint = {
       const annotated =
         mentionsAny(resource.annotations) ||
         templates.some(({ shape }) => mentionsAny(getPath(resource.value, shape.annotations)));
+      const kind = kindOf(resource);
       const entries =
         listed.size > 0
-          ? listed.get(`${kindOf(resource)}/${resource.namespace ?? ''}/${resource.name}`)
+          ? listed.get(objectKey(kind, resource.namespace, resource.name))
           : undefined;
       if (!annotated && !entries) continue;
-      const kind = kindOf(resource);
       const ours = `${describe(resource)} is restarted by secret-rollout's ${first.annotation} and also by`;
       for (const [mechanism, all] of annotated ? byMechanism : []) {
         const rows = all.filter((row) => row.kinds.includes(kind));
