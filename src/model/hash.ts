@@ -7,25 +7,45 @@ import loadCrypto from './load-crypto.cjs';
 import { isObject, type Json } from './resource.js';
 
 export function canonicalJson(value: Json): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  // JSON.stringify writes one flat string natively (a string built by `+` is a tree of pieces,
+  // which stays as large as it was built while a cache or a plan holds it); the replacer hands
+  // it a sorted copy of each object whose keys are out of order.
+  try {
+    return JSON.stringify(value, sortedKeys);
+  } catch (error) {
+    if (error !== unorderable) throw error;
+    return byHand(value);
+  }
+}
+
+/** Thrown by sortedKeys for an object JSON.stringify cannot write with its keys sorted. */
+const unorderable = new Error('keys JSON.stringify cannot write in sorted order');
+
+function sortedKeys(_key: string, value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const keys = Object.keys(value);
+  if (inOrder(keys)) return value;
+  keys.sort();
+  // No prototype: a "__proto__" key is then an own property like any other.
+  const copy: Record<string, unknown> = Object.create(null);
+  for (const key of keys) copy[key] = (value as Record<string, unknown>)[key];
+  // Array-index keys ("2", "10") come first in every object, in numeric order, not as text.
+  if (!inOrder(Object.keys(copy))) throw unorderable;
+  return copy;
+}
+
+function inOrder(keys: readonly string[]): boolean {
+  for (let i = 1; i < keys.length; i++)
+    if ((keys[i - 1] as string) > (keys[i] as string)) return false;
+  return true;
+}
+
+/** The same text, written key by key: for objects with array-index keys out of text order. */
+function byHand(value: Json): string {
+  if (Array.isArray(value)) return `[${value.map(byHand).join(',')}]`;
   if (isObject(value)) {
-    const keys = Object.keys(value);
-    if (keys.length > 16) keys.sort();
-    else {
-      // Most objects have a few keys, and Array#sort allocates a work copy at every call.
-      for (let i = 1; i < keys.length; i++) {
-        const key = keys[i] as string;
-        let j = i - 1;
-        for (; j >= 0 && (keys[j] as string) > key; j--) keys[j + 1] = keys[j] as string;
-        keys[j + 1] = key;
-      }
-    }
-    let text = '{';
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i] as string;
-      text += `${i === 0 ? '' : ','}${JSON.stringify(key)}:${canonicalJson(value[key] as Json)}`;
-    }
-    return `${text}}`;
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((key) => `${JSON.stringify(key)}:${byHand(value[key] as Json)}`).join(',')}}`;
   }
   return JSON.stringify(value);
 }
