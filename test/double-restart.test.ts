@@ -43,7 +43,7 @@ describe('double restarts', () => {
       {
         severity: 'warning',
         message:
-          'Deployment shop/api is restarted by secret-rollout\'s checksum/external-secrets and also by Stakater Reloader (reloader.stakater.com/auto: "true"): a change can restart it twice. Remove reloader.stakater.com/auto, or opt out here with secret-rollout/ignore: "true"',
+          'Deployment shop/api is restarted by secret-rollout\'s checksum/external-secrets and also by Stakater Reloader (reloader.stakater.com/auto: "true") when Secret db changes: a change can restart it twice. Remove reloader.stakater.com/auto, add db to secrets.exclude.reloader.stakater.com/reload, or opt out here with secret-rollout/ignore: "true"',
         resourceRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'api', namespace: 'shop' },
         field: { path: 'metadata.annotations[reloader.stakater.com/auto]' },
       },
@@ -58,8 +58,24 @@ describe('double restarts', () => {
     ['secret.reloader.stakater.com/auto: "true"', 1],
     ['secret.reloader.stakater.com/reload: "db,other"', 1],
     ['secret.reloader.stakater.com/reload: " , "', 0],
-    ['secretproviderclass.reloader.stakater.com/auto: "true"', 1],
-    ['secretproviderclass.reloader.stakater.com/reload: "spc"', 1],
+    ['secret.reloader.stakater.com/reload: "other"', 0],
+    ['secret.reloader.stakater.com/reload: "d[a-z]"', 1],
+    ['secret.reloader.stakater.com/reload: "d(, db"', 1],
+    ['secret.reloader.stakater.com/reload: "d("', 0],
+    // Reloader's SecretProviderClass annotations follow SecretProviderClasses, not Secret db.
+    ['secretproviderclass.reloader.stakater.com/auto: "true"', 0],
+    ['secretproviderclass.reloader.stakater.com/reload: "db"', 0],
+    // An exclusion wins over every way of following the Secret.
+    [
+      'reloader.stakater.com/auto: "true"\nsecrets.exclude.reloader.stakater.com/reload: "x, db"',
+      0,
+    ],
+    [
+      'secret.reloader.stakater.com/reload: db\nsecrets.exclude.reloader.stakater.com/reload: db',
+      0,
+    ],
+    ['reloader.stakater.com/auto: "true"\nsecrets.exclude.reloader.stakater.com/reload: "d.*"', 1],
+    ['reloader.stakater.com/auto: "true"\nconfigmaps.exclude.reloader.stakater.com/reload: db', 1],
     ['reloader.stakater.com/search: "true"', 1],
     ['reloader.stakater.com/search: "True"', 0],
     ['wave.pusher.com/update-on-config-change: "true"', 1],
@@ -97,13 +113,62 @@ describe('double restarts', () => {
     expect(warnings([es, waveOnTemplate])).toEqual([]);
   });
 
+  it('Reloader reads its exclusions from the workload only, per source the checksum covers', () => {
+    // On the pod template, an exclusion is not read (the template's auto is, as a fallback).
+    const onTemplate = workload('api', {
+      template:
+        'reloader.stakater.com/auto: "true"\nsecrets.exclude.reloader.stakater.com/reload: db',
+    });
+    expect(warnings([es, onTemplate])).toHaveLength(1);
+    // Two Secrets covered, one excluded: the warning is about the other.
+    const cache = externalSecret('cache', { namespace: 'shop' });
+    const both = workload('api', {
+      meta: 'reloader.stakater.com/auto: "true"\nsecrets.exclude.reloader.stakater.com/reload: db',
+    }).replace(
+      '        - secretRef: {name: db}\n',
+      '        - secretRef: {name: db}\n        - secretRef: {name: cache}\n',
+    );
+    expect(messages([es, cache, both])).toEqual([
+      expect.stringContaining(
+        'when Secret cache changes: a change can restart it twice. Remove reloader.stakater.com/auto, add cache to secrets.exclude.reloader.stakater.com/reload,',
+      ),
+    ]);
+  });
+
+  it('Reloader and a SecretProviderClass the pods mount: its own annotations and exclusions', () => {
+    const spc = `apiVersion: secrets-store.csi.x-k8s.io/v1
+kind: SecretProviderClass
+metadata: {name: vault-spc, namespace: shop}
+spec:
+  provider: vault
+  parameters: {objects: "- objectName: pw"}
+`;
+    const mounting = (meta: string) =>
+      workload('api', { meta }).replace(
+        '        envFrom:\n        - secretRef: {name: db}\n',
+        '        volumeMounts: [{name: s, mountPath: /s}]\n      volumes:\n      - name: s\n        csi: {driver: secrets-store.csi.k8s.io, volumeAttributes: {secretProviderClass: vault-spc}}\n',
+      );
+    expect(
+      messages([spc, mounting('secretproviderclass.reloader.stakater.com/reload: vault-spc')]),
+    ).toEqual([
+      expect.stringContaining(
+        '(secretproviderclass.reloader.stakater.com/reload: "vault-spc") when SecretProviderClass vault-spc changes: a change can restart it twice. Remove secretproviderclass.reloader.stakater.com/reload, add vault-spc to secretproviderclasses.exclude.reloader.stakater.com/reload,',
+      ),
+    ]);
+    expect(messages([spc, mounting('secret.reloader.stakater.com/auto: "true"')])).toEqual([]);
+    const excluded = mounting(
+      'reloader.stakater.com/auto: "true"\nsecretproviderclasses.exclude.reloader.stakater.com/reload: vault-spc',
+    );
+    expect(messages([spc, excluded])).toEqual([]);
+  });
+
   it('one warning per mechanism, naming each of its annotations', () => {
     const both = workload('api', {
       meta: 'reloader.stakater.com/auto: "true"\nsecret.reloader.stakater.com/reload: db\nwave.pusher.com/update-on-config-change: "true"',
     });
     expect(messages([es, both])).toEqual([
       expect.stringContaining(
-        'Stakater Reloader (reloader.stakater.com/auto: "true", secret.reloader.stakater.com/reload: "db"): a change can restart it twice. Remove reloader.stakater.com/auto, secret.reloader.stakater.com/reload,',
+        'Stakater Reloader (reloader.stakater.com/auto: "true", secret.reloader.stakater.com/reload: "db") when Secret db changes: a change can restart it twice. Remove reloader.stakater.com/auto, secret.reloader.stakater.com/reload, add db to secrets.exclude.reloader.stakater.com/reload,',
       ),
       expect.stringContaining('also by wave (wave.pusher.com/update-on-config-change: "true")'),
     ]);

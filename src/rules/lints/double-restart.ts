@@ -6,58 +6,31 @@ import { annotationField } from '../../model/edit.js';
 import { fieldPath, getPath, parsePath, walk } from '../../model/path.js';
 import { groupOf, isObject, type Json, objectKey, type Resource } from '../../model/resource.js';
 import { describe } from '../../model/results.js';
+import type { SecretSource } from '../sources/source.js';
 import { optOutKey } from '../workloads/opt-out.js';
+import type { ProducedKind } from '../workloads/references.js';
 import type { PodTemplateShape } from '../workloads/shapes.js';
 import { isKind, type Lint } from './lint.js';
 
-/** What each operator does with a value: Go's strconv.ParseBool, `== "true"`, a name list. */
+/** What each operator does with a value: Go's strconv.ParseBool, `== "true"`. */
 const goBool = (v: string) => ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v);
 const isTrue = (v: string) => v === 'true';
-const anyName = (v: string) => v.split(',').some((name) => name.trim() !== '');
 
+/** An annotation on the workload's metadata that restarts it for every change it follows. */
 interface RestartAnnotation {
   mechanism: string;
   key: string;
   /** The values that make it restart the workload. */
   on: (value: string) => boolean;
-  /**
-   * `workload`: read from the workload's metadata. `template`: also from its pod template's when
-   * the workload's metadata has none of the mechanism's keys (Reloader's fallback).
-   */
-  where: 'workload' | 'template';
   /** The kinds it restarts, `group/Kind`. */
   kinds: readonly string[];
 }
 
-const reloaderKinds = [
-  'apps/Deployment',
-  'apps/DaemonSet',
-  'apps/StatefulSet',
-  'batch/CronJob',
-  'batch/Job',
-  'argoproj.io/Rollout',
-];
-const reloader = (key: string, on: RestartAnnotation['on']): RestartAnnotation => ({
-  mechanism: 'Stakater Reloader',
-  key,
-  on,
-  where: 'template',
-  kinds: reloaderKinds,
-});
-
 const restartAnnotations: readonly RestartAnnotation[] = [
-  reloader('reloader.stakater.com/auto', goBool),
-  reloader('secret.reloader.stakater.com/auto', goBool),
-  reloader('secret.reloader.stakater.com/reload', anyName),
-  reloader('secretproviderclass.reloader.stakater.com/auto', goBool),
-  reloader('secretproviderclass.reloader.stakater.com/reload', anyName),
-  // Restarts for Secrets annotated reloader.stakater.com/match: "true", which only the cluster shows.
-  reloader('reloader.stakater.com/search', isTrue),
   {
     mechanism: 'wave',
     key: 'wave.pusher.com/update-on-config-change',
     on: isTrue,
-    where: 'workload',
     kinds: ['apps/Deployment', 'apps/DaemonSet', 'apps/StatefulSet'],
   },
   {
@@ -65,24 +38,69 @@ const restartAnnotations: readonly RestartAnnotation[] = [
     key: 'operator.1password.io/auto-restart',
     // The operator lower-cases the value before strconv.ParseBool.
     on: (v) => ['1', 't', 'true'].includes(v.toLowerCase()),
-    where: 'workload',
     kinds: ['apps/Deployment'],
   },
   {
     mechanism: 'the Doppler operator',
     key: 'secrets.doppler.com/reload',
     on: isTrue,
-    where: 'workload',
     kinds: ['apps/Deployment'],
   },
   {
     mechanism: 'the Infisical operator',
     key: 'secrets.infisical.com/auto-reload',
     on: isTrue,
-    where: 'workload',
     kinds: ['apps/Deployment', 'apps/DaemonSet', 'apps/StatefulSet'],
   },
 ];
+
+/**
+ * Stakater Reloader decides per changed resource (pkg/common/common.go ShouldReload), so it is
+ * asked about each source the checksum covers, with its annotations for that type of resource.
+ */
+interface ReloaderType {
+  /** Sources producing this kind change this type of resource. */
+  produces: ProducedKind;
+  /** Names or regular expressions, comma-separated. */
+  reload: string;
+  auto: string;
+  /** Exact names, comma-separated; read from the workload's metadata only. */
+  exclude: string;
+}
+const reloaderTypes: readonly ReloaderType[] = [
+  {
+    produces: 'Secret',
+    reload: 'secret.reloader.stakater.com/reload',
+    auto: 'secret.reloader.stakater.com/auto',
+    exclude: 'secrets.exclude.reloader.stakater.com/reload',
+  },
+  {
+    produces: 'ConfigMap',
+    reload: 'configmap.reloader.stakater.com/reload',
+    auto: 'configmap.reloader.stakater.com/auto',
+    exclude: 'configmaps.exclude.reloader.stakater.com/reload',
+  },
+  {
+    produces: 'SecretProviderClass',
+    reload: 'secretproviderclass.reloader.stakater.com/reload',
+    auto: 'secretproviderclass.reloader.stakater.com/auto',
+    exclude: 'secretproviderclasses.exclude.reloader.stakater.com/reload',
+  },
+];
+const reloader = {
+  mechanism: 'Stakater Reloader',
+  auto: 'reloader.stakater.com/auto',
+  // Restarts for resources annotated reloader.stakater.com/match: "true", which only the cluster shows.
+  search: 'reloader.stakater.com/search',
+  kinds: [
+    'apps/Deployment',
+    'apps/DaemonSet',
+    'apps/StatefulSet',
+    'batch/CronJob',
+    'batch/Job',
+    'argoproj.io/Rollout',
+  ],
+};
 
 /** VSO restarts the workloads its resources list, in their own namespace. */
 const restartTargets = {
@@ -99,13 +117,12 @@ const restartTargets = {
   } as Readonly<Record<string, string>>,
 };
 
-/** The table's rows by mechanism, one warning each. */
-const byMechanism = new Map<string, RestartAnnotation[]>();
-for (const row of restartAnnotations) {
-  byMechanism.set(row.mechanism, [...(byMechanism.get(row.mechanism) ?? []), row]);
-}
-
-const tableKeys = new Set(restartAnnotations.map((row) => row.key));
+const tableKeys = new Set([
+  ...restartAnnotations.map((row) => row.key),
+  ...reloaderTypes.flatMap((t) => [t.reload, t.auto, t.exclude]),
+  reloader.auto,
+  reloader.search,
+]);
 function mentionsAny(annotations: Json | undefined): boolean {
   if (!isObject(annotations)) return false;
   for (const key in annotations) if (tableKeys.has(key)) return true;
@@ -121,39 +138,134 @@ interface Found {
   field: string;
 }
 
-/** The annotations of one mechanism (`rows`) that restart `resource`, where they are. */
-function foundAnnotations(
-  resource: Resource,
-  templates: readonly { shape: PodTemplateShape }[],
-  rows: readonly RestartAnnotation[],
-): Found[] {
-  const places: { metadata: readonly string[]; annotations: Readonly<Record<string, unknown>> }[] =
-    [{ metadata: ['metadata'], annotations: resource.annotations }];
-  // Reloader reads the pod template's annotations only when the workload has none of its keys.
-  const onWorkload = rows.some((row) => resource.annotations[row.key] !== undefined);
-  if (!onWorkload) {
-    for (const { shape } of templates) {
-      const annotations = getPath(resource.value, shape.annotations);
-      if (isObject(annotations)) places.push({ metadata: shape.metadata, annotations });
-    }
-  }
-  const found: Found[] = [];
-  for (const row of rows) {
-    for (const [i, { metadata, annotations }] of places.entries()) {
-      const value = annotations[row.key];
-      if ((i > 0 && row.where !== 'template') || typeof value !== 'string' || !row.on(value)) {
-        continue;
-      }
-      const where = i > 0 ? ' on its pod template' : '';
-      const text = `${row.key}: ${JSON.stringify(value)}${where}`;
-      found.push({ text, key: row.key, field: annotationField(metadata, row.key) });
-    }
-  }
-  return found;
+interface Place {
+  metadata: readonly string[];
+  annotations: Readonly<Record<string, unknown>>;
+  own: boolean;
 }
 
-const hint = (remove: string) =>
-  `a change can restart it twice. Remove ${remove}, or opt out here with ${optOutKey}: "true"`;
+function foundAt(place: Place, key: string): Found | undefined {
+  const value = place.annotations[key];
+  if (typeof value !== 'string') return undefined;
+  const where = place.own ? '' : ' on its pod template';
+  return {
+    text: `${key}: ${JSON.stringify(value)}${where}`,
+    key,
+    field: annotationField(place.metadata, key),
+  };
+}
+
+/** A `reload` list as Reloader matches a name: each entry the regular expression `^entry$`. */
+function namedIn(list: string, name: string): boolean {
+  return list.split(',').some((entry) => {
+    try {
+      return new RegExp(`^(?:${entry.trim()})$`).test(name);
+    } catch {
+      return false; // Reloader skips an entry that does not compile.
+    }
+  });
+}
+
+/** The Reloader annotations that restart `resource` when `source`'s resource changes. */
+function reloaderFor(
+  resource: Resource,
+  templates: readonly { shape: PodTemplateShape }[],
+  source: SecretSource,
+): Found[] {
+  const type = reloaderTypes.find((t) => t.produces === source.produces);
+  if (!type) return [];
+  const own = resource.annotations;
+  const excluded = own[type.exclude];
+  if (typeof excluded === 'string') {
+    if (excluded.split(',').some((name) => name.trim() === source.secretName)) return [];
+  }
+  // The pod template's annotations are read only when the workload has none of the type's keys.
+  const keys = [type.reload, reloader.auto, type.auto, reloader.search];
+  const places: Place[] = [];
+  if (keys.some((key) => own[key] !== undefined)) {
+    places.push({ metadata: ['metadata'], annotations: own, own: true });
+  } else {
+    for (const { shape } of templates) {
+      const annotations = getPath(resource.value, shape.annotations);
+      if (isObject(annotations)) places.push({ metadata: shape.metadata, annotations, own: false });
+    }
+  }
+  const result: Found[] = [];
+  for (const place of places) {
+    const reload = place.annotations[type.reload];
+    const search = place.annotations[reloader.search];
+    const on = [
+      ...[reloader.auto, type.auto].filter((key) => {
+        const value = place.annotations[key];
+        return typeof value === 'string' && goBool(value);
+      }),
+      typeof reload === 'string' && namedIn(reload, source.secretName) ? type.reload : undefined,
+      typeof search === 'string' && isTrue(search) ? reloader.search : undefined,
+    ];
+    for (const key of on) {
+      const at = key && foundAt(place, key);
+      if (at) result.push(at);
+    }
+  }
+  return result;
+}
+
+/** Each workload-metadata annotation of `rows` that is on. */
+function workloadAnnotations(resource: Resource, rows: readonly RestartAnnotation[]): Found[] {
+  const place = { metadata: ['metadata'], annotations: resource.annotations, own: true };
+  return rows.flatMap((row) => {
+    const value = resource.annotations[row.key];
+    const at = typeof value === 'string' && row.on(value) ? foundAt(place, row.key) : undefined;
+    return at ? [at] : [];
+  });
+}
+
+const hint = (remove: string, instead?: string) =>
+  `a change can restart it twice. Remove ${remove}${instead ? `, ${instead}` : ''}, or opt out here with ${optOutKey}: "true"`;
+
+/** The table's rows by mechanism, one warning each. */
+const byMechanism = new Map<string, RestartAnnotation[]>();
+for (const row of restartAnnotations) {
+  byMechanism.set(row.mechanism, [...(byMechanism.get(row.mechanism) ?? []), row]);
+}
+
+/**
+ * Reloader's part of the warning, if it follows a resource the checksum covers: which of its
+ * annotations, for which resources, and how to exclude just those (Reloader then still restarts
+ * the workload for everything else its pods read).
+ */
+function reloaderWarning(
+  resource: Resource,
+  templates: readonly { shape: PodTemplateShape; sources: readonly SecretSource[] }[],
+): { message: string; field: string } | undefined {
+  const found = new Map<string, Found>();
+  const followed = new Map<ReloaderType, Set<string>>();
+  for (const { sources } of templates) {
+    for (const source of sources) {
+      const on = reloaderFor(resource, templates, source);
+      const type = reloaderTypes.find((t) => t.produces === source.produces);
+      if (on.length === 0 || !type) continue;
+      followed.set(type, (followed.get(type) ?? new Set()).add(source.secretName));
+      for (const f of on) found.set(f.field, f);
+    }
+  }
+  const all = [...found.values()];
+  const [at] = all;
+  if (!at) return undefined;
+  const texts = all.map((f) => f.text).join(', ');
+  const keys = [...new Set(all.map((f) => f.key))].join(', ');
+  const named = [...followed].flatMap(([type, names]) =>
+    [...names].map((n) => `${type.produces} ${n}`),
+  );
+  const exclude = [...followed].map(
+    ([type, names]) => `add ${[...names].join(',')} to ${type.exclude}`,
+  );
+  const changes = named.length === 1 ? 'changes' : 'change';
+  return {
+    message: `${reloader.mechanism} (${texts}) when ${named.join(', ')} ${changes}: ${hint(keys, exclude.join(', '))}`,
+    field: at.field,
+  };
+}
 
 export const doubleRestart: Lint = {
   option: 'doubleRestartSeverity',
@@ -194,12 +306,17 @@ export const doubleRestart: Lint = {
           : undefined;
       if (!annotated && !entries) continue;
       const ours = `${describe(resource)} is restarted by secret-rollout's ${first.annotation} and also by`;
+      const byReloader =
+        annotated && reloader.kinds.includes(kind) && reloaderWarning(resource, templates);
+      if (byReloader) report(resource, `${ours} ${byReloader.message}`, byReloader.field);
       for (const [mechanism, all] of annotated ? byMechanism : []) {
-        const rows = all.filter((row) => row.kinds.includes(kind));
-        const found = foundAnnotations(resource, templates, rows);
+        const found = workloadAnnotations(
+          resource,
+          all.filter((row) => row.kinds.includes(kind)),
+        );
         const [at] = found;
         if (!at) continue;
-        const keys = [...new Set(found.map((f) => f.key))].join(', ');
+        const keys = found.map((f) => f.key).join(', ');
         const texts = found.map((f) => f.text).join(', ');
         report(resource, `${ours} ${mechanism} (${texts}): ${hint(keys)}`, at.field);
       }

@@ -15,8 +15,11 @@ export interface LintContext {
   sources: readonly SecretSource[];
   /** The resources whose pod templates read each source. */
   consumersOf: ReadonlyMap<SecretSource, ReadonlySet<Resource>>;
-  /** Pod templates that carry a checksum, per resource. */
-  checksummed: ReadonlyMap<Resource, readonly { shape: PodTemplateShape; annotation: string }[]>;
+  /** Pod templates that carry a checksum, per resource, with the sources each checksum covers. */
+  checksummed: ReadonlyMap<
+    Resource,
+    readonly { shape: PodTemplateShape; annotation: string; sources: readonly SecretSource[] }[]
+  >;
   /** References that no source in the resource's own namespace produces. */
   unresolved: ReadonlyMap<Resource, readonly UnresolvedRef[]>;
   /** References that read named keys of a Secret or ConfigMap that sources in the input produce. */
