@@ -615,3 +615,138 @@ describe('kind near miss', () => {
     expect(findings(items, /looks like/, '  kindNearMissSeverity: info\n', 'info')).toHaveLength(1);
   });
 });
+
+describe('csi sync mount', () => {
+  /** A SecretProviderClass in `namespace` syncing each of `secrets` (one key each). */
+  const spc = (name: string, secrets: string[], namespace = 'shop') =>
+    `apiVersion: secrets-store.csi.x-k8s.io/v1
+kind: SecretProviderClass
+metadata:
+  name: ${name}
+  namespace: ${namespace}
+spec:
+  provider: vault
+  parameters:
+    objects: |
+      - objectName: password
+        secretPath: secret/data/db
+        secretKey: password
+  secretObjects:
+${secrets.map((s) => `  - secretName: ${s}\n    type: Opaque\n    data:\n    - {objectName: password, key: password}\n`).join('')}`;
+
+  /** A Deployment in shop reading `reads` (envFrom) and mounting the classes `mounts`. */
+  const workload = (name: string, reads: string[], mounts: string[] = [], annotations = '') => {
+    const refs = reads.map((s) => `- secretRef: {name: ${s}}`).join('\n');
+    const base = deployment(name, `envFrom:\n${refs}`, { namespace: 'shop' });
+    const volumes = mounts.map(
+      (c, i) =>
+        `      - name: v${i}\n        csi:\n          driver: secrets-store.csi.k8s.io\n          volumeAttributes: {secretProviderClass: ${c}}\n`,
+    );
+    const annotated = annotations
+      ? base.replace(
+          '  namespace: shop\n',
+          `  namespace: shop\n  annotations:\n    ${annotations}\n`,
+        )
+      : base;
+    return `${annotated}${volumes.length > 0 ? `      volumes:\n${volumes.join('')}` : ''}`;
+  };
+
+  const pattern = /syncs, but/;
+  const optOut = 'secret-rollout/ignore: "true"';
+  const fix =
+    'Mount the class in this pod template: a csi volume with driver secrets-store.csi.k8s.io and volumeAttributes.secretProviderClass: kv';
+
+  it('warns on a workload that reads a synced Secret another workload mounts the class for', () => {
+    const found = findings(
+      [spc('kv', ['db']), workload('api', ['db'], ['kv']), workload('report', ['db'])],
+      pattern,
+    );
+    expect(found).toEqual([
+      {
+        ref: 'report',
+        message:
+          'Deployment shop/report reads Secret db, which SecretProviderClass shop/kv syncs, but does not mount that class: the Secrets Store CSI driver creates and updates a synced Secret only while a pod mounts its class, here only pods of Deployment shop/api. Its pods can be created before the driver writes the Secret (CreateContainerConfigError, or a secret volume that cannot mount) and work only while those pods run. ' +
+          fix,
+      },
+    ]);
+    expect(found[0]?.message).not.toMatch(/no pod template/);
+  });
+
+  it('counts every reference the table lists: a secret volume, imagePullSecrets', () => {
+    const volume = `${deployment('files', 'imagePullPolicy: Always', { namespace: 'shop' })}      volumes:\n      - name: s\n        secret: {secretName: db}\n`;
+    const pull = deployment('pull', 'imagePullPolicy: Always', { namespace: 'shop' }).replace(
+      '      containers:\n',
+      '      imagePullSecrets: [{name: db}]\n      containers:\n',
+    );
+    expect(findings([spc('kv', ['db']), volume, pull], pattern).map((f) => f.ref)).toEqual([
+      'files',
+      'pull',
+    ]);
+  });
+
+  it('is quiet when the workload mounts the class itself', () => {
+    expect(findings([spc('kv', ['db']), workload('api', ['db'], ['kv'])], pattern)).toEqual([]);
+  });
+
+  it('says so when no pod template in the input mounts the class', () => {
+    expect(findings([spc('kv', ['db']), workload('report', ['db'])], pattern)).toEqual([
+      {
+        ref: 'report',
+        message:
+          'Deployment shop/report reads Secret db, which SecretProviderClass shop/kv syncs, but no pod template in the input mounts that class: the Secrets Store CSI driver creates a synced Secret only while a pod mounts its class, so nothing ever creates the Secret and its pods fail (CreateContainerConfigError, or a secret volume that cannot mount). ' +
+          fix,
+      },
+    ]);
+  });
+
+  it('reports once per workload and class, naming every Secret of that class it reads', () => {
+    const found = findings(
+      [
+        spc('kv', ['db', 'api-key']),
+        spc('kv2', ['cache']),
+        workload('report', ['db', 'api-key', 'cache']),
+      ],
+      pattern,
+    );
+    expect(found.map((f) => f.message.slice(0, f.message.indexOf(' syncs')))).toEqual([
+      'Deployment shop/report reads Secrets db, api-key, which SecretProviderClass shop/kv',
+      'Deployment shop/report reads Secret cache, which SecretProviderClass shop/kv2',
+    ]);
+  });
+
+  it('mounting another class does not count', () => {
+    const items = [spc('kv', ['db']), spc('other', ['x']), workload('report', ['db'], ['other'])];
+    expect(findings(items, pattern).map((f) => f.ref)).toEqual(['report']);
+  });
+
+  it('is quiet for a class in another namespace (the cross-namespace lint reports that)', () => {
+    const items = [spc('kv', ['db'], 'payments'), workload('report', ['db'])];
+    expect(findings(items, pattern)).toEqual([]);
+    expect(findings(items, /never cross namespaces/).map((f) => f.ref)).toEqual(['report']);
+  });
+
+  it('still warns on a workload that opts out: its pods need the Secret all the same', () => {
+    const items = [spc('kv', ['db']), workload('report', ['db'], [], optOut)];
+    expect(findings(items, /^opted out/, '', 'info').map((f) => f.ref)).toEqual(['report']);
+    expect(findings(items, pattern).map((f) => f.ref)).toEqual(['report']);
+  });
+
+  it('counts an opted-out pod template that mounts the class: its pods make the driver sync', () => {
+    const items = [
+      spc('kv', ['db']),
+      workload('agent', ['db'], ['kv'], optOut),
+      workload('report', ['db']),
+    ];
+    expect(findings(items, /^opted out/, '', 'info').map((f) => f.ref)).toEqual(['agent']);
+    const found = findings(items, pattern);
+    expect(found.map((f) => f.ref)).toEqual(['report']);
+    expect(found[0]?.message).toContain('here only pods of Deployment shop/agent.');
+  });
+
+  it('takes its severity from csiSyncMountSeverity, off included', () => {
+    const items = [spc('kv', ['db']), workload('report', ['db'])];
+    expect(findings(items, pattern, '  csiSyncMountSeverity: "off"\n')).toEqual([]);
+    expect(findings(items, pattern, '  csiSyncMountSeverity: "off"\n', 'info')).toEqual([]);
+    expect(findings(items, pattern, '  csiSyncMountSeverity: info\n', 'info')).toHaveLength(1);
+  });
+});

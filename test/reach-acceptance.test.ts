@@ -10,7 +10,8 @@
 //   ExternalSecret;
 // - sync waves order every source (and store, and dependency) before what reads it;
 // - opted-out templates get no checksum and an info naming what they read;
-// - double-restart warnings name the other mechanism; the expected warnings are all there are;
+// - double-restart warnings name the other mechanism, csi-sync-mount warnings the workloads that
+//   mount the class; the expected warnings are all there are;
 // - nothing else in the input changes: the output is the input plus (or with updated) annotation
 //   lines, and for a ResourceList the results.
 import { spawnSync } from 'node:child_process';
@@ -365,6 +366,15 @@ const spc: Scenario = {
       severity: 'warning',
       on: 'Deployment shop/shop-api',
       has: ['Stakater Reloader', 'secretproviderclass.reloader.stakater.com/reload'],
+    },
+    {
+      // Reads the synced Secret without mounting the class: it exists while the others' pods run.
+      severity: 'warning',
+      on: 'CronJob shop/shop-report',
+      has: [
+        'reads Secret shop-db, which SecretProviderClass shop/shop-kv syncs, but does not mount',
+        'here only pods of Deployment shop/shop-api, DaemonSet shop/shop-agent.',
+      ],
     },
   ],
   changes: [

@@ -36,6 +36,7 @@ export interface Config {
   kindNearMissSeverity: LintSeverity;
   doubleRestartSeverity: LintSeverity;
   scaledJobRolloutSeverity: LintSeverity;
+  csiSyncMountSeverity: LintSeverity;
   /**
    * Pod templates of custom kinds that the shape search does not find (`spec.template`,
    * `spec.jobTemplate.spec.template`): where each kind keeps one, in addition to those shapes.
@@ -83,6 +84,7 @@ export const defaultConfig: Readonly<Config> = {
   kindNearMissSeverity: 'warning',
   doubleRestartSeverity: 'warning',
   scaledJobRolloutSeverity: 'info',
+  csiSyncMountSeverity: 'warning',
   podTemplates: [],
   fixVaultAgentJobs: false,
   verbose: false,
@@ -228,6 +230,7 @@ const options: { [K in keyof Config]: Parser<Config[K]> } = {
   kindNearMissSeverity: parseLintSeverity,
   doubleRestartSeverity: parseLintSeverity,
   scaledJobRolloutSeverity: parseLintSeverity,
+  csiSyncMountSeverity: parseLintSeverity,
   podTemplates: parsePodTemplates,
   fixVaultAgentJobs: parseBoolean,
   verbose: parseBoolean,

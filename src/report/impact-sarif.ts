@@ -23,6 +23,8 @@ const ruleText: Record<string, string> = {
   'kind-near-miss': 'A resource looks like a kind secret-rollout reads but is not one',
   'double-restart': 'A workload with a checksum that another mechanism restarts too',
   'scaled-job-rollout': 'A KEDA ScaledJob whose running Jobs a checksum change deletes',
+  'csi-sync-mount':
+    'A workload reads a Secret the Secrets Store CSI driver syncs without mounting its class',
   [generalRule]: 'Other warnings and errors of secret-rollout',
 };
 

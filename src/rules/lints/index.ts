@@ -4,6 +4,7 @@ import type { MappingEdit } from '../../model/edit.js';
 import type { Resource } from '../../model/resource.js';
 import { type Result, resourceResult, type Severity } from '../../model/results.js';
 import { crossNamespace } from './cross-namespace.js';
+import { csiSyncMount } from './csi-sync-mount.js';
 import { doubleRestart } from './double-restart.js';
 import { hookPhase } from './hook-phase.js';
 import { jobChecksum } from './job-checksum.js';
@@ -24,6 +25,7 @@ export const lints: readonly Lint[] = [
   kindNearMiss,
   doubleRestart,
   scaledJobRollout,
+  csiSyncMount,
 ];
 
 /** The lint that reported each result (`secret-rollout impact --format sarif` names its rule). */

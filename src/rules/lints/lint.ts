@@ -63,7 +63,8 @@ export interface Lint {
     | 'missingKeySeverity'
     | 'kindNearMissSeverity'
     | 'doubleRestartSeverity'
-    | 'scaledJobRolloutSeverity';
+    | 'scaledJobRolloutSeverity'
+    | 'csiSyncMountSeverity';
   /**
    * Fields the lint reads of items of kinds that are not sources, beyond their metadata and pod
    * templates: the reader builds only those of such items (rules/reads.ts).

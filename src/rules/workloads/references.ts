@@ -44,7 +44,7 @@ export interface SecretReference {
 }
 
 const containerLists = ['containers', 'initContainers', 'ephemeralContainers'];
-const secretsStoreDriver = { driver: 'secrets-store.csi.k8s.io' };
+export const secretsStoreDriver = { driver: 'secrets-store.csi.k8s.io' };
 
 export const secretReferences: readonly SecretReference[] = [
   ...containerLists.flatMap((list): SecretReference[] => [
