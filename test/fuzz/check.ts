@@ -12,6 +12,7 @@ import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import vm from 'node:vm';
 import { type EventType, load, loadAll, type State } from 'js-yaml';
+import { parseAllDocuments } from 'yaml';
 import { type RunOutput, run } from '../../src/run.js';
 import { lineDiff, withoutResults } from '../property/checks.js';
 import { dependenciesKey } from '../property/model.js';
@@ -214,7 +215,15 @@ function withoutOwnResults(stdout: string): string {
   return [...lines.slice(0, start), ...lines.slice(end)].join('');
 }
 
+/**
+ * Valid as the function decides it: the conforming reader (the `yaml` library) finds no error.
+ * js-yaml accepts some invalid YAML, such as a quoted value continued at column 0 inside a
+ * block sequence, and must also read it here, for topLevelValueEnd.
+ */
 function validYaml(text: string): boolean {
+  if (parseAllDocuments(text, { prettyErrors: false }).some((d) => d.errors.length > 0)) {
+    return false;
+  }
   try {
     loadAll(text);
     return true;
