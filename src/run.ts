@@ -36,14 +36,13 @@ import {
   type Json,
   type JsonObject,
   maxNodes,
-  objectKey,
   type Resource,
   toResource,
 } from './model/resource.js';
 import { complete, formatResult, hasErrors, type Result } from './model/results.js';
 import { planJson, planMermaid, planTable } from './report/plan.js';
 import { checkResults } from './rules/check.js';
-import { inputReads, projectionsFor } from './rules/reads.js';
+import { inputReads, type NamedObject, projectionsFor } from './rules/reads.js';
 import { type TransformOutput, transform } from './rules/transform.js';
 
 /** `stdout` as a string, or (`Pieces`) as the pieces the process writes one by one. */
@@ -110,7 +109,7 @@ export function analyse(
   const noun = input.format === 'yaml-stream' ? 'document' : 'item';
   let streamBroken = false;
   // ConfigMaps and Secrets copied through unparsed, in case a source turns out to read them.
-  const unread: { index: number; key: string; bystander: Bystander }[] = [];
+  const unread: { index: number; object: NamedObject; bystander: Bystander }[] = [];
   /** Reads one item; `passing`: it may be copied through unparsed (pass-through.ts). */
   const readOne = (item: InputItem, index: number, passing: boolean) => {
     if (streamBroken) return;
@@ -143,7 +142,7 @@ export function analyse(
         const { apiVersion, kind, namespace, name } = bystander;
         const plain = apiVersion === 'v1' && (kind === 'ConfigMap' || kind === 'Secret');
         if (plain && name && !problem) {
-          unread.push({ index, key: objectKey(kind, namespace, name), bystander });
+          unread.push({ index, object: { kind, namespace, name }, bystander });
         }
         return;
       }
@@ -190,8 +189,8 @@ export function analyse(
   });
   // Sources are known only now: read the ConfigMaps and Secrets they read (ESO templateFrom),
   // which the common input has none of, so the pass above can copy every ConfigMap through.
-  const wanted = unread.length > 0 ? inputReads(resources) : new Set<string>();
-  const late = unread.filter((u) => wanted.has(u.key));
+  const wanted = unread.length > 0 ? inputReads(resources) : () => false;
+  const late = unread.filter((u) => wanted(u.object));
   if (late.length > 0) {
     for (const { index } of late) readOne(input.items[index] as InputItem, index, false);
     const built = new Set(late.map((u) => u.bystander));

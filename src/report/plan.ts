@@ -80,7 +80,7 @@ function rows(plan: Plan): Row[] {
     ...plan.stores.map((store) => row(store, 'store', orders(store))),
     ...dependenciesOf(plan).map((dependency) => row(dependency, 'dependency', orders(dependency))),
     ...[...sourcesOf].map(([resource, sources]) => {
-      const own = Object.entries(sources[0]?.ownAnnotations ?? {});
+      const own = Object.entries(sources[0]?.ownAnnotations?.values ?? {});
       const annotations = own.map(([key, value]) => `, ${key}=${value.slice(0, 12)}…`).join('');
       return row(resource, 'source', `writes ${sources.map(produced).join(', ')}${annotations}`);
     }),

@@ -107,19 +107,32 @@ export function projectionsFor(config: Config): ProjectionFor {
 }
 
 /**
- * The plain ConfigMaps and Secrets that sources read (ESO templateFrom), as `kind/namespace/name`:
- * the reader builds these though their kind would pass through unparsed.
+ * Whether sources read this plain ConfigMap or Secret (ESO templateFrom): the reader builds these
+ * though their kind would pass through unparsed.
  */
-export function inputReads(resources: readonly Resource[]): Set<string> {
+export function inputReads(resources: readonly Resource[]): (object: NamedObject) => boolean {
   const keys = new Set<string>();
   for (const resource of resources) {
     // The kind first: a string comparison, where sourceKindOf would split every apiVersion.
     if (!readerKinds.has(resource.kind)) continue;
     for (const read of sourceKindOf(resource)?.inputReads?.(resource) ?? []) {
-      keys.add(objectKey(read.kind, resource.namespace, read.name));
+      keys.add(objectKey(read.kind, resource.namespace ?? anyNamespace, read.name));
     }
   }
-  return keys;
+  return ({ kind, namespace, name }) =>
+    keys.has(objectKey(kind, namespace, name)) || keys.has(objectKey(kind, anyNamespace, name));
 }
+
+export interface NamedObject {
+  kind: string;
+  namespace: string | undefined;
+  name: string;
+}
+
+/**
+ * Where a reader without a namespace reads (a ClusterExternalSecret: in each namespace it
+ * selects): building the object in every namespace costs only its parse. No namespace is `*`.
+ */
+const anyNamespace = '*';
 
 const readerKinds = new Set(sourceKinds.filter((k) => k.inputReads).map((k) => k.kind));

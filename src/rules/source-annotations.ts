@@ -1,9 +1,11 @@
 // Stage 3b: annotations a source carries on itself (an ExternalSecret's `checksum/dependencies`):
 // the operator watches only the source, so a change of what else it reads must show there.
 import { annotationEdit, annotationField, type MappingEdit } from '../model/edit.js';
+import { getPath } from '../model/path.js';
 import type { Resource } from '../model/resource.js';
 import { deferredInfo, describe, type Result } from '../model/results.js';
 import type { SourceIndex } from './source-index.js';
+import type { SecretSource } from './sources/source.js';
 
 export interface SourceAnnotationPlan {
   /** Annotations whose value the input does not have yet. */
@@ -12,22 +14,30 @@ export interface SourceAnnotationPlan {
   results: readonly Result[];
 }
 
+type OwnAnnotations = NonNullable<SecretSource['ownAnnotations']>;
+
 export function planSourceAnnotations({ sources }: SourceIndex): SourceAnnotationPlan {
   const edits: MappingEdit[] = [];
   const results: Result[] = [];
-  // A cluster kind is one source per namespace: its resource is annotated once.
-  const done = new Set<Resource>();
+  // A cluster kind is one source per namespace, each with the same annotations: its resource is
+  // annotated once, and the annotation covers the dependencies of every namespace.
+  const annotated = new Map<Resource, { own: OwnAnnotations; covers: Resource[] }>();
   for (const { resource, ownAnnotations, dependencies = [] } of sources) {
-    if (!ownAnnotations || done.has(resource)) continue;
-    done.add(resource);
-    for (const [key, value] of Object.entries(ownAnnotations)) {
-      if (resource.annotations[key] !== value) {
-        edits.push(annotationEdit(resource.index, ['metadata'], key, value));
+    if (!ownAnnotations) continue;
+    const entry = annotated.get(resource) ?? { own: ownAnnotations, covers: [] };
+    entry.covers.push(...dependencies.filter((d) => !entry.covers.includes(d)));
+    annotated.set(resource, entry);
+  }
+  for (const [resource, { own, covers }] of annotated) {
+    const { metadata, values } = own;
+    for (const [key, value] of Object.entries(values)) {
+      if (getPath(resource.value, [...metadata, 'annotations', key]) !== value) {
+        edits.push(annotationEdit(resource.index, metadata, key, value));
       }
       results.push(
         deferredInfo(resource, () => ({
-          message: `${key} covers ${dependencies.map(describe).join(', ')}`,
-          field: { path: annotationField(['metadata'], key), proposedValue: value },
+          message: `${key} covers ${covers.map(describe).join(', ')}`,
+          field: { path: annotationField(metadata, key), proposedValue: value },
         })),
       );
     }

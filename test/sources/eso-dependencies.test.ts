@@ -465,3 +465,175 @@ describe('ExternalSecret dependencies in the reports', () => {
     ]);
   });
 });
+
+// A ClusterExternalSecret creates one ExternalSecret per selected namespace, each resolving its
+// templateFrom and namespaced generators in its own namespace; ESO copies
+// spec.externalSecretMetadata.annotations onto all of them (docs/operators.md §8b).
+describe('ClusterExternalSecret dependencies', () => {
+  const cesText = (
+    opts: { metadata?: string; policy?: string; from?: string; dataFrom?: string } = {},
+  ) => `apiVersion: external-secrets.io/v1
+kind: ClusterExternalSecret
+metadata:
+  name: app
+spec:
+  namespaces: [a1, a2]
+${opts.metadata ?? ''}  externalSecretSpec:
+${opts.policy ?? ''}    secretStoreRef: {name: vault}
+    target:
+      template:
+        templateFrom:
+${opts.from ?? '        - configMap:\n            name: tpl\n            items:\n            - key: config.yaml\n'}    data:
+    - secretKey: user
+      remoteRef: {key: app, property: user, version: "1"}
+${opts.dataFrom ?? ''}`;
+  const cm = (namespace: string, body = `user: {{ .user }} in ${namespace}`) =>
+    configMap({ namespace, body });
+  const ces = (items: readonly string[]) =>
+    find(render(items).items, 'ClusterExternalSecret', 'app');
+  const cesAnnotation = (items: readonly string[]) =>
+    (ces(items).spec as { externalSecretMetadata?: { annotations?: Record<string, string> } })
+      .externalSecretMetadata?.annotations?.[depsKey];
+  const items = (a1 = cm('a1'), a2 = cm('a2'), text = cesText()) => [
+    a1,
+    a2,
+    text,
+    consumer('a1'),
+    consumer('a2'),
+  ];
+  // One namespace's hash, written from the documented algorithm (as for an ExternalSecret).
+  const nsHash = (namespace: string, body = `user: {{ .user }} in ${namespace}`) =>
+    sha256(`[{"data":{"config.yaml":"${body}\\n"},"kind":"ConfigMap","name":"tpl"}]`);
+
+  it('hashes each namespace its own way; the CES carries one hash over all of them', () => {
+    const rendered = render(items());
+    expect(cesAnnotation(items())).toBe(sha256(`{"a1":"${nsHash('a1')}","a2":"${nsHash('a2')}"}`));
+    // Each namespace's consumers: the checksum of an ExternalSecret with that spec there.
+    const es = (namespace: string) =>
+      externalSecret({
+        namespace,
+        from: '      - configMap:\n          name: tpl\n          items:\n          - key: config.yaml\n',
+      });
+    for (const ns of ['a1', 'a2']) {
+      expect(checksums(items())[`${ns}/api`]).toBe(
+        checksums([cm(ns), es(ns), consumer(ns)])[`${ns}/api`],
+      );
+    }
+    expect(checksums(items())['a1/api']).not.toBe(checksums(items())['a2/api']);
+    expect(waveOf(rendered, 'ConfigMap', 'tpl')).toBe('-2');
+    expect(waveOf(rendered, 'ClusterExternalSecret', 'app')).toBe('-1');
+    expect(find(rendered.items.slice(1), 'ConfigMap', 'tpl').metadata).toMatchObject({
+      namespace: 'a2',
+      annotations: { [waveKey]: '-2' },
+    });
+    expectOnlyAnnotationLines(rendered, ['checksum/external-secrets', waveKey, depsKey]);
+    // Where ESO copies it onto the ExternalSecrets; not on the CES's own metadata.
+    const out = ces(items()) as {
+      metadata: Record<string, unknown>;
+      spec: Record<string, unknown>;
+    };
+    expect(out.spec.externalSecretMetadata).toEqual({
+      annotations: { [depsKey]: cesAnnotation(items()) },
+    });
+    expect(out.metadata.annotations).toEqual({ [waveKey]: '-1' });
+    expect(messagesAbout(rendered, 'ClusterExternalSecret', 'app')).toContain(
+      'checksum/dependencies covers ConfigMap a1/tpl, ConfigMap a2/tpl',
+    );
+  });
+
+  it('a change in one namespace moves only its consumers and the CES annotation', () => {
+    const changed = items(cm('a1', 'changed'));
+    expect(moved(items(), changed)).toEqual(['a1/api']);
+    expect(cesAnnotation(changed)).not.toBe(cesAnnotation(items()));
+    // A namespace the CES does not select is not a dependency.
+    expect(moved([...items(), cm('b1')], [...items(), cm('b1', 'changed')])).toEqual([]);
+    expect(cesAnnotation([...items(), cm('b1', 'changed')])).toBe(cesAnnotation(items()));
+  });
+
+  it('with a generator, every namespace follows the CES annotation (each re-sync regenerates)', () => {
+    const pw = (namespace: string, length = 32) =>
+      password(`length: ${length}`).replace('namespace: shop', `namespace: ${namespace}`);
+    const withPw = (a1Length?: number) =>
+      items(
+        cm('a1'),
+        cm('a2'),
+        cesText({
+          dataFrom: `    dataFrom:\n${generatorRef('Password', 'pw').replace(/^/gm, '  ')}`,
+        }),
+      ).concat(pw('a1', a1Length), pw('a2'));
+    expect(moved(withPw(), withPw(40))).toEqual(['a1/api', 'a2/api']);
+    expect(cesAnnotation(withPw(40))).not.toBe(cesAnnotation(withPw()));
+  });
+
+  it('a dependency missing in one namespace is an info there; that namespace moves no more', () => {
+    const rendered = render(items(cm('a1'), configMap({ namespace: 'b1' })));
+    expect(messagesAbout(rendered, 'ClusterExternalSecret', 'app')).toContain(
+      'spec.externalSecretSpec.target.template.templateFrom[0].configMap: ConfigMap a2/tpl is not in the input: ESO reads it at each refresh, and no checksum follows it',
+    );
+    expect(cesAnnotation(items(cm('a1'), configMap({ namespace: 'b1' })))).toBe(
+      sha256(`{"a1":"${nsHash('a1')}"}`),
+    );
+    const noneAnywhere = [cesText(), consumer('a1'), consumer('a2')];
+    expect(render(noneAnywhere).output).not.toContain(depsKey);
+  });
+
+  it('warns about a missing key and when ESO does not sync on a change, naming the CES fields', () => {
+    const from =
+      '        - configMap:\n            name: tpl\n            items:\n            - key: missing.yaml\n';
+    const missing = render(items(cm('a1'), cm('a2'), cesText({ from })));
+    expect(messagesAbout(missing, 'ClusterExternalSecret', 'app')).toContain(
+      'spec.externalSecretSpec.target.template.templateFrom[0].configMap: ConfigMap a1/tpl has no key missing.yaml: ESO cannot render the template',
+    );
+    const once = render(
+      items(cm('a1'), cm('a2'), cesText({ policy: '    refreshPolicy: CreatedOnce\n' })),
+    );
+    expect(once.results).toContainEqual(
+      expect.objectContaining({
+        severity: 'warning',
+        message:
+          'refreshPolicy CreatedOnce: ESO does not sync again when checksum/dependencies changes, so a change of ConfigMap a2/tpl does not reach the Secret while its consumers restart; use refreshPolicy OnChange, or a refreshInterval above 0',
+        field: { path: 'spec.externalSecretSpec.refreshPolicy' },
+      }),
+    );
+  });
+
+  it('is inserted into existing externalSecretMetadata annotations or flow mappings; idempotent', () => {
+    const value = cesAnnotation(items());
+    for (const metadata of [
+      '  externalSecretMetadata:\n    labels: {team: billing}\n',
+      '  externalSecretMetadata:\n    annotations:\n      team: billing\n',
+      '  externalSecretMetadata: {annotations: {team: billing}}\n',
+    ]) {
+      const input = items(cm('a1'), cm('a2'), cesText({ metadata }));
+      const rendered = render(input);
+      if (metadata.includes('{annotations')) {
+        expect(rendered.output).toContain(
+          `externalSecretMetadata: {annotations: {${depsKey}: "${value}", team: billing}}\n`,
+        );
+      } else expectOnlyAnnotationLines(rendered, ['checksum/external-secrets', waveKey, depsKey]);
+      const out = ces(input).spec as { externalSecretMetadata: Record<string, unknown> };
+      expect(out.externalSecretMetadata.annotations).toMatchObject({ [depsKey]: value });
+      const once = runOk(resourceList(input)).stdout;
+      expect(runOk(once).stdout).toBe(once);
+    }
+  });
+
+  it('check mode names the field; a malformed annotations mapping is an error', () => {
+    const rendered = runOk(resourceList(items())).stdout;
+    const stale = rendered.replace('user: {{ .user }} in a1', 'user: {{ .user }} in b1');
+    const errors = resultsOf(check(stale).stdout).filter((r) => r.severity === 'error');
+    expect(errors.map((r) => (r.field as { path: string }).path)).toContain(
+      'spec.externalSecretMetadata.annotations[checksum/dependencies]',
+    );
+    expect(check(rendered).exitCode).toBe(0);
+    expectError(
+      items(
+        cm('a1'),
+        cm('a2'),
+        cesText({ metadata: '  externalSecretMetadata:\n    annotations: [x]\n' }),
+      ),
+      'spec.externalSecretMetadata.annotations',
+      'not a mapping',
+    );
+  });
+});

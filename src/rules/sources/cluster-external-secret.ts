@@ -1,15 +1,28 @@
 // ESO ClusterExternalSecret (external-secrets.io v1, v1beta1; cluster-scoped): one ExternalSecret
 // from `spec.externalSecretSpec` in every selected namespace, so one source per namespace.
 import type { DeclaredTemplate } from '../../model/config.js';
+import { canonicalJson, sha256Hex } from '../../model/hash.js';
 import { getPath } from '../../model/path.js';
-import { ItemError, type JsonObject, type Resource } from '../../model/resource.js';
+import {
+  ItemError,
+  type JsonObject,
+  type Resource,
+  readAnnotations,
+} from '../../model/resource.js';
 import { describe, resourceResult } from '../../model/results.js';
 import { podTemplatesOf } from '../workloads/shapes.js';
-import { readExternalSecretSpec } from './external-secret.js';
-import { objectField, optionalList, optionalString, stringMap } from './fields.js';
+import {
+  type Dependencies,
+  dependenciesAnnotation,
+  readDependencies,
+  resyncRegenerates,
+  templateReads,
+} from './eso-dependencies.js';
+import { contentWith, readExternalSecretSpec } from './external-secret.js';
+import { objectField, optionalList, optionalObject, optionalString, stringMap } from './fields.js';
 import { type LabelSelector, labelSelector } from './label-selector.js';
 import { operatorSecret } from './operator-secret.js';
-import type { Inventory, SourceKind } from './source.js';
+import type { Inventory, SecretSource, SourceKind } from './source.js';
 
 /** The API server sets this label on every Namespace to its name. */
 const nameLabel = 'kubernetes.io/metadata.name';
@@ -27,7 +40,8 @@ export const clusterExternalSecret: SourceKind = {
   read(resource, inventory) {
     const spec = objectField(resource.value, 'spec', 'spec');
     const at = 'spec.externalSecretSpec';
-    const esSpec = readExternalSecretSpec(objectField(spec, 'externalSecretSpec', at), at);
+    const esValue = objectField(spec, 'externalSecretSpec', at);
+    const esSpec = readExternalSecretSpec(esValue, at);
     if ('skipped' in esSpec) return esSpec;
     const esName =
       optionalString(spec.externalSecretName, 'spec.externalSecretName') || resource.name;
@@ -44,22 +58,68 @@ export const clusterExternalSecret: SourceKind = {
     if (namespaces.length === 0) {
       return { skipped: `selects no namespace in the input${note ? `; ${note}` : ''}` };
     }
-    return namespaces.map((namespace, i) =>
-      operatorSecret(resource, inventory.config, {
+    // Each ExternalSecret resolves its templateFrom and namespaced generators in its own
+    // namespace (docs/operators.md §8b): one set of dependencies per selected namespace.
+    const dependencies = namespaces.map((namespace) =>
+      readDependencies(resource, esValue, inventory, { at, namespace }),
+    );
+    const own = ownAnnotations(spec, namespaces, dependencies);
+    // The annotation is one for every namespace, so a change in one syncs all of them again; where
+    // that makes a new value (a generator), every namespace's consumers follow the annotation.
+    const everywhere = own && resyncRegenerates(esValue) ? own.hash : undefined;
+    return namespaces.map((namespace, i) => {
+      const { resources, hash, notes } = dependencies[i] as Dependencies;
+      return operatorSecret(resource, inventory.config, {
         namespace,
         secretName,
         stores: esSpec.stores,
-        // Notes go on the first source only: the transform reports the notes of every source.
-        notes:
-          i === 0 && note
+        // This note goes on the first source only: the transform reports the notes of every source.
+        notes: [
+          ...(i === 0 && note
             ? [resourceResult(resource, 'info', `${note}; selected: ${namespaces.join(', ')}`)]
-            : [],
-        content: esSpec.content,
+            : []),
+          ...notes,
+        ],
+        content: contentWith(esSpec, everywhere ?? hash),
         producedKeys: esSpec.producedKeys,
-      }),
-    );
+        dependencies: resources,
+        ...(own && { ownAnnotations: own.annotations }),
+      });
+    });
   },
+  inputReads: (resource) => templateReads(getPath(resource.value, 'spec.externalSecretSpec')),
 };
+
+/**
+ * `checksum/dependencies` for `spec.externalSecretMetadata.annotations`, which ESO (v0.9.2 and
+ * later) copies onto every ExternalSecret it creates, and so syncs them (docs/operators.md §8b):
+ * SHA-256 of the canonical JSON mapping of each selected namespace with dependencies in the input
+ * to their hash there. Undefined when no namespace has any.
+ */
+function ownAnnotations(
+  spec: JsonObject,
+  namespaces: readonly string[],
+  dependencies: readonly Dependencies[],
+): { hash: string; annotations: NonNullable<SecretSource['ownAnnotations']> } | undefined {
+  const byNamespace: Record<string, string> = {};
+  namespaces.forEach((namespace, i) => {
+    const { hash } = dependencies[i] as Dependencies;
+    if (hash !== undefined) byNamespace[namespace] = hash;
+  });
+  if (Object.keys(byNamespace).length === 0) return undefined;
+  // The edit goes into this mapping: it must be one.
+  const metadata = 'spec.externalSecretMetadata';
+  const annotations = optionalObject(spec.externalSecretMetadata, metadata)?.annotations;
+  readAnnotations(annotations, `${metadata}.annotations`);
+  const hash = sha256Hex(canonicalJson(byNamespace));
+  return {
+    hash,
+    annotations: {
+      metadata: ['spec', 'externalSecretMetadata'],
+      values: { [dependenciesAnnotation]: hash },
+    },
+  };
+}
 
 /**
  * `spec.namespaces` ∪ every namespace a selector matches (ORed, the deprecated

@@ -112,12 +112,22 @@ function referencesOf(spec: Json | undefined, at: string, strict: boolean): Refe
   return found;
 }
 
-/** The ConfigMaps and Secrets an ExternalSecret's template reads, for the reader. */
-export function templateReads(resource: Resource): InputRead[] {
-  return referencesOf(resource.value.spec, 'spec', false).flatMap((r) =>
+/** The ConfigMaps and Secrets the template of an ExternalSecret spec reads, for the reader. */
+export function templateReads(spec: Json | undefined): InputRead[] {
+  return referencesOf(spec, 'spec', false).flatMap((r) =>
     r.group === '' && (r.kind === 'ConfigMap' || r.kind === 'Secret')
       ? [{ kind: r.kind, name: r.name }]
       : [],
+  );
+}
+
+/**
+ * Whether syncing this spec again can change its Secret with no change in the input: every
+ * generator but Fake makes a new value, or reads a remote side, at each run.
+ */
+export function resyncRegenerates(spec: JsonObject): boolean {
+  return referencesOf(spec, 'spec', false).some(
+    (r) => r.group === generatorGroup && r.kind !== 'Fake',
   );
 }
 
@@ -129,17 +139,28 @@ export interface Dependencies {
   notes: Result[];
 }
 
-/** What an ExternalSecret at `spec` reads from the input, and what of it decides its Secret. */
+/** Where an ExternalSecret spec is read: its field path, and the namespace it resolves in. */
+export interface SpecSite {
+  at: string;
+  namespace: string | undefined;
+}
+
+/**
+ * What an ExternalSecret spec reads from the input, and what of it decides its Secret. `site`:
+ * where the spec is (an ExternalSecret's own `spec` by default; a ClusterExternalSecret's, once per
+ * selected namespace, where each ExternalSecret it creates resolves its references).
+ */
 export function readDependencies(
   resource: Resource,
   spec: JsonObject,
   { config, find }: Inventory,
+  { at, namespace }: SpecSite = { at: 'spec', namespace: resource.namespace },
 ): Dependencies {
   const notes: Result[] = [];
   const reads = new Map<Resource, { reference: Reference; keys: Set<string> }>();
-  for (const reference of referencesOf(spec, 'spec', true)) {
+  for (const reference of referencesOf(spec, at, true)) {
     const { group, kind, name, field } = reference;
-    const scope = kind === 'ClusterGenerator' ? undefined : resource.namespace;
+    const scope = kind === 'ClusterGenerator' ? undefined : namespace;
     const found = find(group, kind, scope, name);
     if (!found) {
       const what = `${group === generatorGroup ? 'generator ' : ''}${kind} ${scope ? `${scope}/` : ''}${name}`;
@@ -156,7 +177,7 @@ export function readDependencies(
   );
   const resources = [...reads.keys()];
   const hash = entries.length === 0 ? undefined : sha256Hex(canonicalJson(entries));
-  if (hash !== undefined) notes.push(...unfollowed(resource, spec, resources));
+  if (hash !== undefined) notes.push(...unfollowed(resource, spec, at, resources));
   return { resources, hash, notes };
 }
 
@@ -204,8 +225,13 @@ function entryOf(
  * or Periodic with refreshInterval 0): then `checksum/dependencies` cannot bring a change of a
  * dependency to the Secret, and its consumers would restart on the old one.
  */
-function unfollowed(resource: Resource, spec: JsonObject, dependencies: Resource[]): Result[] {
-  const refresh = refreshOf(spec);
+function unfollowed(
+  resource: Resource,
+  spec: JsonObject,
+  at: string,
+  dependencies: Resource[],
+): Result[] {
+  const refresh = refreshOf(spec, at);
   if (refresh.syncsOnChange) return [];
   const names = dependencies.map(describe).join(', ');
   const message = `${refresh.why}: ESO does not sync again when ${dependenciesAnnotation} changes, so a change of ${names} does not reach the Secret while its consumers restart; use refreshPolicy OnChange, or a refreshInterval above 0`;
@@ -221,16 +247,19 @@ export interface Refresh {
   field: string;
 }
 
-/** When ESO syncs an ExternalSecret (shouldRefresh in its controller; docs/operators.md §8). */
-export function refreshOf(spec: Json | undefined): Refresh {
+/**
+ * When ESO syncs an ExternalSecret (shouldRefresh in its controller; docs/operators.md §8); `at`:
+ * where the spec is, for the field named.
+ */
+export function refreshOf(spec: Json | undefined, at = 'spec'): Refresh {
   const policy = isObject(spec) ? spec.refreshPolicy : undefined;
   if (policy === 'CreatedOnce') {
     const why = 'refreshPolicy CreatedOnce';
-    return { syncsOnChange: false, periodic: false, why, field: 'spec.refreshPolicy' };
+    return { syncsOnChange: false, periodic: false, why, field: `${at}.refreshPolicy` };
   }
   if (policy === 'OnChange') {
     const why = 'refreshPolicy OnChange';
-    return { syncsOnChange: true, periodic: false, why, field: 'spec.refreshPolicy' };
+    return { syncsOnChange: true, periodic: false, why, field: `${at}.refreshPolicy` };
   }
   // Periodic, and anything else: after the first sync, an interval of 0 stops every sync.
   const interval = isObject(spec) ? (spec.refreshInterval ?? '1h') : '1h';
@@ -242,7 +271,7 @@ export function refreshOf(spec: Json | undefined): Refresh {
     isObject(spec) && spec.refreshInterval !== undefined
       ? `refreshInterval ${JSON.stringify(interval)}`
       : 'refreshInterval 1h (the default)';
-  return { syncsOnChange: !zero, periodic: !zero, why, field: 'spec.refreshInterval' };
+  return { syncsOnChange: !zero, periodic: !zero, why, field: `${at}.refreshInterval` };
 }
 
 /** Whether a generator of this kind gives a new value on every run (ClusterGenerator: unknown). */

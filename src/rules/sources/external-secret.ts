@@ -63,24 +63,34 @@ export const externalSecret: SourceKind = {
     }
     const dependencies = readDependencies(resource, value, inventory);
     const { hash } = dependencies;
-    // The consumers' checksum covers the ExternalSecret as applied, its hash of dependencies
-    // included. A template or a generator makes the content one object for every key read.
-    const whole = hash && {
-      ...(spec.content('all') as JsonObject),
-      [dependenciesAnnotation]: hash,
-    };
     return operatorSecret(resource, inventory.config, {
       secretName,
       stores: spec.stores,
-      content: whole ? () => whole : spec.content,
+      content: contentWith(spec, hash),
       producedKeys: spec.producedKeys,
       notes: dependencies.notes,
       dependencies: dependencies.resources,
-      ...(hash && { ownAnnotations: { [dependenciesAnnotation]: hash } }),
+      ...(hash && {
+        ownAnnotations: { metadata: ['metadata'], values: { [dependenciesAnnotation]: hash } },
+      }),
     });
   },
-  inputReads: templateReads,
+  inputReads: (resource) => templateReads(resource.value.spec),
 };
+
+/**
+ * The content with a hash of dependencies: the consumers' checksum covers the ExternalSecret as
+ * applied, its `checksum/dependencies` included. A template or a generator makes the content one
+ * object for every key read.
+ */
+export function contentWith(
+  spec: ExternalSecretSpec,
+  hash: string | undefined,
+): ExternalSecretSpec['content'] {
+  if (hash === undefined) return spec.content;
+  const whole = { ...(spec.content('all') as JsonObject), [dependenciesAnnotation]: hash };
+  return () => whole;
+}
 
 /** What an ExternalSecret spec decides, wherever it is embedded (ClusterExternalSecret). */
 export interface ExternalSecretSpec {

@@ -1,6 +1,7 @@
 // What every secret source (ExternalSecret, SealedSecret, VaultStaticSecret, plain Secrets, …) tells the
 // planner: which Secret it produces, what decides that Secret's content, and which stores it uses.
 import type { Config } from '../../model/config.js';
+import type { Keys } from '../../model/path.js';
 import type { Json, Resource } from '../../model/resource.js';
 import type { Result } from '../../model/results.js';
 import type { KeySet, ProducedKind } from '../workloads/references.js';
@@ -40,10 +41,12 @@ export interface SecretSource {
    */
   dependencies?: readonly Resource[];
   /**
-   * Annotations the source itself must carry (ESO: `checksum/dependencies`): the operator watches
-   * none of its dependencies, so only a change of the source makes it sync again.
+   * Annotations the source itself must carry (ESO: `checksum/dependencies`), in the metadata
+   * mapping at `metadata` (`['metadata']`; a ClusterExternalSecret's `spec.externalSecretMetadata`,
+   * which ESO copies onto the ExternalSecrets it creates): the operator watches none of its
+   * dependencies, so only a change of the source makes it sync again.
    */
-  ownAnnotations?: Readonly<Record<string, string>>;
+  ownAnnotations?: { metadata: Keys; values: Readonly<Record<string, string>> };
 }
 
 /** What a source may look up: the options, and the rest of the input (Namespaces, …). */
@@ -59,7 +62,10 @@ export interface Inventory {
   ): Resource | undefined;
 }
 
-/** A plain ConfigMap or Secret, in the reading resource's namespace. */
+/**
+ * A plain ConfigMap or Secret, in the reading resource's namespace; one without a namespace
+ * (a ClusterExternalSecret) reads it in every namespace it selects, which only the sources decide.
+ */
 export interface InputRead {
   kind: 'ConfigMap' | 'Secret';
   name: string;
