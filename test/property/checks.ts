@@ -53,7 +53,7 @@ function align(
   const cr = (l: string) => l.replace(/\r$/, '');
   const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
   const inserted = new RegExp(
-    `^ *((metadata|annotations):|(${esc(keys.checksum)}|${esc(waveKey)}|${esc(dependenciesKey)}): "[^"]*")$`,
+    `^ *((metadata|annotations|externalSecretMetadata):|(${esc(keys.checksum)}|${esc(waveKey)}|${esc(dependenciesKey)}): "[^"]*")$`,
   );
   // `key: value` pairs whose key (plain, quoted, or with escapes) is the checksum annotation.
   const pair =
@@ -98,7 +98,9 @@ function align(
             if (['~', 'null', 'Null', 'NULL', ''].some((n) => outside.join(n) === x)) return true;
           }
         }
-        const parent = /(?:metadata|annotations): \{$/.exec(y.slice(0, start));
+        const parent = /(?:metadata|annotations|externalSecretMetadata): \{$/.exec(
+          y.slice(0, start),
+        );
         if (!parent) break;
         start -= parent[0].length;
       }
