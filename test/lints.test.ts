@@ -19,6 +19,21 @@ const pinned = (name: string, extra = '') =>
     '      property: user\n      version: "1"\n',
   ) + extra;
 
+/** A ClusterExternalSecret making Secret `shared` in shop and billing; `version`: its remoteRef's. */
+const clusterExternalSecret = (version: string) => `apiVersion: external-secrets.io/v1
+kind: ClusterExternalSecret
+metadata:
+  name: shared
+spec:
+  namespaces: [shop, billing]
+  externalSecretSpec:
+    secretStoreRef: {name: vault, kind: ClusterSecretStore}
+    data:
+    - secretKey: token
+      remoteRef:
+        key: shared/token
+${version}`;
+
 const job = (name: string, annotations: string, secret = 'db') => `apiVersion: batch/v1
 kind: Job
 metadata:
@@ -114,6 +129,23 @@ describe('lints', () => {
       ],
       quiet: [pinned('db'), deployment('other', envFrom('unrelated'))],
       on: 'db',
+    },
+    {
+      // One warning for the resource, though it is a source in each namespace it selects.
+      lint: 'unpinned version (ClusterExternalSecret)',
+      pattern:
+        /ClusterExternalSecret shared cannot follow a rotation .*data\[0\]\.remoteRef has no fixed version/,
+      fires: [
+        clusterExternalSecret(''),
+        deployment('a', envFrom('shared'), { namespace: 'shop' }),
+        deployment('b', envFrom('shared'), { namespace: 'billing' }),
+      ],
+      quiet: [
+        clusterExternalSecret('        version: "3"\n'),
+        deployment('a', envFrom('shared'), { namespace: 'shop' }),
+        deployment('b', envFrom('shared'), { namespace: 'billing' }),
+      ],
+      on: 'shared',
     },
     {
       lint: 'vault agent job',

@@ -1,23 +1,35 @@
-// An ExternalSecret whose content the checksum cannot follow: remoteRefs without `version`,
-// `dataFrom.find`, generators that run on a timer. When the remote value rotates, nothing in Git
-// changes.
+// An ExternalSecret (or the spec a ClusterExternalSecret gives its ExternalSecrets) whose content
+// the checksum cannot follow: remoteRefs without `version`, `dataFrom.find`, generators that run
+// on a timer. When the remote value rotates, nothing in Git changes.
 import { getPath } from '../../model/path.js';
-import { isObject, type Json } from '../../model/resource.js';
+import { isObject, type Json, type Resource } from '../../model/resource.js';
 import { describe } from '../../model/results.js';
 import { refreshOf, rotatesEveryRun } from '../sources/eso-dependencies.js';
 import { isKind, type Lint } from './lint.js';
 
+/** Where each ESO kind keeps its ExternalSecret spec. */
+const specAt: ReadonlyMap<string, string> = new Map([
+  ['ExternalSecret', 'spec'],
+  ['ClusterExternalSecret', 'spec.externalSecretSpec'],
+]);
+
 export const unpinnedVersion: Lint = {
   option: 'unpinnedVersionSeverity',
   check({ consumersOf }, { report }) {
+    // A ClusterExternalSecret is a source per namespace: one warning for the resource.
+    const reported = new Set<Resource>();
     for (const [source, consumers] of consumersOf) {
+      const at = specAt.get(source.resource.kind);
       if (
         consumers.size === 0 ||
-        !isKind(source.resource, 'external-secrets.io', 'ExternalSecret')
+        at === undefined ||
+        !isKind(source.resource, 'external-secrets.io', source.resource.kind) ||
+        reported.has(source.resource)
       ) {
         continue;
       }
-      const reasons = unpinnedReasons(getPath(source.resource.value, 'spec'));
+      reported.add(source.resource);
+      const reasons = unpinnedReasons(getPath(source.resource.value, at));
       if (reasons.length === 0) continue;
       const shown =
         reasons.length > 3 ? [...reasons.slice(0, 3), `${reasons.length - 3} more`] : reasons;
@@ -35,7 +47,7 @@ export const unpinnedVersion: Lint = {
         `the checksum of ${describe(source.resource)} cannot follow a rotation of the remote ` +
           `value (${shown.join('; ')}): ${fixes.filter((f) => f !== '').join('; ')}, or set ` +
           'unpinnedVersionSeverity to info or off',
-        'spec',
+        at,
       );
     }
   },
