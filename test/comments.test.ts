@@ -285,4 +285,19 @@ describe('both locators put new entries above head comments', () => {
       `---\n${deploy(`    metadata:\n      "\\u0061nnotations":\n        ${sha}\n        # owner\n        team: payments\n`)}`,
     );
   });
+
+  it('never climbs over a comment line a lone CR continues (it may hide a `---`)', () => {
+    // YAML reads `\r` as a line break, so `# rendered\r---` is a comment and a document start.
+    const text = '# rendered\r---\napiVersion: external-secrets.io/v1\nkind: ClusterSecretStore\n';
+    const out = run(text);
+    expect(out.exitCode, out.stderr).toBe(0);
+    expect(out.stdout).toBe(
+      `# rendered\r---\nmetadata:\n  annotations:\n    ${waveKey}: "-2"\n${text.slice(15)}`,
+    );
+    expect(run(out.stdout).stdout).toBe(out.stdout);
+    expect(locateByLines('# c\r---\nkind: X\n', false, ['metadata'], 'k')).toMatchObject({
+      at: '# c\r---\n'.length,
+    });
+    expect(locateByLines('# c\nkind: X\n', false, ['metadata'], 'k')).toMatchObject({ at: 0 });
+  });
 });
