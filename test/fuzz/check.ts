@@ -330,8 +330,9 @@ function comparisons(text: string, stdout: string, keys: readonly string[]): [st
   for (const input of inputs) {
     for (const body of [stdout, withoutResults(input, stdout), withoutOwnResults(stdout)]) {
       // A last line without a line break says nothing about CRs: give it the file's, so that
-      // lines inserted next to it must have it too.
-      const variants: [string, string][] = input.endsWith('\n')
+      // lines inserted next to it must have it too. A lone CR at the end is a line break already
+      // (appending `\n` to it would make it a CRLF the input does not have).
+      const variants: [string, string][] = /[\n\r]$/.test(input)
         ? [
             [input, body],
             [input + end, body + end],
