@@ -211,6 +211,29 @@ describe('sync waves', () => {
     expect(warnings.filter((r) => /has sync-wave 5/.test(String(r.message)))).toHaveLength(1);
   });
 
+  it('proposes a fix for a conflicting wave above the stores this run places, the same on a second run', () => {
+    // The store goes just below the ExternalSecret's wave (0), to -2 with these defaults: the
+    // ExternalSecret must then go to -1, between it and the Deployment, not to its default -2.
+    const config =
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  waveConflictSeverity: warning\n  externalSecretWave: "-2"\n  storeWave: "-2"\n';
+    const input = resourceList(
+      [
+        store('ClusterSecretStore', 'vault'),
+        externalSecret('db', { wave: '0' }),
+        deployment('app', envFrom('db')),
+      ],
+      config,
+    );
+    const proposed = (text: string) =>
+      resultsOf(text)
+        .filter((r) => /has sync-wave 0/.test(String(r.message)))
+        .map((r) => (r.field as { proposedValue?: string }).proposedValue);
+    const first = runOk(input).stdout;
+    expect(wave(find(itemsOf(first), 'ClusterSecretStore', 'vault'))).toBe('-2');
+    expect(proposed(first)).toEqual(['-1']);
+    expect(runOk(first).stdout).toBe(first);
+  });
+
   it('gives ExternalSecrets without consumers the configured default, and can be turned off', () => {
     const config = (data: string) =>
       `apiVersion: fn.kpt.dev/v1alpha1\nkind: SecretRollout\nmetadata: {name: c}\n${data}`;

@@ -62,9 +62,8 @@ export interface WaveOptions {
 
 /**
  * Places every node that has a default wave (ExternalSecrets, stores), after all the nodes that
- * must come after it: a node without an explicit wave goes to min(default, lowest wave of what
- * comes after it − 1), raised above what must come before it when that wave is fixed and there is
- * room; an explicit wave is kept and checked. Consumers are never moved. Mutates `node.wave`.
+ * must come after it (wantedWave); an explicit wave is kept and checked. Consumers are never
+ * moved. Mutates `node.wave`.
  */
 export function placeWaves(
   defaults: ReadonlyMap<WaveNode, bigint>,
@@ -73,18 +72,77 @@ export function placeWaves(
 ): void {
   const order = dependencyOrder(defaults.keys(), plan);
   // The highest explicit wave of what must come before each node: those never move.
-  const fixedBefore = new Map<WaveNode, bigint>();
-  for (const node of order) {
-    if (!node.wave.explicit) continue;
-    for (const n of node.before) {
-      const fixed = fixedBefore.get(n);
-      if (fixed === undefined || node.wave.value > fixed) fixedBefore.set(n, node.wave.value);
-    }
-  }
+  const fixedBefore = highestBefore(order, (node) => node.wave.explicit);
+  const conflicting: { node: WaveNode; late: WaveNode[]; defaultWave: bigint; wanted: bigint }[] =
+    [];
   for (const node of order) {
     const defaultWave = defaults.get(node);
-    if (defaultWave !== undefined) place(node, defaultWave, fixedBefore.get(node), options, plan);
+    if (defaultWave === undefined) continue;
+    const wanted = wantedWave(node, defaultWave, fixedBefore.get(node));
+    if (wanted === undefined) {
+      // Nothing is below the lowest 64-bit wave: a consumer there cannot be ordered after this.
+      const message = `${describe(node.resource)} would need a sync-wave below ${minWave}, the lowest Argo CD parses: raise the waves of ${listed([...node.before].filter((n) => n.wave.value === minWave).map((n) => describe(n.resource)))}`;
+      plan.results.push(resourceResult(node.resource, 'error', message, { path: field }));
+      continue;
+    }
+    if (node.wave.explicit) {
+      const late = [...node.before].filter((n) => n.wave.value <= node.wave.value);
+      if (late.length > 0) {
+        conflicting.push({ node, late, defaultWave, wanted });
+        continue;
+      }
+    } else {
+      node.wave = { value: wanted, explicit: false };
+      plan.placed.add(node);
+      plan.edits.push(
+        annotationEdit(node.resource.index, ['metadata'], syncWaveKey, String(wanted)),
+      );
+    }
+    // The same message whether the wave was just written or already there: results describe the
+    // plan, so a second run reports exactly what the first did.
+    const wave = node.wave.value;
+    const { before } = node;
+    plan.results.push(
+      deferredInfo(node.resource, () => ({
+        message: `sync-wave ${wave}${beforeList(before)}`,
+        field: { path: field, proposedValue: String(wave) },
+      })),
+    );
   }
+  // A fix is proposed once all of this run's waves are known: what must come before a
+  // conflicting node may just have been placed, and the next run reads those waves as given.
+  const before = highestBefore(order, () => true);
+  for (const { node, late, defaultWave, wanted: first } of conflicting) {
+    // Never lower than the first answer: the floor only rises.
+    const wanted = wantedWave(node, defaultWave, before.get(node)) ?? first;
+    plan.conflicts.set(node, late);
+    const message = conflictMessage(node, late, wanted);
+    plan.results.push(
+      resourceResult(node.resource, options.conflictSeverity, message, {
+        path: field,
+        currentValue: String(node.wave.value),
+        proposedValue: String(wanted),
+      }),
+    );
+  }
+}
+
+const field = annotationField(['metadata'], syncWaveKey);
+
+/** The highest wave, among the nodes `counted`, of what must come before each node. */
+function highestBefore(
+  order: readonly WaveNode[],
+  counted: (node: WaveNode) => boolean,
+): Map<WaveNode, bigint> {
+  const highest = new Map<WaveNode, bigint>();
+  for (const node of order) {
+    if (!counted(node)) continue;
+    for (const n of node.before) {
+      const wave = highest.get(n);
+      if (wave === undefined || node.wave.value > wave) highest.set(n, node.wave.value);
+    }
+  }
+  return highest;
 }
 
 /**
@@ -112,65 +170,25 @@ function dependencyOrder(roots: Iterable<WaveNode>, plan: WavePlan): WaveNode[] 
   return order;
 }
 
-function place(
-  node: WaveNode,
-  defaultWave: bigint,
-  fixedBefore: bigint | undefined,
-  options: WaveOptions,
-  plan: WavePlan,
-): void {
+/**
+ * min(default, lowest wave of what comes after it − 1), raised just above `floor` (the highest
+ * wave of what must come before it) when there is room below what comes after: a store that reads
+ * an ExternalSecret's Secret comes after it, even above its default. Undefined when that is below
+ * the lowest 64-bit wave.
+ */
+function wantedWave(node: WaveNode, defaultWave: bigint, floor: bigint | undefined) {
   let lowest: bigint | undefined;
   for (const n of node.before)
     if (lowest === undefined || n.wave.value < lowest) lowest = n.wave.value;
   let wanted = lowest === undefined || defaultWave < lowest ? defaultWave : lowest - 1n;
-  // A store that reads an ExternalSecret's Secret comes after it, even above its default.
   if (
-    fixedBefore !== undefined &&
-    wanted <= fixedBefore &&
-    fixedBefore < (lowest === undefined ? maxWave : lowest - 1n)
+    floor !== undefined &&
+    wanted <= floor &&
+    floor < (lowest === undefined ? maxWave : lowest - 1n)
   ) {
-    wanted = fixedBefore + 1n;
+    wanted = floor + 1n;
   }
-  const field = annotationField(['metadata'], syncWaveKey);
-  if (wanted < minWave) {
-    // Nothing is below the lowest 64-bit wave: a consumer there cannot be ordered after this.
-    const message = `${describe(node.resource)} would need a sync-wave below ${minWave}, the lowest Argo CD parses: raise the waves of ${listed([...node.before].filter((n) => n.wave.value === minWave).map((n) => describe(n.resource)))}`;
-    plan.results.push(resourceResult(node.resource, 'error', message, { path: field }));
-    return;
-  }
-  if (node.wave.explicit) {
-    const late = [...node.before].filter((n) => n.wave.value <= node.wave.value);
-    if (late.length > 0) {
-      plan.conflicts.set(node, late);
-      plan.results.push(
-        resourceResult(
-          node.resource,
-          options.conflictSeverity,
-          conflictMessage(node, late, wanted),
-          {
-            path: field,
-            currentValue: String(node.wave.value),
-            proposedValue: String(wanted),
-          },
-        ),
-      );
-      return;
-    }
-  } else {
-    node.wave = { value: wanted, explicit: false };
-    plan.placed.add(node);
-    plan.edits.push(annotationEdit(node.resource.index, ['metadata'], syncWaveKey, String(wanted)));
-  }
-  // The same message whether the wave was just written or already there: results describe the
-  // plan, so a second run reports exactly what the first did.
-  const wave = node.wave.value;
-  const { before } = node;
-  plan.results.push(
-    deferredInfo(node.resource, () => ({
-      message: `sync-wave ${wave}${beforeList(before)}`,
-      field: { path: field, proposedValue: String(wave) },
-    })),
-  );
+  return wanted < minWave ? undefined : wanted;
 }
 
 function conflictMessage(node: WaveNode, late: readonly WaveNode[], wanted: bigint): string {
