@@ -39,8 +39,7 @@ export function aboveComments(text: string, lineStart: number): number {
   for (let pos = lineStart; pos > 0; ) {
     const prev = pos >= 2 ? text.lastIndexOf('\n', pos - 2) + 1 : 0;
     // A lone CR is a line break to YAML: what looks like a comment may go on with a `---`.
-    const cr = text.indexOf('\r', prev);
-    if (cr >= 0 && cr < pos - 2) break;
+    for (let k = prev; k < pos - 2; k++) if (text.charCodeAt(k) === 13) return at;
     let i = prev;
     while (i < pos && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++;
     const c = text.charCodeAt(i);

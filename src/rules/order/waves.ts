@@ -176,7 +176,11 @@ function dependencyOrder(roots: Iterable<WaveNode>, plan: WavePlan): WaveNode[] 
  * an ExternalSecret's Secret comes after it, even above its default. Undefined when that is below
  * the lowest 64-bit wave.
  */
-function wantedWave(node: WaveNode, defaultWave: bigint, floor: bigint | undefined) {
+function wantedWave(
+  node: WaveNode,
+  defaultWave: bigint,
+  floor: bigint | undefined,
+): bigint | undefined {
   let lowest: bigint | undefined;
   for (const n of node.before)
     if (lowest === undefined || n.wave.value < lowest) lowest = n.wave.value;
