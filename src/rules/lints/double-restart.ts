@@ -166,14 +166,13 @@ function namedIn(list: string, name: string): boolean {
   });
 }
 
-/** The Reloader annotations that restart `resource` when `source`'s resource changes. */
+/** The Reloader annotations that restart `resource` when `source`'s resource (of `type`) changes. */
 function reloaderFor(
   resource: Resource,
   templates: readonly { shape: PodTemplateShape }[],
+  type: ReloaderType,
   source: SecretSource,
 ): Found[] {
-  const type = reloaderTypes.find((t) => t.produces === source.produces);
-  if (!type) return [];
   const own = resource.annotations;
   const excluded = own[type.exclude];
   if (typeof excluded === 'string') {
@@ -242,9 +241,9 @@ function reloaderWarning(
   const followed = new Map<ReloaderType, Set<string>>();
   for (const { sources } of templates) {
     for (const source of sources) {
-      const on = reloaderFor(resource, templates, source);
       const type = reloaderTypes.find((t) => t.produces === source.produces);
-      if (on.length === 0 || !type) continue;
+      const on = type ? reloaderFor(resource, templates, type, source) : [];
+      if (!type || on.length === 0) continue;
       followed.set(type, (followed.get(type) ?? new Set()).add(source.secretName));
       for (const f of on) found.set(f.field, f);
     }
