@@ -54,13 +54,18 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
+/**
+ * bash with `args` in `cwd`. Its stdin is /dev/null, not the socket Node gives a child by default:
+ * bash takes a socket on stdin for a remote shell and reads the machine's bashrc then, which may
+ * not survive `-u` (as /etc/bash.bashrc's `$PS1` does not, depending on SHLVL).
+ */
+function bash(args: string[], cwd = scratch) {
+  return spawnSync('bash', args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
 /** Runs a shell block as a user would paste it (bash, stop at the first failing command). */
 function sh(script: string): { stdout: string; stderr: string } {
-  const out = spawnSync('bash', ['-euo', 'pipefail', '-c', script], {
-    cwd: scratch,
-    env,
-    encoding: 'utf8',
-  });
+  const out = bash(['-euo', 'pipefail', '-c', script]);
   expect(out.stderr.split('\n').filter((l) => /error|not found|No such/i.test(l))).toEqual([]);
   expect(out.status).toBe(0);
   return { stdout: out.stdout, stderr: out.stderr };
@@ -185,7 +190,7 @@ const checks: Record<string, (block: Block) => void> = {
     expect(sh(rendered)).toEqual({ stdout: '', stderr: expect.stringMatching(/^info: /) });
     requireTool('kpt');
     const before = readFileSync(path.join(scratch, 'examples/check-stale/deployment.yaml'), 'utf8');
-    const out = spawnSync('bash', ['-c', stale], { cwd: scratch, env, encoding: 'utf8' });
+    const out = bash(['-c', stale]);
     expect(out.status).toBe(1);
     expect(out.stderr).toContain(
       '[error] apps/v1/Deployment/billing/billing-worker spec.template.metadata.annotations[checksum/external-secrets]: Deployment billing/billing-worker: checksum/external-secrets is "bf46deef1028457c32f558fc5c2b3741c295a8401f6286dfc0fe9c6479a29f9b", not the checksum of ExternalSecret billing/stripe; run secret-rollout (kpt fn render) to set checksum/external-secrets to "541c14649befc783ee4d8c3800fab1d68961fcc87e35d7100e60db426bfc0f5a"',
@@ -285,11 +290,7 @@ const checks: Record<string, (block: Block) => void> = {
       git('add', '-A');
       git('commit', '-q', '-m', side);
     }
-    const out = spawnSync('bash', ['-euo', 'pipefail', '-c', block.text], {
-      cwd: repo,
-      env,
-      encoding: 'utf8',
-    });
+    const out = bash(['-euo', 'pipefail', '-c', block.text], repo);
     // The gate ran on the rendered head and found nothing to change (its infos on stderr).
     expect(out.stderr).not.toMatch(/^(error|warning):|check: a render would change/m);
     expect(out.stderr).toMatch(
@@ -302,11 +303,7 @@ const checks: Record<string, (block: Block) => void> = {
   // The wave-conflict sample is what plan prints for examples/wave-conflict (the error abridged).
   'WAVE  KIND            NAME                           DETAIL': (block) => {
     requireTool('kpt');
-    const out = spawnSync(
-      'bash',
-      ['-c', 'kpt fn source examples/wave-conflict | secret-rollout plan'],
-      { cwd: scratch, env, encoding: 'utf8' },
-    );
+    const out = bash(['-c', 'kpt fn source examples/wave-conflict | secret-rollout plan']);
     expect(out.status).toBe(1);
     const lines = block.text.trimEnd().split('\n');
     const error = lines.pop() as string;
