@@ -1,7 +1,7 @@
 // The thin entry point: arguments, stdin, stdout/stderr, exit code. Everything else is in run().
-import { fstatSync, readFileSync } from 'node:fs';
+import { fstatSync } from 'node:fs';
 import { parseArgs } from './cli-args.js';
-import { impactCli, impactUsage } from './impact-cli.js';
+import { impactCli, impactUsage, readFnConfig } from './impact-cli.js';
 import { healthCheckPatch } from './rules/argocd-health.js';
 import { checkInPieces, type PlanFormat, plan, runInPieces } from './run.js';
 import { decode, readStdin, write } from './stdio.js';
@@ -65,16 +65,11 @@ async function main(argv: readonly string[]): Promise<number> {
   const { settings, fnConfigPath } = parsed;
   const verbose = parsed.flags.has('--verbose');
   const format: PlanFormat = parsed.format ?? (parsed.flags.has('--mermaid') ? 'mermaid' : 'table');
-  let fnConfig: { path: string; text: string } | undefined;
-  if (fnConfigPath !== undefined) {
-    try {
-      fnConfig = { path: fnConfigPath, text: readFileSync(fnConfigPath, 'utf8') };
-    } catch (error) {
-      process.stderr.write(
-        `secret-rollout: cannot read --fn-config ${fnConfigPath}: ${(error as Error).message}\n`,
-      );
-      return 1;
-    }
+  const fnConfig =
+    fnConfigPath === undefined ? undefined : readFnConfig(fnConfigPath, process.cwd());
+  if (typeof fnConfig === 'string') {
+    process.stderr.write(`secret-rollout: ${fnConfig}\n`);
+    return 1;
   }
   if (stdinIsTerminal()) {
     process.stderr.write(`secret-rollout: no input on stdin\n${usage}`);
