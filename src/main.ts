@@ -31,8 +31,6 @@ functionConfig; plan also reads them from a Kptfile in the input. See the README
 const formats: readonly PlanFormat[] = ['table', 'mermaid', 'json'];
 
 async function main(argv: readonly string[]): Promise<number> {
-  // Before anything else, and anywhere in the arguments: `plan --help` and
-  // `argocd-health --help` must not read stdin or print a patch.
   if (stdoutClosed()) {
     write(
       2,
@@ -40,6 +38,8 @@ async function main(argv: readonly string[]): Promise<number> {
     );
     return 1;
   }
+  // Before any command, and anywhere in the arguments: `plan --help` and
+  // `argocd-health --help` must not read stdin or print a patch.
   if (argv.includes('--help') || argv.includes('-h')) return emit(usage);
   if (argv.includes('--version')) return emit(`${SECRET_ROLLOUT_VERSION}\n`);
   if (argv[0] === 'argocd-health') return emit(healthCheckPatch());
