@@ -132,9 +132,9 @@ const outOfCwd = 'a symbolic link out of the working directory (refused)';
 
 /**
  * A path given below the working directory (as CI passes a directory of the pull request's
- * tree) must stay below it: the tree can make it, or a directory on its way, a link to anywhere.
- * Paths given elsewhere (absolute, or up from it) are read where they lead. Throws (ENOENT) when
- * the path does not exist.
+ * tree) must stay below it, however it is written: the tree can make it, or a directory on its
+ * way, a link to anywhere. Paths outside the working directory are read where they lead. Throws
+ * (ENOENT) when the path does not exist.
  */
 const leavesCwd = (full: string, cwd: string) =>
   isBelow(path.relative(cwd, full)) &&
