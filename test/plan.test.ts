@@ -373,7 +373,7 @@ describe('plan: the options the run would use', () => {
     // No table and no "options from" line: nothing was planned.
     expect(bad.stdout).toBe('');
     expect(bad.stderr).toBe(
-      'error: functionConfig (Kptfile pipeline.mutators[0].configMap): data.storeWave must be a 64-bit integer, got a string ("soon") [data.storeWave]\n',
+      'error: functionConfig (Kptfile pipeline.mutators[0].configMap): data.storeWave must be a 64-bit integer, got a string [data.storeWave]\n',
     );
     const file = plan(input.replace(/functionConfig[\s\S]*$/, ''), {
       fnConfig: { path: 'c.yaml', text: 'kind: [' },
