@@ -40,6 +40,7 @@ export function planChecksums({ consumers }: Consumption): ChecksumPlan {
   const checksummed = new Map<Resource, Checksum[]>();
   const edits: MappingEdit[] = [];
   const results: Result[] = [];
+  const values: ChecksumValues = new Map();
   for (const { resource, templates, error } of consumers) {
     for (const { template, consumed, current } of templates) {
       if (template.shape === barePod) {
@@ -55,7 +56,7 @@ export function planChecksums({ consumers }: Consumption): ChecksumPlan {
       }
       const { metadata } = template.shape;
       for (const [annotation, group] of byAnnotation) {
-        const value = templateChecksum(group);
+        const value = templateChecksum(group, values);
         const covered = group.map((c) => c.source);
         const checksum = {
           shape: template.shape,
@@ -87,32 +88,65 @@ export const listNames = (sources: readonly SecretSource[]) =>
     ? describe((sources[0] as SecretSource).resource)
     : [...new Set(sources.map((s) => describe(s.resource)))].join(', ');
 
+/** The checksums of one run, by the contents and Secret names they cover (`templateChecksum`). */
+type ChecksumValues = Map<string, string>;
+
 /**
  * sha256 of the canonical JSON list of `{"secret": <Secret name>, "content": <source content>}`,
- * one entry per consumed source, sorted by their canonical JSON.
+ * one entry per consumed source, sorted by their canonical JSON. Consumers that read the same
+ * sources with the same keys get one value, hashed once: a source whose content expands (YAML
+ * aliases) to megabytes of text is not hashed again for each of its hundreds of consumers.
  */
-function templateChecksum(consumed: readonly SourceRead[]): string {
-  const entries = consumed
-    .map(({ source, keys }) => {
+function templateChecksum(consumed: readonly SourceRead[], values: ChecksumValues): string {
+  const read = consumed.map(({ source, keys }) => ({
+    content: source.content(keys),
+    secret: source.secretName,
+  }));
+  const covered = read
+    .map(({ content, secret }) => JSON.stringify([contentKey(content), secret]))
+    .sort()
+    .join();
+  let value = values.get(covered);
+  if (value === undefined) {
+    const entries = read
       // Keys in canonical order: "content" < "secret".
-      const content = canonicalOf(source.content(keys));
-      return `{"content":${content},"secret":${JSON.stringify(source.secretName)}}`;
-    })
-    .sort();
-  return sha256Hex(`[${entries.join(',')}]`);
+      .map(
+        ({ content, secret }) =>
+          `{"content":${canonicalOf(content)},"secret":${JSON.stringify(secret)}}`,
+      )
+      .sort();
+    value = sha256Hex(`[${entries.join(',')}]`);
+    values.set(covered, value);
+  }
+  return value;
 }
 
-/** Sources return the same object for all their consumers that read every key: serialise once. */
-const canonicalCache = new WeakMap<object, string>();
-function canonicalOf(content: Json): string {
-  if (typeof content !== 'object' || content === null) return canonicalJson(content);
-  let text = canonicalCache.get(content);
-  if (text === undefined) {
-    text = canonicalJson(content);
-    canonicalCache.set(content, text);
+/**
+ * Sources return the same object for all their consumers that read the same keys: serialise it
+ * once, and name it by a number (its text can be megabytes) where checksums are looked up.
+ */
+const canonicalCache = new WeakMap<object, { text: string; id: number }>();
+function canonical(content: object & Json): { text: string; id: number } {
+  let known = canonicalCache.get(content);
+  if (known === undefined) {
+    known = { text: canonicalJson(content), id: nextId++ };
+    canonicalCache.set(content, known);
   }
-  return text;
+  return known;
 }
+let nextId = 0;
+
+function canonicalOf(content: Json): string {
+  return typeof content === 'object' && content !== null
+    ? canonical(content).text
+    : canonicalJson(content);
+}
+
+/** An object's number, or a scalar's canonical JSON (which is never a bare number's text `n1`). */
+const contentKey = (content: Json): string =>
+  typeof content === 'object' && content !== null
+    ? `n${canonical(content).id}`
+    : canonicalJson(content);
 
 export function unionKeys(a: KeySet, b: KeySet): KeySet {
   if (a === 'all' || b === 'all') return 'all';
