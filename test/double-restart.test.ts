@@ -194,13 +194,23 @@ describe('double restarts', () => {
       ]);
       expect(JSON.stringify(onTemplate)).not.toContain('d(');
     });
+
+    it('the warning names the list that matched by its key, never by its entries', () => {
+      const results = resultsOf(
+        runOk(resourceList([es, workload('api', { meta: reload('"canary-x9, d."') })])).stdout,
+      );
+      expect(results.map((r) => r.message)).toContainEqual(
+        expect.stringContaining('also by Stakater Reloader (secret.reloader.stakater.com/reload)'),
+      );
+      expect(JSON.stringify(results)).not.toContain('canary-x9');
+    });
   });
 
   it('Reloader falls back to the pod template only when the workload has none of its keys', () => {
     const onTemplate = workload('api', { template: 'secret.reloader.stakater.com/reload: db' });
     expect(messages([es, onTemplate])).toEqual([
       expect.stringContaining(
-        'also by Stakater Reloader (secret.reloader.stakater.com/reload: "db" on its pod template)',
+        'also by Stakater Reloader (secret.reloader.stakater.com/reload on its pod template)',
       ),
     ]);
     expect(warnings([es, onTemplate])[0]?.field).toEqual({
@@ -258,7 +268,7 @@ spec:
       messages([spc, mounting('secretproviderclass.reloader.stakater.com/reload: vault-spc')]),
     ).toEqual([
       expect.stringContaining(
-        '(secretproviderclass.reloader.stakater.com/reload: "vault-spc") when SecretProviderClass vault-spc changes: a change can restart it twice. Remove secretproviderclass.reloader.stakater.com/reload, add vault-spc to secretproviderclasses.exclude.reloader.stakater.com/reload,',
+        '(secretproviderclass.reloader.stakater.com/reload) when SecretProviderClass vault-spc changes: a change can restart it twice. Remove secretproviderclass.reloader.stakater.com/reload, add vault-spc to secretproviderclasses.exclude.reloader.stakater.com/reload,',
       ),
     ]);
     expect(messages([spc, mounting('secret.reloader.stakater.com/auto: "true"')])).toEqual([]);
@@ -274,7 +284,7 @@ spec:
     });
     expect(messages([es, both])).toEqual([
       expect.stringContaining(
-        'Stakater Reloader (reloader.stakater.com/auto: "true", secret.reloader.stakater.com/reload: "db") when Secret db changes: a change can restart it twice. Remove reloader.stakater.com/auto, secret.reloader.stakater.com/reload, add db to secrets.exclude.reloader.stakater.com/reload,',
+        'Stakater Reloader (reloader.stakater.com/auto: "true", secret.reloader.stakater.com/reload) when Secret db changes: a change can restart it twice. Remove reloader.stakater.com/auto, secret.reloader.stakater.com/reload, add db to secrets.exclude.reloader.stakater.com/reload,',
       ),
       expect.stringContaining('also by wave (wave.pusher.com/update-on-config-change: "true")'),
     ]);

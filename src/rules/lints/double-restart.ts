@@ -133,7 +133,11 @@ function mentionsAny(annotations: Json | undefined): boolean {
 const kindOf = (r: Resource) => `${groupOf(r.apiVersion)}/${r.kind}`;
 
 interface Found {
-  /** `key: "value"`, and where when it is not the workload's own metadata. */
+  /**
+   * `key: "value"` for a switch (one of the few values that turn it on), the key alone for a
+   * `reload` list, whose entries are free text from the input; and where when it is not the
+   * workload's own metadata.
+   */
   text: string;
   key: string;
   field: string;
@@ -145,12 +149,12 @@ interface Place {
   own: boolean;
 }
 
-function foundAt(place: Place, key: string): Found | undefined {
+function foundAt(place: Place, key: string, list = false): Found | undefined {
   const value = place.annotations[key];
   if (typeof value !== 'string') return undefined;
   const where = place.own ? '' : ' on its pod template';
   return {
-    text: `${key}: ${JSON.stringify(value)}${where}`,
+    text: `${key}${list ? '' : `: ${JSON.stringify(value)}`}${where}`,
     key,
     field: annotationField(place.metadata, key),
   };
@@ -224,7 +228,7 @@ function reloaderFor(
       typeof search === 'string' && isTrue(search) ? reloader.search : undefined,
     ];
     for (const key of on) {
-      const at = key && foundAt(place, key);
+      const at = key && foundAt(place, key, key === type.reload);
       if (at) result.push(at);
     }
   }
