@@ -19,6 +19,10 @@ vi.mock('../src/model/hash.js', async (importOriginal) => {
       hashed.texts.push(text);
       return actual.sha256Hex(text);
     },
+    sha256HexOfPieces: (pieces: readonly string[]) => {
+      hashed.texts.push(pieces.join(''));
+      return actual.sha256HexOfPieces(pieces);
+    },
   };
 });
 

@@ -2,7 +2,7 @@
 // item order.
 
 import { annotationEdit, annotationField, type MappingEdit } from '../model/edit.js';
-import { canonicalJson, sha256Hex } from '../model/hash.js';
+import { canonicalJson, sha256HexOfPieces } from '../model/hash.js';
 import type { Json, Resource } from '../model/resource.js';
 import { deferredInfo, describe, type Result, resourceResult } from '../model/results.js';
 import type { Consumption } from './consumers.js';
@@ -109,17 +109,47 @@ function templateChecksum(consumed: readonly SourceRead[], values: ChecksumValue
   let value = values.get(covered);
   if (value === undefined) {
     const entries = read
+      .map(({ content, secret }) => ({
+        content: canonicalOf(content),
+        secret: JSON.stringify(secret),
+      }))
+      .sort(entryOrder);
+    // Fed in pieces: the list is never written out, so a large content is not copied per consumer.
+    const pieces = entries.flatMap((e, i) => [
+      i === 0 ? '[' : ',',
       // Keys in canonical order: "content" < "secret".
-      .map(
-        ({ content, secret }) =>
-          `{"content":${canonicalOf(content)},"secret":${JSON.stringify(secret)}}`,
-      )
-      .sort();
-    value = sha256Hex(`[${entries.join(',')}]`);
+      '{"content":',
+      e.content,
+      ',"secret":',
+      e.secret,
+      '}',
+    ]);
+    value = sha256HexOfPieces([...pieces, ']']);
     values.set(covered, value);
   }
   return value;
 }
+
+interface Entry {
+  /** Canonical JSON of the content and of the Secret name. */
+  content: string;
+  secret: string;
+}
+
+const entryText = (e: Entry) => `{"content":${e.content},"secret":${e.secret}}`;
+
+/** The order of the entries' texts, found without writing a large content's text again. */
+function entryOrder(a: Entry, b: Entry): number {
+  // Equal contents: the names decide (no JSON string is a proper prefix of another).
+  if (a.content === b.content) return order(a.secret, b.secret);
+  // One content a prefix of the other (scalars only: `1`, `12`): what follows decides.
+  if (a.content.startsWith(b.content) || b.content.startsWith(a.content)) {
+    return order(entryText(a), entryText(b));
+  }
+  return order(a.content, b.content);
+}
+
+const order = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
 
 /**
  * Sources return the same object for all their consumers that read the same keys: serialise it
