@@ -203,7 +203,10 @@ export function analyse(
     const first = results.find((r) => r.severity === 'error' && /invalid YAML/.test(r.message));
     results.splice(0, results.length, ...(first ? [first] : []));
   }
-  const planned = config && !streamBroken ? transform(resources, config, bystanders) : emptyPlan();
+  const planned =
+    config && !streamBroken
+      ? transform(resources, config, bystanders, Buffer.byteLength(text))
+      : emptyPlan();
   results.push(...planned.results);
   return { input, resources, results, planned, config, configSource, aliased, projected };
 }

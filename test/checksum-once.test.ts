@@ -27,9 +27,9 @@ vi.mock('../src/model/hash.js', async (importOriginal) => {
 });
 
 /** How many texts hashed in one run held the source's remote key (its content). */
-function hashesOf(items: string[], marker: string): number {
+function hashesOf(items: string[], marker: string, settings?: Record<string, string>): number {
   hashed.texts.length = 0;
-  runOk(resourceList(items));
+  runOk(resourceList(items), settings);
   return hashed.texts.filter((text) => text.includes(marker)).length;
 }
 
@@ -63,5 +63,25 @@ describe('checksum work', () => {
         'db/big',
       ),
     ).toBe(4);
+  });
+
+  it('one hash for a ConfigMap read by many consumers, though it builds its content per read', () => {
+    const config = `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: settings
+  namespace: shop
+data:
+  mode: fast-lane
+`;
+    const items = Array.from({ length: consumers }, (_, i) =>
+      deployment(`api-${i}`, 'envFrom:\n- configMapRef:\n    name: settings', {
+        namespace: 'shop',
+      }),
+    );
+    // main: one per consumer (30): each read built a new content object.
+    expect(
+      hashesOf([config, ...items], 'fast-lane', { configMapChecksumAnnotation: 'checksum/config' }),
+    ).toBe(1);
   });
 });
