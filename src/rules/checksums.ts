@@ -211,7 +211,7 @@ class ChecksumWork {
       bySource = new Map();
       this.contents.set(source, bySource);
     }
-    const id = keys === 'all' ? 'all' : JSON.stringify([...keys].sort());
+    const id = keysId(keys);
     let content = bySource.get(id);
     if (content === undefined) {
       content = source.content(keys);
@@ -267,6 +267,10 @@ function entryOrder(a: Entry, b: Entry): number {
 }
 
 const order = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+
+/** The keys read, as a text equal for equal sets. */
+export const keysId = (keys: KeySet): string =>
+  keys === 'all' ? 'all' : JSON.stringify([...keys].sort());
 
 export function unionKeys(a: KeySet, b: KeySet): KeySet {
   if (a === 'all' || b === 'all') return 'all';
