@@ -99,10 +99,10 @@ describe('ExternalSecret templateFrom', () => {
   it('hashes the keys read of the ConfigMap and Secret into checksum/dependencies and the consumers', () => {
     const rendered = render(world());
     // Written from the documented algorithm, not by the code under test: canonical JSON of one
-    // entry per dependency, in the order the spec names them; a Secret's values as digests.
-    const digest = createHash('sha256').update('CA').digest('hex');
+    // entry per dependency, in the order the spec names them; of a Secret, without
+    // secretChecksumKey, only the keys read that it has.
     const deps = sha256(
-      `[{"data":{"config.yaml":"user: {{ .user }}\\n"},"kind":"ConfigMap","name":"tpl"},{"data":{"ca.crt":"${digest}"},"kind":"Secret","name":"tpl-secret"}]`,
+      `[{"data":{"config.yaml":"user: {{ .user }}\\n"},"kind":"ConfigMap","name":"tpl"},{"keys":["ca.crt"],"kind":"Secret","name":"tpl-secret"}]`,
     );
     expect(esAnnotation(world())).toBe(deps);
     const content = `{"checksum/dependencies":"${deps}","data":[{"remoteRef":{"key":"app","property":"user","version":"1"},"secretKey":"user"}],"secretStoreRef":{"name":"vault"},"target":{"template":{"templateFrom":[{"configMap":{"items":[{"key":"config.yaml"}],"name":"tpl"}},{"secret":{"items":[{"key":"ca.crt"}],"name":"tpl-secret"}}]}}}`;
@@ -122,9 +122,13 @@ describe('ExternalSecret templateFrom', () => {
     const changed = world(configMap({ body: 'user: {{ .user | upper }}' }));
     expect(moved(world(), changed)).toEqual(['shop/api']);
     expect(esAnnotation(changed)).not.toBe(esAnnotation(world()));
+    // A Secret's value counts only with secretChecksumKey (the warning says so).
     const secretChanged = world(configMap(), templateSecret('Q0I='));
-    expect(moved(world(), secretChanged)).toEqual(['shop/api']);
-    expect(esAnnotation(secretChanged)).not.toBe(esAnnotation(world()));
+    expect(moved(world(), secretChanged)).toEqual([]);
+    expect(esAnnotation(secretChanged)).toBe(esAnnotation(world()));
+    const keyed = { secretChecksumKey: 'k3y-0f-at-least-32-random-bytes!' };
+    expect(moved(world(), secretChanged, keyed)).toEqual(['shop/api']);
+    expect(esAnnotation(secretChanged, keyed)).not.toBe(esAnnotation(world(), keyed));
   });
 
   it('a key not read (items narrows), labels or binaryData move nothing', () => {
@@ -241,7 +245,8 @@ describe('ExternalSecret templateFrom', () => {
 
   it('does not warn under OnChange or a periodic refresh', () => {
     for (const policy of ['  refreshPolicy: OnChange\n', '  refreshInterval: 15m\n', '']) {
-      const rendered = render(world(configMap(), templateSecret(), externalSecret({ policy })));
+      const items = world(configMap(), templateSecret(), externalSecret({ policy }));
+      const rendered = render(items, { secretChecksumKey: 'k3y' });
       const warnings = rendered.results.filter((r) => r.severity === 'warning');
       expect(warnings).toEqual([]);
     }

@@ -16,7 +16,7 @@ import {
 import { describe, type Result, resourceResult } from '../../model/results.js';
 import { stringMap } from './fields.js';
 import { type NormalizeRule, normalize } from './normalize.js';
-import { secretDigests } from './secret.js';
+import { secretValues } from './secret.js';
 import type { InputRead, Inventory } from './source.js';
 
 export const dependenciesAnnotation = 'checksum/dependencies';
@@ -153,9 +153,10 @@ export interface SpecSite {
 export function readDependencies(
   resource: Resource,
   spec: JsonObject,
-  { config, find }: Inventory,
+  inventory: Inventory,
   { at, namespace }: SpecSite = { at: 'spec', namespace: resource.namespace },
 ): Dependencies {
+  const { find } = inventory;
   const notes: Result[] = [];
   const reads = new Map<Resource, { reference: Reference; keys: Set<string> }>();
   for (const reference of referencesOf(spec, at, true)) {
@@ -173,7 +174,7 @@ export function readDependencies(
     reads.set(found, read);
   }
   const entries = [...reads].map(([dependency, { reference, keys }]) =>
-    entryOf(resource, dependency, reference, [...keys], config, notes),
+    entryOf(resource, dependency, reference, [...keys], inventory, notes),
   );
   const resources = [...reads.keys()];
   const hash = entries.length === 0 ? undefined : sha256Hex(canonicalJson(entries));
@@ -187,7 +188,7 @@ function entryOf(
   dependency: Resource,
   reference: Reference,
   keys: readonly string[],
-  config: Inventory['config'],
+  inventory: Inventory,
   notes: Result[],
 ): Json {
   const { kind, name, field } = reference;
@@ -204,11 +205,12 @@ function entryOf(
     const spec = named(() => normalize(dependency.value.spec ?? {}, generatorRules[kind] ?? []));
     return { kind, name, spec };
   }
-  // ESO reads a ConfigMap's `data` (not binaryData) and a Secret's `data`, key by key.
-  const values =
-    kind === 'Secret'
-      ? named(() => secretDigests(dependency, config))
-      : named(() => stringMap(dependency.value.data, 'data'));
+  // ESO reads a ConfigMap's `data` (not binaryData) and a Secret's `data`, key by key. Of a
+  // Secret, without secretChecksumKey, only which keys it has (secret.ts says why).
+  const secret = kind === 'Secret' ? named(() => secretValues(dependency, inventory)) : undefined;
+  const values = secret
+    ? (secret.digests ?? Object.fromEntries(secret.keys.map((key) => [key, ''])))
+    : named(() => stringMap(dependency.value.data, 'data'));
   const data: Record<string, Json> = {};
   for (const key of keys) {
     const value = values[key];
@@ -217,6 +219,7 @@ function entryOf(
       notes.push(resourceResult(resource, 'warning', message, { path: field }));
     } else data[key] = value;
   }
+  if (secret && !secret.digests) return { kind, name, keys: Object.keys(data).sort() };
   return { kind, name, data };
 }
 
