@@ -115,11 +115,12 @@ function fileOf(annotations: Record<string, string>): Resource['file'] {
 export const objectKey = (kind: string, namespace: string | undefined, name: string) =>
   `${kind}/${namespace ?? ''}/${name}`;
 
+/** The type of a value, never the value: messages quote no text of the input (README). */
 export function describeType(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'object') return 'a mapping';
-  return `a ${typeof value} (${JSON.stringify(value)?.slice(0, 40)})`;
+  return `a ${typeof value}`;
 }
 
 /** More nodes than any real manifest has: past it, the item is a YAML alias bomb. */

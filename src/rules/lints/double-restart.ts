@@ -132,7 +132,7 @@ function mentionsAny(annotations: Json | undefined): boolean {
 const kindOf = (r: Resource) => `${groupOf(r.apiVersion)}/${r.kind}`;
 
 interface Found {
-  /** `key: "value"`, and where when it is not the workload's own metadata. */
+  /** The annotation's key, and where when it is not the workload's own metadata; never its value. */
   text: string;
   key: string;
   field: string;
@@ -149,7 +149,7 @@ function foundAt(place: Place, key: string): Found | undefined {
   if (typeof value !== 'string') return undefined;
   const where = place.own ? '' : ' on its pod template';
   return {
-    text: `${key}: ${JSON.stringify(value)}${where}`,
+    text: `${key}${where}`,
     key,
     field: annotationField(place.metadata, key),
   };

@@ -270,9 +270,10 @@ export function refreshOf(spec: Json | undefined, at = 'spec'): Refresh {
     typeof interval === 'number'
       ? interval <= 0
       : typeof interval === 'string' && (interval.startsWith('-') || !/[1-9]/.test(interval));
+  // Zero or not is said, never the text written (messages quote no input).
   const why =
     isObject(spec) && spec.refreshInterval !== undefined
-      ? `refreshInterval ${JSON.stringify(interval)}`
+      ? `refreshInterval ${zero ? '0' : 'above 0'}`
       : 'refreshInterval 1h (the default)';
   return { syncsOnChange: !zero, periodic: !zero, why, field: `${at}.refreshInterval` };
 }
