@@ -206,21 +206,20 @@ function entryOf(
     return { kind, name, spec };
   }
   // ESO reads a ConfigMap's `data` (not binaryData) and a Secret's `data`, key by key. Of a
-  // Secret, without secretChecksumKey, only which keys it has (secret.ts says why).
+  // Secret, without secretChecksumKey, only which of those keys it has (secret.ts says why).
   const secret = kind === 'Secret' ? named(() => secretValues(dependency, inventory)) : undefined;
   const values = secret
-    ? (secret.digests ?? Object.fromEntries(secret.keys.map((key) => [key, ''])))
+    ? (secret.digests ?? {})
     : named(() => stringMap(dependency.value.data, 'data'));
-  const data: Record<string, Json> = {};
-  for (const key of keys) {
-    const value = values[key];
-    if (value === undefined || value === null) {
-      const message = `${field}: ${describe(dependency)} has no key ${key}: ESO cannot render the template`;
-      notes.push(resourceResult(resource, 'warning', message, { path: field }));
-    } else data[key] = value;
-  }
-  if (secret && !secret.digests) return { kind, name, keys: Object.keys(data).sort() };
-  return { kind, name, data };
+  const present = new Set(secret?.keys ?? Object.keys(values).filter((k) => values[k] !== null));
+  const found = keys.filter((key) => {
+    if (present.has(key)) return true;
+    const message = `${field}: ${describe(dependency)} has no key ${key}: ESO cannot render the template`;
+    notes.push(resourceResult(resource, 'warning', message, { path: field }));
+    return false;
+  });
+  if (secret && !secret.digests) return { kind, name, keys: found.sort() };
+  return { kind, name, data: Object.fromEntries(found.map((key) => [key, values[key] as Json])) };
 }
 
 /**
