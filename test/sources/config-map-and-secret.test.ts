@@ -142,6 +142,18 @@ describe('plain ConfigMaps and Secrets', () => {
     }
   });
 
+  it('count a key named __proto__ like any other', () => {
+    const proto = (value: string) =>
+      secret().replace('  user: app\n', `  user: app\n  __proto__: ${value}\n`);
+    const keyed = { ...on, secretChecksumKey: 'k3y' };
+    expect(moved(world(), world(configMap(), proto('a')), on, secretKey)).toEqual([
+      'shop/reads-all',
+    ]);
+    expect(
+      moved(world(configMap(), proto('a')), world(configMap(), proto('b')), keyed, secretKey),
+    ).toEqual(['shop/reads-all']);
+  });
+
   it('share a template with ExternalSecrets: one annotation per kind of source', () => {
     const items = [
       externalSecret('api', { namespace: 'shop' }),

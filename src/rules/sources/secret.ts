@@ -60,7 +60,8 @@ export interface SecretValues {
 export function secretValues(resource: Resource, inventory: Inventory): SecretValues {
   const { config } = inventory;
   const hmac = digester(config);
-  const digests: Record<string, string> = {};
+  // No prototype: `__proto__` is a valid Secret key, which a plain object would swallow.
+  const digests: Record<string, string> = Object.create(null);
   for (const [key, value] of Object.entries(stringMap(resource.value.data, 'data'))) {
     const text = (value as string).replace(/\r?\n/g, '');
     if (!base64.test(text)) {
