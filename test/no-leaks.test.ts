@@ -94,6 +94,10 @@ spec:
 const stream = (pin: string, ca?: string) => secrets(pin, ca).join('---\n');
 const optIn = 'secretChecksumAnnotation=checksum/secrets';
 
+/** A run copies its input through (the Secrets, the functionConfig): what it adds is its own. */
+const ownOutput = (text: string, o: ReturnType<typeof cliRun>) =>
+  `${insertedLines(text, o.stdout).join('\n')}\n${o.stderr}`;
+
 /** Every way a run shows something: stream run, ResourceList run, plan, check, all verbose. */
 function everything(pin: string, extra: readonly string[] = [], ca?: string): string {
   const args = [optIn, ...extra];
@@ -102,12 +106,9 @@ function everything(pin: string, extra: readonly string[] = [], ca?: string): st
     .join('')}`;
   const input = stream(pin, ca);
   const list = resourceList(secrets(pin, ca), config);
-  // A run copies its input through (the Secrets, the functionConfig): what it adds is its own.
-  const added = (text: string, o: ReturnType<typeof cliRun>) =>
-    `${insertedLines(text, o.stdout).join('\n')}\n${o.stderr}`;
   const outs = [
-    added(input, cliRun(['--verbose', ...args], input)),
-    added(list, cliRun(['--verbose'], list)),
+    ownOutput(input, cliRun(['--verbose', ...args], input)),
+    ownOutput(list, cliRun(['--verbose'], list)),
     ...[
       ['plan', '--verbose'],
       ['plan', '--format', 'json'],
@@ -201,6 +202,23 @@ pipeline:
     const bad = cliRun([optIn, keyed, 'storeWave=x'], stream(pinA));
     expect(bad.code).toBe(1);
     expect(`${bad.stdout}${bad.stderr}`).not.toContain(key);
+    // In a --fn-config file: named by its path, never its content.
+    const scratch = mkdtempSync(path.join(tmpdir(), 'no-leaks-'));
+    try {
+      const file = path.join(scratch, 'fn.yaml');
+      writeFileSync(
+        file,
+        `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: fn}\ndata: {secretChecksumAnnotation: checksum/secrets, secretChecksumKey: ${key}}\n`,
+      );
+      for (const command of [['--verbose'], ['plan', '--verbose'], ['check', '--verbose']]) {
+        const o = cliRun([...command, '--fn-config', file], stream(pinA));
+        if (command[0] === 'plan') expect(o.stderr).toContain(`options from --fn-config ${file}`);
+        const own = command[0] === '--verbose' ? ownOutput(stream(pinA), o) : o.stdout + o.stderr;
+        expect(own).not.toContain(key);
+      }
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
   });
 
   describe('impact', () => {
