@@ -1,8 +1,8 @@
 // ExternalSecret dependencies (issue #15 item 3): templateFrom ConfigMaps and Secrets and
 // generators in the input join the consumers' checksum, and the ExternalSecret carries their hash
 // in `checksum/dependencies` (ESO watches none of them), ordered before it.
-import { createHash, createHmac } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import crypto, { createHash, createHmac } from 'node:crypto';
+import { describe, expect, it, vi } from 'vitest';
 import { impact } from '../../src/impact-run.js';
 import { check, plan, run } from '../../src/run.js';
 import {
@@ -184,6 +184,21 @@ describe('ExternalSecret templateFrom', () => {
     const once = runOk(stream).stdout;
     expect(once).toContain(`${depsKey}: "${esAnnotation(world())}"`);
     expect(runOk(once).stdout).toBe(once);
+  });
+
+  it('hashes a Secret once, however many ExternalSecrets read it (counted, not timed)', () => {
+    const readers = Array.from({ length: 20 }, (_, i) =>
+      externalSecret().replace('name: app\n', `name: app-${i}\n`),
+    );
+    const hmac = vi.spyOn(crypto, 'createHmac');
+    try {
+      const items = [configMap(), templateSecret(), ...readers, consumer()];
+      render(items, { secretChecksumKey: 'k3y', secretChecksumAnnotation: 'checksum/secrets' });
+      // One key (ca.crt), one HMAC: not one per reader.
+      expect(hmac).toHaveBeenCalledTimes(1);
+    } finally {
+      hmac.mockRestore();
+    }
   });
 
   it('keys the Secret digests with secretChecksumKey', () => {

@@ -53,12 +53,30 @@ export interface SecretValues {
 }
 
 /**
+ * Each Secret's, worked out once per run: a Secret that many ExternalSecrets template from, and
+ * that is a source itself, is hashed once, so the cost stays linear in the input. Kept with the
+ * key they were made with (a Resource can be planned again with other options).
+ */
+const read = new WeakMap<Resource, { key: string; values: SecretValues }>();
+
+/**
  * What stands for a Secret's values wherever its content is hashed. Without `secretChecksumKey`
  * only the key names; the Secret is then told to the inventory (`unkeyed`), which names it in the
  * run's one warning. `data` is checked to be base64 either way: the API server refuses it too.
  */
 export function secretValues(resource: Resource, inventory: Inventory): SecretValues {
-  const { config } = inventory;
+  const key = inventory.config.secretChecksumKey;
+  let cached = read.get(resource);
+  if (cached?.key !== key) {
+    cached = { key, values: valuesOf(resource, inventory.config) };
+    read.set(resource, cached);
+  }
+  const { values } = cached;
+  if (!values.digests && values.keys.length > 0) inventory.unkeyed(resource);
+  return values;
+}
+
+function valuesOf(resource: Resource, config: Config): SecretValues {
   const hmac = digester(config);
   // No prototype: `__proto__` is a valid Secret key, which a plain object would swallow.
   const digests: Record<string, string> = Object.create(null);
@@ -75,9 +93,7 @@ export function secretValues(resource: Resource, inventory: Inventory): SecretVa
     digests[key] = hmac ? hmac(Buffer.from(value as string, 'utf8')) : '';
   }
   const keys = Object.keys(digests).sort();
-  if (hmac) return { keys, digests };
-  if (keys.length > 0) inventory.unkeyed(resource);
-  return { keys, digests: undefined };
+  return { keys, digests: hmac ? digests : undefined };
 }
 
 function digester(config: Config): ((value: Buffer) => string) | undefined {
