@@ -11,9 +11,15 @@
 # test/container/ builds this file and runs it through the real kpt and kubectl.
 
 # Base images. Defaults: the Node.js LTS on Alpine (it has a shell, which the Argo CD plugin
-# example needs). Pin a digest for reproducible releases, e.g. node:24-alpine@sha256:….
-ARG BUILD_IMAGE=node:24-alpine
-ARG RUNTIME_IMAGE=node:24-alpine
+# example needs), pinned by digest so that a build takes the image that was reviewed, not whatever
+# the tag points at that day. Tag: node:24-alpine (Node.js 24.20.0, Alpine 3.24.1, pushed
+# 2026-08-27); the digest is its multi-platform index (linux/amd64, arm64, s390x) as Docker's
+# official-images bot recorded it: docker-library/repo-info, repos/node/remote/24-alpine.md at
+# commit 2eade49d93bd3ea5092e8210e288f13f832b298d. To update: `docker buildx imagetools inspect
+# node:24-alpine` (or `crane digest node:24-alpine`), check the Node.js version, and replace both
+# digests, the version and the date here in one commit (README, Container image).
+ARG BUILD_IMAGE=node:24-alpine@sha256:e67514e5d0f6c46656005e1b693b2ec9d52e80b641307de684d4a015ba7a4eaf
+ARG RUNTIME_IMAGE=node:24-alpine@sha256:e67514e5d0f6c46656005e1b693b2ec9d52e80b641307de684d4a015ba7a4eaf
 
 FROM ${BUILD_IMAGE} AS build
 WORKDIR /src

@@ -50,5 +50,6 @@ rmSync(codeCache, { force: true });
 execFileSync(process.execPath, [command], {
   input: readFileSync('examples/ci/manifests.yaml'),
   env: { ...process.env, SECRET_ROLLOUT_WRITE_CODE_CACHE: '1' },
-  stdio: ['pipe', 'ignore', 'pipe'],
+  // stdout a pipe, not 'ignore': a read-write /dev/null there is refused as a closed stdout.
+  stdio: ['pipe', 'pipe', 'pipe'],
 });

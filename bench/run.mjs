@@ -59,7 +59,8 @@ const problems = [];
  */
 function run(name, cmd, stdin, stdout, inner = false) {
   const inFd = stdin ? openSync(stdin, 'r') : 'ignore'; // fresh fd: offsets are shared
-  const outFd = stdout ? openSync(stdout, 'w') : 'ignore';
+  // Write-only /dev/null, not 'ignore' (read-write): secret-rollout refuses that as a closed stdout.
+  const outFd = openSync(stdout ?? '/dev/null', 'w');
   const full = TIME ? [TIME, '-f', '%M', '-o', rssFile, ...cmd] : cmd;
   const t0 = performance.now();
   const r = spawnSync(full[0], full.slice(1), {
@@ -70,7 +71,7 @@ function run(name, cmd, stdin, stdout, inner = false) {
   });
   const s = (performance.now() - t0) / 1000;
   if (inFd !== 'ignore') closeSync(inFd);
-  if (outFd !== 'ignore') closeSync(outFd);
+  closeSync(outFd);
   if (r.status !== 0) {
     const tail = String(r.stderr ?? r.error)
       .trim()

@@ -27,7 +27,8 @@ export function parseArgs<F extends string>(
   spec: ArgsSpec<F>,
 ): Args<F> | ArgsError {
   const parsed: Args<F> = {
-    settings: {},
+    // No prototype: `__proto__=x` is then a key like any other (an unknown option), not a setter.
+    settings: Object.create(null),
     fnConfigPath: undefined,
     format: undefined,
     flags: new Set(),
@@ -55,7 +56,7 @@ export function parseArgs<F extends string>(
     } else if (fnConfig !== null) {
       if (!fnConfig) return fail('--fn-config needs a file');
       parsed.fnConfigPath = fnConfig;
-    } else if (/^[A-Za-z]\w*=/.test(arg)) {
+    } else if (/^[A-Za-z_]\w*=/.test(arg)) {
       const eq = arg.indexOf('=');
       const key = arg.slice(0, eq);
       // The last one winning would hide a typo'd pipeline or a clash with a CI default.

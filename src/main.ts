@@ -1,10 +1,10 @@
 // The thin entry point: arguments, stdin, stdout/stderr, exit code. Everything else is in run().
-import { fstatSync, readFileSync } from 'node:fs';
+import { fstatSync } from 'node:fs';
 import { parseArgs } from './cli-args.js';
-import { impactCli, impactUsage } from './impact-cli.js';
+import { impactCli, impactUsage, readFnConfig } from './impact-cli.js';
 import { healthCheckPatch } from './rules/argocd-health.js';
 import { checkInPieces, type PlanFormat, plan, runInPieces } from './run.js';
-import { decode, readStdin, write } from './stdio.js';
+import { brokenPipeStatus, decode, readStdin, stdoutClosed, write } from './stdio.js';
 
 /** package.json's version, put in by build.mjs (esbuild `define`): the bundle reads no files. */
 declare const SECRET_ROLLOUT_VERSION: string;
@@ -31,25 +31,20 @@ functionConfig; plan also reads them from a Kptfile in the input. See the README
 const formats: readonly PlanFormat[] = ['table', 'mermaid', 'json'];
 
 async function main(argv: readonly string[]): Promise<number> {
-  // Before anything else, and anywhere in the arguments: `plan --help` and
+  if (stdoutClosed()) {
+    write(
+      2,
+      'secret-rollout: stdout is closed, the output would be lost (to discard it: >/dev/null)\n',
+    );
+    return 1;
+  }
+  // Before any command, and anywhere in the arguments: `plan --help` and
   // `argocd-health --help` must not read stdin or print a patch.
-  if (argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write(usage);
-    return 0;
-  }
-  if (argv.includes('--version')) {
-    process.stdout.write(`${SECRET_ROLLOUT_VERSION}\n`);
-    return 0;
-  }
-  if (argv[0] === 'argocd-health') {
-    process.stdout.write(healthCheckPatch());
-    return 0;
-  }
+  if (argv.includes('--help') || argv.includes('-h')) return emit(usage);
+  if (argv.includes('--version')) return emit(`${SECRET_ROLLOUT_VERSION}\n`);
+  if (argv[0] === 'argocd-health') return emit(healthCheckPatch());
   if (argv[0] === 'impact') {
-    const result = impactCli(argv.slice(1), SECRET_ROLLOUT_VERSION, process.cwd());
-    process.stdout.write(result.stdout);
-    process.stderr.write(result.stderr);
-    return result.exitCode;
+    return emit(impactCli(argv.slice(1), SECRET_ROLLOUT_VERSION, process.cwd()));
   }
   const planning = argv[0] === 'plan';
   const checking = argv[0] === 'check';
@@ -59,31 +54,26 @@ async function main(argv: readonly string[]): Promise<number> {
     flags: planning ? ['--verbose', '--mermaid'] : ['--verbose'],
   });
   if ('error' in parsed) {
-    process.stderr.write(`secret-rollout: ${parsed.error}\n${parsed.usage ? usage : ''}`);
+    write(2, `secret-rollout: ${parsed.error}\n${parsed.usage ? usage : ''}`);
     return 1;
   }
   const { settings, fnConfigPath } = parsed;
   const verbose = parsed.flags.has('--verbose');
   const format: PlanFormat = parsed.format ?? (parsed.flags.has('--mermaid') ? 'mermaid' : 'table');
-  let fnConfig: { path: string; text: string } | undefined;
-  if (fnConfigPath !== undefined) {
-    try {
-      fnConfig = { path: fnConfigPath, text: readFileSync(fnConfigPath, 'utf8') };
-    } catch (error) {
-      process.stderr.write(
-        `secret-rollout: cannot read --fn-config ${fnConfigPath}: ${(error as Error).message}\n`,
-      );
-      return 1;
-    }
+  const fnConfig =
+    fnConfigPath === undefined ? undefined : readFnConfig(fnConfigPath, process.cwd());
+  if (typeof fnConfig === 'string') {
+    write(2, `secret-rollout: ${fnConfig}\n`);
+    return 1;
   }
   if (stdinIsTerminal()) {
-    process.stderr.write(`secret-rollout: no input on stdin\n${usage}`);
+    write(2, `secret-rollout: no input on stdin\n${usage}`);
     return 1;
   }
   const text = await readText();
   if (text !== undefined && text.length > 1 << 20) tuneForLargeInput();
   if (text === undefined) {
-    process.stderr.write('secret-rollout: stdin is not valid UTF-8\n');
+    write(2, 'secret-rollout: stdin is not valid UTF-8\n');
     return 1;
   }
   // kustomize sets LOG_TO_STDERR and shows only stderr when a function fails.
@@ -94,9 +84,22 @@ async function main(argv: readonly string[]): Promise<number> {
     : checking
       ? checkInPieces(text, { ...options, logToStderr })
       : runInPieces(text, { ...options, logToStderr });
-  write(1, result.stdout);
-  write(2, result.stderr);
-  return result.exitCode;
+  return emit(result);
+}
+
+/**
+ * Writes a command's output and returns its exit status: brokenPipeStatus, with nothing more
+ * said, when the reader of stdout stops before the end (`| head`). stderr is still written: its
+ * results are the run's own, whoever reads stdout.
+ */
+function emit(
+  out: string | { stdout: string | string[]; stderr: string; exitCode: number },
+): number {
+  const { stdout, stderr, exitCode } =
+    typeof out === 'string' ? { stdout: out, stderr: '', exitCode: 0 } : out;
+  const whole = write(1, stdout);
+  write(2, stderr);
+  return whole ? exitCode : brokenPipeStatus;
 }
 
 /**
@@ -145,7 +148,7 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     // A bug, not bad input: still one line and exit 1, never a stack trace an orchestrator shows.
-    process.stderr.write(`secret-rollout: internal error: ${(error as Error).message}\n`);
+    write(2, `secret-rollout: internal error: ${(error as Error).message}\n`);
     process.exitCode = 1;
   },
 );

@@ -1,7 +1,7 @@
 // The process's standard streams: all of stdin as UTF-8 text, and text written to stdout or
 // stderr in pieces. main.ts's I/O, kept apart so it stays the thin entry point.
 import { isAscii, isUtf8 } from 'node:buffer';
-import { fstatSync, readSync, writeSync } from 'node:fs';
+import { fstatSync, readFileSync, readSync, statSync, writeSync } from 'node:fs';
 
 /**
  * All of stdin. Read with blocking reads (a slow writer is waited for), which spares loading
@@ -53,13 +53,20 @@ export function decode(bytes: Buffer): string | undefined {
 export const writeSlice = 1 << 18;
 
 /**
+ * The exit status when the reader of stdout goes away before all is written (EPIPE): 128 +
+ * SIGPIPE, what a shell shows for `cat` or `kubectl` there, which die of the signal. Node ignores
+ * SIGPIPE, so the status is set instead, and nothing is printed: the reader chose to stop.
+ */
+export const brokenPipeStatus = 141;
+
+/**
  * Writes the pieces (or one text) in order through one reused buffer, writeSlice of text at a
  * time: neither the whole output nor its bytes are held at once, and the many small pieces (the
  * lines an edit inserts, the results) are gathered into few writes. Each piece is dropped from
  * the list once in the buffer. Synchronous unless the fd is non-blocking (EAGAIN), when the rest
- * goes to the stream.
+ * goes to the stream. False when the reader has gone (EPIPE): the rest is not written.
  */
-export function write(fd: number, pieces: string | string[]): void {
+export function write(fd: number, pieces: string | string[]): boolean {
   const all = typeof pieces === 'string' ? [pieces] : pieces;
   const chunk = writeSlice;
   let total = 0;
@@ -67,19 +74,20 @@ export function write(fd: number, pieces: string | string[]): void {
   // UTF-8 takes at most 3 bytes per UTF-16 code unit (+3: a surrogate pair kept whole).
   const buffer = Buffer.allocUnsafe(3 * Math.min(chunk, total) + 3);
   let used = 0;
-  const stream = () => (fd === 2 ? process.stderr : process.stdout);
-  /** Writes the buffer; false when the fd would block (what is left of it went to the stream). */
-  const flush = (): boolean => {
+  /** Writes the buffer: `stream` when the fd would block (what is left of it went to the stream). */
+  const flush = (): 'written' | 'stream' | 'gone' => {
     let done = 0;
     try {
       while (done < used) done += writeSync(fd, buffer, done, used - done);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
-      stream().write(Buffer.from(buffer.subarray(done, used)));
-      return false;
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EPIPE') return 'gone';
+      if (code !== 'EAGAIN') throw error;
+      streamOf(fd).write(Buffer.from(buffer.subarray(done, used)));
+      return 'stream';
     }
     used = 0;
-    return true;
+    return 'written';
   };
   for (let p = 0; p < all.length; p++) {
     const text = all[p] as string;
@@ -89,14 +97,56 @@ export function write(fd: number, pieces: string | string[]): void {
       // Never between the two halves of a surrogate pair: each half alone would become U+FFFD.
       const last = text.charCodeAt(end - 1);
       if (end < text.length && last >= 0xd800 && last <= 0xdbff) end++;
-      if (used + 3 * (end - start) > buffer.length && !flush()) {
-        stream().write(text.slice(start));
-        for (const rest of all.slice(p + 1)) stream().write(rest);
-        return;
+      if (used + 3 * (end - start) > buffer.length) {
+        const flushed = flush();
+        if (flushed === 'gone') return false;
+        if (flushed === 'stream') {
+          streamOf(fd).write(text.slice(start));
+          for (const rest of all.slice(p + 1)) streamOf(fd).write(rest);
+          return true;
+        }
       }
       used += buffer.write(text.slice(start, end), used, 'utf8');
       start = end;
     }
   }
-  flush();
+  return flush() !== 'gone';
+}
+
+/**
+ * The stream of a non-blocking fd, with an error listener: without one, an EPIPE the stream meets
+ * later would end the process with a stack trace.
+ */
+function streamOf(fd: number): NodeJS.WriteStream {
+  const stream = fd === 2 ? process.stderr : process.stdout;
+  if (stream.listenerCount('error') === 0) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') {
+        if (fd === 1) process.exitCode = brokenPipeStatus;
+        return;
+      }
+      process.exitCode = 1;
+      if (fd === 1) writeSync(2, `secret-rollout: cannot write stdout: ${error.code}\n`);
+    });
+  }
+  return stream;
+}
+
+/**
+ * Whether stdout was closed when the process started (`>&-`): Node.js then opens /dev/null
+ * read-write in its place, and the output would vanish with exit 0. A shell's `>/dev/null` opens
+ * it write-only, so that still discards quietly; a read-write /dev/null given by a parent (Python's
+ * subprocess.DEVNULL, Node's `stdio: 'ignore'`) looks the same and is refused too. Only Linux says
+ * how an fd was opened (/proc/self/fdinfo); elsewhere a closed stdout goes unnoticed.
+ */
+export function stdoutClosed(): boolean {
+  try {
+    const stat = fstatSync(1);
+    if (!stat.isCharacterDevice() || stat.rdev !== statSync('/dev/null').rdev) return false;
+    const flags = /^flags:\s*([0-7]+)$/m.exec(readFileSync('/proc/self/fdinfo/1', 'latin1'))?.[1];
+    // The access mode is the low two bits: 2 is O_RDWR.
+    return flags !== undefined && (Number.parseInt(flags, 8) & 3) === 2;
+  } catch {
+    return false;
+  }
 }

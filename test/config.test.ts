@@ -212,3 +212,72 @@ describe('summary line', () => {
     expect(run(input()).stderr).toBe('');
   });
 });
+
+describe("option names that are Object.prototype's", () => {
+  // Each was accepted silently (constructor, toString, isPrototypeOf: exit 0), dropped
+  // (`__proto__` assigned to a plain object sets nothing) or an internal error (hasOwnProperty,
+  // valueOf, __defineGetter__ called as parsers; `__proto__` as one: "is not a function").
+  const names = [
+    'constructor',
+    'toString',
+    'hasOwnProperty',
+    'valueOf',
+    'isPrototypeOf',
+    '__proto__',
+    '__defineGetter__',
+  ];
+  const items = [externalSecret('db'), deployment('app', envFrom('db'))];
+  const stream = items.join('---\n');
+  const cli = path.join(repoRoot, 'dist/secret-rollout.cjs');
+  const cliRun = (args: string[], input: string) =>
+    spawnSync(process.execPath, [cli, ...args], { input, encoding: 'utf8' });
+  /** One line naming the option as unknown; no internal error. */
+  const unknown = (stderr: string, option: string) => {
+    expect(stderr).not.toContain('internal error');
+    expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(stderr).toContain(`unknown option ${option} (known: checksumAnnotation,`);
+  };
+
+  it.each(names)('%s=x on the command line is an unknown option', (name) => {
+    const out = cliRun([`${name}=x`], stream);
+    expect(out.status).toBe(1);
+    expect(out.stdout).toBe('');
+    unknown(out.stderr, `data.${name}`);
+  });
+
+  it.each(names)('%s in a ConfigMap, a SecretRollout, a Kptfile and --fn-config', (name) => {
+    const configMapText = `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: f}\ndata:\n  ${name}: x\n`;
+    const typedText = `apiVersion: fn.kpt.dev/v1alpha1\nkind: SecretRollout\nmetadata: {name: f}\n${name}: x\n`;
+    for (const [config, option] of [
+      [configMapText, `data.${name}`],
+      [typedText, name],
+    ] as const) {
+      const fromList = run(resourceList(items, config));
+      expect(fromList.exitCode, config).toBe(1);
+      const [result, ...rest] = resultsOf(
+        fromList.stdout.slice(fromList.stdout.indexOf('results:')),
+      );
+      expect(rest).toEqual([]);
+      expect(result?.severity).toBe('error');
+      unknown(String(result?.message), option);
+      const fromFile = run(stream, { fnConfig: { path: 'f.yaml', text: config } });
+      expect(fromFile.exitCode, config).toBe(1);
+      unknown(fromFile.stderr, option);
+    }
+    // JSON in: JSON.parse makes `__proto__` an own key too.
+    const json = JSON.stringify({
+      apiVersion: 'config.kubernetes.io/v1',
+      kind: 'ResourceList',
+      items: [],
+      functionConfig: JSON.parse(`{"apiVersion":"v1","kind":"ConfigMap","data":{"${name}":"x"}}`),
+    });
+    const fromJson = cliRun([], json);
+    expect(fromJson.status).toBe(1);
+    expect(fromJson.stderr).not.toContain('internal error');
+    expect(fromJson.stdout).toContain(`unknown option data.${name} (known: `);
+    const kptfile = `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: pkg\npipeline:\n  mutators:\n  - exec: secret-rollout\n    configMap:\n      ${name}: x\n`;
+    const planned = cliRun(['plan'], `${kptfile}---\n${stream}`);
+    expect(planned.status).toBe(1);
+    unknown(planned.stderr, `data.${name}`);
+  });
+});

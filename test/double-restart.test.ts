@@ -43,7 +43,7 @@ describe('double restarts', () => {
       {
         severity: 'warning',
         message:
-          'Deployment shop/api is restarted by secret-rollout\'s checksum/external-secrets and also by Stakater Reloader (reloader.stakater.com/auto) when Secret db changes: a change can restart it twice. Remove reloader.stakater.com/auto, add db to secrets.exclude.reloader.stakater.com/reload, or opt out here with secret-rollout/ignore: "true"',
+          'Deployment shop/api is restarted by secret-rollout\'s checksum/external-secrets and also by Stakater Reloader (reloader.stakater.com/auto: "true") when Secret db changes: a change can restart it twice. Remove reloader.stakater.com/auto, add db to secrets.exclude.reloader.stakater.com/reload, or opt out here with secret-rollout/ignore: "true"',
         resourceRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'api', namespace: 'shop' },
         field: { path: 'metadata.annotations[reloader.stakater.com/auto]' },
       },
@@ -88,6 +88,122 @@ describe('double restarts', () => {
     ['secrets.infisical.com/auto-reload: "True"', 0],
   ])('%s on the workload: %d warning(s)', (annotation, count) => {
     expect(warnings([es, workload('api', { meta: annotation })])).toHaveLength(count);
+  });
+
+  describe("Reloader reload lists as Reloader reads them: Go's regexp (RE2), `^` + entry + `$`", () => {
+    const reload = (value: string) => `secret.reloader.stakater.com/reload: ${value}`;
+    it.each([
+      // RE2 syntax a JavaScript RegExp refuses or reads otherwise (main skipped or missed these).
+      ['"(?i)DB"', 1],
+      ['"(?i:D)b"', 1],
+      ["'\\pL+'", 1],
+      ["'db\\z'", 1],
+      ['"[[:lower:]]{2}"', 1],
+      // Go concatenates: `^d|x$` is "starts with d" or "ends with x" (main grouped the entry).
+      ['"d|x"', 1],
+      ['"x|b"', 1],
+      ['"x|d"', 0],
+      // JavaScript, not RE2: a lookahead and a backreference do not compile, Reloader skips them.
+      ['"(?=d)db"', 0],
+      ["'(d)\\1'", 0],
+      // Go's strings.TrimSpace trims U+0085 and not U+FEFF; String.trim does the opposite.
+      ['"\\x85db"', 1],
+      ['"\\uFEFFdb"', 0],
+    ])('%s: %d warning(s)', (value, count) => {
+      expect(warnings([es, workload('api', { meta: reload(value) })])).toHaveLength(count);
+    });
+
+    // `(a+)+` on a name that almost matches backtracks exponentially in a backtracking engine
+    // (main took 16–21 s at 31 characters); RE2 answers by construction in time linear in the
+    // name. (?i) keeps each case quick on main too, where it did not compile and was skipped.
+    const long = `${'a'.repeat(252)}b`;
+    const secret = externalSecret('long', { namespace: 'shop', target: long });
+    const reading = (value: string) =>
+      workload('api', { meta: reload(value) }).replace('{name: db}', `{name: ${long}}`);
+    it.each([
+      ['"(?i)(A+)+B"', 1],
+      ['"(?i)(A+)+C"', 0],
+      ['"(?i)(A|AA)+B"', 1],
+      ['"(?i)(A|AA)+"', 0],
+    ])('the pathological %s on a 253-character name: %d warning(s)', (value, count) => {
+      expect(warnings([secret, reading(value)])).toHaveLength(count);
+    });
+
+    it('a name longer than any Kubernetes object can have is no Secret Reloader sees', () => {
+      const over = `${'a'.repeat(254)}`;
+      const item = externalSecret('over', { namespace: 'shop', target: over });
+      const reader = workload('api', { meta: reload('"a.*"') }).replace(
+        '{name: db}',
+        `{name: ${over}}`,
+      );
+      expect(warnings([item, reader])).toEqual([]);
+    });
+
+    it('a run compiles and matches a bounded amount of RE2, and says where it stopped', () => {
+      // 6000 distinct regular expressions (≈40 KiB) are past the budget (32 KiB of distinct
+      // entries at most); a list of 100 is far below it. Work is counted, not timed.
+      const list = (n: number) =>
+        Array.from({ length: n }, (_, i) => `x${i}*`)
+          .concat('d.')
+          .join(',');
+      const lint = (n: number) =>
+        resultsOf(runOk(resourceList([es, workload('api', { meta: reload(list(n)) })])).stdout)
+          .filter((r) => /not evaluated|restart it twice/.test(String(r.message)))
+          .map((r) => [r.severity, r.message, r.field]);
+      const field = { path: 'metadata.annotations[secret.reloader.stakater.com/reload]' };
+      expect(lint(6000)).toEqual([
+        [
+          'warning',
+          'Deployment shop/api: secret.reloader.stakater.com/reload was not evaluated in full: the Reloader lists of this input hold more regular-expression work than one run does, so this lint cannot tell whether it names a Secret the checksum covers',
+          field,
+        ],
+      ]);
+      expect(lint(100)).toEqual([['warning', expect.stringContaining(hint), field]]);
+    });
+
+    it('entries that are not RE2: reported by workload, annotation and position, never by text', () => {
+      const skipped = (items: string[]) =>
+        resultsOf(runOk(resourceList(items)).stdout).filter((r) =>
+          String(r.message).includes('not a valid RE2'),
+        );
+      const both = skipped([es, workload('api', { meta: reload('"d(, db, (?=x), x{1001}"') })]);
+      expect(both).toEqual([
+        {
+          severity: 'warning',
+          message:
+            "Deployment shop/api: Stakater Reloader skips entries 1, 3, 4 of secret.reloader.stakater.com/reload: not a valid RE2 regular expression (Go's regexp), so Reloader never matches it and this lint cannot tell whether it names a Secret the checksum covers. Fix or remove it",
+          resourceRef: {
+            apiVersion: 'apps/v1',
+            kind: 'Deployment',
+            name: 'api',
+            namespace: 'shop',
+          },
+          field: { path: 'metadata.annotations[secret.reloader.stakater.com/reload]' },
+        },
+      ]);
+      // The valid entry still matches: the double-restart warning is there as well.
+      expect(warnings([es, workload('api', { meta: reload('"d(, db"') })])).toHaveLength(1);
+      const onTemplate = skipped([es, workload('api', { template: reload('"d("') })]);
+      expect(onTemplate.map((r) => [r.message, r.field])).toEqual([
+        [
+          expect.stringContaining(
+            'skips entry 1 of secret.reloader.stakater.com/reload on its pod template:',
+          ),
+          { path: 'spec.template.metadata.annotations[secret.reloader.stakater.com/reload]' },
+        ],
+      ]);
+      expect(JSON.stringify(onTemplate)).not.toContain('d(');
+    });
+
+    it('the warning names the list that matched by its key, never by its entries', () => {
+      const results = resultsOf(
+        runOk(resourceList([es, workload('api', { meta: reload('"canary-x9, d."') })])).stdout,
+      );
+      expect(results.map((r) => r.message)).toContainEqual(
+        expect.stringContaining('also by Stakater Reloader (secret.reloader.stakater.com/reload)'),
+      );
+      expect(JSON.stringify(results)).not.toContain('canary-x9');
+    });
   });
 
   it('Reloader falls back to the pod template only when the workload has none of its keys', () => {
@@ -168,9 +284,9 @@ spec:
     });
     expect(messages([es, both])).toEqual([
       expect.stringContaining(
-        'Stakater Reloader (reloader.stakater.com/auto, secret.reloader.stakater.com/reload) when Secret db changes: a change can restart it twice. Remove reloader.stakater.com/auto, secret.reloader.stakater.com/reload, add db to secrets.exclude.reloader.stakater.com/reload,',
+        'Stakater Reloader (reloader.stakater.com/auto: "true", secret.reloader.stakater.com/reload) when Secret db changes: a change can restart it twice. Remove reloader.stakater.com/auto, secret.reloader.stakater.com/reload, add db to secrets.exclude.reloader.stakater.com/reload,',
       ),
-      expect.stringContaining('also by wave (wave.pusher.com/update-on-config-change)'),
+      expect.stringContaining('also by wave (wave.pusher.com/update-on-config-change: "true")'),
     ]);
   });
 

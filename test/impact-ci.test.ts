@@ -161,7 +161,7 @@ describe('examples/ci/impact.sh', () => {
     const markdown = readFileSync(path.join(repo, 'impact-out/impact.md'), 'utf8');
     expect(markdown).toContain('**2 workloads will restart** because 1 secret source changed.');
     expect(markdown).toContain(
-      '| `Deployment shop/api` | `ExternalSecret shop/db`: data[password].remoteRef.version: "1" → "2" |',
+      '| `Deployment shop/api` | `ExternalSecret shop/db`: data\\[password\\].remoteRef.version: "1" → "2" |',
     );
     expect(markdown).not.toContain('billing');
   });

@@ -1,5 +1,6 @@
 // `secret-rollout impact BASE HEAD`: what a change restarts, from files or directories, as JSON
-// (checked against schema/impact.schema.json), markdown and SARIF 2.1.0.
+// (checked against schema/impact.schema.json), markdown and SARIF 2.1.0; and what the report
+// copies from manifests a pull request wrote: names as text, never a template's literals.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,6 +9,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type * as Sarif from 'sarif';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { impactCli } from '../src/impact-cli.js';
+import { diff } from '../src/report/impact.js';
 import { impactMarkdown } from '../src/report/impact-markdown.js';
 import { repoRoot } from './helpers.js';
 
@@ -62,6 +64,37 @@ const workloads = [
   deployment('worker', 'db', 'StatefulSet'),
   deployment('web', 'api-token'),
 ].join('---\n');
+
+/** What a pull request can put in names: each form markdown must not render, and a line break. */
+const hostile =
+  '<img src=x onerror=alert(1)> @octocat #123 [x](https://evil.example) `tick` a|b **bold** $x$ &lt;\nline2';
+const canary = 'CANARY-template-9e2f';
+
+/**
+ * The two ExternalSecrets and a Deployment reading both, with hostile names; HEAD bumps db's
+ * version, changes its template's literals (the canary) and wave, and unpins the other.
+ */
+function hostileSide(name: string, head: boolean) {
+  const quoted = JSON.stringify(hostile);
+  const unpinned = JSON.stringify(`${hostile}-unpinned`);
+  const literal = `${canary}-${head ? 'new' : 'old'}`;
+  const secrets = externalSecrets(head ? '2' : '1')
+    .replace(
+      '  name: db\n',
+      `  name: ${quoted}\n  annotations:\n    argocd.argoproj.io/sync-wave: "${head ? -7 : -4}"\n`,
+    )
+    .replace(
+      '    name: vault\n  data:\n    - secretKey: password\n',
+      `    name: vault\n  target:\n    name: db\n    template:\n      data:\n        config.yaml: "password: ${literal}"\n        ${quoted}: "${literal} again"\n  data:\n    - secretKey: ${quoted}\n`,
+    )
+    .replace('  name: api-token\n', `  name: ${unpinned}\n`)
+    .replace('        version: "7"\n', head ? '' : '        version: "7"\n');
+  const reader = deployment(quoted, 'db').replace(
+    '                name: db\n',
+    `                name: db\n            - secretRef:\n                name: ${unpinned}\n`,
+  );
+  return side(name, { 'all.yaml': `${secrets}---\n${reader}` });
+}
 
 let scratch: string;
 beforeAll(() => {
@@ -263,8 +296,8 @@ describe('impact', () => {
         '',
         '| Workload | Because |',
         '| --- | --- |',
-        '| `Deployment shop/api` | `ExternalSecret shop/db`: data[password].remoteRef.version: "1" → "2" |',
-        '| `StatefulSet shop/worker` | `ExternalSecret shop/db`: data[password].remoteRef.version: "1" → "2" |',
+        '| `Deployment shop/api` | `ExternalSecret shop/db`: data\\[password\\].remoteRef.version: "1" → "2" |',
+        '| `StatefulSet shop/worker` | `ExternalSecret shop/db`: data\\[password\\].remoteRef.version: "1" → "2" |',
         '',
         '```mermaid',
         'flowchart LR',
@@ -288,7 +321,7 @@ describe('impact', () => {
       '#### New lints\n\n- **warning**: the checksum of ExternalSecret shop/api-token',
     );
     expect(md).toContain(
-      '- `ExternalSecret shop/api-token` (read by `Deployment shop/web`): data[0].remoteRef has no fixed version',
+      '- `ExternalSecret shop/api-token` (read by `Deployment shop/web`): data\\[0\\].remoteRef has no fixed version',
     );
 
     const out = impact(base, head, '--format=sarif');
@@ -365,7 +398,7 @@ describe('impact', () => {
     expect(out.rollouts).toEqual([
       {
         resource: ref('Deployment', 'api'),
-        reasons: [{ source: ref('Secret', 'db', 'v1'), detail: 'data.password changed' }],
+        reasons: [{ source: ref('Secret', 'db', 'v1'), detail: 'data[password] changed' }],
       },
     ]);
     expect(JSON.stringify(out)).not.toContain('k3y-0f');
@@ -401,5 +434,119 @@ describe('impact', () => {
     expect(out.stderr).toBe('');
     expect(out.status).toBe(0);
     expect(JSON.parse(out.stdout).rollouts).toHaveLength(2);
+  });
+
+  it('shows old → new only for fields that name or version something; elsewhere where it changed', () => {
+    const es = (version: string, literal: string, from: string) => ({
+      data: [{ secretKey: 'password', remoteRef: { key: 'shop/db', version, property: 'pw' } }],
+      secretStoreRef: { name: 'vault', kind: 'SecretStore' },
+      target: {
+        template: {
+          type: 'Opaque',
+          data: { 'config.yaml': literal, 'x-token': `${literal}!` },
+          metadata: { annotations: { note: literal } },
+          templateFrom: [{ literal: from, target: 'Data' }],
+        },
+      },
+    });
+    expect(diff(es('1', 'old text', 'a'), es('2', 'new text', 'b'))).toEqual([
+      'data[password].remoteRef.version: "1" → "2"',
+      'target.template.data[config.yaml] changed',
+      'target.template.data[x-token] changed',
+      'target.template.metadata.annotations[note] changed',
+      'target.template.templateFrom[0].literal changed',
+    ]);
+    // A plain ConfigMap's values, a SealedSecret's ciphertext, a Secret's digests: keys only.
+    expect(diff({ data: { a: 'one' } }, { data: { a: 'two', b: 'three' } })).toEqual([
+      'data[a] changed',
+      'data[b] added',
+    ]);
+    expect(diff({ encryptedData: { p: 'AgBx' } }, { encryptedData: { p: 'AgBy' } })).toEqual([
+      'encryptedData[p] changed',
+    ]);
+    // Names and kinds are shown; so is a key that is no field name, in brackets.
+    expect(
+      diff(
+        { secretStoreRef: { name: 'vault', kind: 'SecretStore' }, 'odd-key': 'a' },
+        { secretStoreRef: { name: 'vault2', kind: 'ClusterSecretStore' }, 'odd-key': 'b' },
+      ),
+    ).toEqual([
+      '[odd-key] changed',
+      'secretStoreRef.kind: "SecretStore" → "ClusterSecretStore"',
+      'secretStoreRef.name: "vault" → "vault2"',
+    ]);
+  });
+});
+
+describe('impact on hostile manifests', () => {
+  const report = (format: string) => {
+    const out = impact(
+      hostileSide('hostile-base', false),
+      hostileSide('hostile-head', true),
+      '--format',
+      format,
+    );
+    expect(out.stderr).toBe('');
+    expect(out.exitCode).toBe(0);
+    return out.stdout;
+  };
+
+  it('says that and where a template changed, never its text, in every format', () => {
+    const json = JSON.parse(report('json'));
+    expect(json.rollouts).toHaveLength(1);
+    const [reason] = json.rollouts[0].reasons;
+    expect(reason.detail).toContain('target.template.data[config.yaml] changed');
+    expect(reason.detail).toContain(`data[${hostile}].remoteRef.version: "1" → "2"`);
+    for (const format of ['json', 'markdown', 'sarif']) {
+      expect(report(format), format).not.toContain(canary);
+    }
+  });
+
+  it('renders names as text in the markdown', () => {
+    const all = report('markdown');
+    const start = all.indexOf('```mermaid');
+    const end = all.indexOf('```\n', start + 3) + 4;
+    const mermaid = all.slice(start, end);
+    // The text around the picture (a code block, checked below).
+    const md = all.slice(0, start) + all.slice(end);
+    // A rollout, a silent rotation, a wave change and a new lint all name the hostile resources.
+    expect(md).toContain('**1 workload will restart**');
+    expect(md).toContain('#### Silent rotations');
+    expect(md).toContain('#### Sync waves');
+    expect(md).toContain('#### New lints');
+    // No raw HTML, link, code span, emphasis or math from a name: each opener is escaped.
+    expect(md).not.toMatch(/(?<!\\)<img/);
+    expect(md).not.toMatch(/(?<!\\)\[x/);
+    expect(md).not.toMatch(/(?<!\\)\]\(/);
+    expect(md).not.toMatch(/(?<!\\)`tick/);
+    expect(md).not.toMatch(/(?<!\\)\*\*bold/);
+    expect(md).not.toMatch(/(?<!\\)\$x/);
+    expect(md).not.toMatch(/(?<!\\)&lt;/);
+    // No @mention or #123 reference: a zero-width joiner follows @ and #.
+    expect(md).not.toContain('@octocat');
+    expect(md).not.toContain('#123');
+    expect(md).toContain('@\u200docto');
+    // The line break stays inside its line, shown as \n.
+    expect(md).not.toMatch(/^line2/m);
+    expect(md).toContain('\\\\nline2');
+    // Every table row keeps its two cells: no unescaped | from a name.
+    const rows = md.split('\n').filter((l) => l.startsWith('|'));
+    expect(rows.length).toBeGreaterThanOrEqual(6);
+    for (const row of rows) expect(row.match(/(?<!\\)\|/g), row).toHaveLength(3);
+    // The Mermaid labels: quotes, HTML, backticks and # as entity codes; one line each.
+    expect(mermaid).toContain('#60;img src=x onerror=alert(1)#62; @octocat #35;123');
+    const labels = [...mermaid.matchAll(/^ {2}n\d+\["(.*)"\]$/gm)].map((m) => m[1]);
+    expect(labels).toHaveLength(3);
+    for (const label of labels) expect(label).not.toMatch(/[<>`"]/);
+    expect(mermaid).not.toMatch(/^line2/m);
+  });
+
+  it('escapes brackets in SARIF messages (an embedded link there is [text](n))', () => {
+    const sarif = JSON.parse(report('sarif'));
+    const messages: string[] = sarif.runs[0].results.map(
+      (r: { message: { text: string } }) => r.message.text,
+    );
+    expect(messages.length).toBeGreaterThan(0);
+    for (const text of messages) expect(text).not.toMatch(/(?<!\\)\[x/);
   });
 });

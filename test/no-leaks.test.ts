@@ -247,7 +247,7 @@ pipeline:
           expect(`${o.stdout}${o.stderr}`).not.toContain(trace);
         }
       }
-      expect(outs[1]?.stdout).toContain('data.pin changed');
+      expect(outs[1]?.stdout).toContain('data[pin] changed');
     });
   });
 });

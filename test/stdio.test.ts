@@ -1,10 +1,13 @@
 // stdio.ts's writer: pieces written in order, in slices through one buffer, never splitting a
-// surrogate pair (each half alone would be written as U+FFFD).
-import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
+// surrogate pair (each half alone would be written as U+FFFD); and the built command when its
+// stdout's reader stops early or stdout is closed before the run.
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { write, writeSlice } from '../src/stdio.js';
+import { brokenPipeStatus, write, writeSlice } from '../src/stdio.js';
+import { repoRoot } from './helpers.js';
 
 const written = (pieces: string | string[]) => {
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'stdio-')), 'out');
@@ -35,5 +38,71 @@ describe('write', () => {
   it('writes pieces longer than the buffer and multi-byte text filling it', () => {
     const long = 'é€'.repeat(writeSlice + 7);
     expect(written(['short\n', long, 'end'])).toBe(`short\n${long}end`);
+  });
+});
+
+describe('the command when stdout goes away', () => {
+  const cli = path.join(repoRoot, 'dist/secret-rollout.cjs');
+  // Items no rule reads: quick to pass through, and far more output than a pipe holds.
+  const item = (i: number) =>
+    `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c${i}\ndata:\n  a: "${'x'.repeat(100)}"\n`;
+  const big = Array.from({ length: 20_000 }, (_, i) => item(i)).join('---\n');
+
+  it('a reader that stops early (| head): no message, exit 141 as cat shows', async () => {
+    const child = spawn(process.execPath, [cli], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    // The reader takes the first chunk and closes its end, as `head -c 100` does.
+    child.stdout.once('data', () => child.stdout.destroy());
+    child.stdin.on('error', () => {});
+    child.stdin.end(big);
+    const [code, signal] = await new Promise<[number | null, string | null]>((resolve) =>
+      child.on('close', (c, s) => resolve([c, s])),
+    );
+    expect(stderr).toBe('');
+    expect([code, signal]).toEqual([brokenPipeStatus, null]);
+  });
+
+  it('in a shell pipeline, as cat: status 141, nothing on stderr', () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'stdio-')), 'big.yaml');
+    writeFileSync(file, big);
+    const out = spawnSync(
+      'bash',
+      [
+        '-c',
+        `"$0" "$1" < "$2" | head -c 100 >/dev/null; echo "\${PIPESTATUS[0]}"`,
+        process.execPath,
+        cli,
+        file,
+      ],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    expect(out.stderr).toBe('');
+    expect(out.stdout).toBe(`${brokenPipeStatus}\n`);
+  });
+
+  it('stdout closed before the run (>&-): one line, exit 1; >/dev/null still discards quietly', () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'stdio-')), 'small.yaml');
+    writeFileSync(file, item(0));
+    for (const command of ['', 'plan', 'check', 'argocd-health', '--version']) {
+      const shell = (redirect: string) =>
+        spawnSync(
+          'sh',
+          ['-c', `"$0" "$1" ${command} < "$2" ${redirect}`, process.execPath, cli, file],
+          {
+            encoding: 'utf8',
+          },
+        );
+      const closed = shell('>&-');
+      expect(closed.stderr, command).toBe(
+        'secret-rollout: stdout is closed, the output would be lost (to discard it: >/dev/null)\n',
+      );
+      expect(closed.status, command).toBe(1);
+      const discarded = shell('>/dev/null');
+      expect(discarded.stderr, command).toBe('');
+      expect(discarded.status, command).toBe(0);
+    }
   });
 });

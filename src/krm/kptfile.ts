@@ -79,15 +79,17 @@ export function kptfileConfig(
   if (fn.configMap !== undefined) {
     if (!isObject(fn.configMap)) return { error: `${where}.configMap is not a mapping` };
     // kpt reads configMap as map[string]string: scalars arrive as their text.
-    const data: JsonObject = {};
-    for (const [key, value] of Object.entries(fn.configMap)) {
-      data[key] =
+    // fromEntries defines each key, `__proto__` too (an assignment would set the prototype).
+    const data: JsonObject = Object.fromEntries(
+      Object.entries(fn.configMap).map(([key, value]) => [
+        key,
         typeof value === 'number' || typeof value === 'boolean'
           ? String(value)
           : value === null
             ? ''
-            : value;
-    }
+            : value,
+      ]),
+    );
     return {
       source: `${where}.configMap`,
       functionConfig: {

@@ -269,7 +269,10 @@ export function readConfig(functionConfig: unknown): Config {
 function applyOptions(fields: Record<string, Json>, prefix: string): Config {
   const config: Config = { ...defaultConfig };
   for (const [key, raw] of Object.entries(fields)) {
-    const parse = options[key as keyof Config] as Parser<unknown> | undefined;
+    // Own keys only: `constructor`, `toString` or `__proto__` are Object.prototype's, not options.
+    const parse = Object.hasOwn(options, key)
+      ? (options[key as keyof Config] as Parser<unknown>)
+      : undefined;
     if (parse === undefined) {
       throw new ConfigError(
         `unknown option ${prefix}${key} (known: ${optionNames.join(', ')})`,

@@ -57,3 +57,10 @@ export function sha256Hex(text: string): string {
     ? hash('sha256', text, 'hex')
     : createHash('sha256').update(text, 'utf8').digest('hex');
 }
+
+/** sha256Hex of the pieces' concatenation, which is never written out (a piece can be megabytes). */
+export function sha256HexOfPieces(pieces: readonly string[]): string {
+  const hash = loadCrypto().createHash('sha256');
+  for (const piece of pieces) hash.update(piece, 'utf8');
+  return hash.digest('hex');
+}

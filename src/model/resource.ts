@@ -115,7 +115,7 @@ function fileOf(annotations: Record<string, string>): Resource['file'] {
 export const objectKey = (kind: string, namespace: string | undefined, name: string) =>
   `${kind}/${namespace ?? ''}/${name}`;
 
-/** The type of a value, never the value: messages quote no text of the input (README). */
+/** What a value is, never what it says: it can be a Secret's value, or a file's first line. */
 export function describeType(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';

@@ -1,14 +1,14 @@
 // `impact --format markdown`: the report as a pull-request comment.
-import { formatResult } from '../model/results.js';
+import { formatResult, type Result } from '../model/results.js';
 import type { Impact } from './impact.js';
+import { markdownName, markdownText, mermaidText } from './markdown.js';
 import { describeRef, type Ref } from './ref.js';
 
 /** Edges past this are left out of the Mermaid picture (a comment should stay readable). */
 export const maxMermaidEdges = 30;
 
-/** A table cell: no line breaks, pipes escaped. */
-const cell = (text: string) => text.replace(/\r?\n/g, ' ').replaceAll('|', '\\|');
-const code = (ref: Ref) => `\`${describeRef(ref)}\``;
+/** Names and text from manifests render as text (markdown.ts). */
+const code = (ref: Ref) => markdownName(describeRef(ref));
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 export function impactMarkdown(impact: Impact): string {
@@ -33,7 +33,7 @@ export function impactMarkdown(impact: Impact): string {
       '| --- | --- |',
       ...rollouts.map(
         (r) =>
-          `| ${code(r.resource)} | ${r.reasons.map((x) => cell(`${code(x.source)}: ${x.detail}`)).join('<br>')} |`,
+          `| ${code(r.resource)} | ${r.reasons.map((x) => `${code(x.source)}: ${markdownText(x.detail)}`).join('<br>')} |`,
       ),
       '',
       ...mermaid(impact),
@@ -47,7 +47,7 @@ export function impactMarkdown(impact: Impact): string {
       '',
       ...silentRotations.map(
         (s) =>
-          `- ${code(s.source)} (read by ${s.consumers.map(code).join(', ')}): ${s.why.join('; ')}`,
+          `- ${code(s.source)} (read by ${s.consumers.map(code).join(', ')}): ${s.why.map(markdownText).join('; ')}`,
       ),
       '',
     );
@@ -58,7 +58,9 @@ export function impactMarkdown(impact: Impact): string {
       '',
       '| Resource | Wave |',
       '| --- | --- |',
-      ...waves.map((w) => `| ${code(w.resource)} | ${w.old} → ${w.new} |`),
+      ...waves.map(
+        (w) => `| ${code(w.resource)} | ${markdownText(w.old)} → ${markdownText(w.new)} |`,
+      ),
       '',
     );
   }
@@ -75,14 +77,16 @@ export function impactMarkdown(impact: Impact): string {
     out.push(
       '#### New lints',
       '',
-      ...newLints.map(
-        (r) => `- ${formatResult({ ...r, file: undefined }).replace(/^(\w+):/, '**$1**:')}`,
-      ),
+      ...newLints.map((r) => `- **${r.severity}**: ${markdownText(lintText(r))}`),
       '',
     );
   }
   return `${out.join('\n').replace(/\n+$/, '')}\n`;
 }
+
+/** A result as `formatResult` prints it, without its severity (shown in bold before it). */
+const lintText = (r: Result) =>
+  formatResult({ ...r, file: undefined }).slice(`${r.severity}: `.length);
 
 /** Source → workloads for the rollouts, capped at maxMermaidEdges. */
 function mermaid({ rollouts }: Impact): string[] {
@@ -94,7 +98,7 @@ function mermaid({ rollouts }: Impact): string[] {
     if (!found) {
       found = `n${ids.size}`;
       ids.set(key, found);
-      nodes.push(`  ${found}["${key.replaceAll('"', '#quot;')}"]`);
+      nodes.push(`  ${found}["${mermaidText(key)}"]`);
     }
     return found;
   };

@@ -28,6 +28,12 @@ const ruleText: Record<string, string> = {
   [generalRule]: 'Other warnings and errors of secret-rollout',
 };
 
+/**
+ * SARIF plain text (2.1.0, 3.11.6): `[text](n)` is a link to a related location, so a literal `[`
+ * or `]` (and a backslash) from a name in the message is escaped with a backslash.
+ */
+const sarifText = (text: string) => text.replace(/[\\[\]]/g, '\\$&');
+
 export function impactSarif(lintResults: readonly Result[], options: SarifOptions): string {
   const ids = [...lints.map(lintId), generalRule];
   const rules: Sarif.ReportingDescriptor[] = ids.map((id) => ({
@@ -41,7 +47,7 @@ export function impactSarif(lintResults: readonly Result[], options: SarifOption
       ruleId,
       ruleIndex: ids.indexOf(ruleId),
       level: result.severity === 'error' ? 'error' : 'warning',
-      message: { text: result.message },
+      message: { text: sarifText(result.message) },
     };
     if (at) {
       sarif.locations = [

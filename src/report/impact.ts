@@ -11,6 +11,7 @@ import type { Result } from '../model/results.js';
 import type { Checksum, SourceRead } from '../rules/checksums.js';
 import { unpinnedReasons } from '../rules/lints/unpinned-version.js';
 import { waveOf } from '../rules/order/waves.js';
+import { dependenciesAnnotation } from '../rules/sources/eso-dependencies.js';
 import type { SecretSource } from '../rules/sources/source.js';
 import type { Plan } from '../rules/transform.js';
 import { podTemplatesOf } from '../rules/workloads/shapes.js';
@@ -220,13 +221,18 @@ function changeDetail(a: SourceRead, b: SourceRead): string {
   if (a.source.secretName !== b.source.secretName) {
     changes.push(`writes ${b.source.produces} ${b.source.secretName} (was ${a.source.secretName})`);
   }
-  // Plain Secrets carry digests of their values: say which key changed, never a value.
-  const redact = a.source.resource.kind === 'Secret' && a.source.resource.apiVersion === 'v1';
-  changes.push(...diff(a.source.content(a.keys), b.source.content(b.keys), '', redact));
+  changes.push(...diff(asApplied(a.source.content(a.keys)), asApplied(b.source.content(b.keys))));
   if (changes.length === 0) return 'content changed';
   const shown = changes.slice(0, maxChanges);
   if (changes.length > maxChanges) shown.push(`${changes.length - maxChanges} more`);
   return shown.join('; ');
+}
+
+/** An ExternalSecret's content holds its `checksum/dependencies`: named where it is applied. */
+function asApplied(content: Json): Json {
+  if (!isObject(content) || !Object.hasOwn(content, dependenciesAnnotation)) return content;
+  const { [dependenciesAnnotation]: hash = null, ...rest } = content;
+  return { ...rest, metadata: { annotations: { [dependenciesAnnotation]: hash } } };
 }
 
 /** Entries of a list keyed by a name field where every entry has a distinct one. */
@@ -240,6 +246,33 @@ function keyedEntries(list: readonly Json[]): Map<string, Json> | undefined {
   return undefined;
 }
 
+/**
+ * What a change may show of a source's content. The report goes into a pull-request comment and
+ * CI logs, and a source's content can be text nobody should copy there: a template's literals
+ * (`target.template.data`), a ConfigMap's values, a SealedSecret's ciphertext, digests of Secret
+ * values. So values are shown only for fields that name or version something: remote keys and
+ * their versions and properties, store and generator names and kinds, types, paths, strategies
+ * and policies (an allow list, by the field's name). Anything else, and everything under a map
+ * whose keys are the author's (data, annotations, labels, …), is said to have changed, where:
+ * `target.template.data[config.yaml] changed`. The keys themselves are names, and shown.
+ */
+const identifierField =
+  /^(key|name|version|kind|apiVersion|namespace|path|mount|type|property|provider|project|config|role|target|into|strategy|engineVersion|mergePolicy|templateAs)$|(Key|Name|Version|Kind|Path|Id|ID|Type|Slug|Policy|Strategy)$/;
+/** Fields whose keys are the author's (data keys, annotations): keys in brackets, values hidden. */
+const authorMaps = new Set([
+  'data',
+  'stringData',
+  'encryptedData',
+  'annotations',
+  'labels',
+  'tags',
+  'params',
+  'parameters',
+  'templates',
+]);
+/** A Kubernetes field name; any other key is written in brackets, as the path syntax does. */
+const fieldName = /^[a-z][A-Za-z0-9]*$/;
+
 function show(value: Json | undefined): string {
   if (value === undefined) return '(none)';
   if (isObject(value) || Array.isArray(value)) return '{…}';
@@ -247,32 +280,46 @@ function show(value: Json | undefined): string {
   return text.length > 60 ? `${text.slice(0, 57)}…"` : text;
 }
 
-/** Paths where `a` and `b` differ, `path: old → new`, in a stable order. */
+/**
+ * Paths where `a` and `b` differ, in a stable order: `path: old → new` where the field may show
+ * its value (above), else `path changed` (`added`, `removed`). `field` is the field name the value
+ * is at: `''` for a structure without one (the content, a list's entry), undefined inside an
+ * author's map and for a list's scalar entries.
+ */
 export function diff(
   a: Json | undefined,
   b: Json | undefined,
-  path: string,
-  redact = false,
+  path = '',
+  field: string | undefined = '',
 ): string[] {
   if (isDeepEqual(a, b)) return [];
   const at = path === '' ? '(content)' : path;
-  if (a === undefined) return [`${at} added${redact ? '' : `: ${show(b)}`}`];
+  const shows = field !== undefined && identifierField.test(field);
+  if (a === undefined) return [`${at} added${shows ? `: ${show(b)}` : ''}`];
   if (b === undefined) return [`${at} removed`];
   if (isObject(a) && isObject(b)) {
     const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort(compare);
-    return keys.flatMap((k) => diff(a[k], b[k], path === '' ? k : `${path}.${k}`, redact));
+    const ownMap = field === undefined || authorMaps.has(field);
+    return keys.flatMap((k) => {
+      const named = !ownMap && fieldName.test(k);
+      const step = named ? (path === '' ? k : `${path}.${k}`) : `${path}[${k}]`;
+      return diff(a[k], b[k], step, named ? k : undefined);
+    });
   }
   if (Array.isArray(a) && Array.isArray(b)) {
     const ka = keyedEntries(a);
     const kb = keyedEntries(b);
+    // An entry of a list is a structure again: its fields are named (`data[password].remoteRef`).
+    const entries = (x: Json | undefined, y: Json | undefined, step: string) =>
+      diff(x, y, step, field !== undefined && isObject(x ?? y ?? null) ? '' : undefined);
     if (ka && kb) {
       const names = [...new Set([...ka.keys(), ...kb.keys()])].sort(compare);
-      return names.flatMap((n) => diff(ka.get(n), kb.get(n), `${path}[${n}]`, redact));
+      return names.flatMap((n) => entries(ka.get(n), kb.get(n), `${path}[${n}]`));
     }
     const length = Math.max(a.length, b.length);
-    return Array.from({ length }, (_, i) => diff(a[i], b[i], `${path}[${i}]`, redact)).flat();
+    return Array.from({ length }, (_, i) => entries(a[i], b[i], `${path}[${i}]`)).flat();
   }
-  return [redact ? `${at} changed` : `${at}: ${show(a)} → ${show(b)}`];
+  return [shows ? `${at}: ${show(a)} → ${show(b)}` : `${at} changed`];
 }
 
 const isDeepEqual = (a: Json | undefined, b: Json | undefined) =>

@@ -7,6 +7,7 @@ import { describe, type Result } from '../model/results.js';
 import type { WaveNode } from '../rules/order/waves.js';
 import type { SecretSource } from '../rules/sources/source.js';
 import type { Plan } from '../rules/transform.js';
+import { mermaidText } from './markdown.js';
 import { type Ref, refOf } from './ref.js';
 
 type Role = 'store' | 'dependency' | 'source' | 'consumer';
@@ -135,13 +136,12 @@ export function planMermaid(plan: Plan): string {
     if (!ids.has(key)) ids.set(key, `n${ids.size}`);
     return ids.get(key) as string;
   };
-  const label = (text: string) => `"${text.replaceAll('"', '#quot;')}"`;
   const lines = ['flowchart LR'];
   for (const r of rows(plan)) {
     const wave = r.wave === undefined ? '' : `<br/>wave ${r.wave}`;
     const conflict = r.conflicts.length > 0 ? '<br/>CONFLICT' : '';
     lines.push(
-      `  ${id(r.resource)}[${label(`${r.resource.kind} ${name(r.resource)}${wave}${conflict}`)}]`,
+      `  ${id(r.resource)}["${mermaidText(`${r.resource.kind} ${name(r.resource)}`)}${wave}${conflict}"]`,
     );
   }
   for (const first of [...plan.stores, ...dependenciesOf(plan)]) {
@@ -151,7 +151,7 @@ export function planMermaid(plan: Plan): string {
   }
   for (const source of plan.sources) {
     lines.push(
-      `  ${id(source)}([${label(produced(source))}])`,
+      `  ${id(source)}(["${mermaidText(produced(source))}"])`,
       `  ${id(source.resource)} --> ${id(source)}`,
     );
     for (const consumer of plan.consumersOf.get(source) ?? []) {

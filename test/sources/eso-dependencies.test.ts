@@ -473,7 +473,10 @@ describe('ExternalSecret dependencies in the reports', () => {
     expect(report.rollouts.map((r: { resource: { name: string } }) => r.resource.name)).toEqual([
       'api',
     ]);
-    expect(report.rollouts[0].reasons[0].detail).toMatch(/^checksum\/dependencies: /);
+    // Where the dependencies changed, never the hash or the template text (issue #20).
+    expect(report.rollouts[0].reasons[0].detail).toBe(
+      'metadata.annotations[checksum/dependencies] changed',
+    );
     const timer = [password(), generated(generatorRef('Password', 'pw'), ''), consumer()];
     const rotations = JSON.parse(
       impact(side('BASE', timer), side('HEAD', timer), { format: 'json' }).stdout,

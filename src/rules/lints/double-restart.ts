@@ -11,6 +11,7 @@ import { optOutKey } from '../workloads/opt-out.js';
 import type { ProducedKind } from '../workloads/references.js';
 import type { PodTemplateShape } from '../workloads/shapes.js';
 import { isKind, type Lint } from './lint.js';
+import { goTrimSpace, ReloadLists } from './reload-list.js';
 
 /** What each operator does with a value: Go's strconv.ParseBool, `== "true"`. */
 const goBool = (v: string) => ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v);
@@ -61,7 +62,7 @@ const restartAnnotations: readonly RestartAnnotation[] = [
 interface ReloaderType {
   /** Sources producing this kind change this type of resource. */
   produces: ProducedKind;
-  /** Names or regular expressions, comma-separated. */
+  /** Names or regular expressions (RE2), comma-separated: reload-list.ts. */
   reload: string;
   auto: string;
   /** Exact names, comma-separated; read from the workload's metadata only. */
@@ -132,7 +133,11 @@ function mentionsAny(annotations: Json | undefined): boolean {
 const kindOf = (r: Resource) => `${groupOf(r.apiVersion)}/${r.kind}`;
 
 interface Found {
-  /** The annotation's key, and where when it is not the workload's own metadata; never its value. */
+  /**
+   * `key: "value"` for a switch (one of the few values that turn it on), the key alone for a
+   * `reload` list, whose entries are free text from the input; and where when it is not the
+   * workload's own metadata.
+   */
   text: string;
   key: string;
   field: string;
@@ -144,26 +149,33 @@ interface Place {
   own: boolean;
 }
 
-function foundAt(place: Place, key: string): Found | undefined {
+function foundAt(place: Place, key: string, list = false): Found | undefined {
   const value = place.annotations[key];
   if (typeof value !== 'string') return undefined;
   const where = place.own ? '' : ' on its pod template';
   return {
-    text: `${key}${where}`,
+    text: `${key}${list ? '' : `: ${JSON.stringify(value)}`}${where}`,
     key,
     field: annotationField(place.metadata, key),
   };
 }
 
-/** A `reload` list as Reloader matches a name: each entry the regular expression `^entry$`. */
-function namedIn(list: string, name: string): boolean {
-  return list.split(',').some((entry) => {
-    try {
-      return new RegExp(`^(?:${entry.trim()})$`).test(name);
-    } catch {
-      return false; // Reloader skips an entry that does not compile.
-    }
-  });
+/** A `reload` list the lint could not read whole: entries that are not RE2, or past the budget. */
+interface Unread {
+  key: string;
+  own: boolean;
+  /** Entries Reloader skips. */
+  invalid: readonly number[];
+  /** Whether the run's regular-expression budget ran out before the list was decided. */
+  undecided: boolean;
+  produces: ProducedKind;
+}
+
+/** What the Reloader part of the lint reads and finds across the workloads of one run. */
+interface ReloaderRun {
+  lists: ReloadLists;
+  /** Of the workload being checked, by field. */
+  unread: Map<string, Unread>;
 }
 
 /** The Reloader annotations that restart `resource` when `source`'s resource (of `type`) changes. */
@@ -172,11 +184,12 @@ function reloaderFor(
   templates: readonly { shape: PodTemplateShape }[],
   type: ReloaderType,
   source: SecretSource,
+  run: ReloaderRun,
 ): Found[] {
   const own = resource.annotations;
   const excluded = own[type.exclude];
   if (typeof excluded === 'string') {
-    if (excluded.split(',').some((name) => name.trim() === source.secretName)) return [];
+    if (excluded.split(',').some((name) => goTrimSpace(name) === source.secretName)) return [];
   }
   // The pod template's annotations are read only when the workload has none of the type's keys.
   const keys = [type.reload, reloader.auto, type.auto, reloader.search];
@@ -192,17 +205,30 @@ function reloaderFor(
   const result: Found[] = [];
   for (const place of places) {
     const reload = place.annotations[type.reload];
+    const list = typeof reload === 'string' ? run.lists.list(reload) : undefined;
     const search = place.annotations[reloader.search];
+    const answer = list && run.lists.named(list, source.secretName);
+    if (list && (list.invalid.length > 0 || answer === undefined)) {
+      const field = annotationField(place.metadata, type.reload);
+      const undecided = answer === undefined || run.unread.get(field)?.undecided === true;
+      run.unread.set(field, {
+        key: type.reload,
+        own: place.own,
+        invalid: list.invalid,
+        undecided,
+        produces: type.produces,
+      });
+    }
     const on = [
       ...[reloader.auto, type.auto].filter((key) => {
         const value = place.annotations[key];
         return typeof value === 'string' && goBool(value);
       }),
-      typeof reload === 'string' && namedIn(reload, source.secretName) ? type.reload : undefined,
+      answer ? type.reload : undefined,
       typeof search === 'string' && isTrue(search) ? reloader.search : undefined,
     ];
     for (const key of on) {
-      const at = key && foundAt(place, key);
+      const at = key && foundAt(place, key, key === type.reload);
       if (at) result.push(at);
     }
   }
@@ -236,13 +262,14 @@ for (const row of restartAnnotations) {
 function reloaderWarning(
   resource: Resource,
   templates: readonly { shape: PodTemplateShape; sources: readonly SecretSource[] }[],
+  run: ReloaderRun,
 ): { message: string; field: string } | undefined {
   const found = new Map<string, Found>();
   const followed = new Map<ReloaderType, Set<string>>();
   for (const { sources } of templates) {
     for (const source of sources) {
       const type = reloaderTypes.find((t) => t.produces === source.produces);
-      const on = type ? reloaderFor(resource, templates, type, source) : [];
+      const on = type ? reloaderFor(resource, templates, type, source, run) : [];
       if (!type || on.length === 0) continue;
       followed.set(type, (followed.get(type) ?? new Set()).add(source.secretName));
       for (const f of on) found.set(f.field, f);
@@ -264,6 +291,20 @@ function reloaderWarning(
     message: `${reloader.mechanism} (${texts}) when ${named.join(', ')} ${changes}: ${hint(keys, exclude.join(', '))}`,
     field: at.field,
   };
+}
+
+/** Positions only: an entry is text from the input, which no message quotes. */
+function unreadMessages(resource: Resource, unread: Unread): string[] {
+  const { key, invalid, undecided } = unread;
+  const list = `${key}${unread.own ? '' : ' on its pod template'}`;
+  const covered = `a ${unread.produces} the checksum covers`;
+  const entries = invalid.length === 1 ? 'entry' : 'entries';
+  return [
+    invalid.length > 0 &&
+      `Stakater Reloader skips ${entries} ${invalid.join(', ')} of ${list}: not a valid RE2 regular expression (Go's regexp), so Reloader never matches it and this lint cannot tell whether it names ${covered}. Fix or remove it`,
+    undecided &&
+      `${list} was not evaluated in full: the Reloader lists of this input hold more regular-expression work than one run does, so this lint cannot tell whether it names ${covered}`,
+  ].flatMap((problem) => (problem ? [`${describe(resource)}: ${problem}`] : []));
 }
 
 export const doubleRestart: Lint = {
@@ -291,6 +332,7 @@ export const doubleRestart: Lint = {
         listed.set(key, [...(listed.get(key) ?? []), `${describe(r)} ${fieldPath(at)}`]);
       });
     }
+    const run: ReloaderRun = { lists: new ReloadLists(), unread: new Map() };
     for (const [resource, templates] of checksummed) {
       const [first] = templates;
       if (!first) continue;
@@ -305,9 +347,13 @@ export const doubleRestart: Lint = {
           : undefined;
       if (!annotated && !entries) continue;
       const ours = `${describe(resource)} is restarted by secret-rollout's ${first.annotation} and also by`;
+      run.unread.clear();
       const byReloader =
-        annotated && reloader.kinds.includes(kind) && reloaderWarning(resource, templates);
+        annotated && reloader.kinds.includes(kind) && reloaderWarning(resource, templates, run);
       if (byReloader) report(resource, `${ours} ${byReloader.message}`, byReloader.field);
+      for (const [field, unread] of run.unread) {
+        for (const message of unreadMessages(resource, unread)) report(resource, message, field);
+      }
       for (const [mechanism, all] of annotated ? byMechanism : []) {
         const found = workloadAnnotations(
           resource,

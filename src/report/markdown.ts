@@ -1,0 +1,48 @@
+// Text from manifests (names, keys, messages that quote them) in the reports' markdown and Mermaid:
+// it must render as the text it is. A pull request writes the manifests and the report is posted
+// as a comment, so a name must not become HTML, a link, an @mention, an issue reference, a table
+// column or a new line.
+
+/**
+ * Control characters as their escape (`\n`, `\u0007`): a line break in a name would end a table
+ * row or a list item, and the others are invisible.
+ */
+const visible = (text: string) =>
+  text.replace(/[\p{Cc}\u2028\u2029]/gu, (c) =>
+    c === '\n'
+      ? '\\n'
+      : c === '\r'
+        ? '\\r'
+        : c === '\t'
+          ? '\\t'
+          : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+
+/**
+ * Markdown text. CommonMark lets a backslash escape any ASCII punctuation: the characters that
+ * open or close inline syntax are escaped (`\` and backticks, emphasis `*` `_` `~`, links and
+ * images `[` `]`, raw HTML, autolinks and entities `<` `>` `&`, math `$`, table cells `|`).
+ * GitHub finds @mentions and #123 references in the rendered text, after escapes are gone, so a
+ * zero-width joiner (U+200D) follows `@` and `#` instead: it breaks the match and shows nothing.
+ * Line breaks and other controls are shown as escapes first (`\n`), so nothing starts a line.
+ */
+export const markdownText = (text: string) =>
+  visible(text)
+    .replace(/[\\`*_~[\]<>&$|]/g, '\\$&')
+    .replace(/[@#]/g, '$&\u200d');
+
+/**
+ * A name as a code span where it is plain (what Kubernetes names are: letters, digits, `-`, `.`,
+ * with the `/` and space of `Kind namespace/name`), else as escaped text: a code span shows its
+ * text literally, but would carry the raw forms (`<img …>`, a `|` that ends a table cell) into
+ * the markdown, and a backtick inside would end it.
+ */
+export const markdownName = (text: string) =>
+  /^[A-Za-z0-9 ./:_-]+$/.test(text) ? `\`${text}\`` : markdownText(text);
+
+/**
+ * Text for inside a quoted Mermaid label: the characters that mean something there (the closing
+ * quote, `#…;` entity codes, HTML, a markdown string's backtick) as Mermaid's entity codes (`#35;`).
+ */
+export const mermaidText = (text: string) =>
+  visible(text).replace(/["#&<>`]/g, (c) => `#${c.charCodeAt(0)};`);
