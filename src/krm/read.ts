@@ -2,6 +2,7 @@
 // `kustomize build` and `helm template` print). Items keep their spans in the original text so
 // the writer can splice edits in and copy every other byte.
 import { isObject, type Json, type JsonObject, type Projection } from '../model/resource.js';
+import { jsonErrorOffset } from './json-error.js';
 import { lineNumberAt } from './yaml/lines.js';
 import { located, ParseError, parseYaml, yamlProblem } from './yaml/parse.js';
 import { hasUnusualCharacters, type KeyCache, quickParse } from './yaml/quick-parse.js';
@@ -118,8 +119,8 @@ function readJson(text: string): Input {
   let value: unknown;
   try {
     value = JSON.parse(text);
-  } catch (error) {
-    throw new InputError(`invalid JSON: ${(error as Error).message}`);
+  } catch {
+    throw new InputError(located('invalid JSON', text, jsonErrorOffset(text), 0, text));
   }
   if (!isObject(value))
     throw new InputError('JSON input must be an object (a ResourceList or a resource)');
@@ -151,7 +152,9 @@ function checkJsonTokens(text: string): void {
     else if (t[0] !== '"') {
       const n = Number(t);
       if (!Number.isFinite(n) || (/^-?\d+$/.test(t) && !Number.isSafeInteger(n))) {
-        throw new InputError(`the JSON number ${t} is too large to be kept exactly; quote it`);
+        throw new InputError(
+          located('a JSON number too large to be kept exactly (quote it)', text, m.index, 0, text),
+        );
       }
     }
   }
@@ -258,7 +261,7 @@ function readEnvelope(
     typeof header.apiVersion !== 'string' ||
     !resourceListApiVersions.includes(header.apiVersion)
   ) {
-    list.listError = `unsupported ResourceList apiVersion ${JSON.stringify(header.apiVersion ?? null)} (expected ${resourceListApiVersions.join(' or ')})`;
+    list.listError = `unsupported ResourceList apiVersion (expected ${resourceListApiVersions.join(' or ')})`;
     return list;
   }
   if (!itemsEntry) {
