@@ -113,14 +113,17 @@ export interface CostReplay {
   detail: string;
 }
 
-/** A saved timing finding and its parent timed again, after a warm-up run of each. */
+/**
+ * A saved timing finding and its parent timed again, after warm-up runs of each (the fuzzer's
+ * process is warm: a cold parent would look slower per KB and hide the ratio).
+ */
 export function replayCost(f: {
   hash: string;
   text: string;
   description: string;
   parent?: string;
 }): CostReplay {
-  if (f.parent !== undefined) timedRun(f.parent);
+  for (let k = 0; k < 10 && f.parent !== undefined; k++) timedRun(f.parent);
   timedRun(f.text);
   const before = f.parent === undefined ? undefined : timing(f.parent);
   const now = timing(f.text);
