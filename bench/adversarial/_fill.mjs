@@ -21,5 +21,12 @@ export function fill(bytes, head, unit, tail = '') {
 export const configMap = (i, data = `  k: v${i}\n`) =>
   `---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c${i}\n  namespace: shop\ndata:\n${data}`;
 
-/** The ResourceList envelope of a YAML list whose items follow it, one `- ` entry each. */
-export const listHead = 'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n';
+/** A ResourceList of ConfigMaps, each with the comment line `# ${comment}` among its keys. */
+export function commentedConfigMaps(bytes, comment) {
+  return fill(
+    bytes,
+    'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n',
+    (i) =>
+      `- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: c${i}\n  # ${comment}\n  data:\n    k: v\n`,
+  );
+}

@@ -2,15 +2,8 @@
 // comment lines full of `[`: a ResourceList of ConfigMaps, each with a comment line of 999 `[`
 // (one under the 1000-level bound, so the input stays valid). From every `[` the guard matches on
 // to the end of the run before failing: O(length × depth).
-import { fill, listHead } from './_fill.mjs';
-
-const brackets = '['.repeat(999);
+import { commentedConfigMaps } from './_fill.mjs';
 
 export function generate(bytes) {
-  return fill(
-    bytes,
-    listHead,
-    (i) =>
-      `- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: c${i}\n  # ${brackets}\n  data:\n    k: v\n`,
-  );
+  return commentedConfigMaps(bytes, '['.repeat(999));
 }
