@@ -5,8 +5,8 @@
 // parent ('slow': a reader linear but slow). Every time is the minimum of 3 runs of run() in this
 // process, warm as the fuzzer is: a scan that restarts per line or per document shows as a ratio
 // that grows with the input, while noise and a GC pause do not survive the minimum. A small
-// parent's fixed cost per run weighs on its time per KB, so the ratio understates, never
-// overstates, how much worse the mutant scales.
+// parent's fixed cost per run weighs on its time per KB, so the ratio rather understates how much
+// worse the mutant scales.
 import { hashOf, type Problem, timedRun } from './check.js';
 
 export const costRatio = 20;
