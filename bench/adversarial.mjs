@@ -12,7 +12,8 @@
 //   node bench/adversarial.mjs --quick      every family at 64 KB, one run: outcome only, no time
 // Options: --family a,b (families only, no replays), --sizes 1,2,4,8 (MB; `64k` for KB),
 // --runs R, --timeout S, --no-replays, --no-fail (exit 0 when a target is missed), --keep,
-// --fn CMD (command to test instead of the built CLI, e.g. the build of another commit).
+// --fn CMD (command to test instead of the built CLI, e.g. the build of another commit; the fuzz
+// findings' replay runs this tree's src/ whatever --fn says).
 // Exit 1 when an outcome is wrong or a target is missed.
 import { spawn } from 'node:child_process';
 import {
