@@ -150,6 +150,8 @@ const mid = (xs) => {
 const mb = (bytes) =>
   bytes >= 1 << 20 ? `${+(bytes / (1 << 20)).toFixed(2)} MB` : `${Math.round(bytes / 1024)} KB`;
 const mark = (ok) => (ok ? '✓' : '✗');
+// A killed run has no peak RSS (GNU time is killed with it).
+const mib = (v) => (Number.isNaN(v) ? 'n/a' : `${v.toFixed(0)} MiB`);
 
 /** Every member of every chosen family: one row each. */
 async function benchFamilies() {
@@ -178,7 +180,7 @@ async function benchFamilies() {
       };
       rows.push(row);
       console.error(
-        `${family} ${mb(size)}: ${row.s.toFixed(2)} s, ${row.rss.toFixed(0)} MiB, ${row.outcome}`,
+        `${family} ${mb(size)}: ${row.s.toFixed(2)} s, ${mib(row.rss)}, ${row.outcome}`,
       );
       if (!flag('--keep')) rmSync(file);
     }
@@ -221,7 +223,7 @@ function familyTable(rows) {
       }
       const time = `${r.killed ? '> ' : ''}${r.s.toFixed(2)} s`;
       out.push(
-        `| ${family} | ${mb(r.bytes)} | ${time} | ${Number.isNaN(r.rss) ? 'n/a' : `${r.rss.toFixed(0)} MiB`} | ${growth} | ${r.outcome} | ${mark(ok)} |`,
+        `| ${family} | ${mb(r.bytes)} | ${time} | ${mib(r.rss)} | ${growth} | ${r.outcome} | ${mark(ok)} |`,
       );
     }
   }
