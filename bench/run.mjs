@@ -187,7 +187,7 @@ if (!flag('--no-adversarial')) {
     ],
     { stdio: 'inherit' },
   );
-  if (adversarial.status !== 0) problems.push('the adversarial benchmark missed a target (above)');
+  if (adversarial.status !== 0) problems.push('the adversarial benchmark failed (above)');
 }
 if (problems.length) {
   console.error(`\nFAIL:\n- ${problems.join('\n- ')}`);
