@@ -2,10 +2,11 @@
 // `kustomize build` and `helm template` print). Items keep their spans in the original text so
 // the writer can splice edits in and copy every other byte.
 import { isObject, type Json, type JsonObject, type Projection } from '../model/resource.js';
-import { lineNumberAt } from './yaml/lines.js';
+import { lineNumberAt, type ScanMeter } from './yaml/lines.js';
 import { located, ParseError, parseYaml, yamlProblem } from './yaml/parse.js';
 import { hasUnusualCharacters, type KeyCache, quickParse } from './yaml/quick-parse.js';
 import {
+  type DocumentSpan,
   type ItemSpan,
   type Span,
   SpanError,
@@ -46,33 +47,16 @@ export type Input =
 /** Input that cannot be read as a ResourceList or stream at all: one line on stderr. */
 export class InputError extends Error {}
 
-export function readInput(text: string): Input {
+/** `meter` counts the characters the line scans step over (tests bound it; see ScanMeter). */
+export function readInput(text: string, meter?: ScanMeter): Input {
   const body = text.replace(/^\uFEFF/, '');
   if (body.trim() === '')
     throw new InputError('no input: expected a ResourceList or YAML on stdin');
   if (/^\s*[[{]/.test(body) && looksLikeJson(body)) return readJson(text);
-  const usualCharacters = checkYamlText(text);
-  const all = splitDocuments(text);
+  const usualCharacters = checkYamlText(text, meter);
+  const all = splitDocuments(text, meter);
   const docs = all.filter((d) => d.hasContent);
-  // Documents without content (comments, markers, directives) are no items, but their
-  // directives and markers must be valid YAML too; they are short, so the conforming reader checks
-  // each. Its problem is reported as the next document's.
-  const problems = new Map<number, string>();
-  let seen = 0;
-  for (const doc of all) {
-    if (doc.hasContent) {
-      seen++;
-      continue;
-    }
-    const docText = text.slice(doc.start, doc.end);
-    const problem = /^[ \t]*[%\S]/m.test(docText) ? yamlProblem(docText) : undefined;
-    if (problem && !problems.has(seen)) {
-      problems.set(
-        seen,
-        `invalid YAML: ${located(problem.message, docText, problem.offset, doc.start, text)}`,
-      );
-    }
-  }
+  const problems = contentlessProblems(text, all, meter);
   if (docs.length === 0 && problems.size > 0) {
     throw new InputError(`document 0: ${problems.get(0)}`);
   }
@@ -82,7 +66,7 @@ export function readInput(text: string): Input {
     );
   }
   const lists = docs
-    .map((doc) => ({ doc, entries: topLevelEntries(text, doc) }))
+    .map((doc) => ({ doc, entries: topLevelEntries(text, doc, meter) }))
     .filter(({ entries }) => resourceListKind(text, entries));
   if (lists.length > 0) {
     if (docs.length > 1) {
@@ -100,6 +84,41 @@ export function readInput(text: string): Input {
     else items.push({ error });
   }
   return { format: 'yaml-stream', text, usualCharacters, items };
+}
+
+/**
+ * Documents without content (comments, markers, directives) are no items, but their directives
+ * and markers must be valid YAML too: the conforming reader checks each run of them between two
+ * documents with content in one parse (one parse per document cost microseconds each, a lot for a
+ * stream of a million `---` lines). A problem is reported as the next document's, by its index.
+ */
+function contentlessProblems(
+  text: string,
+  all: readonly DocumentSpan[],
+  meter: ScanMeter | undefined,
+): Map<number, string> {
+  const problems = new Map<number, string>();
+  let seen = 0;
+  for (let i = 0; i < all.length; ) {
+    const first = all[i] as DocumentSpan;
+    if (first.hasContent) {
+      seen++;
+      i++;
+      continue;
+    }
+    let end = first.end;
+    for (i++; i < all.length && !(all[i] as DocumentSpan).hasContent; i++) {
+      end = (all[i] as DocumentSpan).end;
+    }
+    const runText = text.slice(first.start, end);
+    if (meter) meter.visited += runText.length;
+    const problem = /^[ \t]*[%\S]/m.test(runText) ? yamlProblem(runText) : undefined;
+    if (problem) {
+      const where = located(problem.message, runText, problem.offset, first.start, text);
+      problems.set(seen, `invalid YAML: ${where}`);
+    }
+  }
+  return problems;
 }
 
 function looksLikeJson(text: string): boolean {
@@ -373,22 +392,16 @@ export function wholeDocument(text: string, doc: Span): Json | undefined {
   return wholeDocuments.get(doc);
 }
 
-/** Characters YAML does not allow anywhere (js-yaml's rule), and flow nesting past a bound. */
+/** Characters YAML does not allow anywhere (js-yaml's rule). */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
 const nonPrintable = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x84\x86-\x9F\uFFFE\uFFFF]/;
-const deepFlow = new RegExp(`[[{](?:\\s*[[{]){${maxJsonDepth - 1}}`);
-/**
- * Compact block sequences (`- - - …`) nested as deep on one line. No object nests that deep, and
- * the conforming reader (parse.ts), ≈10× slower than js-yaml, would take seconds on a long line.
- */
-const deepBlock = new RegExp(`(?:-[ \\t]+){${maxJsonDepth}}`);
 
 /**
  * Checks the whole text once, so items copied through unparsed (pass-through.ts) cannot carry
  * what every parser downstream would reject or choke on. Whether it has usual characters only:
  * then, as those exclude every non-printable one, that one scan is all.
  */
-function checkYamlText(text: string): boolean {
+function checkYamlText(text: string, meter?: ScanMeter): boolean {
   const usual = !hasUnusualCharacters(text);
   const bad = usual ? null : nonPrintable.exec(text);
   if (bad) {
@@ -398,13 +411,57 @@ function checkYamlText(text: string): boolean {
       `line ${lineNumberAt(text, bad.index)} has ${what}, which YAML does not allow`,
     );
   }
-  if (deepFlow.test(text))
-    throw new InputError(`YAML flow collections nest deeper than ${maxJsonDepth} levels`);
-  const deep = deepBlock.exec(text);
-  if (deep) {
-    throw new InputError(
-      `line ${lineNumberAt(text, deep.index)} nests YAML block sequences deeper than ${maxJsonDepth} levels`,
-    );
-  }
+  checkNesting(text, meter);
   return usual;
 }
+
+/**
+ * Refuses nesting no object has and the parsers would recurse into: flow collections opened more
+ * than maxJsonDepth times in a row (only white space between the `[` and `{`), and as many compact
+ * block sequences on one line (`- - - …`), which the conforming reader (parse.ts), ≈10× slower than
+ * js-yaml, would take seconds on. Counted wherever they stand, comments and quoted scalars too:
+ * telling those apart takes a YAML lexer (a `#` inside quotes starts no comment), and a guard that
+ * a quote could switch off would let the bomb through; no manifest has such a run in a comment.
+ * One pass, a counter for each (two regular expressions here cost length × depth on long runs).
+ */
+function checkNesting(text: string, meter?: ScanMeter): void {
+  let flow = 0;
+  let block = 0;
+  let blockStart = 0;
+  let deepBlock = -1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 91 /* [ */ || c === 123 /* { */) {
+      if (++flow >= maxJsonDepth)
+        throw new InputError(`YAML flow collections nest deeper than ${maxJsonDepth} levels`);
+    } else if (!isWhiteSpace(c)) flow = 0;
+    if (c === 45 /* - */ && isBlank(text.charCodeAt(i + 1))) {
+      if (block++ === 0) blockStart = i;
+      while (isBlank(text.charCodeAt(i + 1))) i++;
+      if (block === maxJsonDepth && deepBlock < 0) deepBlock = blockStart;
+      // The blanks skipped are white space, which keeps the flow count as it is.
+    } else block = 0;
+  }
+  if (meter) meter.visited += text.length;
+  if (deepBlock >= 0) {
+    throw new InputError(
+      `line ${lineNumberAt(text, deepBlock)} nests YAML block sequences deeper than ${maxJsonDepth} levels`,
+    );
+  }
+}
+
+const isBlank = (c: number) => c === 32 || c === 9;
+/** What `\s` matches in a regular expression (ECMAScript's WhiteSpace and LineTerminator). */
+const isWhiteSpace = (c: number) =>
+  c === 32 ||
+  (c >= 9 && c <= 13) ||
+  (c > 127 &&
+    (c === 0xa0 ||
+      c === 0x1680 ||
+      (c >= 0x2000 && c <= 0x200a) ||
+      c === 0x2028 ||
+      c === 0x2029 ||
+      c === 0x202f ||
+      c === 0x205f ||
+      c === 0x3000 ||
+      c === 0xfeff));

@@ -1,0 +1,141 @@
+// The reader's scans over the whole input (src/krm/read.ts, src/krm/yaml/spans.ts, lines.ts):
+// their cost is bounded by counting work, never by timing it, and the scans that replaced
+// regular expressions give the same verdicts as those did.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { InputError, readInput } from '../src/krm/read.js';
+import { lineNumberAt, type ScanMeter } from '../src/krm/yaml/lines.js';
+
+const list = 'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n';
+const item = (i: number) => `- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: c${i}\n`;
+const repeat = (n: number, line: (i: number) => string) =>
+  Array.from({ length: n }, (_, i) => line(i)).join('');
+
+/**
+ * Inputs of each shape that made a scan restart per document, per key or per character (each took
+ * tens of seconds at a few megabytes), `n` the number of repeated units.
+ */
+const shapes: Record<string, (n: number) => string> = {
+  'a long line of spaces in a document': (n) => `a: 1\nx${' '.repeat(20 * n)}y: 1\n`,
+  'a long line of spaces in a ResourceList': (n) =>
+    `${list}items: []\nx${' '.repeat(20 * n)}y: 1\n`,
+  'many tiny documents': (n) => repeat(n, (i) => `---\na: ${i}\n`),
+  'one-line JSON documents': (n) => repeat(n, (i) => `--- {"a": ${i}}\n`),
+  'JSON documents between markers': (n) => repeat(n, (i) => `---\n{"a": ${i}}\n`),
+  'empty documents': (n) => `${'---\n'.repeat(n)}a: 1\n`,
+  'comment-only documents': (n) => `a: 1\n${'---\n# a comment\n'.repeat(n)}`,
+  'comment lines full of [': (n) => `a: 1\n${`# ${'['.repeat(998)}\n`.repeat(n / 50)}`,
+  'comment lines full of - ': (n) => `a: 1\n${`# ${'- '.repeat(998)}\n`.repeat(n / 50)}`,
+  'a ResourceList of many items': (n) => `${list}items:\n${repeat(n, item)}`,
+  'an envelope of many keys, invalid at its end': (n) =>
+    `${list}items: []\n${repeat(n, (i) => `k${i}: v\n`)}x: [\n`,
+};
+
+function visits(text: string): number {
+  const meter: ScanMeter = { visited: 0 };
+  try {
+    readInput(text, meter);
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+  }
+  return meter.visited;
+}
+
+describe('the scans over the whole input', () => {
+  // The meter adds up the characters each scan steps over (a scan of a document's lines, the
+  // nesting guard, the envelope's blanking, line numbers). Each character is looked at a bounded
+  // number of times whatever the shape: at most `perCharacter` times in all, at 1× and 8× the
+  // size. A scan that restarted per document or per key would exceed the bound at the larger size
+  // (and grow 64× from 1× to 8×). Every character is looked at at least once (the nesting guard).
+  const perCharacter = 8;
+  it.each(Object.keys(shapes))('%s: at most a few looks at each character', (shape) => {
+    const make = shapes[shape] as (n: number) => string;
+    for (const n of [1_000, 8_000]) {
+      const text = make(n);
+      const visited = visits(text);
+      expect(visited).toBeGreaterThanOrEqual(text.length);
+      expect(visited, `${shape} at ${text.length} characters`).toBeLessThanOrEqual(
+        perCharacter * text.length,
+      );
+    }
+  });
+});
+
+describe('the nesting guards', () => {
+  // The regular expressions the one-pass counters replaced: their verdicts are the oracle.
+  const deepFlow = /[[{](?:\s*[[{]){999}/;
+  const deepBlock = /(?:-[ \t]+){1000}/;
+  const oracle = (text: string): string | undefined => {
+    if (deepFlow.test(text)) return 'YAML flow collections nest deeper than 1000 levels';
+    const deep = deepBlock.exec(text);
+    if (!deep) return undefined;
+    return `line ${text.slice(0, deep.index).split('\n').length} nests YAML block sequences deeper than 1000 levels`;
+  };
+  const runs = fc
+    .array(
+      fc.tuple(
+        fc.constantFrom('[', '{', ' ', '\t', '\n', '\u00a0', '- ', '-\t', '-  ', '-', 'a', '#'),
+        fc.oneof(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 990, max: 1010 })),
+      ),
+      { maxLength: 8 },
+    )
+    .map((parts) => `a: 1\n${parts.map(([s, k]) => s.repeat(k)).join('')}`);
+
+  it('refuse exactly what the regular expressions refused, with the same message', () => {
+    fc.assert(
+      fc.property(runs, (text) => {
+        let message: string | undefined;
+        try {
+          readInput(text);
+        } catch (error) {
+          if (!(error instanceof InputError)) throw error;
+          message = error.message;
+        }
+        const want = oracle(text);
+        if (want) expect(message).toBe(want);
+        else expect(message ?? '').not.toMatch(/nest/);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('count brackets in comments too (a quote can hide a comment sign)', () => {
+    expect(() => readInput(`a: 1\n# ${'['.repeat(1000)}\n`)).toThrow(
+      'YAML flow collections nest deeper than 1000 levels',
+    );
+    expect(() => readInput(`a: 1\n# ${'- '.repeat(1000)}\n`)).toThrow(
+      'line 2 nests YAML block sequences deeper than 1000 levels',
+    );
+  });
+});
+
+describe('lineNumberAt', () => {
+  const naive = (text: string, offset: number) =>
+    text.slice(0, Math.max(0, offset)).split('\n').length;
+
+  it('counts lines from the last offset asked, forwards or back', () => {
+    const texts = fc.array(fc.constantFrom('a', '\n', '\r\n', 'bc'), { maxLength: 30 });
+    fc.assert(
+      fc.property(texts, texts, fc.array(fc.nat(70), { maxLength: 12 }), (a, b, offsets) => {
+        const one = a.join('');
+        const two = b.join('');
+        for (const [k, offset] of offsets.entries()) {
+          const text = k % 3 === 2 ? two : one;
+          expect(lineNumberAt(text, offset)).toBe(naive(text, offset));
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  // One message per bad item of a ResourceList: their line numbers, asked in input order, cost
+  // one pass over the text in all (they cost one pass each, quadratic in the number of items).
+  it('costs one pass over the text for offsets asked in order', () => {
+    const text = 'x\n'.repeat(100_000);
+    const meter: ScanMeter = { visited: 0 };
+    for (let offset = 0; offset < text.length; offset += 20) {
+      expect(lineNumberAt(text, offset, meter)).toBe(offset / 2 + 1);
+    }
+    expect(meter.visited).toBeLessThanOrEqual(text.length);
+  });
+});
