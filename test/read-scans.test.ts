@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InputError, readInput } from '../src/krm/read.js';
 import { lineNumberAt, type ScanMeter } from '../src/krm/yaml/lines.js';
+import { run } from '../src/run.js';
 
 const list = 'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n';
 const item = (i: number) => `- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: c${i}\n`;
@@ -137,5 +138,37 @@ describe('lineNumberAt', () => {
       expect(lineNumberAt(text, offset, meter)).toBe(offset / 2 + 1);
     }
     expect(meter.visited).toBeLessThanOrEqual(text.length);
+  });
+});
+
+describe("the ResourceList's own structure", () => {
+  const items = `items:\n${item(0)}`;
+  const errors = (text: string) => {
+    const out = run(text);
+    return { exitCode: out.exitCode, errors: out.stdout.match(/severity: error\n.*/g) ?? [] };
+  };
+
+  it('is judged from its first line to its last, outside the items too', () => {
+    // Text before the first key, a document after the list, text after the closing `...`.
+    for (const [text, where] of [
+      [`  note: [\n${list}${items}`, 'line 2, column 1'],
+      [`${list}${items}---\n# generated\n... done\n`, 'line 10, column 5'],
+      [`${list}${items}... done\n`, 'line 8, column 5'],
+    ] as const) {
+      const { exitCode, errors: found } = errors(text);
+      expect(exitCode).toBe(1);
+      expect(found).toHaveLength(1);
+      expect(found[0]).toMatch(/ResourceList: invalid YAML: .* at /);
+      expect(found[0]).toContain(where);
+    }
+  });
+
+  it('still takes what is valid around the items: directives, markers, comments', () => {
+    const text = `%YAML 1.2\n---\n# head\n${list}# before\n${items}# between\n${item(1)}\n  # after\nfunctionConfig: {apiVersion: v1, kind: ConfigMap}\n...\n`;
+    expect(run(text)).toMatchObject({ exitCode: 0, stdout: text });
+    // After the items, more than 1024 blank characters before the next key (the `yaml` library
+    // refuses that key after an empty `-`, which must not stand for the items).
+    const far = `${list}${items}${'\n'.repeat(2000)}functionConfig: {apiVersion: v1, kind: ConfigMap}\n`;
+    expect(run(far)).toMatchObject({ exitCode: 0, stdout: far });
   });
 });

@@ -75,7 +75,13 @@ export function readInput(text: string, meter?: ScanMeter): Input {
       );
     }
     const [list] = lists as [(typeof lists)[number]];
-    return readYamlList(text, usualCharacters, list.doc, list.entries);
+    const read = readYamlList(text, usualCharacters, list.doc, list.entries, meter);
+    // A document before or after it (comments, markers, directives) is part of the input too.
+    const [problem] = problems.values();
+    if (problem && read.format === 'yaml-list' && !read.listError) {
+      return { ...read, items: [], listError: `ResourceList: ${problem}` };
+    }
+    return read;
   }
   const items: InputItem[] = docs.map((doc) => ({ span: { ...doc, entry: false } }));
   for (const [index, error] of problems) {
@@ -191,21 +197,51 @@ function readYamlList(
   usualCharacters: boolean,
   doc: Span,
   entries: readonly TopLevelEntry[],
+  meter: ScanMeter | undefined,
 ): Input {
   const itemsEntry = entries.find((e) => e.key === 'items');
   const resultsEntry = entries.find((e) => e.key === 'results');
-  // The envelope without items and results is small: parse it whole.
-  // The envelope is small: parse it whole, with items and results blanked to empty lines so
-  // that error line numbers stay those of the input.
-  const blank = (e: TopLevelEntry) => {
+  // The items, where `items:` opens a block sequence; a wrong one is reported after the envelope.
+  let split: ItemSpan[] | SpanError | undefined;
+  if (itemsEntry && inlineValue(text, itemsEntry) === '') {
+    try {
+      split = sequenceItems(text, itemsEntry, meter);
+    } catch (error) {
+      if (!(error instanceof SpanError)) throw error;
+      split = error;
+    }
+  }
+  // The envelope is the document as written with the items and the input's results blanked to
+  // empty lines, so that every other byte, from the document's first line to its last, is judged
+  // by the conforming reader in one parse, and error line numbers stay those of the input. Each
+  // item is parsed on its own (run.ts), the results alone below. A `- {}` stands for the items:
+  // the `yaml` library refuses the next key after an empty `-` and 1024 blank characters.
+  const blanks: { from: number; to: number; stand: string }[] = [];
+  if (Array.isArray(split) && split.length > 0) {
+    const first = split[0] as ItemSpan;
+    const dash = text.indexOf('-', first.start) + 1;
+    blanks.push({
+      from: first.start,
+      to: (split[split.length - 1] as ItemSpan).end,
+      stand: `${text.slice(first.start, dash)} {}`,
+    });
+  } else if (split instanceof SpanError && itemsEntry) {
+    blanks.push({ from: itemsEntry.start, to: itemsEntry.end, stand: '' });
+  }
+  if (resultsEntry) blanks.push({ from: resultsEntry.start, to: resultsEntry.end, stand: '' });
+  blanks.sort((x, y) => x.from - y.from);
+  const pieces: string[] = [];
+  let pos = doc.start;
+  for (const { from, to, stand } of blanks) {
     let breaks = 0;
-    for (let i = text.indexOf('\n', e.start); i >= 0 && i < e.end; i = text.indexOf('\n', i + 1))
+    for (let i = text.indexOf('\n', from); i >= 0 && i < to; i = text.indexOf('\n', i + 1))
       breaks++;
-    return '\n'.repeat(breaks);
-  };
-  const envelope = entries
-    .map((e) => (e === itemsEntry || e === resultsEntry ? blank(e) : text.slice(e.start, e.end)))
-    .join('');
+    if (meter) meter.visited += to - from;
+    pieces.push(text.slice(pos, from), stand, '\n'.repeat(breaks));
+    pos = to;
+  }
+  pieces.push(text.slice(pos, doc.end));
+  const envelope = pieces.join('');
   let header: Json;
   try {
     // Blanked entries escape the envelope's parse: check what it would have found.
@@ -224,20 +260,18 @@ function readYamlList(
     }
     // Mostly blank lines: the quick reader skips them far faster than js-yaml.
     header =
-      quickParse(envelope, 0, envelope.length, false) ??
-      parseYaml(envelope, entries[0]?.start ?? doc.start, text);
+      quickParse(envelope, 0, envelope.length, false) ?? parseYaml(envelope, doc.start, text);
   } catch (error) {
     if (!(error instanceof ParseError)) throw error;
     // An alias to an anchor inside the items: only the whole document resolves it.
     const whole = error.aliased ? wholeDocument(text, doc) : undefined;
-    if (isObject(whole)) {
-      const { items: _items, ...envelopeOnly } = whole;
-      return readEnvelope(text, usualCharacters, doc, envelopeOnly, itemsEntry, resultsEntry);
-    }
+    if (isObject(whole))
+      return readEnvelope(text, usualCharacters, doc, whole, itemsEntry, split, resultsEntry);
     // The list exists but its envelope does not parse: report it (naming the functionConfig
     // when the problem is there), write everything back.
     const line = Number(/ at line (\d+)/.exec(error.message)?.[1] ?? 0);
-    const at = entries.filter((e) => lineNumberAt(text, e.start) <= line).pop();
+    // Entries are in order, so their line numbers are counted in one pass (see lineNumberAt).
+    const at = entries.filter((e) => lineNumberAt(text, e.start, meter) <= line).pop();
     const owner = at?.key === 'functionConfig' ? 'functionConfig' : 'ResourceList';
     const list: Input = {
       format: 'yaml-list',
@@ -253,7 +287,15 @@ function readYamlList(
     return list;
   }
   if (!isObject(header)) throw new InputError('the ResourceList is not a mapping');
-  return readEnvelope(text, usualCharacters, doc, header, itemsEntry, resultsEntry);
+  return readEnvelope(text, usualCharacters, doc, header, itemsEntry, split, resultsEntry);
+}
+
+/** What follows `key:` on its line, without a comment. */
+function inlineValue(text: string, entry: TopLevelEntry): string {
+  return text
+    .slice(entry.valueStart, entry.lineEnd)
+    .replace(/\s#.*$/, '')
+    .trim();
 }
 
 function readEnvelope(
@@ -262,6 +304,7 @@ function readEnvelope(
   doc: Span,
   header: JsonObject,
   itemsEntry: TopLevelEntry | undefined,
+  split: ItemSpan[] | SpanError | undefined,
   resultsEntry: TopLevelEntry | undefined,
 ): Input {
   const list: Input & { format: 'yaml-list' } = {
@@ -284,20 +327,10 @@ function readEnvelope(
     list.listError = 'the ResourceList has no items';
     return list;
   }
-  const inline = text
-    .slice(itemsEntry.valueStart, itemsEntry.lineEnd)
-    .replace(/\s#.*$/, '')
-    .trim();
-  if (['[]', '~', 'null'].includes(inline)) return list;
-  if (inline !== '') {
+  if (split instanceof SpanError) list.listError = `ResourceList ${split.message}`;
+  else if (split) list.items = split.map((span) => ({ span }));
+  else if (!['[]', '~', 'null'].includes(inlineValue(text, itemsEntry))) {
     list.listError = 'ResourceList items must be a block sequence (`items:` then `- ` entries)';
-    return list;
-  }
-  try {
-    list.items = sequenceItems(text, itemsEntry).map((span) => ({ span }));
-  } catch (error) {
-    if (!(error instanceof SpanError)) throw error;
-    list.listError = `ResourceList ${error.message}`;
   }
   return list;
 }
