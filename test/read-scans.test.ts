@@ -172,3 +172,14 @@ describe("the ResourceList's own structure", () => {
     expect(run(far)).toMatchObject({ exitCode: 0, stdout: far });
   });
 });
+
+// A stream of many documents each with its own error: the messages are written one by one (a
+// spread of all of them into one call's arguments overflowed the stack: `internal error`).
+it('reports an error for each of 150,000 documents', () => {
+  const out = run('---\na: 1\n'.repeat(150_000));
+  expect(out.exitCode).toBe(1);
+  expect(out.stderr).not.toMatch(/internal error|call stack/);
+  expect(out.stderr.split('\n').filter((l) => l.includes('has no apiVersion'))).toHaveLength(
+    150_000,
+  );
+});
