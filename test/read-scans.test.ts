@@ -3,7 +3,7 @@
 // regular expressions give the same verdicts as those did.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InputError, readInput } from '../src/krm/read.js';
+import { InputError, maxItems, readInput } from '../src/krm/read.js';
 import { lineNumberAt, type ScanMeter } from '../src/krm/yaml/lines.js';
 import { run } from '../src/run.js';
 
@@ -173,13 +173,41 @@ describe("the ResourceList's own structure", () => {
   });
 });
 
-// A stream of many documents each with its own error: the messages are written one by one (a
-// spread of all of them into one call's arguments overflowed the stack: `internal error`).
-it('reports an error for each of 150,000 documents', () => {
-  const out = run('---\na: 1\n'.repeat(150_000));
-  expect(out.exitCode).toBe(1);
-  expect(out.stderr).not.toMatch(/internal error|call stack/);
-  expect(out.stderr.split('\n').filter((l) => l.includes('has no apiVersion'))).toHaveLength(
-    150_000,
-  );
+// A stream of many documents each with its own error. Their messages were spread into one call's
+// arguments, which the stack holds (150,000 ended in `internal error: Maximum call stack size
+// exceeded`); now they are added one by one, and past maxItems documents the input is refused
+// before any is parsed (each costs a parse: 8 MB of one-line JSON documents took 20 s).
+describe('many documents', () => {
+  it('reports an error for each of 100,000 documents', () => {
+    const out = run('---\na: 1\n'.repeat(maxItems));
+    expect(out.exitCode).toBe(1);
+    expect(out.stderr).not.toMatch(/internal error|call stack/);
+    expect(out.stderr.split('\n').filter((l) => l.includes('has no apiVersion'))).toHaveLength(
+      maxItems,
+    );
+  });
+
+  it('refuses more than 100,000 documents or items in one line', () => {
+    const stream = run('---\na: 1\n'.repeat(150_000));
+    expect(stream).toEqual({
+      exitCode: 1,
+      stdout: '',
+      stderr: 'secret-rollout: the input has 150000 documents, more than the 100000 read at most\n',
+    });
+    const yamlList = run(`${list}items:\n${'- {}\n'.repeat(maxItems + 1)}`);
+    expect(yamlList.exitCode).toBe(1);
+    expect(yamlList.stdout).toContain(
+      'message: "the input has 100001 items, more than the 100000 read at most"',
+    );
+    const jsonList = run(
+      JSON.stringify({
+        apiVersion: 'config.kubernetes.io/v1',
+        kind: 'ResourceList',
+        items: new Array(maxItems + 1).fill({}),
+      }),
+    );
+    expect(jsonList.stderr).toBe(
+      'secret-rollout: the input has 100001 items, more than the 100000 read at most\n',
+    );
+  });
 });

@@ -16,6 +16,15 @@ import {
   topLevelEntries,
 } from './yaml/spans.js';
 
+/**
+ * Items or documents read from one input. Each costs a parse, tens of microseconds for the
+ * smallest where the quick reader declines it (a one-line JSON document), so 8 MB of them would
+ * take half a minute; 10× the largest input measured (README "Performance").
+ */
+export const maxItems = 100_000;
+const tooMany = (n: number, what: string) =>
+  `the input has ${n} ${what}, more than the ${maxItems} read at most`;
+
 export const resourceListApiVersions = ['config.kubernetes.io/v1', 'config.kubernetes.io/v1beta1'];
 
 /** An item: its span in the text (YAML, parsed on demand with parseItem) or its value (JSON). */
@@ -56,6 +65,7 @@ export function readInput(text: string, meter?: ScanMeter): Input {
   const usualCharacters = checkYamlText(text, meter);
   const all = splitDocuments(text, meter);
   const docs = all.filter((d) => d.hasContent);
+  if (docs.length > maxItems) throw new InputError(tooMany(docs.length, 'documents'));
   const problems = contentlessProblems(text, all, meter);
   if (docs.length === 0 && problems.size > 0) {
     throw new InputError(`document 0: ${problems.get(0)}`);
@@ -154,6 +164,7 @@ function readJson(text: string): Input {
   }
   const items = value.items;
   if (!Array.isArray(items)) throw new InputError('ResourceList items must be a list');
+  if (items.length > maxItems) throw new InputError(tooMany(items.length, 'items'));
   return { format: 'json-list', text, value, items: items.map((item) => ({ value: item })) };
 }
 
@@ -328,6 +339,7 @@ function readEnvelope(
     return list;
   }
   if (split instanceof SpanError) list.listError = `ResourceList ${split.message}`;
+  else if (split && split.length > maxItems) list.listError = tooMany(split.length, 'items');
   else if (split) list.items = split.map((span) => ({ span }));
   else if (!['[]', '~', 'null'].includes(inlineValue(text, itemsEntry))) {
     list.listError = 'ResourceList items must be a block sequence (`items:` then `- ` entries)';
