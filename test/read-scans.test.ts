@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InputError, maxItems, readInput } from '../src/krm/read.js';
 import { lineNumberAt, type ScanMeter } from '../src/krm/yaml/lines.js';
+import { yamlProblem } from '../src/krm/yaml/parse.js';
 import { run } from '../src/run.js';
 
 const list = 'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n';
@@ -59,6 +60,43 @@ describe('the scans over the whole input', () => {
         perCharacter * text.length,
       );
     }
+  });
+});
+
+describe('documents without content', () => {
+  // Runs of blank, comment and bare marker lines skip the conforming reader: whatever the lines,
+  // the stream must pass exactly when that reader finds the whole text valid.
+  const lines = fc.array(
+    fc.constantFrom(
+      '---',
+      '...',
+      '--- # c',
+      '... # c',
+      '# c',
+      '  # c',
+      '',
+      '  ',
+      '\t',
+      '\t# c',
+      '... x',
+      '%YAML 1.2',
+      '%TAG ! tag:x,2000:',
+
+      '---\t# c',
+      '#',
+      '--- #',
+    ),
+    { minLength: 1, maxLength: 6 },
+  );
+  const cm = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n`;
+  it('are judged as the conforming reader judges them', () => {
+    fc.assert(
+      fc.property(lines, fc.boolean(), (between, crlf) => {
+        const text = `${cm('a')}${between.join(crlf ? '\r\n' : '\n')}\n---\n${cm('b')}`;
+        expect(run(text).exitCode).toBe(yamlProblem(text) === undefined ? 0 : 1);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 

@@ -108,6 +108,13 @@ export function readInput(text: string, meter?: ScanMeter): Input {
  * documents with content in one parse (one parse per document cost microseconds each, a lot for a
  * stream of a million `---` lines). A problem is reported as the next document's, by its index.
  */
+/**
+ * Blank lines, comment lines and bare `---` and `...` markers (with a comment): valid YAML in any
+ * order (checked against the conforming reader on generated runs), so a run of them needs no parse.
+ * A CR inside a comment would be a line break: none is taken.
+ */
+const plainlyValid = /^(?:(?:(?:---|\.\.\.)(?: +#[^\r\n]*)?|[ \t]*| *#[^\r\n]*)\r?(?:\n|$))*$/;
+
 function contentlessProblems(
   text: string,
   all: readonly DocumentSpan[],
@@ -128,7 +135,7 @@ function contentlessProblems(
     }
     const runText = text.slice(first.start, end);
     if (meter) meter.visited += runText.length;
-    const problem = /^[ \t]*[%\S]/m.test(runText) ? yamlProblem(runText) : undefined;
+    const problem = plainlyValid.test(runText) ? undefined : yamlProblem(runText);
     if (problem) {
       const where = located(problem.message, runText, problem.offset, first.start, text);
       problems.set(seen, `invalid YAML: ${where}`);

@@ -72,7 +72,7 @@ export function splitDocuments(text: string, meter?: ScanMeter): DocumentSpan[] 
 
 /** Only blank, comment and directive lines: what may precede a document's `---`. */
 function isPrefix(text: string): boolean {
-  return /^(?:(?:%[^\n]*|[ \t]*(?:#[^\n]*)?)(?:\n|$))*$/.test(text.replace(/^\uFEFF/, ''));
+  return /^(?:(?:%[^\n]*|[ \t]*(?:#[^\n]*)?\r?)(?:\n|$))*$/.test(text.replace(/^\uFEFF/, ''));
 }
 
 export interface TopLevelEntry extends Span {
