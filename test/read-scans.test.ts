@@ -232,6 +232,10 @@ describe('many documents', () => {
       stdout: '',
       stderr: 'secret-rollout: the input has 150000 documents, more than the 100000 read at most\n',
     });
+    // Documents without content count: a run of them is parsed where one holds a directive.
+    expect(run(`${'---\n'.repeat(maxItems)}%YAML 1.2\n---\na: 1\n`).stderr).toBe(
+      'secret-rollout: the input has 100001 documents, more than the 100000 read at most\n',
+    );
     const yamlList = run(`${list}items:\n${'- {}\n'.repeat(maxItems + 1)}`);
     expect(yamlList.exitCode).toBe(1);
     expect(yamlList.stdout).toContain(

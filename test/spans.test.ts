@@ -241,3 +241,13 @@ describe('sequenceItems, the line scan', () => {
     );
   });
 });
+
+// A regular expression `^(?:…line…\n)*$` over the whole prefix kept a backtracking entry per
+// line: three million comment lines before the first `---` ended in a RangeError (`internal
+// error: Maximum call stack size exceeded`). The prefix is now read a line at a time.
+it('splits after millions of comment lines', () => {
+  const head = '# c\n'.repeat(3_000_000);
+  const text = `${head}a: 1\n---\nb: 2\n`;
+  expect(splitDocuments(text).map((d) => d.end)).toEqual([head.length + 5, text.length]);
+  expect(splitDocuments(`${head}---\nb: 2\n`)).toHaveLength(1);
+});

@@ -2,7 +2,7 @@
 // `kustomize build` and `helm template` print). Items keep their spans in the original text so
 // the writer can splice edits in and copy every other byte.
 import { isObject, type Json, type JsonObject, type Projection } from '../model/resource.js';
-import { lineNumberAt, type ScanMeter } from './yaml/lines.js';
+import { everyLine, lineNumberAt, type ScanMeter } from './yaml/lines.js';
 import { located, ParseError, parseYaml, yamlProblem } from './yaml/parse.js';
 import { hasUnusualCharacters, type KeyCache, quickParse } from './yaml/quick-parse.js';
 import {
@@ -64,8 +64,9 @@ export function readInput(text: string, meter?: ScanMeter): Input {
   if (/^\s*[[{]/.test(body) && looksLikeJson(body)) return readJson(text);
   const usualCharacters = checkYamlText(text, meter);
   const all = splitDocuments(text, meter);
+  // Empty ones too: a run of them costs a parse per document where one holds a directive.
+  if (all.length > maxItems) throw new InputError(tooMany(all.length, 'documents'));
   const docs = all.filter((d) => d.hasContent);
-  if (docs.length > maxItems) throw new InputError(tooMany(docs.length, 'documents'));
   const problems = contentlessProblems(text, all, meter);
   if (docs.length === 0 && problems.size > 0) {
     throw new InputError(`document 0: ${problems.get(0)}`);
@@ -103,18 +104,18 @@ export function readInput(text: string, meter?: ScanMeter): Input {
 }
 
 /**
+ * Blank lines, comment lines and bare `---` and `...` markers (with a comment): valid YAML in any
+ * order (checked against the conforming reader on generated runs), so a run of them needs no parse.
+ * A CR inside a comment would be a line break: none is taken.
+ */
+const plainLine = /(?:(?:---|\.\.\.)(?: +#[^\r\n]*)?|[ \t]*| *#[^\r\n]*)\r?(?:\n|$)/y;
+
+/**
  * Documents without content (comments, markers, directives) are no items, but their directives
  * and markers must be valid YAML too: the conforming reader checks each run of them between two
  * documents with content in one parse (one parse per document cost microseconds each, a lot for a
  * stream of a million `---` lines). A problem is reported as the next document's, by its index.
  */
-/**
- * Blank lines, comment lines and bare `---` and `...` markers (with a comment): valid YAML in any
- * order (checked against the conforming reader on generated runs), so a run of them needs no parse.
- * A CR inside a comment would be a line break: none is taken.
- */
-const plainlyValid = /^(?:(?:(?:---|\.\.\.)(?: +#[^\r\n]*)?|[ \t]*| *#[^\r\n]*)\r?(?:\n|$))*$/;
-
 function contentlessProblems(
   text: string,
   all: readonly DocumentSpan[],
@@ -135,7 +136,7 @@ function contentlessProblems(
     }
     const runText = text.slice(first.start, end);
     if (meter) meter.visited += runText.length;
-    const problem = plainlyValid.test(runText) ? undefined : yamlProblem(runText);
+    const problem = everyLine(runText, plainLine) ? undefined : yamlProblem(runText);
     if (problem) {
       const where = located(problem.message, runText, problem.offset, first.start, text);
       problems.set(seen, `invalid YAML: ${where}`);

@@ -58,6 +58,20 @@ export function aboveComments(text: string, lineStart: number): number {
   return at;
 }
 
+/**
+ * Whether `line`, a sticky expression that matches one whole line with its break (or up to the
+ * end), matches every line of `text`. One line at a time: a `(?:…\n)*` over the whole text
+ * keeps a backtracking entry per line, and V8 throws a RangeError past a few million.
+ */
+export function everyLine(text: string, line: RegExp): boolean {
+  for (let pos = 0; pos < text.length; ) {
+    line.lastIndex = pos;
+    if (!line.test(text) || line.lastIndex === pos) return false;
+    pos = line.lastIndex;
+  }
+  return true;
+}
+
 /** The text's line break, so inserted lines match (`\r\n` files stay `\r\n`). */
 export function lineBreakOf(text: string): string {
   const lf = text.indexOf('\n');

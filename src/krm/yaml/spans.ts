@@ -5,7 +5,7 @@
 // the text by offsets (no per-line objects on multi-megabyte inputs), each line of a document
 // once: their cost is the input's length, whatever its shape (`meter` counts it for tests).
 
-import type { ScanMeter } from './lines.js';
+import { everyLine, type ScanMeter } from './lines.js';
 
 export interface Span {
   start: number;
@@ -70,9 +70,11 @@ export function splitDocuments(text: string, meter?: ScanMeter): DocumentSpan[] 
   return docs;
 }
 
+const prefixLine = /(?:%[^\n]*|[ \t]*(?:#[^\n]*)?\r?)(?:\n|$)/y;
+
 /** Only blank, comment and directive lines: what may precede a document's `---`. */
 function isPrefix(text: string): boolean {
-  return /^(?:(?:%[^\n]*|[ \t]*(?:#[^\n]*)?\r?)(?:\n|$))*$/.test(text.replace(/^\uFEFF/, ''));
+  return everyLine(text.replace(/^\uFEFF/, ''), prefixLine);
 }
 
 export interface TopLevelEntry extends Span {
