@@ -8,6 +8,8 @@
 //   node bench/run.mjs --quick    N = 1k, one run, output checked; exit 1 if anything is wrong
 // Options: --fn CMD (command to test instead, e.g. `--fn cat`; also env BENCH_FN), --runs R,
 // --cold-runs R, --sizes 1000,10000, --kpt / --no-kpt, --keep (keep the temp inputs).
+// Then the adversarial benchmark (bench/adversarial.mjs: its own options, run it alone to use
+// them), in quick mode with --quick; --no-adversarial skips it.
 import { spawnSync } from 'node:child_process';
 import {
   closeSync,
@@ -175,6 +177,18 @@ try {
 } finally {
   if (flag('--keep')) console.error(`kept ${tmp}`);
   else rmSync(tmp, { recursive: true, force: true });
+}
+if (!flag('--no-adversarial')) {
+  const adversarial = spawnSync(
+    process.execPath,
+    [
+      join(ROOT, 'bench/adversarial.mjs'),
+      ...(quick ? ['--quick'] : []),
+      ...(flag('--fn') ? ['--fn', opt('--fn')] : []),
+    ],
+    { stdio: 'inherit' },
+  );
+  if (adversarial.status !== 0) problems.push('the adversarial benchmark failed (above)');
 }
 if (problems.length) {
   console.error(`\nFAIL:\n- ${problems.join('\n- ')}`);

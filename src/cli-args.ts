@@ -65,7 +65,8 @@ export function parseArgs<F extends string>(
     } else if (spec.positional && !(arg.startsWith('-') && arg !== '-')) {
       parsed.positional.push(arg);
     } else {
-      return fail(`unknown argument ${JSON.stringify(arg)}`);
+      // Up to its `=`: what follows may be a value (a mistyped --secretChecksumKey=…).
+      return fail(`unknown argument ${JSON.stringify(arg.replace(/=.*/s, '=…'))}`);
     }
   }
   return parsed;

@@ -194,7 +194,10 @@ export function analyse(
   if (late.length > 0) {
     for (const { index } of late) readOne(input.items[index] as InputItem, index, false);
     const built = new Set(late.map((u) => u.bystander));
-    bystanders.splice(0, bystanders.length, ...bystanders.filter((b) => !built.has(b)));
+    // Lists of any length are never spread into a call's arguments: the stack holds them all.
+    const kept = bystanders.filter((b) => !built.has(b));
+    bystanders.length = 0;
+    for (const b of kept) bystanders.push(b);
     resources.sort((a, b) => a.index - b.index);
   }
 
@@ -207,7 +210,7 @@ export function analyse(
     config && !streamBroken
       ? transform(resources, config, bystanders, Buffer.byteLength(text))
       : emptyPlan();
-  results.push(...planned.results);
+  for (const r of planned.results) results.push(r);
   return { input, resources, results, planned, config, configSource, aliased, projected };
 }
 
@@ -237,11 +240,11 @@ export function runInPieces(text: string, options: RunOptions = {}): RunOutput<P
 
   const stderr: string[] = [];
   if (input.format === 'yaml-stream' || input.format === 'json-object') {
-    stderr.push(...reported.map(formatResult));
+    for (const r of reported) stderr.push(formatResult(r));
     // A stream carries no results: on error print nothing a pipe could take for success.
     if (exitCode === 1) stdout = [];
   } else if (options.logToStderr) {
-    stderr.push(...reported.filter((r) => r.severity !== 'info').map(formatResult));
+    for (const r of reported) if (r.severity !== 'info') stderr.push(formatResult(r));
   }
   if (options.verbose || config?.verbose) {
     const ms = Date.now() - started;
@@ -513,10 +516,10 @@ function checked(analysis: Analysis, options: RunOptions, started: number): RunO
   const stderr: string[] = [];
   let stdout = writeOutput(input, new Map(), reported);
   if (input.format === 'yaml-stream' || input.format === 'json-object') {
-    stderr.push(...reported.map(formatResult));
+    for (const r of reported) stderr.push(formatResult(r));
     stdout = [];
   } else if (options.logToStderr) {
-    stderr.push(...reported.filter((r) => r.severity !== 'info').map(formatResult));
+    for (const r of reported) if (r.severity !== 'info') stderr.push(formatResult(r));
   }
   if (options.verbose || config?.verbose) {
     const ms = Math.round(performance.now() - started);

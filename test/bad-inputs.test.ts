@@ -2,10 +2,12 @@
 // and through the built CLI (dist/secret-rollout.cjs): exit code 1; one clear error naming the
 // item and field (an error result when a ResourceList was read, else a line on stderr); no stack
 // trace; stdout empty or a ResourceList whose results hold that error, never something a pipeline
-// could take for success; and done within a time bound (a bound, not a performance assertion).
+// could take for success. How long each takes is not asserted here (a busy machine would fail it):
+// `npm run bench` times every file against a 10 s bound (bench/adversarial.mjs).
 //
-// The CLI runs in a child process with a heap limit and is killed after the bound; run() runs in
-// this process inside a vm context with a timeout, so a hang fails its case, not the suite.
+// The CLI runs in a child process with a heap limit; run() runs in this process inside a vm
+// context. Both are stopped after the suite's own test timeout, which vitest cannot apply to a
+// synchronous call or a child: a guard against a hang, so that it fails its case, not the suite.
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -19,8 +21,8 @@ import { type RunOutput, run } from '../src/run.js';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const casesDir = path.join(root, 'test/bad-inputs');
 const cli = path.join(root, 'dist/secret-rollout.cjs');
-const boundMs = 10_000;
-const runBoundMs = 5_000;
+/** The guard: vitest.config.ts's testTimeout; each case takes under a second here. */
+const boundMs = 60_000;
 /** Heap limit for each child: an input that explodes memory fails fast instead of swapping. */
 const heapMb = 1024;
 
@@ -89,7 +91,7 @@ function runInProcess(input: Buffer): Outcome {
   const text = new TextDecoder('utf-8', { fatal: true }).decode(input);
   const sandbox: { run: typeof run; text: string; result?: RunOutput } = { run, text };
   try {
-    vm.runInNewContext('result = run(text)', sandbox, { timeout: runBoundMs });
+    vm.runInNewContext('result = run(text)', sandbox, { timeout: boundMs });
   } catch (error) {
     const ms = Math.round(performance.now() - started);
     const message = (error as Error).message ?? String(error);
@@ -160,7 +162,7 @@ function errorTexts(outcome: Outcome): string[] {
 
 function check(c: Case, outcome: Outcome, how: string): void {
   const context = `${how} on ${c.file} (${outcome.ms} ms)\n--- stdout (first 2000) ---\n${outcome.stdout.slice(0, 2000)}\n--- stderr (first 2000) ---\n${outcome.stderr.slice(0, 2000)}`;
-  expect(outcome.timedOut, `did not finish within the bound: ${context}`).toBe(false);
+  expect(outcome.timedOut, `still running after ${boundMs} ms (a hang): ${context}`).toBe(false);
   // No stack trace, no crash report, no "internal error" (a bug, not an answer about the input).
   const all = outcome.stdout + outcome.stderr;
   expect(all, `stack trace: ${context}`).not.toMatch(/^\s+at .+(:\d+:\d+\)?|<anonymous>\)?)$/m);

@@ -133,7 +133,7 @@ describe('check mode', () => {
     const bad = run(stale, { settings: { mode: 'dry-run' } });
     expect(bad.exitCode).toBe(1);
     expect(bad.stderr).toBe(
-      'error: functionConfig: data.mode must be render or check, got a string [data.mode]\n',
+      'error: functionConfig: data.mode must be render or check [data.mode]\n',
     );
   });
 

@@ -393,6 +393,7 @@ describe('impact', () => {
       side('secret-base.yaml', secret('c2VjcmV0MQ==')),
       side('secret-head.yaml', secret('c2VjcmV0Mg==')),
       'secretChecksumAnnotation=checksum/secrets',
+      'secretChecksumKey=k3y-0f-at-least-32-random-bytes!',
     );
     expect(out.rollouts).toEqual([
       {
@@ -400,6 +401,7 @@ describe('impact', () => {
         reasons: [{ source: ref('Secret', 'db', 'v1'), detail: 'data[password] changed' }],
       },
     ]);
+    expect(JSON.stringify(out)).not.toContain('k3y-0f');
   });
 
   it('caps the Mermaid picture at 30 arrows and says how many it left out', () => {

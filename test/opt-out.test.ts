@@ -81,7 +81,7 @@ describe('opt-out', () => {
     expect(resultsOf(bad.stdout).filter((r) => r.severity === 'error')).toEqual([
       expect.objectContaining({
         message:
-          'Deployment shop/legacy: spec.template.metadata.annotations[secret-rollout/ignore] must be "true" or "false", got "yes"',
+          'Deployment shop/legacy: spec.template.metadata.annotations[secret-rollout/ignore] must be "true" or "false"',
         field: { path: 'spec.template.metadata.annotations[secret-rollout/ignore]' },
       }),
     ]);

@@ -74,7 +74,7 @@ describe('plan', () => {
       'WAVE  KIND            NAME  DETAIL\n-     ExternalSecret  db    writes Secret db\n',
     );
     expect(out.stderr).toBe(
-      'error: ExternalSecret db: argocd.argoproj.io/sync-wave "x" is not a 64-bit integer [ExternalSecret db metadata.annotations[argocd.argoproj.io/sync-wave]]\n',
+      'error: ExternalSecret db: argocd.argoproj.io/sync-wave is not a 64-bit integer [ExternalSecret db metadata.annotations[argocd.argoproj.io/sync-wave]]\n',
     );
   });
 
@@ -373,7 +373,7 @@ describe('plan: the options the run would use', () => {
     // No table and no "options from" line: nothing was planned.
     expect(bad.stdout).toBe('');
     expect(bad.stderr).toBe(
-      'error: functionConfig (Kptfile pipeline.mutators[0].configMap): data.storeWave must be a 64-bit integer, got a string [data.storeWave]\n',
+      'error: functionConfig (Kptfile pipeline.mutators[0].configMap): data.storeWave must be a 64-bit integer [data.storeWave]\n',
     );
     const file = plan(input.replace(/functionConfig[\s\S]*$/, ''), {
       fnConfig: { path: 'c.yaml', text: 'kind: [' },

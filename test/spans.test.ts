@@ -1,4 +1,5 @@
 // Document and item boundaries found by scanning lines, checked against a real parser's view.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   SpanError,
@@ -61,4 +62,192 @@ describe('sequenceItems', () => {
     expect(() => items('items:\n  a: 1\n')).toThrow(SpanError);
     expect(() => items('items:\n  - a: 1\n b: 2\n')).toThrow(SpanError);
   });
+});
+
+// The regular expression topLevelEntries used to be (it backtracked over runs of spaces, and ran
+// on past its document to the next key): the oracle for which lines open a key, and where.
+const oldKey =
+  /(?:^|\n)(?:"((?:[^"\\\n]|\\.)*)"|'([^'\n]*)'|([^\s#'"?:,[\]{}&*!|>%@`-](?:[^\n:#]|:(?![ \t\r\n])|(?<! )#)*?))[ \t]*:(?=[ \t\r\n]|$)/g;
+function oldEntries(text: string) {
+  const entries: { key: string; start: number; end: number; valueStart: number }[] = [];
+  oldKey.lastIndex = 0;
+  for (let m = oldKey.exec(text); m; m = oldKey.exec(text)) {
+    const start = text[m.index] === '\n' ? m.index + 1 : m.index;
+    const previous = entries[entries.length - 1];
+    if (previous) previous.end = start;
+    let key = (m[2] ?? m[3]) as string;
+    if (m[1] !== undefined) {
+      try {
+        key = JSON.parse(`"${m[1]}"`);
+      } catch {
+        key = m[1];
+      }
+    }
+    entries.push({ key, start, end: text.length, valueStart: m.index + m[0].length });
+  }
+  const last = entries[entries.length - 1];
+  if (last) {
+    const marker = /\n\.\.\.(?=[ \t\r\n#]|$)/.exec(text.slice(last.start, last.end));
+    if (marker) last.end = last.start + marker.index + 1;
+  }
+  return entries;
+}
+
+const pieces = [
+  'a',
+  'k',
+  ' ',
+  '  ',
+  '\t',
+  ':',
+  ': ',
+  '#',
+  ' #',
+  '"',
+  "'",
+  '\\',
+  '\\"',
+  '-',
+  '[',
+  '\r',
+  '\n',
+  '\n',
+  '\n',
+  '...',
+  '---',
+  'key: v\n',
+  '"q\\"k": 1\n',
+  "'s k' : 2\n",
+  'a:b',
+  'a#b: 3\n',
+];
+const texts = fc.array(fc.constantFrom(...pieces), { maxLength: 40 }).map((a) => a.join(''));
+
+describe('topLevelEntries', () => {
+  it('finds the keys the regular expression it replaced found', () => {
+    fc.assert(
+      fc.property(texts, (text) => {
+        const found = topLevelEntries(text, { start: 0, end: text.length });
+        expect(
+          found.map(({ key, start, end, valueStart }) => ({ key, start, end, valueStart })),
+        ).toEqual(oldEntries(text));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  // Work is counted, not timed: the meter adds up the characters the scan steps over. A document
+  // followed by a megabyte of other documents, and a line of a megabyte of spaces (the regular
+  // expression this scan replaced took minutes on both), cost at most twice their own length.
+  it('looks at each character of its document at most twice, and at nothing after it', () => {
+    const doc = 'apiVersion: v1\nkind: ConfigMap\n';
+    const text = `${doc}${'--- {"a": 1}\n'.repeat(80_000)}`;
+    const meter = { visited: 0 };
+    expect(topLevelEntries(text, { start: 0, end: doc.length }, meter).map((e) => e.key)).toEqual([
+      'apiVersion',
+      'kind',
+    ]);
+    expect(meter.visited).toBeGreaterThanOrEqual(doc.length);
+    expect(meter.visited).toBeLessThanOrEqual(2 * doc.length);
+
+    const spaces = `a: 1\nx${' '.repeat(1 << 20)}y: 2\n`;
+    const long = { visited: 0 };
+    const keys = topLevelEntries(spaces, { start: 0, end: spaces.length }, long);
+    expect(keys.map((e) => e.key)).toEqual(['a', `x${' '.repeat(1 << 20)}y`]);
+    expect(long.visited).toBeGreaterThanOrEqual(spaces.length);
+    expect(long.visited).toBeLessThanOrEqual(2 * spaces.length);
+  });
+});
+
+// sequenceItems as it was, with regular expressions over the whole text: the oracle for the
+// line scan that replaced it.
+function oldItems(text: string, entry: { key: string; start: number; end: number }) {
+  const body = text.indexOf('\n', entry.start) + 1;
+  if (body === 0 || body >= entry.end) return [];
+  const first = /^( *)[^ \t\r\n#]/gm;
+  first.lastIndex = body;
+  const head = first.exec(text);
+  if (!head || head.index >= entry.end) return [];
+  const indent = (head[1] as string).length;
+  const shallow = new RegExp(`\\n {0,${indent}}(?=[^ \\r\\n])`, 'g');
+  shallow.lastIndex = head.index - 1;
+  const items: { start: number; end: number }[] = [];
+  for (let m = shallow.exec(text); m && m.index + 1 < entry.end; m = shallow.exec(text)) {
+    const lineStart = m.index + 1;
+    const at = m.index + m[0].length;
+    if (text[at] === '#') continue;
+    if (/^(\.\.\.|---)(\s|$)/.test(text.slice(lineStart, lineStart + 4))) {
+      const last = items[items.length - 1];
+      if (last) last.end = lineStart;
+      break;
+    }
+    const after = text[at + 1];
+    const isEntry =
+      at - lineStart === indent &&
+      text[at] === '-' &&
+      (after === ' ' || after === '\t' || after === '\n' || after === '\r' || after === undefined);
+    if (!isEntry) throw new SpanError('not a sequence');
+    const previous = items[items.length - 1];
+    if (previous) previous.end = lineStart;
+    items.push({ start: lineStart, end: entry.end });
+  }
+  return items;
+}
+
+describe('sequenceItems, the line scan', () => {
+  const lines = fc.array(
+    fc.constantFrom(
+      '- a: 1',
+      '  - b: 2',
+      '  c: 3',
+      '    d',
+      '-',
+      '- ',
+      '-\t',
+      '  -',
+      '# c',
+      '  # c',
+      ' #',
+      '\t- x',
+      ' \tx',
+      '',
+      '   ',
+      '...',
+      '---',
+      '--- x',
+      '-x',
+      'k: v',
+      '  \r',
+    ),
+    { maxLength: 12 },
+  );
+  it('splits where the regular expressions it replaced split', () => {
+    fc.assert(
+      fc.property(lines, fc.boolean(), (body, crlf) => {
+        const text = ['items:', ...body, 'next: 1', ''].join(crlf ? '\r\n' : '\n');
+        const entry = topLevelEntries(text, { start: 0, end: text.length })[0];
+        if (entry?.key !== 'items') return;
+        const run = (split: () => { start: number; end: number }[]) => {
+          try {
+            return split().map(({ start, end }) => ({ start, end }));
+          } catch (error) {
+            if (error instanceof SpanError) return 'SpanError';
+            throw error;
+          }
+        };
+        expect(run(() => sequenceItems(text, entry))).toEqual(run(() => oldItems(text, entry)));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
+// A regular expression `^(?:…line…\n)*$` over the whole prefix kept a backtracking entry per
+// line: three million comment lines before the first `---` ended in a RangeError (`internal
+// error: Maximum call stack size exceeded`). The prefix is now read a line at a time.
+it('splits after millions of comment lines', () => {
+  const head = '# c\n'.repeat(3_000_000);
+  const text = `${head}a: 1\n---\nb: 2\n`;
+  expect(splitDocuments(text).map((d) => d.end)).toEqual([head.length + 5, text.length]);
+  expect(splitDocuments(`${head}---\nb: 2\n`)).toHaveLength(1);
 });

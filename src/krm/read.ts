@@ -2,10 +2,12 @@
 // `kustomize build` and `helm template` print). Items keep their spans in the original text so
 // the writer can splice edits in and copy every other byte.
 import { isObject, type Json, type JsonObject, type Projection } from '../model/resource.js';
-import { lineNumberAt } from './yaml/lines.js';
+import { jsonErrorOffset } from './json-error.js';
+import { everyLine, lineNumberAt, type ScanMeter } from './yaml/lines.js';
 import { located, ParseError, parseYaml, yamlProblem } from './yaml/parse.js';
 import { hasUnusualCharacters, type KeyCache, quickParse } from './yaml/quick-parse.js';
 import {
+  type DocumentSpan,
   type ItemSpan,
   type Span,
   SpanError,
@@ -14,6 +16,15 @@ import {
   type TopLevelEntry,
   topLevelEntries,
 } from './yaml/spans.js';
+
+/**
+ * Items or documents read from one input. Each costs a parse, tens of microseconds for the
+ * smallest where the quick reader declines it (a one-line JSON document), so 8 MB of them would
+ * take half a minute; 10× the largest input measured (README "Performance").
+ */
+export const maxItems = 100_000;
+const tooMany = (n: number, what: string) =>
+  `the input has ${n} ${what}, more than the ${maxItems} read at most`;
 
 export const resourceListApiVersions = ['config.kubernetes.io/v1', 'config.kubernetes.io/v1beta1'];
 
@@ -46,33 +57,18 @@ export type Input =
 /** Input that cannot be read as a ResourceList or stream at all: one line on stderr. */
 export class InputError extends Error {}
 
-export function readInput(text: string): Input {
+/** `meter` counts the characters the line scans step over (tests bound it; see ScanMeter). */
+export function readInput(text: string, meter?: ScanMeter): Input {
   const body = text.replace(/^\uFEFF/, '');
   if (body.trim() === '')
     throw new InputError('no input: expected a ResourceList or YAML on stdin');
   if (/^\s*[[{]/.test(body) && looksLikeJson(body)) return readJson(text);
-  const usualCharacters = checkYamlText(text);
-  const all = splitDocuments(text);
+  const usualCharacters = checkYamlText(text, meter);
+  const all = splitDocuments(text, meter);
+  // Empty ones too: a run of them costs a parse per document where one holds a directive.
+  if (all.length > maxItems) throw new InputError(tooMany(all.length, 'documents'));
   const docs = all.filter((d) => d.hasContent);
-  // Documents without content (comments, markers, directives) are no items, but their
-  // directives and markers must be valid YAML too; they are short, so the conforming reader checks
-  // each. Its problem is reported as the next document's.
-  const problems = new Map<number, string>();
-  let seen = 0;
-  for (const doc of all) {
-    if (doc.hasContent) {
-      seen++;
-      continue;
-    }
-    const docText = text.slice(doc.start, doc.end);
-    const problem = /^[ \t]*[%\S]/m.test(docText) ? yamlProblem(docText) : undefined;
-    if (problem && !problems.has(seen)) {
-      problems.set(
-        seen,
-        `invalid YAML: ${located(problem.message, docText, problem.offset, doc.start, text)}`,
-      );
-    }
-  }
+  const problems = contentlessProblems(text, all, meter);
   if (docs.length === 0 && problems.size > 0) {
     throw new InputError(`document 0: ${problems.get(0)}`);
   }
@@ -82,7 +78,7 @@ export function readInput(text: string): Input {
     );
   }
   const lists = docs
-    .map((doc) => ({ doc, entries: topLevelEntries(text, doc) }))
+    .map((doc) => ({ doc, entries: topLevelEntries(text, doc, meter) }))
     .filter(({ entries }) => resourceListKind(text, entries));
   if (lists.length > 0) {
     if (docs.length > 1) {
@@ -91,7 +87,13 @@ export function readInput(text: string): Input {
       );
     }
     const [list] = lists as [(typeof lists)[number]];
-    return readYamlList(text, usualCharacters, list.doc, list.entries);
+    const read = readYamlList(text, usualCharacters, list.doc, list.entries, meter);
+    // A document before or after it (comments, markers, directives) is part of the input too.
+    const [problem] = problems.values();
+    if (problem && read.format === 'yaml-list' && !read.listError) {
+      return { ...read, items: [], listError: `ResourceList: ${problem}` };
+    }
+    return read;
   }
   const items: InputItem[] = docs.map((doc) => ({ span: { ...doc, entry: false } }));
   for (const [index, error] of problems) {
@@ -100,6 +102,48 @@ export function readInput(text: string): Input {
     else items.push({ error });
   }
   return { format: 'yaml-stream', text, usualCharacters, items };
+}
+
+/**
+ * Blank lines, comment lines and bare `---` and `...` markers (with a comment): valid YAML in any
+ * order (checked against the conforming reader on generated runs), so a run of them needs no parse.
+ * A CR inside a comment would be a line break: none is taken.
+ */
+const plainLine = /(?:(?:---|\.\.\.)(?: +#[^\r\n]*)?|[ \t]*| *#[^\r\n]*)\r?(?:\n|$)/y;
+
+/**
+ * Documents without content (comments, markers, directives) are no items, but their directives
+ * and markers must be valid YAML too: the conforming reader checks each run of them between two
+ * documents with content in one parse (one parse per document cost microseconds each, a lot for a
+ * stream of a million `---` lines). A problem is reported as the next document's, by its index.
+ */
+function contentlessProblems(
+  text: string,
+  all: readonly DocumentSpan[],
+  meter: ScanMeter | undefined,
+): Map<number, string> {
+  const problems = new Map<number, string>();
+  let seen = 0;
+  for (let i = 0; i < all.length; ) {
+    const first = all[i] as DocumentSpan;
+    if (first.hasContent) {
+      seen++;
+      i++;
+      continue;
+    }
+    let end = first.end;
+    for (i++; i < all.length && !(all[i] as DocumentSpan).hasContent; i++) {
+      end = (all[i] as DocumentSpan).end;
+    }
+    const runText = text.slice(first.start, end);
+    if (meter) meter.visited += runText.length;
+    const problem = everyLine(runText, plainLine) ? undefined : yamlProblem(runText);
+    if (problem) {
+      const where = located(problem.message, runText, problem.offset, first.start, text);
+      problems.set(seen, `invalid YAML: ${where}`);
+    }
+  }
+  return problems;
 }
 
 function looksLikeJson(text: string): boolean {
@@ -118,8 +162,8 @@ function readJson(text: string): Input {
   let value: unknown;
   try {
     value = JSON.parse(text);
-  } catch (error) {
-    throw new InputError(`invalid JSON: ${(error as Error).message}`);
+  } catch {
+    throw new InputError(located('invalid JSON', text, jsonErrorOffset(text), 0, text));
   }
   if (!isObject(value))
     throw new InputError('JSON input must be an object (a ResourceList or a resource)');
@@ -129,6 +173,7 @@ function readJson(text: string): Input {
   }
   const items = value.items;
   if (!Array.isArray(items)) throw new InputError('ResourceList items must be a list');
+  if (items.length > maxItems) throw new InputError(tooMany(items.length, 'items'));
   return { format: 'json-list', text, value, items: items.map((item) => ({ value: item })) };
 }
 
@@ -151,7 +196,9 @@ function checkJsonTokens(text: string): void {
     else if (t[0] !== '"') {
       const n = Number(t);
       if (!Number.isFinite(n) || (/^-?\d+$/.test(t) && !Number.isSafeInteger(n))) {
-        throw new InputError(`the JSON number ${t} is too large to be kept exactly; quote it`);
+        throw new InputError(
+          located('a JSON number too large to be kept exactly (quote it)', text, m.index, 0, text),
+        );
       }
     }
   }
@@ -172,21 +219,51 @@ function readYamlList(
   usualCharacters: boolean,
   doc: Span,
   entries: readonly TopLevelEntry[],
+  meter: ScanMeter | undefined,
 ): Input {
   const itemsEntry = entries.find((e) => e.key === 'items');
   const resultsEntry = entries.find((e) => e.key === 'results');
-  // The envelope without items and results is small: parse it whole.
-  // The envelope is small: parse it whole, with items and results blanked to empty lines so
-  // that error line numbers stay those of the input.
-  const blank = (e: TopLevelEntry) => {
+  // The items, where `items:` opens a block sequence; a wrong one is reported after the envelope.
+  let split: ItemSpan[] | SpanError | undefined;
+  if (itemsEntry && inlineValue(text, itemsEntry) === '') {
+    try {
+      split = sequenceItems(text, itemsEntry, meter);
+    } catch (error) {
+      if (!(error instanceof SpanError)) throw error;
+      split = error;
+    }
+  }
+  // The envelope is the document as written with the items and the input's results blanked to
+  // empty lines, so that every other byte, from the document's first line to its last, is judged
+  // by the conforming reader in one parse, and error line numbers stay those of the input. Each
+  // item is parsed on its own (run.ts), the results alone below. A `- {}` stands for the items:
+  // the `yaml` library refuses the next key after an empty `-` and 1024 blank characters.
+  const blanks: { from: number; to: number; stand: string }[] = [];
+  if (Array.isArray(split) && split.length > 0) {
+    const first = split[0] as ItemSpan;
+    const dash = text.indexOf('-', first.start) + 1;
+    blanks.push({
+      from: first.start,
+      to: (split[split.length - 1] as ItemSpan).end,
+      stand: `${text.slice(first.start, dash)} {}`,
+    });
+  } else if (split instanceof SpanError && itemsEntry) {
+    blanks.push({ from: itemsEntry.start, to: itemsEntry.end, stand: '' });
+  }
+  if (resultsEntry) blanks.push({ from: resultsEntry.start, to: resultsEntry.end, stand: '' });
+  blanks.sort((x, y) => x.from - y.from);
+  const pieces: string[] = [];
+  let pos = doc.start;
+  for (const { from, to, stand } of blanks) {
     let breaks = 0;
-    for (let i = text.indexOf('\n', e.start); i >= 0 && i < e.end; i = text.indexOf('\n', i + 1))
+    for (let i = text.indexOf('\n', from); i >= 0 && i < to; i = text.indexOf('\n', i + 1))
       breaks++;
-    return '\n'.repeat(breaks);
-  };
-  const envelope = entries
-    .map((e) => (e === itemsEntry || e === resultsEntry ? blank(e) : text.slice(e.start, e.end)))
-    .join('');
+    if (meter) meter.visited += to - from;
+    pieces.push(text.slice(pos, from), stand, '\n'.repeat(breaks));
+    pos = to;
+  }
+  pieces.push(text.slice(pos, doc.end));
+  const envelope = pieces.join('');
   let header: Json;
   try {
     // Blanked entries escape the envelope's parse: check what it would have found.
@@ -205,20 +282,18 @@ function readYamlList(
     }
     // Mostly blank lines: the quick reader skips them far faster than js-yaml.
     header =
-      quickParse(envelope, 0, envelope.length, false) ??
-      parseYaml(envelope, entries[0]?.start ?? doc.start, text);
+      quickParse(envelope, 0, envelope.length, false) ?? parseYaml(envelope, doc.start, text);
   } catch (error) {
     if (!(error instanceof ParseError)) throw error;
     // An alias to an anchor inside the items: only the whole document resolves it.
     const whole = error.aliased ? wholeDocument(text, doc) : undefined;
-    if (isObject(whole)) {
-      const { items: _items, ...envelopeOnly } = whole;
-      return readEnvelope(text, usualCharacters, doc, envelopeOnly, itemsEntry, resultsEntry);
-    }
+    if (isObject(whole))
+      return readEnvelope(text, usualCharacters, doc, whole, itemsEntry, split, resultsEntry);
     // The list exists but its envelope does not parse: report it (naming the functionConfig
     // when the problem is there), write everything back.
     const line = Number(/ at line (\d+)/.exec(error.message)?.[1] ?? 0);
-    const at = entries.filter((e) => lineNumberAt(text, e.start) <= line).pop();
+    // Entries are in order, so their line numbers are counted in one pass (see lineNumberAt).
+    const at = entries.filter((e) => lineNumberAt(text, e.start, meter) <= line).pop();
     const owner = at?.key === 'functionConfig' ? 'functionConfig' : 'ResourceList';
     const list: Input = {
       format: 'yaml-list',
@@ -234,7 +309,15 @@ function readYamlList(
     return list;
   }
   if (!isObject(header)) throw new InputError('the ResourceList is not a mapping');
-  return readEnvelope(text, usualCharacters, doc, header, itemsEntry, resultsEntry);
+  return readEnvelope(text, usualCharacters, doc, header, itemsEntry, split, resultsEntry);
+}
+
+/** What follows `key:` on its line, without a comment. */
+function inlineValue(text: string, entry: TopLevelEntry): string {
+  return text
+    .slice(entry.valueStart, entry.lineEnd)
+    .replace(/\s#.*$/, '')
+    .trim();
 }
 
 function readEnvelope(
@@ -243,6 +326,7 @@ function readEnvelope(
   doc: Span,
   header: JsonObject,
   itemsEntry: TopLevelEntry | undefined,
+  split: ItemSpan[] | SpanError | undefined,
   resultsEntry: TopLevelEntry | undefined,
 ): Input {
   const list: Input & { format: 'yaml-list' } = {
@@ -258,27 +342,18 @@ function readEnvelope(
     typeof header.apiVersion !== 'string' ||
     !resourceListApiVersions.includes(header.apiVersion)
   ) {
-    list.listError = `unsupported ResourceList apiVersion ${JSON.stringify(header.apiVersion ?? null)} (expected ${resourceListApiVersions.join(' or ')})`;
+    list.listError = `unsupported ResourceList apiVersion (expected ${resourceListApiVersions.join(' or ')})`;
     return list;
   }
   if (!itemsEntry) {
     list.listError = 'the ResourceList has no items';
     return list;
   }
-  const inline = text
-    .slice(itemsEntry.valueStart, itemsEntry.lineEnd)
-    .replace(/\s#.*$/, '')
-    .trim();
-  if (['[]', '~', 'null'].includes(inline)) return list;
-  if (inline !== '') {
+  if (split instanceof SpanError) list.listError = `ResourceList ${split.message}`;
+  else if (split && split.length > maxItems) list.listError = tooMany(split.length, 'items');
+  else if (split) list.items = split.map((span) => ({ span }));
+  else if (!['[]', '~', 'null'].includes(inlineValue(text, itemsEntry))) {
     list.listError = 'ResourceList items must be a block sequence (`items:` then `- ` entries)';
-    return list;
-  }
-  try {
-    list.items = sequenceItems(text, itemsEntry).map((span) => ({ span }));
-  } catch (error) {
-    if (!(error instanceof SpanError)) throw error;
-    list.listError = `ResourceList ${error.message}`;
   }
   return list;
 }
@@ -373,22 +448,16 @@ export function wholeDocument(text: string, doc: Span): Json | undefined {
   return wholeDocuments.get(doc);
 }
 
-/** Characters YAML does not allow anywhere (js-yaml's rule), and flow nesting past a bound. */
+/** Characters YAML does not allow anywhere (js-yaml's rule). */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
 const nonPrintable = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x84\x86-\x9F\uFFFE\uFFFF]/;
-const deepFlow = new RegExp(`[[{](?:\\s*[[{]){${maxJsonDepth - 1}}`);
-/**
- * Compact block sequences (`- - - …`) nested as deep on one line. No object nests that deep, and
- * the conforming reader (parse.ts), ≈10× slower than js-yaml, would take seconds on a long line.
- */
-const deepBlock = new RegExp(`(?:-[ \\t]+){${maxJsonDepth}}`);
 
 /**
  * Checks the whole text once, so items copied through unparsed (pass-through.ts) cannot carry
  * what every parser downstream would reject or choke on. Whether it has usual characters only:
  * then, as those exclude every non-printable one, that one scan is all.
  */
-function checkYamlText(text: string): boolean {
+function checkYamlText(text: string, meter?: ScanMeter): boolean {
   const usual = !hasUnusualCharacters(text);
   const bad = usual ? null : nonPrintable.exec(text);
   if (bad) {
@@ -398,13 +467,57 @@ function checkYamlText(text: string): boolean {
       `line ${lineNumberAt(text, bad.index)} has ${what}, which YAML does not allow`,
     );
   }
-  if (deepFlow.test(text))
-    throw new InputError(`YAML flow collections nest deeper than ${maxJsonDepth} levels`);
-  const deep = deepBlock.exec(text);
-  if (deep) {
-    throw new InputError(
-      `line ${lineNumberAt(text, deep.index)} nests YAML block sequences deeper than ${maxJsonDepth} levels`,
-    );
-  }
+  checkNesting(text, meter);
   return usual;
 }
+
+/**
+ * Refuses nesting no object has and the parsers would recurse into: flow collections opened more
+ * than maxJsonDepth times in a row (only white space between the `[` and `{`), and as many compact
+ * block sequences on one line (`- - - …`), which the conforming reader (parse.ts), ≈10× slower than
+ * js-yaml, would take seconds on. Counted wherever they stand, comments and quoted scalars too:
+ * telling those apart takes a YAML lexer (a `#` inside quotes starts no comment), and a guard that
+ * a quote could switch off would let the bomb through; no manifest has such a run in a comment.
+ * One pass, a counter for each (two regular expressions here cost length × depth on long runs).
+ */
+function checkNesting(text: string, meter?: ScanMeter): void {
+  let flow = 0;
+  let block = 0;
+  let blockStart = 0;
+  let deepBlock = -1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 91 /* [ */ || c === 123 /* { */) {
+      if (++flow >= maxJsonDepth)
+        throw new InputError(`YAML flow collections nest deeper than ${maxJsonDepth} levels`);
+    } else if (!isWhiteSpace(c)) flow = 0;
+    if (c === 45 /* - */ && isBlank(text.charCodeAt(i + 1))) {
+      if (block++ === 0) blockStart = i;
+      while (isBlank(text.charCodeAt(i + 1))) i++;
+      if (block === maxJsonDepth && deepBlock < 0) deepBlock = blockStart;
+      // The blanks skipped are white space, which keeps the flow count as it is.
+    } else block = 0;
+  }
+  if (meter) meter.visited += text.length;
+  if (deepBlock >= 0) {
+    throw new InputError(
+      `line ${lineNumberAt(text, deepBlock)} nests YAML block sequences deeper than ${maxJsonDepth} levels`,
+    );
+  }
+}
+
+const isBlank = (c: number) => c === 32 || c === 9;
+/** What `\s` matches in a regular expression (ECMAScript's WhiteSpace and LineTerminator). */
+const isWhiteSpace = (c: number) =>
+  c === 32 ||
+  (c >= 9 && c <= 13) ||
+  (c > 127 &&
+    (c === 0xa0 ||
+      c === 0x1680 ||
+      (c >= 0x2000 && c <= 0x200a) ||
+      c === 0x2028 ||
+      c === 0x2029 ||
+      c === 0x202f ||
+      c === 0x205f ||
+      c === 0x3000 ||
+      c === 0xfeff));

@@ -105,16 +105,19 @@ export class ConfigError extends Error {
 
 type Parser<T> = (raw: Json, field: string) => T;
 
+/** What a bad value is, when not a string: its type, never its text (messages quote no input). */
+const got = (raw: Json) => (typeof raw === 'string' ? '' : `, got ${describeType(raw)}`);
+
 const parseBoolean: Parser<boolean> = (raw, field) => {
   if (raw === true || raw === 'true') return true;
   if (raw === false || raw === 'false') return false;
-  throw new ConfigError(`${field} must be true or false, got ${describeType(raw)}`, field);
+  throw new ConfigError(`${field} must be true or false${got(raw)}`, field);
 };
 
 const parseWave: Parser<bigint> = (raw, field) => {
   const wave = typeof raw === 'number' && Number.isSafeInteger(raw) ? BigInt(raw) : parseInt64(raw);
   if (wave === undefined) {
-    throw new ConfigError(`${field} must be a 64-bit integer, got ${describeType(raw)}`, field);
+    throw new ConfigError(`${field} must be a 64-bit integer${got(raw)}`, field);
   }
   return wave;
 };
@@ -139,7 +142,7 @@ const parseLintSeverity: Parser<LintSeverity> = (raw, field) => {
 const parseAnnotationKey: Parser<string> = (raw, field) => {
   if (typeof raw === 'string' && isAnnotationKey(raw)) return raw;
   throw new ConfigError(
-    `${field} must be a valid annotation key ([prefix/]name, name ≤ 63 characters of [A-Za-z0-9-_.]), got ${describeType(raw)}`,
+    `${field} must be a valid annotation key ([prefix/]name, name ≤ 63 characters of [A-Za-z0-9-_.])${got(raw)}`,
     field,
   );
 };
@@ -150,12 +153,12 @@ const parseOptionalAnnotationKey: Parser<string> = (raw, field) =>
 
 const parseNamespaceAssumption: Parser<'selected' | 'all'> = (raw, field) => {
   if (raw === 'selected' || raw === 'all') return raw;
-  throw new ConfigError(`${field} must be selected or all, got ${describeType(raw)}`, field);
+  throw new ConfigError(`${field} must be selected or all${got(raw)}`, field);
 };
 
 const parseMode: Parser<Mode> = (raw, field) => {
   if (raw === 'render' || raw === 'check') return raw;
-  throw new ConfigError(`${field} must be render or check, got ${describeType(raw)}`, field);
+  throw new ConfigError(`${field} must be render or check${got(raw)}`, field);
 };
 
 const groupPattern = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)?$/;
@@ -177,27 +180,28 @@ const parsePodTemplates: Parser<readonly DeclaredTemplate[]> = (raw, field) => {
         : undefined;
   if (entries === undefined) {
     throw new ConfigError(
-      `${field} must be a list of group/Kind:path.to.template strings, got ${describeType(raw)}`,
+      `${field} must be a list of group/Kind:path.to.template strings${got(raw)}`,
       field,
     );
   }
   const declared = new Map<string, DeclaredTemplate>();
-  for (const entry of entries.map((e) => e.trim())) {
+  for (const [i, entry] of entries.map((e) => e.trim()).entries()) {
     if (entry === '' && typeof raw === 'string') continue;
     const match = /^([^/:]*)\/([^/:]*):(.*)$/.exec(entry);
     const [, group = '', kind = '', path = ''] = match ?? [];
+    // The entry is named by its position, never quoted: messages quote no text of the input.
     const problem = !match
       ? 'is not group/Kind:path.to.template (the core group is empty: /Kind:path)'
       : versionLike.test(group)
-        ? `names a version, not an API group (${group}): write the group, empty for the core group (/${kind}:${path})`
+        ? 'names a version, not an API group: write the group, empty for the core group (/Kind:path)'
         : !groupPattern.test(group)
-          ? `has an invalid API group ${JSON.stringify(group)}`
+          ? 'has an invalid API group'
           : !kindPattern.test(kind)
-            ? `has an invalid kind ${JSON.stringify(kind)}`
+            ? 'has an invalid kind'
             : !templatePathPattern.test(path)
               ? 'has an invalid path: dotted field names to one object, no [] (spec.runner.template)'
               : undefined;
-    if (problem) throw new ConfigError(`${field}: ${JSON.stringify(entry)} ${problem}`, field);
+    if (problem) throw new ConfigError(`${field}: entry ${i + 1} ${problem}`, field);
     declared.set(entry, { group, kind, path });
   }
   return [...declared.values()];
@@ -254,8 +258,11 @@ export function readConfig(functionConfig: unknown): Config {
     const { apiVersion: _a, kind: _k, metadata: _m, ...fields } = functionConfig;
     return applyOptions(fields, '');
   }
+  // apiVersion and kind name a type, as in every message; anything else is only described.
+  const named = (value: Json | undefined) =>
+    typeof value === 'string' ? value : describeType(value ?? null);
   throw new ConfigError(
-    `functionConfig must be a v1 ConfigMap or ${typedConfigApiVersion} ${typedConfigKind}, got ${String(apiVersion)} ${String(kind)}`,
+    `functionConfig must be a v1 ConfigMap or ${typedConfigApiVersion} ${typedConfigKind}, got ${named(apiVersion)} ${named(kind)}`,
   );
 }
 

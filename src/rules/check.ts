@@ -12,6 +12,13 @@ import type { Checksum } from './checksums.js';
 const quotable = (value: string) => !value.includes('\n') && value.length <= 100;
 
 /**
+ * A current value of the form the function writes (a checksum, a wave, a boolean): shown as it
+ * is. Anything else is text of the input, which results never quote (README "Results").
+ */
+const ours = (value: Json | undefined): value is string =>
+  typeof value === 'string' && /^(?:[0-9a-f]{64}|[+-]?\d{1,20}|true|false)$/.test(value);
+
+/**
  * One error per edit, in the order of the edits (every planned edit changes its item). A checksum
  * names what it covers (`checksums`, the plan's), so a stale one points at the edited source.
  */
@@ -41,15 +48,12 @@ export function checkResults(
       path: fieldPath(edit.path, edit.key),
       proposedValue: edit.value,
     };
-    if (typeof current === 'string') field.currentValue = current;
+    if (ours(current)) field.currentValue = current;
     const sources = covers(resource, edit);
     let now: string;
     if (current === undefined) now = `is not set${sources ? ` (it covers ${sources})` : ''}`;
     else {
-      now =
-        typeof current === 'string' && quotable(current)
-          ? `is ${JSON.stringify(current)}`
-          : 'differs';
+      now = ours(current) ? `is ${JSON.stringify(current)}` : 'differs';
       if (sources) now += `, not the checksum of ${sources}`;
     }
     const value = quotable(edit.value)

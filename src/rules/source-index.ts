@@ -27,7 +27,13 @@ export function readSources(resources: readonly Resource[], config: Config): Sou
   const sources: SecretSource[] = [];
   const stores: Resource[] = [];
   const bySecret = new Map<string, SecretSource[]>();
-  const inventory = { config, resources, find: finder(resources) };
+  const unkeyed = new Set<Resource>();
+  const inventory: Inventory = {
+    config,
+    resources,
+    find: finder(resources),
+    unkeyed: (secret) => unkeyed.add(secret),
+  };
   for (const resource of resources) {
     if (storeKindOf(resource)) stores.push(resource);
     const kind = sourceKindOf(resource);
@@ -48,6 +54,7 @@ export function readSources(resources: readonly Resource[], config: Config): Sou
   for (const same of bySecret.values()) {
     if (same.length >= 2) results.push(...duplicateWarnings(same));
   }
+  if (unkeyed.size > 0) results.push(unkeyedWarning(unkeyed));
   return {
     sources,
     stores,
@@ -81,4 +88,24 @@ function duplicateWarnings(same: readonly SecretSource[]): Result[] {
     const message = `${describe(source.resource)} and ${others.join(', ')} all write ${source.produces} ${source.secretName}; each consumer's checksum covers all of them`;
     return resourceResult(source.resource, 'warning', message);
   });
+}
+
+/** Most Secrets named in the warning; the rest are counted. */
+const maxNamed = 10;
+
+/**
+ * One warning per run, not per Secret: without `secretChecksumKey` no digest of a Secret value is
+ * written (an unkeyed one is brute-forced in seconds from any pod), so what the user loses is said
+ * once, with the option that gets it back. Names only, never values.
+ */
+function unkeyedWarning(secrets: ReadonlySet<Resource>): Result {
+  const names = [...secrets].sort((a, b) => a.index - b.index).map(describe);
+  const shown =
+    names.length <= maxNamed
+      ? names.join(', ')
+      : `${names.slice(0, maxNamed).join(', ')} and ${names.length - maxNamed} more`;
+  return {
+    message: `secretChecksumKey is not set, so checksums cover only the type and key names of ${shown}, never a digest of their values: nothing rolls when only a value changes. Set secretChecksumKey to a random key kept secret (openssl rand -hex 32) to cover values with HMAC-SHA256`,
+    severity: 'warning',
+  };
 }

@@ -3,7 +3,16 @@
 // reduced by hand.
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/run.js';
-import { check, invariants } from './check.js';
+import { check, invariants, loadFindings } from './check.js';
+import {
+  costDetail,
+  costFloorMs,
+  costSignature,
+  costVerdict,
+  isCostFinding,
+  savedCostSignature,
+  slowMs,
+} from './cost.js';
 
 /** The run's output with `edit` applied, judged as if the function had written it. */
 function judge(input: string, edit: (stdout: string) => string): string | undefined {
@@ -118,6 +127,53 @@ describe('fuzz checker', () => {
       expect(out.stdout.match(/^results:/gm)).toHaveLength(1);
       expect(out.stdout.startsWith(lines('').split('results:')[0] as string)).toBe(true);
       expect(out.stdout).toContain('\nextra: x\n');
+    });
+  });
+
+  describe('cost oracle (verdicts on given timings: no clock read here)', () => {
+    const parent = { ms: 1, bytes: 2048 }; // 0.5 ms per KB
+    it('a mutant far above its parent per KB, past the floor, is a cost finding', () => {
+      // 1 MB in 10.24 s: 10 ms per KB, 20× the parent's.
+      expect(costVerdict({ ms: 10_240, bytes: 1 << 20 }, parent)).toBe('cost');
+      expect(costVerdict({ ms: 10_239, bytes: 1 << 20 }, parent)).toBe('slow');
+    });
+    it('below the floor, however steep, it is none', () => {
+      // ≈ 100 ms per KB, 200× the parent's.
+      const tiny = { ms: costFloorMs - 1, bytes: 1024 };
+      expect(costVerdict(tiny, parent)).toBeUndefined();
+      expect(costVerdict({ ...tiny, ms: costFloorMs }, parent)).toBe('cost');
+    });
+    it('a parent under 1 KB counts as 1 KB', () => {
+      expect(costVerdict({ ms: 200, bytes: 1024 }, { ms: 10, bytes: 10 })).toBe('cost');
+      expect(costVerdict({ ms: 199, bytes: 1024 }, { ms: 10, bytes: 10 })).toBeUndefined();
+    });
+    it('past the absolute bound it is slow, with or without a parent', () => {
+      expect(costVerdict({ ms: slowMs, bytes: 100 << 20 }, parent)).toBe('slow');
+      expect(costVerdict({ ms: slowMs, bytes: 1 }, undefined)).toBe('slow');
+      expect(costVerdict({ ms: slowMs - 1, bytes: 1 }, undefined)).toBeUndefined();
+    });
+    it('descriptions mark timing findings; signatures are the shape of the longest line', () => {
+      const detail = costDetail({ ms: 4000, bytes: 1 << 20 }, parent, '0123456789abcdef');
+      expect(detail).toMatch(
+        /^time per KB 7\.8× its parent's \(1024\.0 KB in 4000 ms; parent 0123456789abcdef, 2\.0 KB in 1\.00 ms;/,
+      );
+      expect(isCostFinding(`cost: ${detail} (FUZZ_SEED=7 case 12: longLine)`)).toBe(true);
+      expect(isCostFinding('lines: exit 0 but …')).toBe(false);
+      const deep = (n: number) =>
+        `kind: ConfigMap\ndata:\n  deep: ${'{a: '.repeat(n)}x${'}'.repeat(n)}\n`;
+      expect(costSignature('cost', deep(5000))).toBe(costSignature('cost', deep(50)));
+      expect(costSignature('cost', deep(50))).toBe('cost|a: {…a: a}…');
+      expect(costSignature('cost', `a: ${'- '.repeat(9)}x`)).not.toBe(
+        costSignature('cost', deep(9)),
+      );
+    });
+    it('every saved timing finding is recognised as one', () => {
+      const timing = loadFindings().filter((f) => /^(cost|slow)/.test(f.description));
+      expect(timing.length).toBeGreaterThan(0);
+      for (const f of timing) {
+        expect(isCostFinding(f.description), f.hash).toBe(true);
+        expect(savedCostSignature(f), f.hash).toBeDefined();
+      }
     });
   });
 });

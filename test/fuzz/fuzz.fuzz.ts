@@ -7,10 +7,14 @@
 //                 (a case's mutant depends on the corpus the cases before it built) and writes
 //                 each one's mutant, unminimised, to $TMPDIR/fuzz-<seed>-<case>.yaml
 // A replay is exact with the src/ and test/fuzz/ of the run: what joins the corpus depends on the
-// function's output and the checker's verdicts (and on time only through the slow-run bound).
+// function's output and the checker's verdicts (and on time only through the cost oracle).
 // A mutant breaking an invariant with a new signature is minimised (whole lines removed while the
 // problem stays) and saved as test/fuzz/findings/<hash>.yaml plus <hash>.txt (one line);
-// test/fuzz/regressions.test.ts, in `npm test`, replays every saved finding. The run fails when it
+// test/fuzz/regressions.test.ts, in `npm test`, replays every saved finding. The cost oracle
+// (cost.ts) judges the time of mutants that break nothing: one whose time per KB is far above its
+// parent's, or that is slow outright, is saved whole (`cost: …` or `slow: …`) with its parent as
+// <hash>.parent; `npm test` replays it for the invariants only, `npm run bench` times it again
+// against that parent (cost.replay.ts). The run fails when it
 // found something new; problems of findings already saved are counted, not saved again: the first
 // input of each such signature goes to $TMPDIR/fuzz-<seed>-<case>.yaml, named in the summary.
 import { writeFileSync } from 'node:fs';
@@ -26,6 +30,7 @@ import {
   saveFinding,
   stats,
 } from './check.js';
+import { costProblem, savedCostSignature } from './cost.js';
 import { caseSeed, mutate, Rng } from './mutate.js';
 import { loadSeeds } from './seeds.js';
 
@@ -90,6 +95,8 @@ it(`fuzz for ${minutes} min`, async () => {
   for (const f of loadFindings()) {
     const p = check(f.text);
     if (p) known.set(p.signature, f.hash);
+    const cost = savedCostSignature(f);
+    if (cost) known.set(cost, f.hash);
   }
   log(`${seeds.length} seeds, corpus ${corpus.length}, ${known.size} known problems`);
 
@@ -112,7 +119,10 @@ it(`fuzz for ${minutes} min`, async () => {
     const rng = new Rng(caseSeed(seed, n));
     const base = rng.chance(0.3) ? rng.pick(seeds).text : rng.pick(corpus);
     const { text, applied } = mutate(base, { rng, other: () => rng.pick(corpus) });
-    const { problem, out } = inspect(text);
+    const inspected = inspect(text);
+    const { out, ms } = inspected;
+    const problem =
+      inspected.problem ?? (ms === undefined ? undefined : costProblem(text, ms, base));
     if (dump.has(n)) {
       const file = path.join(tmpdir(), `fuzz-${seed}-${n}.yaml`);
       writeFileSync(file, text);
@@ -140,11 +150,13 @@ it(`fuzz for ${minutes} min`, async () => {
         fresh.length < maxSaved
       ) {
         perCategory.set(problem.category, category + 1);
+        const timing = problem.category === 'cost' || problem.category === 'slow';
         const small = minimise(text, problem);
-        const found = check(small) ?? problem;
+        const found = (!timing && check(small)) || problem;
         const hash = saveFinding(
           small,
           `${found.category}: ${found.detail} (FUZZ_SEED=${seed} case ${n}: ${applied.join(', ')})`,
+          timing ? base : undefined,
         );
         hit.hash = hash;
         known.set(problem.signature, hash);

@@ -1,6 +1,7 @@
 // Every input the fuzzer saved (test/fuzz/findings/<hash>.yaml, described in <hash>.txt) must keep
 // the invariants of check.ts: a test here fails while its bug exists. The seeds must keep them too,
-// which shows the checker accepts valid inputs.
+// which shows the checker accepts valid inputs. Nothing here is timed: timing findings (`cost: …`,
+// `slow: …`, cost.ts) are replayed for their output only; `npm run bench` times them.
 import { describe, expect, it } from 'vitest';
 import { check, loadFindings } from './check.js';
 import { loadSeeds } from './seeds.js';

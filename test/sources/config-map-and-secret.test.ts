@@ -13,6 +13,7 @@ import {
   expectError,
   expectOnlyAnnotationLines,
   moved,
+  type Options,
   render,
   waveOf,
 } from './harness.js';
@@ -92,10 +93,15 @@ describe('plain ConfigMaps and Secrets', () => {
     expect(cmMoved(configMap().replace('iVBORw0KGgo=', 'iVBORw0KGgp='))).toEqual([
       'shop/reads-all',
     ]);
-    const secretMoved = (sec: string) => moved(world(), world(configMap(), sec), on, secretKey);
-    expect(secretMoved(secret({ password: 'aHVudGVyMw==' }))).toEqual([
+    const secretMoved = (sec: string, options: Options = on) =>
+      moved(world(), world(configMap(), sec), options, secretKey);
+    // A Secret's values count only with secretChecksumKey; without it, its type and key names.
+    expect(secretMoved(secret({ password: 'aHVudGVyMw==' }))).toEqual([]);
+    expect(
+      secretMoved(secret({ password: 'aHVudGVyMw==' }), { ...on, secretChecksumKey: 'k3y' }),
+    ).toEqual(['shop/reads-all', 'shop/reads-password']);
+    expect(secretMoved(secret().replace('  user: app\n', '  user: app\n  host: db\n'))).toEqual([
       'shop/reads-all',
-      'shop/reads-password',
     ]);
     expect(secretMoved(secret({ type: 'kubernetes.io/basic-auth' }))).toEqual([
       'shop/reads-all',
@@ -114,26 +120,38 @@ describe('plain ConfigMaps and Secrets', () => {
     expect(moved(world(), world(configMap(), spelled), on, secretKey)).toEqual([]);
   });
 
-  it('hash Secret values per key, keyed with HMAC-SHA256 when secretChecksumKey is set', () => {
+  it('cover Secret key names only, or values as HMAC-SHA256 per key when secretChecksumKey is set', () => {
     const items = [secret(), deployment('app', envFrom('db'), { namespace: 'shop' })];
-    const digest = (value: string, key?: string) =>
-      (key ? createHmac('sha256', key) : createHash('sha256')).update(value).digest('hex');
+    const hmac = (value: string, key: string) =>
+      createHmac('sha256', key).update(value).digest('hex');
+    const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
     // Written from the documented algorithm, not produced by the code under test.
-    const expected = (key?: string) =>
-      createHash('sha256')
-        .update(
-          `[{"content":{"data":{"password":"${digest('hunter2', key)}","user":"${digest('app', key)}"}},"secret":"db"}]`,
-        )
-        .digest('hex');
-    expect(checksums(items, on, secretKey)['shop/app']).toBe(expected());
-    const keyed = { ...on, secretChecksumKey: 'k3y-0f-at-least-32-random-bytes!' };
+    expect(checksums(items, on, secretKey)['shop/app']).toBe(
+      sha256('[{"content":{"keys":["password","user"]},"secret":"db"}]'),
+    );
+    const key = 'k3y-0f-at-least-32-random-bytes!';
+    const keyed = { ...on, secretChecksumKey: key };
     expect(checksums(items, keyed, secretKey)['shop/app']).toBe(
-      expected('k3y-0f-at-least-32-random-bytes!'),
+      sha256(
+        `[{"content":{"data":{"password":"${hmac('hunter2', key)}","user":"${hmac('app', key)}"}},"secret":"db"}]`,
+      ),
     );
     const rendered = render(items, keyed);
     for (const clear of ['hunter2', 'aHVudGVyMg==', 'k3y-0f']) {
       expect(JSON.stringify(rendered.results)).not.toContain(clear);
     }
+  });
+
+  it('count a key named __proto__ like any other', () => {
+    const proto = (value: string) =>
+      secret().replace('  user: app\n', `  user: app\n  __proto__: ${value}\n`);
+    const keyed = { ...on, secretChecksumKey: 'k3y' };
+    expect(moved(world(), world(configMap(), proto('a')), on, secretKey)).toEqual([
+      'shop/reads-all',
+    ]);
+    expect(
+      moved(world(configMap(), proto('a')), world(configMap(), proto('b')), keyed, secretKey),
+    ).toEqual(['shop/reads-all']);
   });
 
   it('share a template with ExternalSecrets: one annotation per kind of source', () => {

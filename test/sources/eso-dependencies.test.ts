@@ -1,8 +1,8 @@
 // ExternalSecret dependencies (issue #15 item 3): templateFrom ConfigMaps and Secrets and
 // generators in the input join the consumers' checksum, and the ExternalSecret carries their hash
 // in `checksum/dependencies` (ESO watches none of them), ordered before it.
-import { createHash, createHmac } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import crypto, { createHash, createHmac } from 'node:crypto';
+import { describe, expect, it, vi } from 'vitest';
 import { impact } from '../../src/impact-run.js';
 import { check, plan, run } from '../../src/run.js';
 import {
@@ -99,10 +99,10 @@ describe('ExternalSecret templateFrom', () => {
   it('hashes the keys read of the ConfigMap and Secret into checksum/dependencies and the consumers', () => {
     const rendered = render(world());
     // Written from the documented algorithm, not by the code under test: canonical JSON of one
-    // entry per dependency, in the order the spec names them; a Secret's values as digests.
-    const digest = createHash('sha256').update('CA').digest('hex');
+    // entry per dependency, in the order the spec names them; of a Secret, without
+    // secretChecksumKey, only the keys read that it has.
     const deps = sha256(
-      `[{"data":{"config.yaml":"user: {{ .user }}\\n"},"kind":"ConfigMap","name":"tpl"},{"data":{"ca.crt":"${digest}"},"kind":"Secret","name":"tpl-secret"}]`,
+      `[{"data":{"config.yaml":"user: {{ .user }}\\n"},"kind":"ConfigMap","name":"tpl"},{"keys":["ca.crt"],"kind":"Secret","name":"tpl-secret"}]`,
     );
     expect(esAnnotation(world())).toBe(deps);
     const content = `{"checksum/dependencies":"${deps}","data":[{"remoteRef":{"key":"app","property":"user","version":"1"},"secretKey":"user"}],"secretStoreRef":{"name":"vault"},"target":{"template":{"templateFrom":[{"configMap":{"items":[{"key":"config.yaml"}],"name":"tpl"}},{"secret":{"items":[{"key":"ca.crt"}],"name":"tpl-secret"}}]}}}`;
@@ -122,9 +122,13 @@ describe('ExternalSecret templateFrom', () => {
     const changed = world(configMap({ body: 'user: {{ .user | upper }}' }));
     expect(moved(world(), changed)).toEqual(['shop/api']);
     expect(esAnnotation(changed)).not.toBe(esAnnotation(world()));
+    // A Secret's value counts only with secretChecksumKey (the warning says so).
     const secretChanged = world(configMap(), templateSecret('Q0I='));
-    expect(moved(world(), secretChanged)).toEqual(['shop/api']);
-    expect(esAnnotation(secretChanged)).not.toBe(esAnnotation(world()));
+    expect(moved(world(), secretChanged)).toEqual([]);
+    expect(esAnnotation(secretChanged)).toBe(esAnnotation(world()));
+    const keyed = { secretChecksumKey: 'k3y-0f-at-least-32-random-bytes!' };
+    expect(moved(world(), secretChanged, keyed)).toEqual(['shop/api']);
+    expect(esAnnotation(secretChanged, keyed)).not.toBe(esAnnotation(world(), keyed));
   });
 
   it('a key not read (items narrows), labels or binaryData move nothing', () => {
@@ -182,6 +186,21 @@ describe('ExternalSecret templateFrom', () => {
     expect(runOk(once).stdout).toBe(once);
   });
 
+  it('hashes a Secret once, however many ExternalSecrets read it (counted, not timed)', () => {
+    const readers = Array.from({ length: 20 }, (_, i) =>
+      externalSecret().replace('name: app\n', `name: app-${i}\n`),
+    );
+    const hmac = vi.spyOn(crypto, 'createHmac');
+    try {
+      const items = [configMap(), templateSecret(), ...readers, consumer()];
+      render(items, { secretChecksumKey: 'k3y', secretChecksumAnnotation: 'checksum/secrets' });
+      // One key (ca.crt), one HMAC: not one per reader.
+      expect(hmac).toHaveBeenCalledTimes(1);
+    } finally {
+      hmac.mockRestore();
+    }
+  });
+
   it('keys the Secret digests with secretChecksumKey', () => {
     const key = 'k3y-0f-at-least-32-random-bytes!';
     const keyed = esAnnotation(world(), { secretChecksumKey: key });
@@ -196,18 +215,20 @@ describe('ExternalSecret templateFrom', () => {
     );
   });
 
-  it('warns about a key the ConfigMap does not have (ESO cannot render)', () => {
-    const from =
-      '      - configMap:\n          name: tpl\n          items:\n          - key: missing.yaml\n';
-    const rendered = render([configMap(), externalSecret({ from }), consumer()]);
-    expect(rendered.results).toContainEqual(
-      expect.objectContaining({
-        severity: 'warning',
-        message:
-          'spec.target.template.templateFrom[0].configMap: ConfigMap shop/tpl has no key missing.yaml: ESO cannot render the template',
-      }),
-    );
-  });
+  // `constructor`: a key named like a member of Object.prototype is looked up as any other.
+  it.each(['missing.yaml', 'constructor'])(
+    'warns about a key the ConfigMap does not have (ESO cannot render): %s',
+    (key) => {
+      const from = `      - configMap:\n          name: tpl\n          items:\n          - key: ${key}\n`;
+      const rendered = render([configMap(), externalSecret({ from }), consumer()]);
+      expect(rendered.results).toContainEqual(
+        expect.objectContaining({
+          severity: 'warning',
+          message: `spec.target.template.templateFrom[0].configMap: ConfigMap shop/tpl has no key ${key}: ESO cannot render the template`,
+        }),
+      );
+    },
+  );
 
   it('reports a malformed templateFrom entry or dependency as an error naming the field', () => {
     const noName = '      - configMap:\n          items:\n          - key: a\n';
@@ -226,8 +247,8 @@ describe('ExternalSecret templateFrom', () => {
 
   it.each([
     ['  refreshPolicy: CreatedOnce\n', 'spec.refreshPolicy', 'refreshPolicy CreatedOnce'],
-    ['  refreshInterval: "0"\n', 'spec.refreshInterval', 'refreshInterval "0"'],
-    ['  refreshInterval: 0s\n', 'spec.refreshInterval', 'refreshInterval "0s"'],
+    ['  refreshInterval: "0"\n', 'spec.refreshInterval', 'refreshInterval 0'],
+    ['  refreshInterval: 0s\n', 'spec.refreshInterval', 'refreshInterval 0'],
   ])('warns when ESO does not sync on a change of the ExternalSecret: %j', (policy, field, why) => {
     const rendered = render(world(configMap(), templateSecret(), externalSecret({ policy })));
     expect(rendered.results).toContainEqual(
@@ -241,7 +262,8 @@ describe('ExternalSecret templateFrom', () => {
 
   it('does not warn under OnChange or a periodic refresh', () => {
     for (const policy of ['  refreshPolicy: OnChange\n', '  refreshInterval: 15m\n', '']) {
-      const rendered = render(world(configMap(), templateSecret(), externalSecret({ policy })));
+      const items = world(configMap(), templateSecret(), externalSecret({ policy }));
+      const rendered = render(items, { secretChecksumKey: 'k3y' });
       const warnings = rendered.results.filter((r) => r.severity === 'warning');
       expect(warnings).toEqual([]);
     }
@@ -355,7 +377,7 @@ describe('ExternalSecret generators', () => {
     expect(lint).toEqual([
       expect.objectContaining({
         message: expect.stringContaining(
-          'dataFrom[0] uses generator Password pw, which makes a new value at every refresh (refreshInterval "1h") and restarts no pod',
+          'dataFrom[0] uses generator Password pw, which makes a new value at every refresh (refreshInterval above 0) and restarts no pod',
         ),
       }),
     ]);

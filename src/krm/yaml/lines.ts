@@ -1,6 +1,14 @@
 // Line scanning over the original text by offsets: nothing is copied, so the bytes we do not
 // edit are the bytes we write.
 
+/**
+ * Counts the characters a scan steps over. Tests pass one to bound a scan's work by the input's
+ * length (counting work, not time); a run passes none.
+ */
+export interface ScanMeter {
+  visited: number;
+}
+
 export interface Line {
   start: number;
   /** End of the line's text, before `\r\n` or `\n`. */
@@ -50,6 +58,20 @@ export function aboveComments(text: string, lineStart: number): number {
   return at;
 }
 
+/**
+ * Whether `line`, a sticky expression that matches one whole line with its break (or up to the
+ * end), matches every line of `text`. One line at a time: a `(?:…\n)*` over the whole text
+ * keeps a backtracking entry per line, and V8 throws a RangeError past a few million.
+ */
+export function everyLine(text: string, line: RegExp): boolean {
+  for (let pos = 0; pos < text.length; ) {
+    line.lastIndex = pos;
+    if (!line.test(text) || line.lastIndex === pos) return false;
+    pos = line.lastIndex;
+  }
+  return true;
+}
+
 /** The text's line break, so inserted lines match (`\r\n` files stay `\r\n`). */
 export function lineBreakOf(text: string): string {
   const lf = text.indexOf('\n');
@@ -63,9 +85,31 @@ export function isSequenceEntry(text: string, at: number, end: number): boolean 
   return at + 1 >= end || after === 32 || after === 9;
 }
 
+/**
+ * Where the last lineNumberAt call counted to. Messages are made in input order (one per bad item
+ * of a list), so counting on from the last offset makes all of a run's line numbers cost one pass
+ * over the text, not one pass each.
+ */
+let counted = { text: '', offset: 0, line: 1 };
+
 /** 1-based line number of an offset, for messages. */
-export function lineNumberAt(text: string, offset: number): number {
-  let n = 1;
-  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) n++;
-  return n;
+export function lineNumberAt(text: string, offset: number, meter?: ScanMeter): number {
+  const to = Math.max(0, Math.min(offset, text.length));
+  // From the last offset counted when that is nearer than the start.
+  const near = text === counted.text && Math.abs(to - counted.offset) < to;
+  let line = near ? counted.line : 1;
+  const at = near ? counted.offset : 0;
+  if (meter) meter.visited += Math.abs(to - at);
+  if (to >= at) {
+    for (let i = text.indexOf('\n', at); i >= 0 && i < to; i = text.indexOf('\n', i + 1)) line++;
+  } else {
+    for (
+      let i = text.lastIndexOf('\n', at - 1);
+      i >= to;
+      i = i > 0 ? text.lastIndexOf('\n', i - 1) : -1
+    )
+      line--;
+  }
+  counted = { text, offset: to, line };
+  return line;
 }

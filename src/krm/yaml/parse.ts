@@ -9,6 +9,7 @@ import type { Document, Node } from 'yaml';
 import type { Json } from '../../model/resource.js';
 import { lineNumberAt } from './lines.js';
 import loadYaml from './load-yaml.cjs';
+import { beforeColon, yamlMessage } from './messages.js';
 
 // js-yaml's loader merges any key resolved to this tag; same definition as its built-in one.
 export const merge = new Type('tag:yaml.org,2002:merge', {
@@ -44,7 +45,9 @@ export function yamlProblem(text: string): YamlProblem | undefined {
   const composer = new Composer();
   const note = (doc: Document.Parsed) => {
     const error = doc.errors[0];
-    if (error && !problem) problem = { message: oneLine(error.message), offset: error.pos[0] };
+    if (error && !problem) {
+      problem = { message: yamlMessage(error.code, oneLine(error.message)), offset: error.pos[0] };
+    }
   };
   // The composer makes an error object per problem, thousands in a broken text, and their stack
   // traces, which nothing reads, are most of their cost (3.5 s on a 0.5 MB fuzz finding).
@@ -99,7 +102,8 @@ export function parseYaml(text: string, spanStart: number, fullText: string): Js
     if (/unidentified alias/.test(error.reason ?? '')) {
       const offset = error.mark?.position ?? 0;
       throw new ParseError(
-        `invalid YAML: ${located(error.reason, text, offset, spanStart, fullText)}`,
+        // js-yaml's reason quotes the alias's name.
+        `invalid YAML: ${located('unidentified alias', text, offset, spanStart, fullText)}`,
         true,
       );
     }
@@ -135,6 +139,6 @@ function conformingValue(text: string, spanStart: number, fullText: string): Jso
   try {
     return doc.toJS({ maxAliasCount: 100 }) as Json;
   } catch (error) {
-    throw new ParseError(`invalid YAML: ${(error as Error).message}`);
+    throw new ParseError(`invalid YAML: ${beforeColon((error as Error).message)}`);
   }
 }

@@ -1,8 +1,11 @@
 // Splits input text into documents and items without parsing YAML. Document markers sit at
 // column 0, and no line of an item's content can sit at or left of its `- ` (block scalars and
 // multi-line flow content are indented further), so these boundaries are exact for valid YAML.
-// Each span is parsed on its own afterwards, and a wrong split fails that parse. The scans are
-// regular expressions over the whole text: no per-line objects on multi-megabyte inputs.
+// Each span is parsed on its own afterwards, and a wrong split fails that parse. The scans walk
+// the text by offsets (no per-line objects on multi-megabyte inputs), each line of a document
+// once: their cost is the input's length, whatever its shape (`meter` counts it for tests).
+
+import { everyLine, type ScanMeter } from './lines.js';
 
 export interface Span {
   start: number;
@@ -23,12 +26,17 @@ const marker = /^(---|\.\.\.)(?=[ \t]|\r?$)(.*)$/gm;
 /** A line that starts content: not blank, a comment, a directive or a document marker. */
 const contentLine = /^(?!(?:---|\.\.\.)(?:[ \t]|\r?$))[ \t]*[^\s#%]|^ +%/m;
 
-/** Documents of a YAML stream, each from its `---` line; comment-only ones have no content. */
-export function splitDocuments(text: string): DocumentSpan[] {
+/**
+ * Documents of a YAML stream, each from its `---` line; comment-only ones have no content. Its
+ * regular expressions have no nested repetition: each runs in the length of the text it is given,
+ * and each document's text is given to them at most twice (counted in `meter`).
+ */
+export function splitDocuments(text: string, meter?: ScanMeter): DocumentSpan[] {
   const docs: DocumentSpan[] = [];
   let start = 0;
   let inlineContent = false;
   const close = (end: number) => {
+    if (meter && !inlineContent) meter.visited += end - start;
     docs.push({
       start,
       end,
@@ -49,6 +57,7 @@ export function splitDocuments(text: string): DocumentSpan[] {
     // each span holds exactly one document for the parser — except a prefix of comments and
     // directives at the start of the stream or after `...`: the directives belong to this
     // document, and only read with it (a %YAML line alone is no document).
+    if (meter) meter.visited += at - start;
     if (at > start && !isPrefix(text.slice(start, at))) {
       close(at);
       start = at;
@@ -57,12 +66,15 @@ export function splitDocuments(text: string): DocumentSpan[] {
     inlineContent = rest !== '' && !rest.startsWith('#');
   }
   if (start < text.length || docs.length === 0) close(text.length);
+  if (meter) meter.visited += text.length; // the marker scan
   return docs;
 }
 
+const prefixLine = /(?:%[^\n]*|[ \t]*(?:#[^\n]*)?\r?)(?:\n|$)/y;
+
 /** Only blank, comment and directive lines: what may precede a document's `---`. */
 function isPrefix(text: string): boolean {
-  return /^(?:(?:%[^\n]*|[ \t]*(?:#[^\n]*)?)(?:\n|$))*$/.test(text.replace(/^\uFEFF/, ''));
+  return everyLine(text.replace(/^\uFEFF/, ''), prefixLine);
 }
 
 export interface TopLevelEntry extends Span {
@@ -73,72 +85,148 @@ export interface TopLevelEntry extends Span {
   lineEnd: number;
 }
 
-// Anchored on `\n` rather than `^` with the m flag: V8 scans for the line break much faster.
-const topLevelKey =
-  /(?:^|\n)(?:"((?:[^"\\\n]|\\.)*)"|'([^'\n]*)'|([^\s#'"?:,[\]{}&*!|>%@`-](?:[^\n:#]|:(?![ \t\r\n])|(?<! )#)*?))[ \t]*:(?=[ \t\r\n]|$)/g;
+/** A character that can start a plain top-level key (not white space, indicator or quote). */
+const plainKeyStart = /[^\s#'"?:,[\]{}&*!|>%@`-]/;
 
-/** Top-level `key:` entries of a block-mapping document, each spanning until the next one. */
-export function topLevelEntries(text: string, doc: Span): TopLevelEntry[] {
+/**
+ * Top-level `key:` entries of a block-mapping document, each spanning until the next one. One pass
+ * over the document's lines, never past its end: each character is looked at at most twice (once
+ * to find its line's end, once if its line is read as a key), so a stream of many documents, or
+ * long lines, cost their length (a regular expression here backtracked over runs of spaces and,
+ * searching for the next key, ran on to the end of the text once per document).
+ */
+export function topLevelEntries(text: string, doc: Span, meter?: ScanMeter): TopLevelEntry[] {
   const entries: TopLevelEntry[] = [];
-  topLevelKey.lastIndex = Math.max(doc.start - 1, 0);
-  for (let m = topLevelKey.exec(text); m && m.index < doc.end; m = topLevelKey.exec(text)) {
-    const start = text[m.index] === '\n' ? m.index + 1 : m.index;
-    if (start < doc.start || start >= doc.end) continue;
-    const previous = entries[entries.length - 1];
-    if (previous) previous.end = start;
-    const lineBreak = text.indexOf('\n', start);
-    const lineEnd = lineBreak < 0 || lineBreak > doc.end ? doc.end : lineBreak;
-    entries.push({
-      key: m[1] !== undefined ? decodeDoubleQuoted(m[1]) : ((m[2] ?? m[3]) as string),
-      start,
-      end: doc.end,
-      valueStart: m.index + m[0].length,
-      lineEnd: text[lineEnd - 1] === '\r' ? lineEnd - 1 : lineEnd,
-    });
+  /** A closing `...` line after the last entry: it belongs to the document, not to the entry. */
+  let marker = -1;
+  for (let start = doc.start; start < doc.end; ) {
+    const lf = text.indexOf('\n', start);
+    const lineBreak = lf < 0 || lf > doc.end ? doc.end : lf;
+    const next = lineBreak < doc.end ? lineBreak + 1 : doc.end;
+    if (meter) meter.visited += next - start;
+    const found = keyAt(text, start, lineBreak, meter);
+    if (found) {
+      const previous = entries[entries.length - 1];
+      if (previous) previous.end = start;
+      entries.push({
+        key: found.key,
+        start,
+        end: doc.end,
+        valueStart: found.valueStart,
+        lineEnd: text.charCodeAt(lineBreak - 1) === 13 ? lineBreak - 1 : lineBreak,
+      });
+      marker = -1;
+    } else if (marker < 0 && entries.length > 0 && isEndMarker(text, start, doc.end)) {
+      marker = start;
+    }
+    start = next;
   }
-  // A closing `...` marker belongs to the document, not to its last entry.
   const last = entries[entries.length - 1];
-  if (last) {
-    const marker = /\n\.\.\.(?=[ \t\r\n#]|$)/.exec(text.slice(last.start, last.end));
-    if (marker) last.end = last.start + marker.index + 1;
-  }
+  if (last && marker >= 0) last.end = marker;
   return entries;
+}
+
+/** `...` at a line start, then white space, a comment or the end: a document end marker. */
+function isEndMarker(text: string, at: number, end: number): boolean {
+  if (!text.startsWith('...', at)) return false;
+  return at + 3 >= end || ' \t\r\n#'.includes(text[at + 3] as string);
+}
+
+/** `:` followed by white space or the end of the text: the indicator after a key. */
+function isKeyColon(text: string, at: number): boolean {
+  if (text.charCodeAt(at) !== 58) return false;
+  const after = text.charCodeAt(at + 1);
+  return at + 1 >= text.length || after === 32 || after === 9 || after === 13 || after === 10;
+}
+
+/**
+ * The key the line from `start` to `end` (its line break) opens at column 0, and the offset after
+ * its `:`; undefined when the line opens none. Keys are plain (up to the first `: `, without a
+ * ` #` comment before it, trailing blanks trimmed), single-quoted (no `''` escape) or
+ * double-quoted (JSON's escapes decoded).
+ */
+function keyAt(
+  text: string,
+  start: number,
+  end: number,
+  meter: ScanMeter | undefined,
+): { key: string; valueStart: number } | undefined {
+  const c = text[start];
+  if (c === undefined || start >= end) return undefined;
+  let i = start + 1;
+  let key: string;
+  if (c === '"') {
+    for (; i < end && text[i] !== '"'; i++) {
+      // A backslash escapes the next character, but not a line break.
+      if (text[i] === '\\' && (++i >= end || '\r\u2028\u2029'.includes(text[i] as string)))
+        return undefined;
+    }
+    if (i >= end) return undefined;
+    key = decodeDoubleQuoted(text.slice(start + 1, i));
+  } else if (c === "'") {
+    while (i < end && text[i] !== "'") i++;
+    if (i >= end) return undefined;
+    key = text.slice(start + 1, i);
+  } else if (plainKeyStart.test(c)) {
+    for (; i < end && !isKeyColon(text, i); i++) {
+      if (text[i] === '#' && text[i - 1] === ' ') return undefined; // a comment
+    }
+    if (meter) meter.visited += i - start;
+    if (i >= end) return undefined;
+    let keyEnd = i;
+    while (text[keyEnd - 1] === ' ' || text[keyEnd - 1] === '\t') keyEnd--;
+    return { key: text.slice(start, keyEnd), valueStart: i + 1 };
+  } else return undefined;
+  // After a quoted key: blanks, then the `:`.
+  i++;
+  while (i < end && (text[i] === ' ' || text[i] === '\t')) i++;
+  if (meter) meter.visited += i - start;
+  return i < end && isKeyColon(text, i) ? { key, valueStart: i + 1 } : undefined;
 }
 
 export class SpanError extends Error {}
 
-/** The `- ` entries of a block sequence that is the value of `entry`. */
-export function sequenceItems(text: string, entry: TopLevelEntry): ItemSpan[] {
-  const body = text.indexOf('\n', entry.start) + 1;
-  if (body === 0 || body >= entry.end) return [];
-  const first = /^( *)[^ \t\r\n#]/gm;
-  first.lastIndex = body;
-  const head = first.exec(text);
-  if (!head || head.index >= entry.end) return [];
-  const indent = (head[1] as string).length;
-  // Lines whose content starts at or left of the entries' `-`: entries, or malformed.
-  const shallow = new RegExp(`\\n {0,${indent}}(?=[^ \\r\\n])`, 'g');
-  shallow.lastIndex = head.index - 1;
+/**
+ * The `- ` entries of a block sequence that is the value of `entry`. One pass over its lines:
+ * the first line with content sets the entries' indentation; lines indented further belong to
+ * the entry above them.
+ */
+export function sequenceItems(text: string, entry: TopLevelEntry, meter?: ScanMeter): ItemSpan[] {
   const items: ItemSpan[] = [];
-  for (let m = shallow.exec(text); m && m.index + 1 < entry.end; m = shallow.exec(text)) {
-    const lineStart = m.index + 1;
-    const at = m.index + m[0].length;
-    if (text[at] === '#') continue;
+  const keyLineEnd = text.indexOf('\n', entry.lineEnd);
+  if (keyLineEnd < 0) return items;
+  let indent = -1;
+  for (let lineStart = keyLineEnd + 1; lineStart < entry.end; ) {
+    const lf = text.indexOf('\n', lineStart);
+    const next = lf < 0 || lf >= entry.end ? entry.end : lf + 1;
+    const from = lineStart;
+    lineStart = next;
+    let at = from;
+    while (at < next && text.charCodeAt(at) === 32) at++;
+    if (meter) meter.visited += next - from;
+    const c = text[at];
+    if (at >= next || c === '\n' || c === '\r') continue; // blank
+    // Before the first entry, comments (and lines a tab starts, which the envelope's parse judges).
+    if (indent < 0) {
+      if (c === '#' || c === '\t') continue;
+      indent = at - from;
+    }
+    if (at - from > indent || c === '#') continue;
     // A document end (`...`) or start (`---`) marker ends the list with the document.
-    if (/^(\.\.\.|---)(\s|$)/.test(text.slice(lineStart, lineStart + 4))) {
+    if (/^(\.\.\.|---)(\s|$)/.test(text.slice(from, from + 4))) {
       const last = items[items.length - 1];
-      if (last) last.end = lineStart;
+      if (last) last.end = from;
       break;
     }
     const after = text[at + 1];
     const isEntry =
-      at - lineStart === indent &&
-      text[at] === '-' &&
+      at - from === indent &&
+      c === '-' &&
       (after === ' ' || after === '\t' || after === '\n' || after === '\r' || after === undefined);
     if (!isEntry) throw new SpanError(`${entry.key} must be a block sequence of mappings`);
     const previous = items[items.length - 1];
-    if (previous) previous.end = lineStart;
-    items.push({ start: lineStart, end: entry.end, entry: true });
+    if (previous) previous.end = from;
+    items.push({ start: from, end: entry.end, entry: true });
   }
   return items;
 }

@@ -30,7 +30,7 @@ export function waveOf(resource: Resource): Wave {
     const value = parseInt64(raw.trim());
     if (value === undefined) {
       throw new ItemError(
-        `${syncWaveKey} ${JSON.stringify(raw)} is not a 64-bit integer`,
+        `${syncWaveKey} is not a 64-bit integer`,
         annotationField(['metadata'], syncWaveKey),
       );
     }

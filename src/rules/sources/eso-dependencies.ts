@@ -16,7 +16,7 @@ import {
 import { describe, type Result, resourceResult } from '../../model/results.js';
 import { stringMap } from './fields.js';
 import { type NormalizeRule, normalize } from './normalize.js';
-import { secretDigests } from './secret.js';
+import { secretValues } from './secret.js';
 import type { InputRead, Inventory } from './source.js';
 
 export const dependenciesAnnotation = 'checksum/dependencies';
@@ -153,9 +153,10 @@ export interface SpecSite {
 export function readDependencies(
   resource: Resource,
   spec: JsonObject,
-  { config, find }: Inventory,
+  inventory: Inventory,
   { at, namespace }: SpecSite = { at: 'spec', namespace: resource.namespace },
 ): Dependencies {
+  const { find } = inventory;
   const notes: Result[] = [];
   const reads = new Map<Resource, { reference: Reference; keys: Set<string> }>();
   for (const reference of referencesOf(spec, at, true)) {
@@ -173,7 +174,7 @@ export function readDependencies(
     reads.set(found, read);
   }
   const entries = [...reads].map(([dependency, { reference, keys }]) =>
-    entryOf(resource, dependency, reference, [...keys], config, notes),
+    entryOf(resource, dependency, reference, [...keys], inventory, notes),
   );
   const resources = [...reads.keys()];
   const hash = entries.length === 0 ? undefined : sha256Hex(canonicalJson(entries));
@@ -187,7 +188,7 @@ function entryOf(
   dependency: Resource,
   reference: Reference,
   keys: readonly string[],
-  config: Inventory['config'],
+  inventory: Inventory,
   notes: Result[],
 ): Json {
   const { kind, name, field } = reference;
@@ -204,20 +205,21 @@ function entryOf(
     const spec = named(() => normalize(dependency.value.spec ?? {}, generatorRules[kind] ?? []));
     return { kind, name, spec };
   }
-  // ESO reads a ConfigMap's `data` (not binaryData) and a Secret's `data`, key by key.
-  const values =
-    kind === 'Secret'
-      ? named(() => secretDigests(dependency, config))
-      : named(() => stringMap(dependency.value.data, 'data'));
-  const data: Record<string, Json> = {};
-  for (const key of keys) {
-    const value = values[key];
-    if (value === undefined || value === null) {
-      const message = `${field}: ${describe(dependency)} has no key ${key}: ESO cannot render the template`;
-      notes.push(resourceResult(resource, 'warning', message, { path: field }));
-    } else data[key] = value;
-  }
-  return { kind, name, data };
+  // ESO reads a ConfigMap's `data` (not binaryData) and a Secret's `data`, key by key. Of a
+  // Secret, without secretChecksumKey, only which of those keys it has (secret.ts says why).
+  const secret = kind === 'Secret' ? named(() => secretValues(dependency, inventory)) : undefined;
+  const values = secret
+    ? (secret.digests ?? {})
+    : named(() => stringMap(dependency.value.data, 'data'));
+  const present = new Set(secret?.keys ?? Object.keys(values).filter((k) => values[k] !== null));
+  const found = keys.filter((key) => {
+    if (present.has(key)) return true;
+    const message = `${field}: ${describe(dependency)} has no key ${key}: ESO cannot render the template`;
+    notes.push(resourceResult(resource, 'warning', message, { path: field }));
+    return false;
+  });
+  if (secret && !secret.digests) return { kind, name, keys: found.sort() };
+  return { kind, name, data: Object.fromEntries(found.map((key) => [key, values[key] as Json])) };
 }
 
 /**
@@ -267,9 +269,10 @@ export function refreshOf(spec: Json | undefined, at = 'spec'): Refresh {
     typeof interval === 'number'
       ? interval <= 0
       : typeof interval === 'string' && (interval.startsWith('-') || !/[1-9]/.test(interval));
+  // Zero or not is said, never the text written (messages quote no input).
   const why =
     isObject(spec) && spec.refreshInterval !== undefined
-      ? `refreshInterval ${JSON.stringify(interval)}`
+      ? `refreshInterval ${zero ? '0' : 'above 0'}`
       : 'refreshInterval 1h (the default)';
   return { syncsOnChange: !zero, periodic: !zero, why, field: `${at}.refreshInterval` };
 }

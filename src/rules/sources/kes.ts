@@ -78,10 +78,12 @@ export const kubernetesExternalSecret: SourceKind = {
       normalized.template === undefined &&
       normalized.dataFrom === undefined &&
       normalized.dataFromWithOptions === undefined;
-    const provider = (backendType && esoProviders[backendType]) || 'the matching provider';
+    // A known backendType is named; any other text of the input is not (messages quote none).
+    const known = backendType !== undefined && Object.hasOwn(esoProviders, backendType);
+    const provider = known ? esoProviders[backendType] : 'the matching provider';
     const migrate =
       `KES is archived; migrate to ESO: apiVersion external-secrets.io/v1, ` +
-      `kind ExternalSecret; backendType ${backendType ?? '(unset)'} and its options → a ` +
+      `kind ExternalSecret; ${known ? `backendType ${backendType}` : 'spec.backendType'} and its options → a ` +
       `SecretStore or ClusterSecretStore with provider ${provider}, named in spec.secretStoreRef; ` +
       'data[].key/property/version → data[].remoteRef.key/property/version, data[].name → ' +
       'data[].secretKey; dataFrom[] → dataFrom[].extract.key; template → spec.target.template';

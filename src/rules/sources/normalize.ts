@@ -58,7 +58,8 @@ function pruneEmpty(value: Json, inPlace: boolean): Json | undefined {
     return items;
   }
   if (isObject(value)) {
-    const out: { [key: string]: Json } = inPlace ? value : {};
+    // A copy without prototype: a `__proto__` key (a valid Secret key) stays a key.
+    const out: { [key: string]: Json } = inPlace ? value : Object.create(null);
     let kept = 0;
     for (const key of Object.keys(value)) {
       const pruned = pruneEmpty(value[key] as Json, inPlace);

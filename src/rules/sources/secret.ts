@@ -1,6 +1,8 @@
-// Plain Secrets (v1), opt-in with `secretChecksumAnnotation`. The content is one digest per key
-// (SHA-256, or HMAC-SHA256 with `secretChecksumKey`), never the values. Not ordered: Argo CD
-// applies Secrets before workloads of the same wave.
+// Plain Secrets (v1), opt-in with `secretChecksumAnnotation`. Without `secretChecksumKey` the
+// content is the type and the key names: an unkeyed digest of a guessable value (a PIN, a short
+// password) is reversed by brute force in seconds by anyone who can read the pods (README
+// "Checksum"), so no digest of a value is written at all. With the key: an HMAC-SHA256 per key.
+// Not ordered: Argo CD applies Secrets before workloads of the same wave.
 import type { Config } from '../../model/config.js';
 import loadCrypto from '../../model/load-crypto.cjs';
 import { fieldPath } from '../../model/path.js';
@@ -9,9 +11,9 @@ import type { KeySet } from '../workloads/references.js';
 import { optionalString, pickKeys, stringMap } from './fields.js';
 import { inInput } from './in-input.js';
 import { type NormalizeRule, normalize } from './normalize.js';
-import type { SourceKind } from './source.js';
+import type { Inventory, SourceKind } from './source.js';
 
-/** Content: the type (default Opaque) and a digest per key; metadata and `immutable` are not. */
+/** Content: the type (default Opaque) and the keys; metadata and `immutable` are not. */
 const rules: readonly NormalizeRule[] = [{ path: '', defaults: { type: 'Opaque' } }];
 
 /** Standard base64, as the API server decodes `data` (line breaks ignored). */
@@ -20,43 +22,83 @@ const base64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 export const secret: SourceKind = {
   group: '',
   kind: 'Secret',
-  read(resource, { config }) {
+  read(resource, inventory) {
+    const { config } = inventory;
     if (config.secretChecksumAnnotation === '') return [];
-    const digests = secretDigests(resource, config);
+    const values = secretValues(resource, inventory);
     const type = optionalString(resource.value.type, 'type') ?? null;
     if (resource.name === '') throw new ItemError('has no metadata.name', 'metadata.name');
     return inInput(resource, 'Secret', config.secretChecksumAnnotation, {
       // The whole Secret is in the input: its keys are exactly data ∪ stringData, except that the
       // token controller fills a service-account-token Secret (token, ca.crt, namespace).
       producedKeys: () =>
-        type === 'kubernetes.io/service-account-token' ? undefined : new Set(Object.keys(digests)),
-      content: (keys: KeySet): Json => normalize({ type, data: pickKeys(digests, keys) }, rules),
+        type === 'kubernetes.io/service-account-token' ? undefined : new Set(values.keys),
+      content: (keys: KeySet): Json =>
+        normalize(
+          values.digests
+            ? { type, data: pickKeys(values.digests, keys) }
+            : { type, keys: values.keys.filter((key) => keys === 'all' || keys.has(key)) },
+          rules,
+        ),
     });
   },
 };
 
+/** What of a Secret's `data` and `stringData` a checksum may hold. */
+export interface SecretValues {
+  /** Its keys, sorted. */
+  keys: string[];
+  /** An HMAC-SHA256 per key with `secretChecksumKey`; without it none (`undefined`). */
+  digests: Record<string, string> | undefined;
+}
+
 /**
- * A digest per key of a Secret's `data` and `stringData` (SHA-256, or HMAC-SHA256 with
- * `secretChecksumKey`): what stands for its values wherever a Secret's content is hashed.
+ * Each Secret's, worked out once per run: a Secret that many ExternalSecrets template from, and
+ * that is a source itself, is hashed once, so the cost stays linear in the input. Kept with the
+ * key they were made with (a Resource can be planned again with other options).
  */
-export function secretDigests(resource: Resource, config: Config): Record<string, string> {
-  const { createHash, createHmac } = loadCrypto();
-  const digest = (value: Buffer) =>
-    config.secretChecksumKey === ''
-      ? createHash('sha256').update(value).digest('hex')
-      : createHmac('sha256', config.secretChecksumKey).update(value).digest('hex');
-  const digests: Record<string, string> = {};
+const read = new WeakMap<Resource, { key: string; values: SecretValues }>();
+
+/**
+ * What stands for a Secret's values wherever its content is hashed. Without `secretChecksumKey`
+ * only the key names; the Secret is then told to the inventory (`unkeyed`), which names it in the
+ * run's one warning. `data` is checked to be base64 either way: the API server refuses it too.
+ */
+export function secretValues(resource: Resource, inventory: Inventory): SecretValues {
+  const key = inventory.config.secretChecksumKey;
+  let cached = read.get(resource);
+  if (cached?.key !== key) {
+    cached = { key, values: valuesOf(resource, inventory.config) };
+    read.set(resource, cached);
+  }
+  const { values } = cached;
+  if (!values.digests && values.keys.length > 0) inventory.unkeyed(resource);
+  return values;
+}
+
+function valuesOf(resource: Resource, config: Config): SecretValues {
+  const hmac = digester(config);
+  // No prototype: `__proto__` is a valid Secret key, which a plain object would swallow.
+  const digests: Record<string, string> = Object.create(null);
   for (const [key, value] of Object.entries(stringMap(resource.value.data, 'data'))) {
     const text = (value as string).replace(/\r?\n/g, '');
     if (!base64.test(text)) {
       const at = fieldPath(['data'], key);
       throw new ItemError(`${at} is not base64`, at);
     }
-    digests[key] = digest(Buffer.from(text, 'base64'));
+    digests[key] = hmac ? hmac(Buffer.from(text, 'base64')) : '';
   }
   // stringData is written over data by the API server.
   for (const [key, value] of Object.entries(stringMap(resource.value.stringData, 'stringData'))) {
-    digests[key] = digest(Buffer.from(value as string, 'utf8'));
+    digests[key] = hmac ? hmac(Buffer.from(value as string, 'utf8')) : '';
   }
-  return digests;
+  const keys = Object.keys(digests).sort();
+  return { keys, digests: hmac ? digests : undefined };
+}
+
+function digester(config: Config): ((value: Buffer) => string) | undefined {
+  const key = config.secretChecksumKey;
+  if (key === '') return undefined;
+  const { createHmac } = loadCrypto();
+  return (value) => createHmac('sha256', key).update(value).digest('hex');
 }

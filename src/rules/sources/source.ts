@@ -60,6 +60,11 @@ export interface Inventory {
     namespace: string | undefined,
     name: string,
   ): Resource | undefined;
+  /**
+   * A Secret whose values a checksum would cover but, without `secretChecksumKey`, does not
+   * (only its type and key names): the run names them in one warning.
+   */
+  unkeyed(secret: Resource): void;
 }
 
 /**

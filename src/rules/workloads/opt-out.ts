@@ -15,5 +15,5 @@ export function optedOut(annotations: Readonly<Record<string, string>>, metadata
   if (value === undefined || value === 'false') return false;
   if (value === 'true') return true;
   const field = annotationField(metadata, optOutKey);
-  throw new ItemError(`${field} must be "true" or "false", got ${JSON.stringify(value)}`, field);
+  throw new ItemError(`${field} must be "true" or "false"`, field);
 }

@@ -1,0 +1,32 @@
+// Helpers of the adversarial families (bench/adversarial/<family>.mjs). Files whose name starts
+// with `_` are not families: bench/adversarial.mjs skips them.
+
+/**
+ * `head`, then `unit(0)`, `unit(1)`, … while the text is under `bytes` (at least one unit), then
+ * `tail`. Units are ASCII, so characters are bytes.
+ */
+export function fill(bytes, head, unit, tail = '') {
+  const parts = [head];
+  let size = head.length + tail.length;
+  for (let i = 0; i === 0 || size < bytes; i++) {
+    const part = unit(i);
+    parts.push(part);
+    size += part.length;
+  }
+  parts.push(tail);
+  return parts.join('');
+}
+
+/** A small ConfigMap as one YAML document (with its `---`), named after `i`. */
+export const configMap = (i, data = `  k: v${i}\n`) =>
+  `---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c${i}\n  namespace: shop\ndata:\n${data}`;
+
+/** A ResourceList of ConfigMaps, each with the comment line `# ${comment}` among its keys. */
+export function commentedConfigMaps(bytes, comment) {
+  return fill(
+    bytes,
+    'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n',
+    (i) =>
+      `- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: c${i}\n  # ${comment}\n  data:\n    k: v\n`,
+  );
+}

@@ -1,0 +1,9 @@
+// The flow-nesting guard (src/krm/read.ts deepFlow, a regular expression over the whole text) on
+// comment lines full of `[`: a ResourceList of ConfigMaps, each with a comment line of 999 `[`
+// (one under the 1000-level bound, so the input stays valid). From every `[` the guard matches on
+// to the end of the run before failing: O(length × depth).
+import { commentedConfigMaps } from './_fill.mjs';
+
+export function generate(bytes) {
+  return commentedConfigMaps(bytes, '['.repeat(999));
+}
