@@ -5,11 +5,13 @@
 // the large content once per consumer costs consumers × its size, quadratic in the input. The
 // checksum budget (src/rules/checksums.ts) refuses such an input before hashing past 64 × its
 // size + 64 MiB.
+import { fill } from './_fill.mjs';
 import { source } from './large-source.mjs';
 
 /** A Deployment that reads the large source and a small ExternalSecret of its own. */
 function consumer(i) {
-  return `apiVersion: external-secrets.io/v1
+  return `---
+apiVersion: external-secrets.io/v1
 kind: ExternalSecret
 metadata: {name: own-${i}, namespace: shop}
 spec:
@@ -29,12 +31,5 @@ spec:
 }
 
 export function generate(bytes) {
-  const docs = [source()];
-  let size = docs[0].length;
-  while (size < bytes) {
-    const doc = consumer(docs.length - 1);
-    size += doc.length + 4;
-    docs.push(doc);
-  }
-  return docs.join('---\n');
+  return fill(bytes, source(), consumer);
 }
