@@ -206,7 +206,10 @@ export function analyse(
     const first = results.find((r) => r.severity === 'error' && /invalid YAML/.test(r.message));
     results.splice(0, results.length, ...(first ? [first] : []));
   }
-  const planned = config && !streamBroken ? transform(resources, config, bystanders) : emptyPlan();
+  const planned =
+    config && !streamBroken
+      ? transform(resources, config, bystanders, Buffer.byteLength(text))
+      : emptyPlan();
   for (const r of planned.results) results.push(r);
   return { input, resources, results, planned, config, configSource, aliased, projected };
 }

@@ -1,6 +1,7 @@
 // A source's content is serialised and hashed once per run and key set, not once per consumer:
 // the work is counted through the hash function, and the values stay those checksum.test.ts pins.
 import { describe, expect, it, vi } from 'vitest';
+import { impact } from '../src/impact-run.js';
 import {
   deployment,
   envFrom,
@@ -10,11 +11,16 @@ import {
   secretKeyRef,
 } from './helpers.js';
 
-const hashed = vi.hoisted(() => ({ texts: [] as string[] }));
+const hashed = vi.hoisted(() => ({ texts: [] as string[], written: [] as string[] }));
 vi.mock('../src/model/hash.js', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../src/model/hash.js')>();
   return {
     ...actual,
+    canonicalJson: (value: Parameters<typeof actual.canonicalJson>[0]) => {
+      const text = actual.canonicalJson(value);
+      hashed.written.push(text);
+      return text;
+    },
     sha256Hex: (text: string) => {
       hashed.texts.push(text);
       return actual.sha256Hex(text);
@@ -27,9 +33,9 @@ vi.mock('../src/model/hash.js', async (importOriginal) => {
 });
 
 /** How many texts hashed in one run held the source's remote key (its content). */
-function hashesOf(items: string[], marker: string): number {
+function hashesOf(items: string[], marker: string, settings?: Record<string, string>): number {
   hashed.texts.length = 0;
-  runOk(resourceList(items));
+  runOk(resourceList(items), settings);
   return hashed.texts.filter((text) => text.includes(marker)).length;
 }
 
@@ -63,5 +69,45 @@ describe('checksum work', () => {
         'db/big',
       ),
     ).toBe(4);
+  });
+
+  it('one hash for a ConfigMap read by many consumers, though it builds its content per read', () => {
+    const config = `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: settings
+  namespace: shop
+data:
+  mode: fast-lane
+`;
+    const items = Array.from({ length: consumers }, (_, i) =>
+      deployment(`api-${i}`, 'envFrom:\n- configMapRef:\n    name: settings', {
+        namespace: 'shop',
+      }),
+    );
+    // main: one per consumer (30): each read built a new content object.
+    expect(
+      hashesOf([config, ...items], 'fast-lane', { configMapChecksumAnnotation: 'checksum/config' }),
+    ).toBe(1);
+  });
+
+  it('impact writes a changed source once per side and diffs it once, whatever its consumers', () => {
+    /** Texts that hold the source, written by impact when `n` consumers roll out. */
+    const writes = (n: number) => {
+      const items = Array.from({ length: n }, (_, i) =>
+        deployment(`api-${i}`, envFrom('big'), { namespace: 'shop' }),
+      );
+      const side = (label: string, version: string) => ({
+        label,
+        text: [externalSecret('big', { namespace: 'shop', version }), ...items].join('---\n'),
+        origins: [],
+      });
+      hashed.written.length = 0;
+      const out = impact(side('BASE', '1'), side('HEAD', '2'), { format: 'json' });
+      expect(JSON.parse(out.stdout).rollouts).toHaveLength(n);
+      return hashed.written.filter((text) => text.includes('db/big')).length;
+    };
+    // main: 12 more per consumer (its contribution on both sides, and the diff of them).
+    expect(writes(consumers)).toBe(writes(1));
   });
 });

@@ -4,7 +4,7 @@
 // "__proto__" and characters outside the BMP.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson } from '../src/model/hash.js';
+import { canonicalJson, canonicalSize } from '../src/model/hash.js';
 import type { Json } from '../src/model/resource.js';
 
 function reference(value: unknown): string {
@@ -52,6 +52,23 @@ describe('canonicalJson', () => {
     fc.assert(
       fc.property(json, (value) => canonicalJson(value) === reference(value)),
       { numRuns: 3000, seed: 20261125 },
+    );
+  });
+
+  it('has the UTF-8 length canonicalSize counts without writing it, up to its limit', () => {
+    fc.assert(
+      fc.property(json, fc.nat(40), (value, limit) => {
+        const bytes = Buffer.byteLength(canonicalJson(value));
+        const counted = canonicalSize(value, limit);
+        return (
+          canonicalSize(value, Infinity) === bytes &&
+          (bytes > limit ? counted > limit : counted === bytes)
+        );
+      }),
+      { numRuns: 3000, seed: 20261125 },
+    );
+    expect(canonicalSize(['"\\\n\u0001é\u{1F600}', NaN, -0, 1e21], Infinity)).toBe(
+      Buffer.byteLength(canonicalJson(['"\\\n\u0001é\u{1F600}', NaN, -0, 1e21])),
     );
   });
 });

@@ -6,7 +6,8 @@
 const tags = 2000;
 const copies = 99;
 
-function source() {
+/** The large ExternalSecret alone (shared-large-source.mjs reads it too). */
+export function source() {
   const big = Array.from({ length: tags }, (_, i) => `          t${i}: v${i}`).join('\n');
   const more = Array.from(
     { length: copies },

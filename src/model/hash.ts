@@ -50,6 +50,42 @@ function byHand(value: Json): string {
   return JSON.stringify(value);
 }
 
+/**
+ * The UTF-8 length of `canonicalJson(value)`, counted without writing it; once the count passes
+ * `limit`, a number above `limit` (the walk stops there). A value can expand through YAML aliases
+ * to far more text than the input holds: this says what writing it would cost before it is
+ * written, at a cost bounded by `limit` (each node visited adds at least one byte).
+ */
+export function canonicalSize(value: Json, limit: number): number {
+  let size = 0;
+  const stack: Json[] = [value];
+  while (stack.length > 0 && size <= limit) {
+    const node = stack.pop() as Json;
+    if (Array.isArray(node)) {
+      // Brackets and commas.
+      size += node.length === 0 ? 2 : node.length + 1;
+      for (const item of node) stack.push(item);
+    } else if (isObject(node)) {
+      const keys = Object.keys(node);
+      // Braces, commas and colons.
+      size += keys.length === 0 ? 2 : 2 * keys.length + 1;
+      for (const key of keys) {
+        size += stringSize(key);
+        stack.push(node[key] as Json);
+      }
+    } else {
+      size += typeof node === 'string' ? stringSize(node) : (JSON.stringify(node) as string).length;
+    }
+  }
+  return size;
+}
+
+/** Printable ASCII but the quote and the backslash: written as it is, between two quotes. */
+const plain = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+const stringSize = (text: string): number =>
+  plain.test(text) ? text.length + 2 : Buffer.byteLength(JSON.stringify(text));
+
 export function sha256Hex(text: string): string {
   const { createHash, hash } = loadCrypto();
   // crypto.hash (Node 20.12+) is the same digest without a Hash object: half the time.

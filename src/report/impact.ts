@@ -8,7 +8,7 @@ import { canonicalJson } from '../model/hash.js';
 import { getPath } from '../model/path.js';
 import { groupOf, isObject, type Json, type Resource } from '../model/resource.js';
 import type { Result } from '../model/results.js';
-import type { Checksum, SourceRead } from '../rules/checksums.js';
+import { type Checksum, keysId, type SourceRead } from '../rules/checksums.js';
 import { unpinnedReasons } from '../rules/lints/unpinned-version.js';
 import { waveOf } from '../rules/order/waves.js';
 import { dependenciesAnnotation } from '../rules/sources/eso-dependencies.js';
@@ -93,6 +93,7 @@ export function compareSides(base: ImpactSide, head: ImpactSide): Impact {
   const baseById = byIdentity(base.resources);
   const headById = byIdentity(head.resources);
 
+  const contributed = contributions();
   const rollouts: Rollout[] = [];
   const added: Ref[] = [];
   const removed: Ref[] = [];
@@ -110,6 +111,7 @@ export function compareSides(base: ImpactSide, head: ImpactSide): Impact {
       reasons: reasonsOf(
         old.flatMap((c) => c.consumed),
         now.flatMap((c) => c.consumed),
+        contributed,
       ),
     });
   }
@@ -166,12 +168,55 @@ function waveIn(plan: Plan, resource: Resource): bigint | undefined {
 const sourceKey = (s: SecretSource) =>
   `${identity(s.resource)}\u0000${s.produces}\u0000${s.namespace ?? ''}`;
 
-/** What one source adds to a checksum, as the checksum hashes it. */
-const contribution = (c: SourceRead) =>
-  canonicalJson({ content: c.source.content(c.keys), secret: c.source.secretName });
+interface Contributions {
+  /** What one source adds to a checksum, as the checksum hashes it: a number per distinct text. */
+  of(c: SourceRead): number;
+  /** changeDetail, once per pair of contributions. */
+  change(a: SourceRead, b: SourceRead): string;
+}
+
+/**
+ * A source's content can be megabytes (YAML aliases) read by thousands of workloads: it is
+ * written once per source and keys read, compared as a number, and diffed once per change.
+ */
+function contributions(): Contributions {
+  const bySource = new Map<SecretSource, Map<string, number>>();
+  const numbers = new Map<string, number>();
+  const changes = new Map<string, string>();
+  const of = ({ source, keys }: SourceRead) => {
+    let byKeys = bySource.get(source);
+    if (byKeys === undefined) {
+      byKeys = new Map();
+      bySource.set(source, byKeys);
+    }
+    const read = keysId(keys);
+    let number = byKeys.get(read);
+    if (number === undefined) {
+      const text = canonicalJson({ content: source.content(keys), secret: source.secretName });
+      number = numbers.get(text) ?? numbers.size;
+      numbers.set(text, number);
+      byKeys.set(read, number);
+    }
+    return number;
+  };
+  const change = (a: SourceRead, b: SourceRead) => {
+    const pair = `${of(a)} ${a.source.produces} ${of(b)} ${b.source.produces}`;
+    let detail = changes.get(pair);
+    if (detail === undefined) {
+      detail = changeDetail(a, b);
+      changes.set(pair, detail);
+    }
+    return detail;
+  };
+  return { of, change };
+}
 
 /** The sources whose contribution to a workload's checksums changed, and how. */
-function reasonsOf(old: readonly SourceRead[], now: readonly SourceRead[]): Reason[] {
+function reasonsOf(
+  old: readonly SourceRead[],
+  now: readonly SourceRead[],
+  contributions: Contributions,
+): Reason[] {
   const group = (list: readonly SourceRead[]) => {
     const map = new Map<string, SourceRead[]>();
     for (const c of list)
@@ -194,9 +239,12 @@ function reasonsOf(old: readonly SourceRead[], now: readonly SourceRead[]): Reas
       reasons.push({ source: ref, detail: `no longer read (${produced(source.source)})` });
       continue;
     }
-    const sig = (list: SourceRead[]) => list.map(contribution).sort().join(',');
+    const sig = (list: SourceRead[]) => list.map(contributions.of).sort().join();
     if (sig(a) === sig(b)) continue;
-    reasons.push({ source: ref, detail: changeDetail(a[0] as SourceRead, b[0] as SourceRead) });
+    reasons.push({
+      source: ref,
+      detail: contributions.change(a[0] as SourceRead, b[0] as SourceRead),
+    });
   }
   if (reasons.length === 0) {
     // Same sources, same content: the checksum's grouping changed (an option differs).

@@ -2,7 +2,7 @@
 // item order.
 
 import { annotationEdit, annotationField, type MappingEdit } from '../model/edit.js';
-import { canonicalJson, sha256HexOfPieces } from '../model/hash.js';
+import { canonicalJson, canonicalSize, sha256HexOfPieces } from '../model/hash.js';
 import type { Json, Resource } from '../model/resource.js';
 import { deferredInfo, describe, type Result, resourceResult } from '../model/results.js';
 import type { Consumption } from './consumers.js';
@@ -36,11 +36,15 @@ export interface ChecksumPlan {
   results: readonly Result[];
 }
 
-export function planChecksums({ consumers }: Consumption): ChecksumPlan {
+/**
+ * `inputBytes`: the input's UTF-8 length, which bounds the work (`checksumBudget`). Past the
+ * bound, one error result and no further checksums: the run fails and changes nothing.
+ */
+export function planChecksums({ consumers }: Consumption, inputBytes: number): ChecksumPlan {
   const checksummed = new Map<Resource, Checksum[]>();
   const edits: MappingEdit[] = [];
   const results: Result[] = [];
-  const values: ChecksumValues = new Map();
+  const work = new ChecksumWork(checksumBudget(inputBytes));
   for (const { resource, templates, error } of consumers) {
     for (const { template, consumed, current } of templates) {
       if (template.shape === barePod) {
@@ -56,7 +60,11 @@ export function planChecksums({ consumers }: Consumption): ChecksumPlan {
       }
       const { metadata } = template.shape;
       for (const [annotation, group] of byAnnotation) {
-        const value = templateChecksum(group, values);
+        const value = work.checksum(group);
+        if (value === undefined) {
+          results.push({ severity: 'error', message: overBudget(inputBytes, work) });
+          return { checksummed, edits, results };
+        }
         const covered = group.map((c) => c.source);
         const checksum = {
           shape: template.shape,
@@ -88,32 +96,89 @@ export const listNames = (sources: readonly SecretSource[]) =>
     ? describe((sources[0] as SecretSource).resource)
     : [...new Set(sources.map((s) => describe(s.resource)))].join(', ');
 
-/** The checksums of one run, by the contents and Secret names they cover (`templateChecksum`). */
-type ChecksumValues = Map<string, string>;
+const MiB = 1024 * 1024;
 
 /**
- * sha256 of the canonical JSON list of `{"secret": <Secret name>, "content": <source content>}`,
- * one entry per consumed source, sorted by their canonical JSON. Consumers that read the same
- * sources with the same keys get one value, hashed once: a source whose content expands (YAML
- * aliases) to megabytes of text is not hashed again for each of its hundreds of consumers.
+ * The bytes of canonical JSON a run may write and feed to SHA-256 for its checksums. A source is
+ * hashed once for each different set of sources read with it, so one large source (megabytes
+ * after YAML aliases) read by many pod templates that each read a small source of their own costs
+ * pod templates × its size, quadratic in the input; a bound proportional to the input, like the
+ * reader's alias limit, keeps every run linear. Measured (bytes written and hashed per byte of
+ * input): at most 0.79 on the examples/ packages and testdata/reach/ manifests
+ * (test/checksum-budget.test.ts keeps them under 2), 0.15 on the bench's generated package (1k,
+ * 10k, 50k items). 64 per byte is 80 times that; 64 MiB lets a small input carry a source that
+ * aliases expand to megabytes (bench/adversarial/large-source.mjs at 100 KB: 6 MB, ratio 60).
+ * At the bound, hashing takes ≈1 s for 8 MB of input here (SHA-256 at ≈500 MB/s).
  */
-function templateChecksum(consumed: readonly SourceRead[], values: ChecksumValues): string {
-  const read = consumed.map(({ source, keys }) => ({
-    content: source.content(keys),
-    secret: source.secretName,
-  }));
-  const covered = read
-    .map(({ content, secret }) => JSON.stringify([contentKey(content), secret]))
-    .sort()
-    .join();
-  let value = values.get(covered);
-  if (value === undefined) {
-    const entries = read
-      .map(({ content, secret }) => ({
-        content: canonicalOf(content),
-        secret: JSON.stringify(secret),
-      }))
-      .sort(entryOrder);
+const perInputByte = 64;
+const base = 64 * MiB;
+export const checksumBudget = (inputBytes: number): number => perInputByte * inputBytes + base;
+
+/** `1.5 MiB`, `64 MiB`, `100 KiB`. */
+const size = (bytes: number) =>
+  bytes < MiB ? `${Math.ceil(bytes / 1024)} KiB` : `${Number((bytes / MiB).toFixed(1))} MiB`;
+
+function overBudget(inputBytes: number, { budget, asked, done }: ChecksumWork): string {
+  const first = done === 0 ? 'its first checksum asks' : `its first ${done + 1} checksums ask`;
+  return `the checksums of this input would hash more than ${size(budget)} (${perInputByte} × its size of ${size(inputBytes)}, + ${size(base)}): ${first} for at least ${size(asked)}; a source is hashed again for each different set of sources read with it, after YAML aliases are expanded`;
+}
+
+/** Where the list's entries are written: `[{"content":…,"secret":…},…]`. */
+const entryBytes = '{"content":,"secret":}'.length;
+
+/**
+ * The checksums of one run, each value hashed once, and the bytes of canonical JSON written and
+ * hashed for them counted against `budget` before they are written or hashed.
+ */
+class ChecksumWork {
+  /** Bytes written and hashed so far; with a refusal, what the input asked for. */
+  asked = 0;
+  /** Checksums computed or found. */
+  done = 0;
+  /** Values by the contents and Secret names they cover (`covered`). */
+  private readonly values = new Map<string, string>();
+  /** Contents by source and keys read (sorted, or `all`): one object for all who read them. */
+  private readonly contents = new Map<SecretSource, Map<string, Json>>();
+  private readonly ids = new WeakMap<object, number>();
+  private nextId = 0;
+  /** Canonical JSON of each content object, with its UTF-8 length. */
+  private readonly texts = new WeakMap<object, { text: string; bytes: number }>();
+
+  constructor(readonly budget: number) {}
+
+  /**
+   * sha256 of the canonical JSON list of `{"secret": <Secret name>, "content": <source content>}`,
+   * one entry per consumed source, sorted by their canonical JSON; undefined when computing it
+   * would pass the budget. Consumers that read the same sources with the same keys get one
+   * value, hashed once: a source whose content expands (YAML aliases) to megabytes of text is not
+   * hashed again for each of its hundreds of consumers.
+   */
+  checksum(consumed: readonly SourceRead[]): string | undefined {
+    const read = consumed.map(({ source, keys }) => ({
+      content: this.content(source, keys),
+      secret: source.secretName,
+    }));
+    const covered = read
+      .map(({ content, secret }) => JSON.stringify([this.id(content), secret]))
+      .sort()
+      .join();
+    let value = this.values.get(covered);
+    if (value !== undefined) {
+      this.done++;
+      return value;
+    }
+    const entries: Entry[] = [];
+    for (const { content, secret } of read) {
+      const canonical = this.canonical(content);
+      if (canonical === undefined) return undefined;
+      const bytes = entryBytes + canonical.bytes + canonicalSize(secret, Infinity);
+      entries.push({ content: canonical.text, secret: JSON.stringify(secret), bytes });
+    }
+    entries.sort(entryOrder);
+    // Each entry's text and the bracket or comma before it, and the last bracket: the bytes to
+    // hash, known before one is hashed.
+    const bytes = entries.reduce((sum, e) => sum + 1 + e.bytes, 1);
+    if (!this.spend(bytes)) return undefined;
     // Fed in pieces: the list is never written out, so a large content is not copied per consumer.
     const pieces = entries.flatMap((e, i) => [
       i === 0 ? '[' : ',',
@@ -125,15 +190,67 @@ function templateChecksum(consumed: readonly SourceRead[], values: ChecksumValue
       '}',
     ]);
     value = sha256HexOfPieces([...pieces, ']']);
-    values.set(covered, value);
+    this.values.set(covered, value);
+    this.done++;
+    return value;
   }
-  return value;
+
+  /** True, and counted, when `bytes` more stay within the budget. */
+  private spend(bytes: number): boolean {
+    this.asked += bytes;
+    return this.asked <= this.budget;
+  }
+
+  /**
+   * Some sources build a new object per call (ConfigMap, Secret, SealedSecret narrow to the keys
+   * read): one per source and key set, so that it is serialised and hashed once.
+   */
+  private content(source: SecretSource, keys: KeySet): Json {
+    let bySource = this.contents.get(source);
+    if (bySource === undefined) {
+      bySource = new Map();
+      this.contents.set(source, bySource);
+    }
+    const id = keysId(keys);
+    let content = bySource.get(id);
+    if (content === undefined) {
+      content = source.content(keys);
+      bySource.set(id, content);
+    }
+    return content;
+  }
+
+  /** An object's number (its text can be megabytes), or a scalar's canonical JSON (never `n1`). */
+  private id(content: Json): string {
+    if (typeof content !== 'object' || content === null) return canonicalJson(content);
+    let id = this.ids.get(content);
+    if (id === undefined) {
+      id = this.nextId++;
+      this.ids.set(content, id);
+    }
+    return `n${id}`;
+  }
+
+  /** The content's canonical JSON, written once, if it fits the budget (measured first). */
+  private canonical(content: Json): { text: string; bytes: number } | undefined {
+    const object = typeof content === 'object' && content !== null ? content : undefined;
+    let known = object && this.texts.get(object);
+    if (known === undefined) {
+      const bytes = canonicalSize(content, this.budget - this.asked);
+      if (!this.spend(bytes)) return undefined;
+      known = { text: canonicalJson(content), bytes };
+      if (object) this.texts.set(object, known);
+    }
+    return known;
+  }
 }
 
 interface Entry {
   /** Canonical JSON of the content and of the Secret name. */
   content: string;
   secret: string;
+  /** The UTF-8 length of the entry's text. */
+  bytes: number;
 }
 
 const entryText = (e: Entry) => `{"content":${e.content},"secret":${e.secret}}`;
@@ -151,32 +268,9 @@ function entryOrder(a: Entry, b: Entry): number {
 
 const order = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
 
-/**
- * Sources return the same object for all their consumers that read the same keys: serialise it
- * once, and name it by a number (its text can be megabytes) where checksums are looked up.
- */
-const canonicalCache = new WeakMap<object, { text: string; id: number }>();
-function canonical(content: object & Json): { text: string; id: number } {
-  let known = canonicalCache.get(content);
-  if (known === undefined) {
-    known = { text: canonicalJson(content), id: nextId++ };
-    canonicalCache.set(content, known);
-  }
-  return known;
-}
-let nextId = 0;
-
-function canonicalOf(content: Json): string {
-  return typeof content === 'object' && content !== null
-    ? canonical(content).text
-    : canonicalJson(content);
-}
-
-/** An object's number, or a scalar's canonical JSON (which is never a bare number's text `n1`). */
-const contentKey = (content: Json): string =>
-  typeof content === 'object' && content !== null
-    ? `n${canonical(content).id}`
-    : canonicalJson(content);
+/** The keys read, as a text equal for equal sets. */
+export const keysId = (keys: KeySet): string =>
+  keys === 'all' ? 'all' : JSON.stringify([...keys].sort());
 
 export function unionKeys(a: KeySet, b: KeySet): KeySet {
   if (a === 'all' || b === 'all') return 'all';

@@ -38,15 +38,19 @@ export interface Plan {
 
 const none = { edits: [], results: [] };
 
-/** `bystanders`: items copied through unparsed (pass-through.ts), known by kind and name. */
+/**
+ * `bystanders`: items copied through unparsed (pass-through.ts), known by kind and name.
+ * `inputBytes`: the UTF-8 length of the input, which bounds the checksums' work.
+ */
 export function transform(
   resources: readonly Resource[],
   config: Config,
-  bystanders: readonly Bystander[] = [],
+  bystanders: readonly Bystander[],
+  inputBytes: number,
 ): TransformOutput {
   const index = readSources(resources, config);
   const consumption = findConsumers(resources, index, config);
-  const checksums = planChecksums(consumption);
+  const checksums = planChecksums(consumption, inputBytes);
   const own = planSourceAnnotations(index);
   const health = config.argocdHealthCheck ? planArgocdHealth(resources) : none;
   const order = planWaves(index, consumption, config);
