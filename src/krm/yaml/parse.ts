@@ -6,7 +6,7 @@
 // which follows the YAML test suite, decides (yamlProblem); js-yaml then only reads the value.
 import { CORE_SCHEMA, load, Type, YAMLException } from 'js-yaml';
 import type { Document, Node } from 'yaml';
-import type { Json } from '../../model/resource.js';
+import { type Json, maxNodes } from '../../model/resource.js';
 import { lineNumberAt } from './lines.js';
 import loadYaml from './load-yaml.cjs';
 import { beforeColon, yamlMessage } from './messages.js';
@@ -17,6 +17,13 @@ export const merge = new Type('tag:yaml.org,2002:merge', {
   resolve: (data: unknown) => data === '<<' || data === null,
 });
 export const schema = CORE_SCHEMA.extend({ implicit: [merge] });
+
+// Each mapping of a chain `b: &b {<<: *a, …}` copies every key of the one before: the copies grow
+// as the square of the chain's length (2·10⁸ for 20k links in 1 MB). js-yaml counts the keys its
+// merges copy; past the bound that alias expansion has too (maxNodes, see toResource) the item is
+// refused, where js-yaml's own bound (10k) handed it to the conforming reader, whose alias
+// resolution is itself quadratic. The option is not in js-yaml's types: hence no object literal.
+const loadOptions = { schema, maxTotalMergeKeys: maxNodes };
 
 export class ParseError extends Error {
   constructor(
@@ -42,10 +49,17 @@ export interface YamlProblem {
 export function yamlProblem(text: string): YamlProblem | undefined {
   const { Composer, Parser } = loadYaml();
   let problem: YamlProblem | undefined;
-  const composer = new Composer();
+  // The composer's own duplicate-key check compares each key with every key before it in its
+  // mapping: 2·10⁸ comparisons for one mapping of 20k keys. The same check is made here with a
+  // set per mapping (firstDuplicateKey).
+  const composer = new Composer({ uniqueKeys: false });
   const note = (doc: Document.Parsed) => {
+    if (problem) return;
     const error = doc.errors[0];
-    if (error && !problem) {
+    const duplicate = firstDuplicateKey(doc);
+    if (duplicate !== undefined && !(error && error.pos[0] <= duplicate)) {
+      problem = { message: 'Map keys must be unique', offset: duplicate };
+    } else if (error) {
       problem = { message: yamlMessage(error.code, oneLine(error.message)), offset: error.pos[0] };
     }
   };
@@ -67,6 +81,30 @@ export function yamlProblem(text: string): YamlProblem | undefined {
     return { message: 'a document can have only one %YAML directive', offset };
   }
   return undefined;
+}
+
+/**
+ * The offset of the first key of `doc` equal to an earlier key of its mapping, as the composer's
+ * check (uniqueKeys) decides: scalar keys whose values are ===, which a Set decides but for NaN.
+ */
+function firstDuplicateKey(doc: Document.Parsed): number | undefined {
+  const { isScalar, visit } = loadYaml();
+  let first: number | undefined;
+  visit(doc, {
+    Map(_, map) {
+      const keys = new Set<unknown>();
+      for (const { key } of map.items) {
+        if (!isScalar(key) || Number.isNaN(key.value)) continue;
+        if (keys.has(key.value)) {
+          const offset = key.range?.[0] ?? 0;
+          if (first === undefined || offset < first) first = offset;
+        } else {
+          keys.add(key.value);
+        }
+      }
+    },
+  });
+  return first;
 }
 
 function oneLine(message: string): string {
@@ -96,9 +134,21 @@ export function parseYaml(text: string, spanStart: number, fullText: string): Js
     );
   }
   try {
-    return load(text, { schema }) as Json;
+    return load(text, loadOptions) as Json;
   } catch (error) {
     if (!(error instanceof YAMLException)) throw error;
+    if (/maxTotalMergeKeys/.test(error.reason ?? '')) {
+      const offset = error.mark?.position ?? 0;
+      throw new ParseError(
+        located(
+          `merge keys (<<) copy more than ${maxNodes.toLocaleString('en')} keys (a YAML merge-key bomb?)`,
+          text,
+          offset,
+          spanStart,
+          fullText,
+        ),
+      );
+    }
     if (/unidentified alias/.test(error.reason ?? '')) {
       const offset = error.mark?.position ?? 0;
       throw new ParseError(
