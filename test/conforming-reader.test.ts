@@ -8,6 +8,18 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ParseError, parseYaml, yamlProblem } from '../src/krm/yaml/parse.js';
 import { run } from '../src/run.js';
 
+// How often the `yaml` library asks whether a node is a scalar: work its composer does (its own
+// duplicate-key check did it twice per comparison of two keys).
+const identity = createRequire(import.meta.url)(
+  path.resolve(
+    path.dirname(fileURLToPath(import.meta.url)),
+    '../node_modules/yaml/dist/nodes/identity.js',
+  ),
+) as { isScalar: (node: unknown) => boolean };
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
 /** `spec` holding mappings m0…m(n-1), each merging the one before and overriding `top`. */
 function chain(links: number): string {
   let text = 'apiVersion: example.com/v1\nkind: Thing\nmetadata:\n  name: chain\nspec:\n';
@@ -40,7 +52,10 @@ describe('merge keys', () => {
   it('refuses a chain that copies more keys than the bound, naming the line', () => {
     // 1500 links copy ≈1.1M keys; a 1 MB chain (20k links) would copy 2·10⁸.
     const text = chain(1500);
+    // Refused before the conforming reader builds its document of the whole item.
+    const spy = vi.spyOn(identity, 'isScalar');
     expect(() => parseYaml(text, 0, text)).toThrow(ParseError);
+    expect(spy).not.toHaveBeenCalled();
     expect(() => parseYaml(text, 0, text)).toThrow(
       /^merge keys \(<<\) copy more than 1,000,000 keys \(a YAML merge-key bomb\?\) at line \d+, column \d+$/,
     );
@@ -52,18 +67,6 @@ describe('merge keys', () => {
 });
 
 describe('duplicate keys', () => {
-  // The composer's own check compared each key with every key before it in its mapping. Counted
-  // here: how often the library asks whether a node is a scalar (each comparison did, twice).
-  const identity = createRequire(import.meta.url)(
-    path.resolve(
-      path.dirname(fileURLToPath(import.meta.url)),
-      '../node_modules/yaml/dist/nodes/identity.js',
-    ),
-  ) as { isScalar: (node: unknown) => boolean };
-  afterEach(() => {
-    vi.restoreAllMocks();
-  });
-
   it('are found in time linear in the keys of a mapping', () => {
     const keys = 5000;
     let text = 'a: &a 1\n';

@@ -3,7 +3,8 @@
 // which Kubernetes' parser honours; timestamps stay strings, as the API server sees them.
 // Validity is not js-yaml's to decide: it accepts some invalid YAML (tabs as indentation, two
 // anchors on a node, bad directives) and refuses some valid YAML. The `yaml` library's composer,
-// which follows the YAML test suite, decides (yamlProblem); js-yaml then only reads the value.
+// which follows the YAML test suite, decides (yamlProblem) before a value js-yaml read is used;
+// only a merge-key bomb, refused whatever else the text holds, is refused without asking it.
 import { CORE_SCHEMA, load, Type, YAMLException } from 'js-yaml';
 import type { Document, Node } from 'yaml';
 import { type Json, maxNodes } from '../../model/resource.js';
@@ -21,8 +22,8 @@ export const schema = CORE_SCHEMA.extend({ implicit: [merge] });
 // Each mapping of a chain `b: &b {<<: *a, …}` copies every key of the one before: the copies grow
 // as the square of the chain's length (2·10⁸ for 20k links in 1 MB). js-yaml counts the keys its
 // merges copy; past the bound that alias expansion has too (maxNodes, see toResource) the item is
-// refused, where js-yaml's own bound (10k) handed it to the conforming reader, whose alias
-// resolution is itself quadratic. The option is not in js-yaml's types: hence no object literal.
+// refused (parseYaml), where js-yaml's own bound (10k) handed it to the conforming reader, whose
+// alias resolution is itself quadratic. The option is not in js-yaml's types: hence no object literal.
 const loadOptions = { schema, maxTotalMergeKeys: maxNodes };
 
 export class ParseError extends Error {
@@ -127,39 +128,38 @@ export function located(
 
 /** Parses one span; errors name the line and column in the whole input. */
 export function parseYaml(text: string, spanStart: number, fullText: string): Json {
+  let value: Json = null;
+  let failure: YAMLException | undefined;
+  try {
+    value = load(text, loadOptions) as Json;
+  } catch (error) {
+    if (!(error instanceof YAMLException)) throw error;
+    failure = error;
+  }
+  const reason = failure?.reason ?? '';
+  const offset = failure?.mark?.position ?? 0;
+  // Refused before the conforming reader looks: its document of a large item costs ≈2 s and
+  // ≈100 bytes of memory per byte of text, and the refusal would stand whatever it found.
+  if (/maxTotalMergeKeys/.test(reason)) {
+    const bomb = `merge keys (<<) copy more than ${maxNodes.toLocaleString('en')} keys (a YAML merge-key bomb?)`;
+    throw new ParseError(located(bomb, text, offset, spanStart, fullText));
+  }
   const problem = yamlProblem(text);
   if (problem) {
     throw new ParseError(
       `invalid YAML: ${located(problem.message, text, problem.offset, spanStart, fullText)}`,
     );
   }
-  try {
-    return load(text, loadOptions) as Json;
-  } catch (error) {
-    if (!(error instanceof YAMLException)) throw error;
-    if (/maxTotalMergeKeys/.test(error.reason ?? '')) {
-      const offset = error.mark?.position ?? 0;
-      throw new ParseError(
-        located(
-          `merge keys (<<) copy more than ${maxNodes.toLocaleString('en')} keys (a YAML merge-key bomb?)`,
-          text,
-          offset,
-          spanStart,
-          fullText,
-        ),
-      );
-    }
-    if (/unidentified alias/.test(error.reason ?? '')) {
-      const offset = error.mark?.position ?? 0;
-      throw new ParseError(
-        // js-yaml's reason quotes the alias's name.
-        `invalid YAML: ${located('unidentified alias', text, offset, spanStart, fullText)}`,
-        true,
-      );
-    }
-    // Valid YAML js-yaml does not read (a multi-line flow key, …): the conforming reader's value.
-    return conformingValue(text, spanStart, fullText);
+  if (failure === undefined) return value;
+  if (/unidentified alias/.test(reason)) {
+    throw new ParseError(
+      // js-yaml's reason quotes the alias's name.
+      `invalid YAML: ${located('unidentified alias', text, offset, spanStart, fullText)}`,
+      true,
+    );
   }
+  // Valid YAML js-yaml does not read (a multi-line flow key, …): the conforming reader's value.
+  return conformingValue(text, spanStart, fullText);
 }
 
 function conformingValue(text: string, spanStart: number, fullText: string): Json {
