@@ -101,3 +101,28 @@ describe('duplicate keys', () => {
     }
   });
 });
+
+describe('aliases where js-yaml cannot read the item', () => {
+  // A tag outside the core schema: js-yaml refuses it, the conforming reader builds the value.
+  const tagged = (aliases: number) => {
+    let text = 'apiVersion: example.com/v1\nkind: Thing\nmetadata:\n  name: tags\nspec:\n';
+    text += '  t: !custom x\n  l:\n';
+    for (let i = 0; i < aliases; i++) text += `  - &a${i} [${i}]\n  - *a${i}\n`;
+    return text;
+  };
+
+  it('reads up to 100 of them', () => {
+    const text = tagged(100);
+    const value = parseYaml(text, 0, text) as { spec: { t: string; l: number[][] } };
+    expect(value.spec.t).toBe('x');
+    expect(value.spec.l).toEqual(Array.from({ length: 200 }, (_, i) => [Math.floor(i / 2)]));
+  });
+
+  it('refuses more, naming the line of the first one past the bound', () => {
+    // The library resolves each alias by walking those before it: quadratic in their number.
+    const text = tagged(101);
+    expect(() => parseYaml(text, 0, text)).toThrow(
+      /^valid YAML, but more than 100 aliases in an item that needs the conforming reader \(a tag outside the core schema, a multi-line flow key\) at line 209, column 5$/,
+    );
+  });
+});
