@@ -11,6 +11,7 @@ import { passesThrough } from '../../src/krm/pass-through.js';
 import { defaultConfig } from '../../src/model/config.js';
 import { toResource } from '../../src/model/resource.js';
 import { run } from '../../src/run.js';
+import { externalSecret as helperExternalSecret } from '../helpers.js';
 
 const total = Number(process.env.PROPERTY_RUNS ?? 2000);
 const seed = process.env.PROPERTY_SEED ? Number(process.env.PROPERTY_SEED) : 20261125;
@@ -104,24 +105,12 @@ describe('identity', () => {
   });
 });
 
-const externalSecret = (from: string) => `apiVersion: external-secrets.io/v1
-kind: ExternalSecret
-metadata:
-  name: app
-  namespace: shop
-spec:
-  secretStoreRef: {name: vault}
-  target:
-    template:
-      templateFrom:
-      - ${from}:
-          name: tpl
-          items:
-          - key: ca.crt
-  data:
-  - secretKey: user
-    remoteRef: {key: app, property: user, version: "1"}
-`;
+/** An ExternalSecret in namespace shop whose template reads `tpl` (a `secret` or `configMap`). */
+const externalSecret = (from: string) =>
+  helperExternalSecret('app', {
+    namespace: 'shop',
+    extra: `  target:\n    template:\n      templateFrom:\n      - ${from}:\n          name: tpl\n          items:\n          - key: ca.crt\n`,
+  });
 
 /** The ExternalSecret's `checksum/dependencies` and the results that mention templateFrom. */
 function dependencies(stream: string) {
