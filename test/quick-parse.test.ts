@@ -153,6 +153,20 @@ describe('quickParse', () => {
       'a: 1.2.3\nb: 0.1.0\nc: 1e\nd: 0b\ne: 08\nf: 2024-01-01\ng: 1:20\n',
     ],
     ['unicode', 'ä: "ö"\nb: ü ß\nc: ☃\n'],
+    [
+      'multi-line double-quoted scalars',
+      'a: "x\n  y"\nb: "x  \n\n   y  "\nc: "\n  x\n  "\nd:\n  e: "x # y\n   z: w\n\n\n   - v"  # c\n',
+    ],
+    [
+      'multi-line single-quoted scalars',
+      "a: 'x\n  y'\nb: 'it''s\n\n\n  ''z'''\nc: '\n   \n  x  '\n",
+    ],
+    [
+      'escapes in double-quoted scalars',
+      'a: "\\t\\n\\\\\\"\\x41\\u00e9\\U0001F600\\0\\a\\b\\v\\f\\r\\e\\ \\/\\N\\_\\L\\P"\n"\\u0062": "\\x20 \\ "\n',
+    ],
+    ['escaped line breaks', 'a: "x \\\n   y\\\n  z\\\n  \\ w"\nb: "\\\n  x"\n'],
+    ['multi-line quoted scalars in a sequence', 'a:\n- "x\n y"\n- \'x\n\n  y\'\n- b: "x\n    y"\n'],
   ])('reads %s as js-yaml does', (_, text) => {
     expect(agrees(text, false)).toBe(true);
     const entry = `- ${text.replace(/\n(?=.)/g, '\n  ')}`;
@@ -166,9 +180,20 @@ describe('quickParse', () => {
     ['an anchor and alias', 'a: &x 1\nb: *x\n'],
     ['a tag', 'a: !!str 1\n'],
     ['a merge key', 'a: 1\n<<: {b: 2}\n'],
-    ['an escape', 'a: "x\\ty"\n'],
+    ['an unknown escape', 'a: "x\\qy"\n'],
+    ['an escaped lone surrogate', 'a: "\\ud800"\n'],
+    ['an escape past the last code point', 'a: "\\U00110000"\n'],
+    ['a short hexadecimal escape', 'a: "\\x4"\n'],
     ['a multi-line plain scalar', 'a: b\n  c\n'],
-    ['a multi-line quoted scalar', 'a: "b\n  c"\n'],
+    ['a multi-line quoted scalar not indented past its key', 'a:\n  b: "x\n  y"\n'],
+    ['a multi-line quoted scalar at column 0', "a: 'x\ny'\n"],
+    ['a multi-line quoted key', '"a\n b": c\n'],
+    ['a multi-line quoted scalar in flow', 'a: ["x\n  y"]\n'],
+    ['an escaped line break before an empty line', 'a: "x\\\n\n  y"\n'],
+    ['an unclosed multi-line quoted scalar', 'a: "x\n  y\n'],
+    ['text after a multi-line quoted scalar', 'a: "x\n  y" z\n'],
+    ['a multi-line quoted scalar as a key', 'a: "x\n  y": z\n'],
+    ['a document marker in a quoted scalar', 'a: "x\n---\n y"\n'],
     ['a multi-line flow collection', 'a: [b,\n  c]\n'],
     ['an explicit key', '? a\n: b\n'],
     ['a duplicate key', 'a: 1\na: 2\n'],
@@ -301,24 +326,35 @@ describe('quickParse', () => {
   it('reads no invalid case of the YAML test suite, and the valid ones as js-yaml does', () => {
     let read = 0;
     let forms = 0;
+    const quotedRead: string[] = [];
     for (const c of loadSuite()) {
       const text = c.text.endsWith('\n') ? c.text : `${c.text}\n`;
       const indented = text.replace(/\n(?=.)/g, '\n  ');
+      // A document that is one scalar, as a value: the suite's multi-line quoted scalars.
+      const body = text.replace(/^---\n/, '');
+      const value = `k: ${body.replace(/\n(?=.)/g, '\n  ')}`;
       for (const [form, entry] of [
         [text, false],
         [`- ${indented}`, true],
         [`k:\n  ${indented}`, false],
+        [value, false],
       ] as const) {
         forms++;
         const quick = quickParse(form, 0, form.length, entry);
         if (quick === undefined) continue;
         read++;
+        if (form === value && /^["']/.test(body) && !c.fail) quotedRead.push(c.id);
         if (c.fail && form === text) throw new Error(`read invalid case ${c.id}:\n${form}`);
         agrees(form, entry);
       }
     }
     // Enough is read for the comparison to mean something.
     expect(read).toBeGreaterThan(forms / 10);
+    // The suite's multi-line quoted scalars without tabs (folding, empty lines, escapes, escaped
+    // line breaks), as values.
+    expect(quotedRead).toEqual(
+      expect.arrayContaining(['3RLN', '4GC6', '6WPF', '9TFX', 'DE56', 'KH5V', 'SSW6', 'T4YY']),
+    );
   });
 
   it('reads CRLF items as js-yaml reads them (through their LF form), and only valid ones', () => {
@@ -393,6 +429,7 @@ describe('quickParse', () => {
 
 const keys = ['a', 'b', 'a b', '"a"', "'b'", '"c d"', '1', 'true', '~', 'x:y', 'a#b', '-k', 'k-'];
 const values = [
+  ...['"q\\', '"\\u00e9 q', '"\\t', "'q''", '"q\\"', 'q"', "q'", 'q" # c', "q'': x"],
   ...['', 'v', 'w x', '1', '-1', '0x1F', '.5', 'null', 'True', '~', 'a:b', 'a#b', 'a # c', '-v'],
   ...['"q"', "'q'", "'it''s'", '"a # b"', '[a, b]', '{a: 1}', '{a: [b, {c: d}]}', '[]', '{}'],
   ...['[a, ]', '{a: 1, b}', '[a', '{a: 1', '"q', "'q", '# c', ': x', '- x', '|', '|-', '|+', '>'],
@@ -406,7 +443,23 @@ function soup(rng: Rng): string {
   for (let i = 0; i < count; i++) {
     const indent = ' '.repeat(rng.pick([0, 0, 0, 1, 2, 2, 2, 3, 4, 4, 6]));
     const kind = rng.int(10);
-    const text = ['', ' ', '# c', 'x', 'x y ', '- x', 'a: b', '---', '...', '- - x', '-   a: b'];
+    const text = [
+      '',
+      ' ',
+      '# c',
+      'x',
+      'x y ',
+      '- x',
+      'a: b',
+      '---',
+      '...',
+      '- - x',
+      '-   a: b',
+      'q"',
+      "q'",
+      'x\\ y"',
+      '\\ q"',
+    ];
     if (kind === 0) lines.push(`${indent}${rng.pick(text)}`);
     else if (kind === 1) lines.push(`${indent}-${rng.chance(0.5) ? '' : ` ${rng.pick(values)}`}`);
     else if (kind === 2) lines.push(`${indent}- ${rng.pick(keys)}: ${rng.pick(values)}`);

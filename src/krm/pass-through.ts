@@ -1,14 +1,18 @@
 // Items of kinds no rule reads are copied through without a full parse: on real inputs a third or
 // more of the items are Services, RBAC, CRDs and the like, and parsing them is most of the cost.
 // Only built-in kinds known to carry no pod template are listed; anything else, including every
-// custom resource (CRDs may have pod templates), is parsed. The kind is read from the item's own
-// lines (peekScalar); an item whose kind cannot be read that way is parsed. Plain ConfigMaps and
-// Secrets pass through too unless a rule reads their content; their names still count (lints).
+// custom resource (CRDs may have pod templates), is parsed. The kind is first looked for on the
+// item's own lines (peekScalar), which is cheap; an item whose kind cannot be read that way is
+// parsed. Plain ConfigMaps and Secrets pass through too unless a rule reads their content; their
+// names still count (lints, and ESO templateFrom reads them by name). The identity itself is read
+// by the quick reader, building nothing else: the values a parse would give, whatever the YAML
+// style (flow metadata, quoted, escaped or folded names); where it declines, the item is parsed.
 // Passing through skips building the value, not the validity check: run.ts checks each such item
 // (input.ts checkItem: the quick reader, else the conforming reader), because invalid YAML is an
 // error wherever it is, and kpt and kustomize are not the only writers of our input (CI pipes).
 import type { Config } from '../model/config.js';
-import { type Bystander, groupOf } from '../model/resource.js';
+import { type Bystander, groupOf, isObject, type Projection } from '../model/resource.js';
+import { quickRead } from './read.js';
 import { peekScalar } from './yaml/locate-lines.js';
 
 export const kindsNoRuleReads: ReadonlySet<string> = new Set([
@@ -57,8 +61,9 @@ export function passesThrough(
   // The podTemplates option says this kind has a pod template, whatever the list above assumes.
   const group = groupOf(apiVersion);
   if (config.podTemplates.some((t) => t.kind === kind && t.group === group)) return undefined;
-  const name = peekScalar(itemText, entry, ['metadata'], 'name');
-  const namespace = peekScalar(itemText, entry, ['metadata'], 'namespace');
+  const identity = identityOf(itemText, entry);
+  if (identity?.apiVersion !== apiVersion || identity.kind !== kind) return undefined;
+  const { name } = identity;
   const passes =
     kindsNoRuleReads.has(id) ||
     (id === 'v1/ConfigMap' &&
@@ -66,5 +71,38 @@ export function passesThrough(
       name !== undefined &&
       !(config.argocdHealthCheck && name === 'argocd-cm')) ||
     (id === 'v1/Secret' && config.secretChecksumAnnotation === '');
-  return passes ? { apiVersion, kind, name, namespace: namespace || undefined } : undefined;
+  return passes ? identity : undefined;
+}
+
+const identityProjection: Projection = new Map<string, Projection>([
+  ['apiVersion', true],
+  ['kind', true],
+  [
+    'metadata',
+    new Map<string, Projection>([
+      ['name', true],
+      ['namespace', true],
+    ]),
+  ],
+]);
+
+/**
+ * apiVersion, kind, name and namespace as toResource would read them from the parsed item, or
+ * undefined where the quick reader declines the item or toResource would refuse them (the parse
+ * then reports it).
+ */
+function identityOf(itemText: string, entry: boolean): Bystander | undefined {
+  const span = { start: 0, end: itemText.length, entry };
+  const value = quickRead(itemText, span, undefined, false, identityProjection);
+  if (!isObject(value)) return undefined;
+  const { apiVersion, kind } = value;
+  const metadata = value.metadata ?? {};
+  if (typeof apiVersion !== 'string' || typeof kind !== 'string' || !isObject(metadata)) {
+    return undefined;
+  }
+  const name = metadata.name ?? undefined;
+  const namespace = metadata.namespace ?? undefined;
+  if (name !== undefined && typeof name !== 'string') return undefined;
+  if (namespace !== undefined && typeof namespace !== 'string') return undefined;
+  return { apiVersion: apiVersion.trim(), kind, name, namespace: namespace || undefined };
 }

@@ -388,7 +388,7 @@ export function parseItem(
  * line break like LF in YAML, in scalars too, so the LF form has the same validity and value.
  * Without this every item of a CRLF input would pay for the conforming reader (3× the run time).
  */
-function quickRead(
+export function quickRead(
   text: string,
   span: ItemSpan,
   keyCache: KeyCache | undefined,

@@ -211,6 +211,9 @@ export class Writer {
     ) {
       return this.blockScalar(key, v, indent);
     }
+    if (typeof v === 'string' && /[A-Za-z0-9][ \n]+\S/.test(v) && !inline && this.rare(8)) {
+      return this.multiLineQuoted(key, v, indent);
+    }
     if (typeof v === 'string' && /^\S+( \S+)+$/.test(v) && this.rare(10)) {
       // A plain or double-quoted scalar continued on the next line.
       const [first, ...rest] = v.split(' ');
@@ -234,6 +237,41 @@ export class Writer {
       return [`${pad}? ${this.key(k)}`, `${pad}: ${this.scalar(v)}`];
     }
     return [`${key} ${this.scalar(v, !inline)}${this.trailing() || space()}`];
+  }
+
+  /**
+   * A string as a double-quoted (or, without line feeds, single-quoted) scalar over several lines
+   * (YAML 1.2 §7.3): a space between words becomes a line break, or an escaped one (`\` at the
+   * line end, the space kept before it); a run of k line feeds after a word becomes k empty lines.
+   * Everything else is escaped as JSON escapes it.
+   */
+  private multiLineQuoted(key: string, v: string, indent: number): string[] {
+    const more = ' '.repeat(indent + this.step());
+    const single = !v.includes('\n') && this.rare(3);
+    const body = single ? v.replaceAll("'", "''") : JSON.stringify(v).slice(1, -1);
+    const lines = [''];
+    const fold = single
+      ? /(?<=[A-Za-z0-9]) (?=[^ ])/g
+      : /(?<=[A-Za-z0-9])(?: |((?:\\n)+))(?=[^ \\])/g;
+    let from = 0;
+    for (const match of body.matchAll(fold)) {
+      if (this.pick(3) === 0) continue; // not folded here
+      lines[lines.length - 1] += body.slice(from, match.index);
+      const feeds = match[1] === undefined ? 0 : match[1].length / 2;
+      if (feeds === 0 && !single && this.rare(3)) {
+        lines[lines.length - 1] += ' \\';
+      }
+      for (let n = 0; n < feeds; n++) lines.push('');
+      lines.push('');
+      from = match.index + match[0].length;
+    }
+    lines[lines.length - 1] += body.slice(from);
+    const q = single ? "'" : '"';
+    return lines.map((line, n) => {
+      const text = `${n === 0 ? q : ''}${line}${n === lines.length - 1 ? q : ''}`;
+      if (n === 0) return `${key} ${text}`;
+      return text === '' ? '' : `${more}${text}`;
+    });
   }
 
   private multiLineFlow(key: string, v: Obj, indent: number): string[] {

@@ -3,10 +3,11 @@
 // which Kubernetes' parser honours; timestamps stay strings, as the API server sees them.
 // Validity is not js-yaml's to decide: it accepts some invalid YAML (tabs as indentation, two
 // anchors on a node, bad directives) and refuses some valid YAML. The `yaml` library's composer,
-// which follows the YAML test suite, decides (yamlProblem); js-yaml then only reads the value.
+// which follows the YAML test suite, decides (yamlProblem) before a value js-yaml read is used;
+// only a merge-key bomb, refused whatever else the text holds, is refused without asking it.
 import { CORE_SCHEMA, load, Type, YAMLException } from 'js-yaml';
 import type { Document, Node } from 'yaml';
-import type { Json } from '../../model/resource.js';
+import { type Json, maxNodes } from '../../model/resource.js';
 import { lineNumberAt } from './lines.js';
 import loadYaml from './load-yaml.cjs';
 import { beforeColon, yamlMessage } from './messages.js';
@@ -17,6 +18,13 @@ export const merge = new Type('tag:yaml.org,2002:merge', {
   resolve: (data: unknown) => data === '<<' || data === null,
 });
 export const schema = CORE_SCHEMA.extend({ implicit: [merge] });
+
+// Each mapping of a chain `b: &b {<<: *a, …}` copies every key of the one before: the copies grow
+// as the square of the chain's length (2·10⁸ for 20k links in 1 MB). js-yaml counts the keys its
+// merges copy; past the bound that alias expansion has too (maxNodes, see toResource) the item is
+// refused (parseYaml), where js-yaml's own bound (10k) handed it to the conforming reader, whose
+// alias resolution is itself quadratic. The option is not in js-yaml's types: hence no object literal.
+const loadOptions = { schema, maxTotalMergeKeys: maxNodes };
 
 export class ParseError extends Error {
   constructor(
@@ -42,10 +50,17 @@ export interface YamlProblem {
 export function yamlProblem(text: string): YamlProblem | undefined {
   const { Composer, Parser } = loadYaml();
   let problem: YamlProblem | undefined;
-  const composer = new Composer();
+  // The composer's own duplicate-key check compares each key with every key before it in its
+  // mapping: 2·10⁸ comparisons for one mapping of 20k keys. The same check is made here with a
+  // set per mapping (firstDuplicateKey).
+  const composer = new Composer({ uniqueKeys: false });
   const note = (doc: Document.Parsed) => {
+    if (problem) return;
     const error = doc.errors[0];
-    if (error && !problem) {
+    const duplicate = firstDuplicateKey(doc);
+    if (duplicate !== undefined && !(error && error.pos[0] <= duplicate)) {
+      problem = { message: 'Map keys must be unique', offset: duplicate };
+    } else if (error) {
       problem = { message: yamlMessage(error.code, oneLine(error.message)), offset: error.pos[0] };
     }
   };
@@ -69,6 +84,30 @@ export function yamlProblem(text: string): YamlProblem | undefined {
   return undefined;
 }
 
+/**
+ * The offset of the first key of `doc` equal to an earlier key of its mapping, as the composer's
+ * check (uniqueKeys) decides: scalar keys whose values are ===, which a Set decides but for NaN.
+ */
+function firstDuplicateKey(doc: Document.Parsed): number | undefined {
+  const { isScalar, visit } = loadYaml();
+  let first: number | undefined;
+  visit(doc, {
+    Map(_, map) {
+      const keys = new Set<unknown>();
+      for (const { key } of map.items) {
+        if (!isScalar(key) || Number.isNaN(key.value)) continue;
+        if (keys.has(key.value)) {
+          const offset = key.range?.[0] ?? 0;
+          if (first === undefined || offset < first) first = offset;
+        } else {
+          keys.add(key.value);
+        }
+      }
+    },
+  });
+  return first;
+}
+
 function oneLine(message: string): string {
   return (message.split('\n')[0] as string).replace(/ at line \d+, column \d+:?$/, '');
 }
@@ -89,39 +128,68 @@ export function located(
 
 /** Parses one span; errors name the line and column in the whole input. */
 export function parseYaml(text: string, spanStart: number, fullText: string): Json {
+  let value: Json = null;
+  let failure: YAMLException | undefined;
+  try {
+    value = load(text, loadOptions) as Json;
+  } catch (error) {
+    if (!(error instanceof YAMLException)) throw error;
+    failure = error;
+  }
+  const reason = failure?.reason ?? '';
+  const offset = failure?.mark?.position ?? 0;
+  // Refused before the conforming reader looks: its document of a large item costs ≈2 s and
+  // ≈100 bytes of memory per byte of text, and the refusal would stand whatever it found.
+  if (/maxTotalMergeKeys/.test(reason)) {
+    const bomb = `merge keys (<<) copy more than ${maxNodes.toLocaleString('en')} keys (a YAML merge-key bomb?)`;
+    throw new ParseError(located(bomb, text, offset, spanStart, fullText));
+  }
   const problem = yamlProblem(text);
   if (problem) {
     throw new ParseError(
       `invalid YAML: ${located(problem.message, text, problem.offset, spanStart, fullText)}`,
     );
   }
-  try {
-    return load(text, { schema }) as Json;
-  } catch (error) {
-    if (!(error instanceof YAMLException)) throw error;
-    if (/unidentified alias/.test(error.reason ?? '')) {
-      const offset = error.mark?.position ?? 0;
-      throw new ParseError(
-        // js-yaml's reason quotes the alias's name.
-        `invalid YAML: ${located('unidentified alias', text, offset, spanStart, fullText)}`,
-        true,
-      );
-    }
-    // Valid YAML js-yaml does not read (a multi-line flow key, …): the conforming reader's value.
-    return conformingValue(text, spanStart, fullText);
+  if (failure === undefined) return value;
+  if (/unidentified alias/.test(reason)) {
+    throw new ParseError(
+      // js-yaml's reason quotes the alias's name.
+      `invalid YAML: ${located('unidentified alias', text, offset, spanStart, fullText)}`,
+      true,
+    );
   }
+  // Valid YAML js-yaml does not read (a multi-line flow key, …): the conforming reader's value.
+  return conformingValue(text, spanStart, fullText);
 }
+
+/** Aliases in an item read by the conforming reader (conformingValue). */
+const maxAliases = 100;
 
 function conformingValue(text: string, spanStart: number, fullText: string): Json {
   const { isCollection, parseDocument, visit } = loadYaml();
-  const doc = parseDocument(text, { schema: 'core', merge: true, prettyErrors: false });
+  // Duplicate keys were looked for by yamlProblem, in linear time; the composer's check is not.
+  const opts = { schema: 'core', merge: true, prettyErrors: false, uniqueKeys: false } as const;
+  const doc = parseDocument(text, opts);
   const refuse = (problem: string, node: Node | null | undefined) => {
     const offset = node?.range?.[0] ?? 0;
     return new ParseError(located(problem, text, offset, spanStart, fullText));
   };
   // JSON, and so a Kubernetes object, has neither collection keys nor tags beyond the core schema.
   let bad: ParseError | undefined;
+  let aliases = 0;
   visit(doc, {
+    // The library resolves each alias by a walk of the anchors and aliases before it: quadratic
+    // in the aliases (8.7k anchors each aliased once in 0.25 MB: 3.6 s). Items that need this
+    // reader and hold more are refused; js-yaml, which reads every other item, resolves aliases
+    // in constant time.
+    Alias(_, alias) {
+      if (++aliases <= maxAliases) return undefined;
+      bad = refuse(
+        `valid YAML, but more than ${maxAliases} aliases in an item that needs the conforming reader (a tag outside the core schema, a multi-line flow key)`,
+        alias,
+      );
+      return visit.BREAK;
+    },
     Pair(_, pair) {
       if (isCollection(pair.key)) {
         bad = refuse(
@@ -137,7 +205,9 @@ function conformingValue(text: string, spanStart: number, fullText: string): Jso
   // Warnings (a tag no schema here resolves, `!foo`) leave the value as if untagged: what
   // Kubernetes' go-yaml reads too.
   try {
-    return doc.toJS({ maxAliasCount: 100 }) as Json;
+    // The library's own alias bound counts what each anchor holds with a walk of the whole
+    // document per alias; the aliases are bounded above and the expansion by toResource.
+    return doc.toJS({ maxAliasCount: -1 }) as Json;
   } catch (error) {
     throw new ParseError(`invalid YAML: ${beforeColon((error as Error).message)}`);
   }

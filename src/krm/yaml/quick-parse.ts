@@ -1,11 +1,12 @@
-// A reader for the YAML manifests are made of: block mappings and lists, one-line plain, quoted
-// and flow values, block scalars, comments. It takes half the time js-yaml takes on them, and
-// parsing workloads and ExternalSecrets is most of a run. It reads exactly what js-yaml reads
-// (the same values, the same key order) and answers `undefined` for anything else: tabs, CR,
-// control characters, anchors, aliases, tags, merge keys, escapes, multi-line plain, quoted or
-// flow values, explicit keys, duplicate keys, unusual indentation, document markers, and every
-// error. The caller then parses with js-yaml, which reports the errors. Each rule below mirrors a
-// js-yaml 4 code path; test/quick-parse.test.ts compares both readers on varied and mutated text.
+// A reader for the YAML manifests are made of: block mappings and lists, one-line plain and flow
+// values, quoted scalars (escapes, and over several lines in block context: CRD descriptions),
+// block scalars, comments. It takes half the time js-yaml takes on them, and parsing workloads
+// and ExternalSecrets is most of a run. It reads exactly what js-yaml reads (the same values, the
+// same key order) and answers `undefined` for anything else: tabs, CR, control characters,
+// anchors, aliases, tags, merge keys, multi-line plain or flow values, explicit keys, duplicate
+// keys, unusual indentation, document markers, and every error. The caller then parses with
+// js-yaml, which reports the errors. Each rule below mirrors a js-yaml 4 code path;
+// test/quick-parse.test.ts compares both readers on varied and mutated text.
 import type { Type } from 'js-yaml';
 import type { Json, JsonObject, Projection } from '../../model/resource.js';
 import { merge, schema } from './parse.js';
@@ -335,7 +336,8 @@ function inlineValue(p: number, end: number, col: number, w: Want): Json {
   if (c === 124 || c === 62) return blockScalar(p, end, col, build);
   let value: Json = null;
   if (c === 34 || c === 39) {
-    value = quoted(p, end, build);
+    value = quoted(p, end, build, col);
+    end = quotedEnd;
   } else if (c === 91 || c === 123) {
     value = flowCollection(p, w);
   } else {
@@ -363,7 +365,14 @@ function inlineValue(p: number, end: number, col: number, w: Want): Json {
 function readKey(p: number, end: number): string | undefined {
   const c = s.charCodeAt(p);
   if (c === 34 || c === 39) {
-    const key = quoted(p, end);
+    let key: string;
+    try {
+      key = quoted(p, end);
+    } catch (error) {
+      // Not closed on its line: no key, maybe a multi-line value (`- "…`), which inlineValue reads.
+      if (error === unsupported) return undefined;
+      throw error;
+    }
     if (after - p > maxKeyLength) throw unsupported;
     let i = after;
     while (s.charCodeAt(i) === 32) i++;
@@ -461,34 +470,139 @@ function plainInBlock(p: number, end: number): number {
   return e;
 }
 
+/** Where the line holding the closing quote of the last quoted scalar read ends. */
+let quotedEnd = 0;
+
 /**
- * A quoted scalar closed on its own line, without escapes; `after` is set past its quote.
- * Without `build`, only read: ''.
+ * A quoted scalar at `p` on a line ending at `end`; `after` is set past its closing quote and
+ * `quotedEnd` to the end of that quote's line. With `col` (the column of the block collection it
+ * is a value in), it may go on over lines indented past `col` (YAML 1.2 §7.3: a line break and
+ * the white space around it fold to a space, n breaks to n−1 newlines); else (keys, flow
+ * collections) it must close on its line. Without `build`, only read: ''.
  */
-function quoted(p: number, end: number, build = true): string {
-  if (s.charCodeAt(p) === 34) {
-    let i = p + 1;
-    for (;;) {
-      const ch = s.charCodeAt(i);
-      if (ch === 34) break;
-      if (ch === 92 || i >= end) throw unsupported;
-      i++;
-    }
-    after = i + 1;
-    return build ? s.slice(p + 1, i) : '';
-  }
+function quoted(p: number, end: number, build = true, col = -1): string {
+  const double = s.charCodeAt(p) === 34;
   let value = '';
-  let from = p + 1;
+  let from = p + 1; // the start of the text not yet added to value
+  let i = p + 1;
+  let lineEnd = end;
   for (;;) {
-    const close = s.indexOf("'", from);
-    if (close < 0 || close > end) throw unsupported;
-    if (s.charCodeAt(close + 1) !== 39) {
-      after = close + 1;
-      return build ? value + s.slice(from, close) : '';
+    if (i === lineEnd) {
+      if (col < 0) throw unsupported;
+      // White space before a line break is not content (escaped white space was added).
+      let e = i;
+      while (e > from && s.charCodeAt(e - 1) === 32) e--;
+      if (build) value += s.slice(from, e);
+      let breaks = 1;
+      i = continuation(i + 1, col);
+      while (s.charCodeAt(i) === 10) {
+        breaks++;
+        i = continuation(i + 1, col);
+      }
+      if (build) value += breaks === 1 ? ' ' : '\n'.repeat(breaks - 1);
+      lineEnd = s.indexOf('\n', i);
+      from = i;
+      continue;
     }
-    if (build) value += s.slice(from, close + 1);
-    from = close + 2;
+    const c = s.charCodeAt(i);
+    if (double) {
+      if (c === 34) break;
+      if (c === 92) {
+        if (build) value += s.slice(from, i);
+        i = escapeSequence(i, lineEnd, col, build);
+        if (build) value += escaped;
+        if (i > lineEnd) lineEnd = s.indexOf('\n', i);
+        from = i;
+        continue;
+      }
+    } else if (c === 39) {
+      if (s.charCodeAt(i + 1) !== 39) break;
+      if (build) value += s.slice(from, i + 1);
+      i += 2;
+      from = i;
+      continue;
+    }
+    i++;
   }
+  after = i + 1;
+  quotedEnd = lineEnd;
+  return build ? value + s.slice(from, i) : '';
+}
+
+/**
+ * The first character after the indentation of the line starting at `p`, inside a quoted scalar
+ * in a collection at column `col`: its line break for an empty line, else content, which must be
+ * indented past `col` (js-yaml only warns; YAML refuses). The scalar must close in the item.
+ */
+function continuation(p: number, col: number): number {
+  let i = p;
+  while (i < limit && s.charCodeAt(i) === 32) i++;
+  if (i >= limit) throw unsupported;
+  if (s.charCodeAt(i) !== 10 && i - p <= col) throw unsupported;
+  return i;
+}
+
+/** What the escape sequence escapeSequence() read stands for. */
+let escaped = '';
+
+/** The escapes of double-quoted scalars that stand for one character, by the character after `\`. */
+const simpleEscapes = new Map<number, string>(
+  (
+    [
+      ['0', '\x00'],
+      ['a', '\x07'],
+      ['b', '\b'],
+      ['t', '\t'],
+      ['n', '\n'],
+      ['v', '\v'],
+      ['f', '\f'],
+      ['r', '\r'],
+      ['e', '\x1B'],
+      [' ', ' '],
+      ['"', '"'],
+      ['/', '/'],
+      ['\\', '\\'],
+      ['N', '\x85'],
+      ['_', '\xA0'],
+      ['L', '\u2028'],
+      ['P', '\u2029'],
+    ] as const
+  ).map(([c, value]) => [c.charCodeAt(0), value]),
+);
+
+/**
+ * The escape sequence at `i` (a `\`) in a double-quoted scalar whose line ends at `lineEnd`: its
+ * value in `escaped`; returns where the scalar goes on.
+ */
+function escapeSequence(i: number, lineEnd: number, col: number, build: boolean): number {
+  const c = s.charCodeAt(i + 1);
+  if (c === 10) {
+    // An escaped line break: neither it nor the next line's indentation is content. Empty lines
+    // after it are line feeds to YAML and dropped by js-yaml: beyond this reader.
+    if (col < 0) throw unsupported;
+    const next = continuation(i + 2, col);
+    if (s.charCodeAt(next) === 10) throw unsupported;
+    escaped = '';
+    return next;
+  }
+  const simple = simpleEscapes.get(c);
+  if (simple !== undefined) {
+    escaped = simple;
+    return i + 2;
+  }
+  const digits = c === 120 ? 2 : c === 117 ? 4 : c === 85 ? 8 : 0;
+  if (digits === 0 || i + 2 + digits > lineEnd) throw unsupported;
+  let code = 0;
+  for (let k = i + 2; k < i + 2 + digits; k++) {
+    const h = s.charCodeAt(k);
+    const d = h >= 48 && h <= 57 ? h - 48 : (h | 32) >= 97 && (h | 32) <= 102 ? (h | 32) - 87 : -1;
+    if (d < 0) throw unsupported;
+    code = code * 16 + d;
+  }
+  // A lone surrogate or no code point at all: the readers differ, or refuse.
+  if ((code >= 0xd800 && code <= 0xdfff) || code > 0x10ffff) throw unsupported;
+  escaped = build ? String.fromCodePoint(code) : '';
+  return i + 2 + digits;
 }
 
 /** A flow mapping or sequence at `p` closed on its own line; `after` is set past its bracket. */

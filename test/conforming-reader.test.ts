@@ -1,0 +1,128 @@
+// The fallback readers' cost on inputs built to be expensive, shown by output and by counting
+// work (never by time): merge-key chains (`<<: *prev`, each mapping merging the one before) and
+// mappings with many keys, whose duplicate-key check the conforming reader makes.
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ParseError, parseYaml, yamlProblem } from '../src/krm/yaml/parse.js';
+import { run } from '../src/run.js';
+
+// How often the `yaml` library asks whether a node is a scalar: work its composer does (its own
+// duplicate-key check did it twice per comparison of two keys).
+const identity = createRequire(import.meta.url)(
+  path.resolve(
+    path.dirname(fileURLToPath(import.meta.url)),
+    '../node_modules/yaml/dist/nodes/identity.js',
+  ),
+) as { isScalar: (node: unknown) => boolean };
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+/** `spec` holding mappings m0…m(n-1), each merging the one before and overriding `top`. */
+function chain(links: number): string {
+  let text = 'apiVersion: example.com/v1\nkind: Thing\nmetadata:\n  name: chain\nspec:\n';
+  text += '  m0: &m0\n    top: 0\n    k0: 0\n';
+  for (let i = 1; i < links; i++)
+    text += `  m${i}: &m${i}\n    <<: *m${i - 1}\n    top: ${i}\n    k${i}: ${i}\n`;
+  return text;
+}
+
+/** What YAML 1.1's merge key makes of chain(): m_i holds k0…k_i and its own `top`. */
+function chainValue(links: number): Record<string, Record<string, number>> {
+  const spec: Record<string, Record<string, number>> = {};
+  for (let i = 0; i < links; i++) {
+    const m: Record<string, number> = { top: i };
+    for (let j = 0; j <= i; j++) m[`k${j}`] = j;
+    spec[`m${i}`] = m;
+  }
+  return spec;
+}
+
+describe('merge keys', () => {
+  it('reads a chain within the bound as YAML 1.1 merge keys define it', () => {
+    // 400 links copy ≈80k keys: past js-yaml's default bound (10k), which sent the item to the
+    // conforming reader's value, which refused it ("Excessive alias count").
+    const text = chain(400);
+    const value = parseYaml(text, 0, text) as { spec: unknown };
+    expect(value.spec).toEqual(chainValue(400));
+  });
+
+  it('refuses a chain that copies more keys than the bound, naming the line', () => {
+    // 1500 links copy ≈1.1M keys; a 1 MB chain (20k links) would copy 2·10⁸.
+    const text = chain(1500);
+    // Refused before the conforming reader builds its document of the whole item.
+    const spy = vi.spyOn(identity, 'isScalar');
+    expect(() => parseYaml(text, 0, text)).toThrow(ParseError);
+    expect(spy).not.toHaveBeenCalled();
+    expect(() => parseYaml(text, 0, text)).toThrow(
+      /^merge keys \(<<\) copy more than 1,000,000 keys \(a YAML merge-key bomb\?\) at line \d+, column \d+$/,
+    );
+    const output = run(text).stderr;
+    expect(output).toMatch(
+      /^error: document 0 \(Thing chain\): merge keys \(<<\) copy more than 1,000,000 keys/m,
+    );
+  });
+});
+
+describe('duplicate keys', () => {
+  it('are found in time linear in the keys of a mapping', () => {
+    const keys = 5000;
+    let text = 'a: &a 1\n';
+    for (let i = 0; i < keys; i++) text += `k${i}: ${i}\n`;
+    const spy = vi.spyOn(identity, 'isScalar');
+    expect(yamlProblem(text)).toBeUndefined();
+    // Quadratic: ≈2.5·10⁷ calls; linear: a few per key.
+    expect(spy.mock.calls.length).toBeLessThan(20 * keys);
+    expect(yamlProblem(`${text}k17: again\n`)).toEqual({
+      message: 'Map keys must be unique',
+      offset: text.length,
+    });
+  });
+
+  it('are reported where the composer reports them', () => {
+    const cases: [string, number | undefined][] = [
+      ['a: 1\na: 2\n', 5],
+      ['{a: 1, a: 2}', 7],
+      ['1: a\n0x1: b\n', 5], // equal values, not equal text
+      ['a: 1\n"a": 2\n', 5],
+      ['~: a\nnull: b\n', 5],
+      ['.nan: a\n.nan: b\n', undefined], // NaN is not equal to NaN
+      ['&x a: 1\n&y a: 2\n', 11],
+      ['a: {b: 1, b: 2}\nc: 1\nc: 2\n', 10], // the first duplicate by offset
+      ['a: 1\na: 2\nb: "\n', 5], // a duplicate before a later error
+      ['b: "\na: 1\na: 2\n', undefined], // a later duplicate inside an unclosed quote: no key
+    ];
+    for (const [text, offset] of cases) {
+      const problem = yamlProblem(text);
+      if (offset === undefined) expect(problem?.message).not.toBe('Map keys must be unique');
+      else expect(problem).toEqual({ message: 'Map keys must be unique', offset });
+    }
+  });
+});
+
+describe('aliases where js-yaml cannot read the item', () => {
+  // A tag outside the core schema: js-yaml refuses it, the conforming reader builds the value.
+  const tagged = (aliases: number) => {
+    let text = 'apiVersion: example.com/v1\nkind: Thing\nmetadata:\n  name: tags\nspec:\n';
+    text += '  t: !custom x\n  l:\n';
+    for (let i = 0; i < aliases; i++) text += `  - &a${i} [${i}]\n  - *a${i}\n`;
+    return text;
+  };
+
+  it('reads up to 100 of them', () => {
+    const text = tagged(100);
+    const value = parseYaml(text, 0, text) as { spec: { t: string; l: number[][] } };
+    expect(value.spec.t).toBe('x');
+    expect(value.spec.l).toEqual(Array.from({ length: 200 }, (_, i) => [Math.floor(i / 2)]));
+  });
+
+  it('refuses more, naming the line of the first one past the bound', () => {
+    // The library resolves each alias by walking those before it: quadratic in their number.
+    const text = tagged(101);
+    expect(() => parseYaml(text, 0, text)).toThrow(
+      /^valid YAML, but more than 100 aliases in an item that needs the conforming reader \(a tag outside the core schema, a multi-line flow key\) at line 209, column 5$/,
+    );
+  });
+});
