@@ -475,7 +475,7 @@ function checkYamlText(text: string, meter?: ScanMeter): boolean {
  */
 function checkNesting(text: string, meter?: ScanMeter): void {
   const deep = tooDeep(text);
-  // Two passes, one per reader's view of quoted scalars.
+  // At most two passes, one per reader's view of quoted scalars.
   if (meter) meter.visited += 2 * text.length;
   if (deep) {
     const what = deep.flow ? 'flow' : 'block';

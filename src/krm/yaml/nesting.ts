@@ -39,7 +39,9 @@ export interface TooDeep {
 
 /** The first opening beyond maxDepth in either reader's view, or undefined. */
 export function tooDeep(text: string): TooDeep | undefined {
-  return scan(text, false) ?? scan(text, true);
+  const lax = scan(text, false);
+  // The strict view differs only where a quoted scalar goes on at a dedented line: rare.
+  return lax.deep ?? (lax.divergent ? scan(text, true).deep : undefined);
 }
 
 enum State {
@@ -71,7 +73,7 @@ function isDocumentMarker(text: string, at: number): boolean {
   );
 }
 
-function scan(text: string, strict: boolean): TooDeep | undefined {
+function scan(text: string, strict: boolean): { deep?: TooDeep; divergent: boolean } {
   const n = text.length;
   /** Columns of the open block collections, innermost last, and whether each is a sequence. */
   const columns: number[] = [];
@@ -81,6 +83,8 @@ function scan(text: string, strict: boolean): TooDeep | undefined {
   let lineStart = 0;
   /** Column of the token that could be a key on this line (-1: none). */
   let keyColumn = -1;
+  /** A quoted scalar went on at a line the strict view ends it at. */
+  let divergent = false;
   const inner = () => (columns.length > 0 ? (columns[columns.length - 1] as number) : -1);
 
   /** A block collection entry at `column`; true when it opens a level too many. */
@@ -116,11 +120,12 @@ function scan(text: string, strict: boolean): TooDeep | undefined {
       } else if (c === 92 /* \ */ && quote === 34) i++;
       else if (c === 10) {
         if (isDocumentMarker(text, i + 1)) return i;
-        if (strict) {
-          let j = i + 1;
-          while (text.charCodeAt(j) === 32) j++;
-          const next = text.charCodeAt(j);
-          if (j - i - 1 <= inner() && next !== 10 && next !== 13 && j < n) return i;
+        let j = i + 1;
+        while (text.charCodeAt(j) === 32) j++;
+        const next = text.charCodeAt(j);
+        if (j - i - 1 <= inner() && next !== 10 && next !== 13 && j < n) {
+          if (strict) return i;
+          divergent = true;
         }
       }
     }
@@ -169,7 +174,8 @@ function scan(text: string, strict: boolean): TooDeep | undefined {
     const next = text.charCodeAt(i + 1);
     if (flow > 0) {
       if (c === 91 || c === 123) {
-        if (++flow + columns.length > maxDepth) return { offset: i, flow: true };
+        if (++flow + columns.length > maxDepth)
+          return { deep: { offset: i, flow: true }, divergent };
         state = State.Start;
       } else if (c === 93 || c === 125) {
         flow--;
@@ -196,7 +202,7 @@ function scan(text: string, strict: boolean): TooDeep | undefined {
     }
     if (state === State.Start) {
       if ((c === 45 || c === 63) && endsIndicator(next)) {
-        if (block(column, c === 45)) return { offset: i, flow: false };
+        if (block(column, c === 45)) return { deep: { offset: i, flow: false }, divergent };
         i++;
         continue;
       }
@@ -207,7 +213,7 @@ function scan(text: string, strict: boolean): TooDeep | undefined {
       if (keyColumn < 0) keyColumn = column;
       if (c === 91 || c === 123) {
         flow = 1;
-        if (1 + columns.length > maxDepth) return { offset: i, flow: true };
+        if (1 + columns.length > maxDepth) return { deep: { offset: i, flow: true }, divergent };
       } else if (c === 34 || c === 39) {
         i = quoted(i);
         state = State.After;
@@ -224,13 +230,14 @@ function scan(text: string, strict: boolean): TooDeep | undefined {
     }
     if (c === 58 && endsIndicator(next)) {
       // A key's `:`: the mapping is at the key's column.
-      if (keyColumn >= 0 && block(keyColumn, false)) return { offset: i, flow: false };
+      if (keyColumn >= 0 && block(keyColumn, false))
+        return { deep: { offset: i, flow: false }, divergent };
       keyColumn = -1;
       state = State.Start;
     } else if (state === State.After) state = State.Plain;
     i++;
   }
-  return undefined;
+  return { divergent };
 }
 
 /**
