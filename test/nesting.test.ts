@@ -111,6 +111,17 @@ describe('the nesting guard', () => {
   });
 });
 
+describe('a --fn-config file', () => {
+  it('is refused past the bound like the input, before any reader', () => {
+    const text = `apiVersion: v1\nkind: ConfigMap\ndata:\n  k: ${'{a: '.repeat(4 * maxDepth)}x${'}'.repeat(4 * maxDepth)}\n`;
+    const out = run(`${head}spec: {}\n`, { fnConfig: { path: 'fn.yaml', text } });
+    expect(out.exitCode).toBe(1);
+    expect(`${out.stderr}${out.stdout}`).toContain(
+      `line 4 nests YAML flow collections deeper than ${maxDepth} levels`,
+    );
+  });
+});
+
 describe('a stack overflow in the conforming reader', () => {
   it('is reported as the nesting bound, never as "Maximum call stack size exceeded"', () => {
     // The guard keeps such text from the reader; asked directly, it must still say why.

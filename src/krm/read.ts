@@ -471,9 +471,10 @@ function checkYamlText(text: string, meter?: ScanMeter): boolean {
 
 /**
  * Refuses nesting deeper than the readers may recurse (yaml/nesting.ts says how it is counted and
- * why no deeper text reaches them), named by the line where the level too many opens.
+ * why no deeper text reaches them), named by the line where the level too many opens. Every text
+ * given to a YAML reader passes it first: the input here, a `--fn-config` file in run.ts.
  */
-function checkNesting(text: string, meter?: ScanMeter): void {
+export function checkNesting(text: string, meter?: ScanMeter): void {
   const deep = tooDeep(text);
   // At most two passes, one per reader's view of quoted scalars.
   if (meter) meter.visited += 2 * text.length;
