@@ -6,6 +6,7 @@ import { isKptfile, type KptfileConfig, kptfileConfig, normalise } from './krm/k
 import { passesThrough } from './krm/pass-through.js';
 import {
   checkItem,
+  checkNesting,
   type Input,
   InputError,
   type InputItem,
@@ -319,9 +320,12 @@ function configOf(
 
 function parseFnConfig(text: string): Json {
   try {
+    checkNesting(text);
     return parseYaml(text, 0, text);
   } catch (error) {
-    if (error instanceof ParseError) throw new ConfigError(error.message);
+    if (error instanceof ParseError || error instanceof InputError) {
+      throw new ConfigError(error.message);
+    }
     throw error;
   }
 }

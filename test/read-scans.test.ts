@@ -100,54 +100,6 @@ describe('documents without content', () => {
   });
 });
 
-describe('the nesting guards', () => {
-  // The regular expressions the one-pass counters replaced: their verdicts are the oracle.
-  const deepFlow = /[[{](?:\s*[[{]){999}/;
-  const deepBlock = /(?:-[ \t]+){1000}/;
-  const oracle = (text: string): string | undefined => {
-    if (deepFlow.test(text)) return 'YAML flow collections nest deeper than 1000 levels';
-    const deep = deepBlock.exec(text);
-    if (!deep) return undefined;
-    return `line ${text.slice(0, deep.index).split('\n').length} nests YAML block sequences deeper than 1000 levels`;
-  };
-  const runs = fc
-    .array(
-      fc.tuple(
-        fc.constantFrom('[', '{', ' ', '\t', '\n', '\u00a0', '- ', '-\t', '-  ', '-', 'a', '#'),
-        fc.oneof(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 990, max: 1010 })),
-      ),
-      { maxLength: 8 },
-    )
-    .map((parts) => `a: 1\n${parts.map(([s, k]) => s.repeat(k)).join('')}`);
-
-  it('refuse exactly what the regular expressions refused, with the same message', () => {
-    fc.assert(
-      fc.property(runs, (text) => {
-        let message: string | undefined;
-        try {
-          readInput(text);
-        } catch (error) {
-          if (!(error instanceof InputError)) throw error;
-          message = error.message;
-        }
-        const want = oracle(text);
-        if (want) expect(message).toBe(want);
-        else expect(message ?? '').not.toMatch(/nest/);
-      }),
-      { numRuns: 2000 },
-    );
-  });
-
-  it('count brackets in comments too (a quote can hide a comment sign)', () => {
-    expect(() => readInput(`a: 1\n# ${'['.repeat(1000)}\n`)).toThrow(
-      'YAML flow collections nest deeper than 1000 levels',
-    );
-    expect(() => readInput(`a: 1\n# ${'- '.repeat(1000)}\n`)).toThrow(
-      'line 2 nests YAML block sequences deeper than 1000 levels',
-    );
-  });
-});
-
 describe('lineNumberAt', () => {
   const naive = (text: string, offset: number) =>
     text.slice(0, Math.max(0, offset)).split('\n').length;

@@ -1,8 +1,8 @@
-// Flow nesting the nesting guard does not see: one ConfigMap whose value is `{a: {a: … x}}` on
-// one line, as deep as the size allows (≈ 210,000 levels per MB). The guard (src/krm/read.ts
-// deepFlow) counts brackets with nothing but spaces between them, so keys between them pass it,
-// and the readers go as deep. Found by the fuzzer's cost oracle (test/fuzz/findings/
-// bf58964824946930, 5,000 levels: 26× its parent's time per KB).
+// Flow nesting with keys between the brackets: one ConfigMap whose value is `{a: {a: … x}}` on
+// one line, as deep as the size allows (≈ 210,000 levels per MB). The guard once counted only
+// brackets with nothing but spaces between them, so this passed it and overflowed the readers'
+// stack; src/krm/yaml/nesting.ts counts the depth the readers see. Found by the fuzzer's cost
+// oracle (test/fuzz/findings/bf58964824946930, 5,000 levels: 26× its parent's time per KB).
 import { configMap } from './_fill.mjs';
 
 export function generate(bytes) {

@@ -4,6 +4,7 @@
 import { isObject, type Json, type JsonObject, type Projection } from '../model/resource.js';
 import { jsonErrorOffset } from './json-error.js';
 import { everyLine, lineNumberAt, type ScanMeter } from './yaml/lines.js';
+import { maxDepth, tooDeep } from './yaml/nesting.js';
 import { located, ParseError, parseYaml, yamlProblem } from './yaml/parse.js';
 import { hasUnusualCharacters, type KeyCache, quickParse } from './yaml/quick-parse.js';
 import {
@@ -177,8 +178,6 @@ function readJson(text: string): Input {
   return { format: 'json-list', text, value, items: items.map((item) => ({ value: item })) };
 }
 
-const maxJsonDepth = 1000;
-
 /**
  * What JSON.parse would silently change, refused instead: integers beyond 2^53 (rounded) and
  * numbers beyond double range (written back as null). Also bounds nesting, which the rest of the
@@ -190,8 +189,7 @@ function checkJsonTokens(text: string): void {
   for (let m = token.exec(text); m; m = token.exec(text)) {
     const t = m[0];
     if (t === '[' || t === '{') {
-      if (++depth > maxJsonDepth)
-        throw new InputError(`JSON nests deeper than ${maxJsonDepth} levels`);
+      if (++depth > maxDepth) throw new InputError(`JSON nests deeper than ${maxDepth} levels`);
     } else if (t === ']' || t === '}') depth--;
     else if (t[0] !== '"') {
       const n = Number(t);
@@ -472,52 +470,18 @@ function checkYamlText(text: string, meter?: ScanMeter): boolean {
 }
 
 /**
- * Refuses nesting no object has and the parsers would recurse into: flow collections opened more
- * than maxJsonDepth times in a row (only white space between the `[` and `{`), and as many compact
- * block sequences on one line (`- - - …`), which the conforming reader (parse.ts), ≈10× slower than
- * js-yaml, would take seconds on. Counted wherever they stand, comments and quoted scalars too:
- * telling those apart takes a YAML lexer (a `#` inside quotes starts no comment), and a guard that
- * a quote could switch off would let the bomb through; no manifest has such a run in a comment.
- * One pass, a counter for each (two regular expressions here cost length × depth on long runs).
+ * Refuses nesting deeper than the readers may recurse (yaml/nesting.ts says how it is counted and
+ * why no deeper text reaches them), named by the line where the level too many opens. Every text
+ * given to a YAML reader passes it first: the input here, a `--fn-config` file in run.ts.
  */
-function checkNesting(text: string, meter?: ScanMeter): void {
-  let flow = 0;
-  let block = 0;
-  let blockStart = 0;
-  let deepBlock = -1;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 91 /* [ */ || c === 123 /* { */) {
-      if (++flow >= maxJsonDepth)
-        throw new InputError(`YAML flow collections nest deeper than ${maxJsonDepth} levels`);
-    } else if (!isWhiteSpace(c)) flow = 0;
-    if (c === 45 /* - */ && isBlank(text.charCodeAt(i + 1))) {
-      if (block++ === 0) blockStart = i;
-      while (isBlank(text.charCodeAt(i + 1))) i++;
-      if (block === maxJsonDepth && deepBlock < 0) deepBlock = blockStart;
-      // The blanks skipped are white space, which keeps the flow count as it is.
-    } else block = 0;
-  }
-  if (meter) meter.visited += text.length;
-  if (deepBlock >= 0) {
+export function checkNesting(text: string, meter?: ScanMeter): void {
+  const deep = tooDeep(text);
+  // At most two passes, one per reader's view of quoted scalars.
+  if (meter) meter.visited += 2 * text.length;
+  if (deep) {
+    const what = deep.flow ? 'flow' : 'block';
     throw new InputError(
-      `line ${lineNumberAt(text, deepBlock)} nests YAML block sequences deeper than ${maxJsonDepth} levels`,
+      `line ${lineNumberAt(text, deep.offset)} nests YAML ${what} collections deeper than ${maxDepth} levels`,
     );
   }
 }
-
-const isBlank = (c: number) => c === 32 || c === 9;
-/** What `\s` matches in a regular expression (ECMAScript's WhiteSpace and LineTerminator). */
-const isWhiteSpace = (c: number) =>
-  c === 32 ||
-  (c >= 9 && c <= 13) ||
-  (c > 127 &&
-    (c === 0xa0 ||
-      c === 0x1680 ||
-      (c >= 0x2000 && c <= 0x200a) ||
-      c === 0x2028 ||
-      c === 0x2029 ||
-      c === 0x202f ||
-      c === 0x205f ||
-      c === 0x3000 ||
-      c === 0xfeff));

@@ -4,10 +4,15 @@
 // scalar header, `Not a YAML token: …`) after a colon, and ends a few with it (an escape, a
 // directive, a YAML version); tags are named inside the sentence, so those get words of their own.
 
-/** Codes whose every message names a tag. */
+import { maxDepth } from './nesting.js';
+
+/** Codes whose every message names a tag, or says what only the library sees. */
 const ownWords: Readonly<Record<string, string>> = {
   TAG_RESOLVE_FAILED: 'A tag that cannot be resolved',
   BAD_COLLECTION_TYPE: 'A tag that does not fit the collection',
+  // The composer's stack overflowed ("Maximum call stack size exceeded"): nesting, which the
+  // guard (nesting.ts) refuses before it; should any text still get past it, that is the reason.
+  RESOURCE_EXHAUSTION: `Nesting deeper than the reader can follow (the bound is ${maxDepth} levels)`,
 };
 
 /** Messages that end with the text they are about. */
