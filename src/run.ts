@@ -430,23 +430,15 @@ function applyEdits(
       refused.set(resource.index, error.message);
     }
   }
-  if (inDocument && !provenInDocument(inDocument, applied, true)) {
-    // Some edit fails: prove each on its own, as all were before, so that each refused edit gets
-    // its own error (and any error leaves the output as the input). Only such a run pays a
-    // re-read of the document per edited item.
-    for (const [index, one] of applied) {
+  if (inDocument) {
+    /** Proves an edit on its own, as every edit was before: its own error if it fails. */
+    const alone = (index: number, one: Applied) => {
       try {
         if (aliased.has(index)) {
           const reparse = (edited: string) =>
             reparsedItems(inDocument, [{ span: one.span, text: edited }])?.[index];
-          one.splices = editText(
-            one.text,
-            one.span.entry,
-            one.edits,
-            one.expected,
-            lineBreak,
-            reparse,
-          );
+          const { text, span, edits } = one;
+          one.splices = editText(text, span.entry, edits, one.expected, lineBreak, reparse);
         }
         if (!provenInDocument(inDocument, new Map([[index, one]]), false)) {
           throw new EditError(
@@ -457,7 +449,24 @@ function applyEdits(
         if (!(error instanceof EditError)) throw error;
         refused.set(index, error.message);
       }
-    }
+    };
+    // All edits at once, one re-read; where that fails, each half the same way, down to single
+    // edits proven on their own as every edit was before (so a refused edit gets its own error).
+    // Edits proven together need no proof alone: with all of them in place, each edited item
+    // reads as expected and every other item as before. A few failing edits among n cost a few
+    // log2(n) re-reads, not n.
+    const settle = (group: readonly [number, Applied][]): void => {
+      if (group.length === 0 || provenInDocument(inDocument, new Map(group), true)) return;
+      const [first] = group;
+      if (group.length === 1 && first) {
+        alone(first[0], first[1]);
+        return;
+      }
+      const half = Math.ceil(group.length / 2);
+      settle(group.slice(0, half));
+      settle(group.slice(half));
+    };
+    settle([...applied]);
   }
   const edited = new Map<number, Splice[]>();
   for (const resource of resources) {

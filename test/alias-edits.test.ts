@@ -79,11 +79,10 @@ describe('edits in a document whose items alias anchors in other items', () => {
     expect(documents).toBe(1);
   });
 
-  it('still refuses each edit that fails its proof, with its own error, and changes nothing', () => {
-    // api-0's pod template is anchored and api-1's is that alias: an annotation in api-0's would
-    // appear in api-1's too, and api-1's own cannot be written without changing api-0's.
-    const shared = deployment(0).replace('template:', 'template: &tpl');
-    const alias = `- apiVersion: apps/v1
+  // api-0's pod template is anchored and api-1's is that alias: an annotation in api-0's would
+  // appear in api-1's too, and api-1's own cannot be written without changing api-0's.
+  const shared = deployment(0).replace('template:', 'template: &tpl');
+  const alias = `- apiVersion: apps/v1
   kind: Deployment
   metadata:
     name: api-1
@@ -92,6 +91,8 @@ describe('edits in a document whose items alias anchors in other items', () => {
   spec:
     template: *tpl
 `;
+
+  it('still refuses each edit that fails its proof, with its own error, and changes nothing', () => {
     const text = list([source, shared, alias, deployment(2), deployment(3)]);
     const { out } = counted(text);
     expect(out.exitCode).toBe(1);
@@ -101,5 +102,19 @@ describe('edits in a document whose items alias anchors in other items', () => {
       '  message: "item 2 (Deployment api-1): could not insert the annotation without changing anything else"',
     ]);
     expect(out.stdout.startsWith(text)).toBe(true);
+  });
+
+  it('finds a failing edit among many in a few re-reads, not one per edit', () => {
+    const deployments = (n: number) => Array.from({ length: n }, (_, i) => deployment(i + 2));
+    const small = counted(list([source, shared, alias, ...deployments(16)]));
+    const large = counted(list([source, shared, alias, ...deployments(64)]));
+    for (const { out } of [small, large]) {
+      expect(out.exitCode).toBe(1);
+      expect(out.stdout.match(/severity: error/g)).toHaveLength(2);
+    }
+    // Four times the edits: two more halvings, two re-reads each (13 and 17 here; main read
+    // the document again once or twice per edit, then the first failing run did the same).
+    expect(large.documents).toBeLessThanOrEqual(small.documents + 4);
+    expect(large.documents).toBeLessThan(64 / 2);
   });
 });
