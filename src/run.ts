@@ -27,6 +27,7 @@ import { lineBreakOf } from './krm/yaml/lines.js';
 import { peekScalar } from './krm/yaml/locate-lines.js';
 import { ParseError, parseYaml } from './krm/yaml/parse.js';
 import type { KeyCache } from './krm/yaml/quick-parse.js';
+import type { ItemSpan, Span } from './krm/yaml/spans.js';
 import { type Config, ConfigError, defaultConfig, readConfig } from './model/config.js';
 import type { MappingEdit } from './model/edit.js';
 import { getPath } from './model/path.js';
@@ -369,6 +370,15 @@ function pathOf(value: JsonObject): string | undefined {
   return typeof path === 'string' ? path : undefined;
 }
 
+/** An item's edits as applied to its text (`splices`), and the value it must then read as. */
+interface Applied {
+  span: ItemSpan;
+  text: string;
+  edits: readonly MappingEdit[];
+  splices: Splice[];
+  expected: () => Json;
+}
+
 /** Edited text per item; a failed proof becomes an error result. */
 function applyEdits(
   input: Input,
@@ -379,9 +389,18 @@ function applyEdits(
   projected: ReadonlySet<number>,
 ): Map<number, Splice[]> {
   const byItem = new Map<number, MappingEdit[]>();
-  for (const edit of edits) byItem.set(edit.item, [...(byItem.get(edit.item) ?? []), edit]);
-  const edited = new Map<number, Splice[]>();
+  for (const edit of edits) {
+    const list = byItem.get(edit.item);
+    if (list) list.push(edit);
+    else byItem.set(edit.item, [edit]);
+  }
   const lineBreak = lineBreakOf(input.text);
+  // Other items alias anchors in this document: an edit inside an anchored node would change
+  // them too (even the sources a checksum is computed from), and an item that aliases another
+  // item's anchor only parses within its document. Both are proven in the document.
+  const inDocument = aliased.size > 0 && input.format === 'yaml-list' ? input : undefined;
+  const applied = new Map<number, Applied>();
+  const refused = new Map<number, string>();
   for (const resource of resources) {
     const itemEdits = byItem.get(resource.index);
     if (!itemEdits) continue;
@@ -392,10 +411,12 @@ function applyEdits(
       continue;
     }
     const text = input.text.slice(span.start, span.end);
+    let value: Json | undefined;
     const expected = (): Json => {
+      if (value !== undefined) return value;
       // A projected value lacks what the rules do not read: the proof needs all of it.
       const whole = projected.has(resource.index) ? parseItem(input.text, span) : undefined;
-      let value: Json = resource.value;
+      value = resource.value;
       if (whole) value = 'value' in whole ? whole.value : null;
       // A parsed alias is the anchored object itself: an edit applied there would also appear
       // wherever it is aliased, and the proof would accept an edit that changes those places.
@@ -403,40 +424,64 @@ function applyEdits(
       if (isObject(value)) for (const edit of itemEdits) applyToValue(value, edit);
       return value;
     };
+    // Proven below with every other item's edits: one re-read of the document for them all.
+    const later = inDocument && aliased.has(resource.index) ? 'later' : undefined;
     try {
-      const inDocument = aliased.has(resource.index) && input.format === 'yaml-list';
-      // An item that aliases another item's anchor only parses within its document.
-      const reparse = inDocument
-        ? (edited: string) => {
-            const { document } = input;
-            const doc =
-              input.text.slice(document.start, span.start) +
-              edited +
-              input.text.slice(span.end, document.end);
-            const items = getPath(reparseItem(doc, false), ['items']);
-            return Array.isArray(items) ? items[resource.index] : undefined;
-          }
-        : undefined;
-      const result = editText(text, span.entry, itemEdits, expected, lineBreak, reparse);
-      // Other items alias anchors in this document: an edit inside an anchored node would change
-      // them too (even the sources a checksum is computed from). Prove it does not.
-      if (
-        aliased.size > 0 &&
-        input.format === 'yaml-list' &&
-        !othersUnchanged(input, span, applySplices(text, result), resource.index)
-      ) {
-        throw new EditError(
-          'the edit is inside a YAML anchor that other items alias: it would change them too',
-        );
-      }
-      edited.set(resource.index, result);
+      const splices = editText(text, span.entry, itemEdits, expected, lineBreak, later);
+      applied.set(resource.index, { span, text, edits: itemEdits, splices, expected });
     } catch (error) {
       if (!(error instanceof EditError)) throw error;
+      refused.set(resource.index, error.message);
+    }
+  }
+  if (inDocument) {
+    /** Proves an edit on its own, as every edit was before: its own error if it fails. */
+    const alone = (index: number, one: Applied) => {
+      try {
+        if (aliased.has(index)) {
+          const reparse = (edited: string) =>
+            reparsedItems(inDocument, [{ span: one.span, text: edited }])?.[index];
+          const { text, span, edits } = one;
+          one.splices = editText(text, span.entry, edits, one.expected, lineBreak, reparse);
+        }
+        if (!provenInDocument(inDocument, new Map([[index, one]]), false)) {
+          throw new EditError(
+            'the edit is inside a YAML anchor that other items alias: it would change them too',
+          );
+        }
+      } catch (error) {
+        if (!(error instanceof EditError)) throw error;
+        refused.set(index, error.message);
+      }
+    };
+    // All edits at once, one re-read; where that fails, each half the same way, down to single
+    // edits proven on their own as every edit was before (so a refused edit gets its own error).
+    // Edits proven together need no proof alone: with all of them in place, each edited item
+    // reads as expected and every other item as before. A few failing edits among n cost a few
+    // log2(n) re-reads, not n.
+    const settle = (group: readonly [number, Applied][]): void => {
+      if (group.length === 0 || provenInDocument(inDocument, new Map(group), true)) return;
+      const [first] = group;
+      if (group.length === 1 && first) {
+        alone(first[0], first[1]);
+        return;
+      }
+      const half = Math.ceil(group.length / 2);
+      settle(group.slice(0, half));
+      settle(group.slice(half));
+    };
+    settle([...applied]);
+  }
+  const edited = new Map<number, Splice[]>();
+  for (const resource of resources) {
+    const message = refused.get(resource.index);
+    const one = applied.get(resource.index);
+    if (message !== undefined) {
       results.push({
         severity: 'error',
-        message: `item ${resource.index} (${resource.kind} ${resource.name}): ${error.message}`,
+        message: `item ${resource.index} (${resource.kind} ${resource.name}): ${message}`,
       });
-    }
+    } else if (one) edited.set(resource.index, one.splices);
   }
   return edited;
 }
@@ -579,21 +624,44 @@ function capInfo(results: Result[]): Result[] {
   return [...results.filter((r) => r.severity !== 'info' || kept.has(r)).map(complete), summary];
 }
 
-/** The document with `text` in place of one item parses to the same other items as before. */
-function othersUnchanged(
+/**
+ * Whether the document with the applied edits in place reads as before but for them: every
+ * other item unchanged and, with `own`, each edited item as expected.
+ */
+function provenInDocument(
   input: Input & { format: 'yaml-list' },
-  span: { start: number; end: number },
-  text: string,
-  index: number,
+  applied: ReadonlyMap<number, Applied>,
+  own: boolean,
 ): boolean {
+  const before = getPath(wholeDocument(input.text, input.document), ['items']);
+  const changes = [...applied.values()].map((a) => ({
+    span: a.span,
+    text: applySplices(a.text, a.splices),
+  }));
+  const after = reparsedItems(input, changes);
+  if (!Array.isArray(before) || !after || before.length !== after.length) return false;
+  return before.every((item, i) => {
+    const one = applied.get(i);
+    if (!one) return isDeepStrictEqual(item, after[i]);
+    return !own || isDeepStrictEqual(after[i] ?? null, one.expected());
+  });
+}
+
+/** The items of the document with each change's text in place of its span, read again. */
+function reparsedItems(
+  input: Input & { format: 'yaml-list' },
+  changes: readonly { span: Span; text: string }[],
+): Json[] | undefined {
   const { document } = input;
-  const spliced =
-    input.text.slice(document.start, span.start) + text + input.text.slice(span.end, document.end);
-  const before = getPath(wholeDocument(input.text, document), ['items']);
-  const after = getPath(reparseItem(spliced, false), ['items']);
-  if (!Array.isArray(before) || !Array.isArray(after) || before.length !== after.length)
-    return false;
-  return before.every((item, i) => i === index || isDeepStrictEqual(item, after[i]));
+  const pieces: string[] = [];
+  let at = document.start;
+  for (const { span, text } of [...changes].sort((a, b) => a.span.start - b.span.start)) {
+    pieces.push(input.text.slice(at, span.start), text);
+    at = span.end;
+  }
+  pieces.push(input.text.slice(at, document.end));
+  const items = getPath(reparseItem(pieces.join(''), false), ['items']);
+  return Array.isArray(items) ? items : undefined;
 }
 
 /** A copy that shares no objects, where YAML aliases made the parsed value share them. */

@@ -62,12 +62,10 @@ export function kptfileConfig(
   // A `mode: check` validator checks what the mutator renders (same options, plus the mode): the
   // mutator's configuration is the package's, not a second choice.
   const renders = candidates.filter((c) => !isCheck(c.fn));
-  if (renders.length > 0 && renders.length < candidates.length) {
-    candidates.splice(0, candidates.length, ...renders);
-  }
-  const [candidate] = candidates as [Candidate];
-  if (candidates.length > 1) {
-    const named = candidates.map((c) => `${c.where} (${functionName(c.fn)})`).join(', ');
+  const chosen = renders.length > 0 ? renders : candidates;
+  const [candidate] = chosen as [Candidate];
+  if (chosen.length > 1) {
+    const named = chosen.map((c) => `${c.where} (${functionName(c.fn)})`).join(', ');
     return {
       error: `several secret-rollout functions in the input's Kptfiles: ${named}; choose the configuration with --fn-config FILE or key=value`,
     };

@@ -33,7 +33,8 @@ export function writeOutput(input: Input, edited: ItemTexts, results: readonly R
       const changes = replacements(input, edited);
       // Results are output only: the input's (from an earlier function) are replaced by ours.
       if (input.results) changes.push({ ...input.results, text: '' });
-      if (results.length > 0) changes.push(...resultsInsertions(input, results));
+      // One insertion per result: pushed one by one, as a spread puts them all on the stack.
+      for (const insertion of resultsInsertions(input, results)) changes.push(insertion);
       return splice(input.text, changes);
     }
   }

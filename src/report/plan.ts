@@ -119,8 +119,9 @@ export function planTable(plan: Plan): string {
     [r.detail, r.conflictDetail].filter((s) => s !== '').join('; '),
   ]);
   const header = ['WAVE', 'KIND', 'NAME', 'DETAIL'];
+  // A loop, not Math.max(...cells): a spread puts every row on the stack.
   const widths = header.map((h, i) =>
-    Math.max(h.length, ...cells.map((c) => (c[i] as string).length)),
+    cells.reduce((width, c) => Math.max(width, (c[i] as string).length), h.length),
   );
   const line = (row: string[]) =>
     row

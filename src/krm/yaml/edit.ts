@@ -45,11 +45,15 @@ export function editText(
   /** Called only when a proof is needed (the value may have to be read again). */
   expected: () => Json,
   lineBreak: string,
-  /** Reads an edited text for the proof: on its own, or in its document (aliases). */
-  reparse: (text: string) => Json | undefined = (text) => reparseItem(text, entry),
+  /**
+   * Reads an edited text for the proof: on its own, or in its document (aliases); `later`: the
+   * caller proves the result itself (in its document, together with the other items' edits).
+   */
+  reparse: ((text: string) => Json | undefined) | 'later' = (text) => reparseItem(text, entry),
 ): Splice[] {
   let value: Json | undefined;
   const proven = (text: string) => {
+    if (reparse === 'later') return true;
     value ??= expected();
     return isDeepStrictEqual(reparse(text) ?? null, value);
   };
