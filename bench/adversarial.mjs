@@ -126,11 +126,12 @@ function outcome(code, signal, killed, stderr, outFile) {
   const tail = Buffer.alloc(Math.min(size, 1 << 16));
   readSync(fd, tail, 0, tail.length, size - tail.length);
   closeSync(fd);
-  // Of stdout, only a ResourceList's results: the rest is the input's text.
+  // Of stdout, only a ResourceList's results: the rest is the input's text. Results longer than
+  // the tail (an error per item) start before it: on exit 1 the tail is all results then.
   const out = tail.toString('utf8');
   const at = Math.max(out.lastIndexOf('\nresults:\n'), out.lastIndexOf('"results":'));
-  const text =
-    stderr.replace(/^Command (exited|terminated).*\n?/gm, '') + (at < 0 ? '' : out.slice(at));
+  const results = at >= 0 ? out.slice(at) : code === 1 && size > tail.length ? out : '';
+  const text = stderr.replace(/^Command (exited|terminated).*\n?/gm, '') + results;
   if (STACK.test(text)) return `✗ stack trace (exit ${code ?? signal})`;
   if (CRASH.test(text)) return `✗ internal error: ${CRASH.exec(text)[0]} (exit ${code ?? signal})`;
   if (code === 0) return 'ok';

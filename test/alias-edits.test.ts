@@ -3,7 +3,7 @@
 // re-read is counted through the parse function the proof uses (reparseItem): one for all edits,
 // not one per edited item (issue #20 §1; main read the document again once or twice per edit).
 import { describe, expect, it, vi } from 'vitest';
-import { run } from '../src/run.js';
+import { maxAliasedList, run } from '../src/run.js';
 
 const reparsed = vi.hoisted(() => ({ documents: 0 }));
 vi.mock('../src/krm/yaml/edit.js', async (importOriginal) => {
@@ -116,5 +116,26 @@ describe('edits in a document whose items alias anchors in other items', () => {
     // the document again once or twice per edit, then the first failing run did the same).
     expect(large.documents).toBeLessThanOrEqual(small.documents + 4);
     expect(large.documents).toBeLessThan(64 / 2);
+  });
+
+  it('are read only in a list of at most 1 MiB; past it each aliasing item is an error, nothing changes', () => {
+    // Filler Deployments of their own labels make the list large; two alias the source's anchor.
+    const own = (i: number) => deployment(i, '{team: own}');
+    const filler = Array.from({ length: Math.ceil(maxAliasedList / own(0).length) }, (_, i) =>
+      own(i + 10),
+    );
+    const text = list([source, deployment(0), deployment(1), ...filler]);
+    expect(text.length).toBeGreaterThan(maxAliasedList);
+    const { out, documents } = counted(text);
+    expect(out.exitCode).toBe(1);
+    const errors = out.stdout.split('\n').filter((l) => l.startsWith('  message: "item'));
+    expect(errors).toEqual(
+      [1, 2].map(
+        (i) =>
+          `  message: "item ${i}: aliases a YAML anchor of another item in a ResourceList larger than 1 MiB, which is read whole to prove each edit: define the anchor in this item, or split the list"`,
+      ),
+    );
+    expect(out.stdout.startsWith(text)).toBe(true);
+    expect(documents).toBe(0);
   });
 });
