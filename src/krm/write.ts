@@ -34,7 +34,9 @@ export function writeOutput(input: Input, edited: ItemTexts, results: readonly R
       // Results are output only: the input's (from an earlier function) are replaced by ours.
       if (input.results) changes.push({ ...input.results, text: '' });
       // One insertion per result: pushed one by one, as a spread puts them all on the stack.
-      for (const insertion of resultsInsertions(input, results)) changes.push(insertion);
+      if (results.length > 0) {
+        for (const insertion of resultsInsertions(input, results)) changes.push(insertion);
+      }
       return splice(input.text, changes);
     }
   }
