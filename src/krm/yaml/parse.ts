@@ -7,7 +7,7 @@
 // only a merge-key bomb, refused whatever else the text holds, is refused without asking it.
 import { CORE_SCHEMA, load, Type, YAMLException } from 'js-yaml';
 import type { Document, Node } from 'yaml';
-import { type Json, maxNodes } from '../../model/resource.js';
+import { isObject, type Json, maxNodes } from '../../model/resource.js';
 import { lineNumberAt } from './lines.js';
 import loadYaml from './load-yaml.cjs';
 import { beforeColon, yamlMessage } from './messages.js';
@@ -23,8 +23,29 @@ export const schema = CORE_SCHEMA.extend({ implicit: [merge] });
 // as the square of the chain's length (2·10⁸ for 20k links in 1 MB). js-yaml counts the keys its
 // merges copy; past the bound that alias expansion has too (maxNodes, see toResource) the item is
 // refused (parseYaml), where js-yaml's own bound (10k) handed it to the conforming reader, whose
-// alias resolution is itself quadratic. The option is not in js-yaml's types: hence no object literal.
-const loadOptions = { schema, maxTotalMergeKeys: maxNodes };
+// alias resolution is itself quadratic. The bound is lower when the run's expansion budget has less
+// left (parseYaml).
+
+/**
+ * The run's budget of alias-expanded nodes: `expansionPerChar` per character of the input plus
+ * `expansionBase`. maxNodes bounds one item; without a bound per input, thousands of items each
+ * just under it (≈250 bytes of nested aliases stand for 900k nodes) cost a walk of 900k nodes
+ * each in the alias-bomb check and in every rule after it, and more when a checksum hashes them
+ * (≈0.5 µs and ≈40 bytes of memory a node). The examples, testdata/reach and bench/generate.mjs's
+ * packages hold 0.04–0.09 nodes per character with no aliases at all, and only items with
+ * aliases are charged: 1 per character leaves them a margin of 10 and bounds an 8 MiB input to
+ * ≈9.4M nodes (bench family many-alias-items; at 2 per character, 8 MiB of aliased ExternalSecrets
+ * read by Deployments peaked at 450 MiB, at 1 at 290 MiB). The base lets any one item under maxNodes pass
+ * whatever the input's size, as before this budget.
+ */
+export const expansionPerChar = 1;
+export const expansionBase = maxNodes;
+let expansion = { text: '', left: 0 };
+
+/** Starts the budget of a run over `text`; only parses of spans of that text are charged. */
+export function startExpansionBudget(text: string): void {
+  expansion = { text, left: expansionPerChar * text.length + expansionBase };
+}
 
 export class ParseError extends Error {
   constructor(
@@ -128,10 +149,72 @@ export function located(
 
 /** Parses one span; errors name the line and column in the whole input. */
 export function parseYaml(text: string, spanStart: number, fullText: string): Json {
+  // Without an alias nothing expands: the value has fewer nodes than the text has characters.
+  const charged = fullText === expansion.text && text.includes('*');
+  const value = parseSpan(text, spanStart, fullText, charged);
+  if (!charged) return value;
+  const nodes = expandedNodes(value, expansion.left);
+  if (nodes <= expansion.left) {
+    expansion.left -= nodes;
+    return value;
+  }
+  // Past maxNodes on its own, an item is left to toResource, which names it in its refusal after
+  // a walk of maxNodes + 1 nodes (charged here). Not a ResourceList read whole for an alias
+  // between items (wholeDocument): toResource would walk each of its items.
+  const list = isObject(value) && Array.isArray(value.items);
+  if (expansion.left < maxNodes || list) throw overBudget(text, 0, spanStart, fullText);
+  expansion.left -= maxNodes + 1;
+  return value;
+}
+
+function overBudget(text: string, offset: number, spanStart: number, fullText: string) {
+  const bound = expansionPerChar * fullText.length + expansionBase;
+  const problem = `YAML aliases expand this input to more than ${bound.toLocaleString('en')} nodes (${expansionPerChar} per character of input + ${expansionBase.toLocaleString('en')}; a YAML alias bomb?)`;
+  return new ParseError(located(problem, text, offset, spanStart, fullText));
+}
+
+/**
+ * The nodes of `value` as walks see it (aliases expanded), or Infinity past `limit` or for a
+ * cycle (js-yaml registers an anchor before reading its content). Each distinct node is visited
+ * once, its size memoised: linear in the text, where a walk of the expansion is not. A stack, not
+ * recursion: a chain of aliases nests as deep as it is long.
+ */
+export function expandedNodes(value: Json, limit: number): number {
+  const sizes = new Map<object, number>();
+  const stack: [Json, boolean][] = [[value, false]];
+  let total = 1;
+  while (stack.length > 0) {
+    const [node, done] = stack.pop() as [Json, boolean];
+    if (node === null || typeof node !== 'object') continue;
+    const children = Array.isArray(node) ? node : Object.values(node);
+    if (done) {
+      let size = 1;
+      for (const child of children) {
+        size += child !== null && typeof child === 'object' ? (sizes.get(child) as number) : 1;
+      }
+      if (size > limit) return Number.POSITIVE_INFINITY;
+      sizes.set(node, size);
+      total = size;
+      continue;
+    }
+    const known = sizes.get(node);
+    if (known === -1) return Number.POSITIVE_INFINITY; // on the path to itself
+    if (known !== undefined) continue;
+    sizes.set(node, -1);
+    stack.push([node, true]);
+    for (const child of children) stack.push([child, false]);
+  }
+  return total;
+}
+
+function parseSpan(text: string, spanStart: number, fullText: string, charged: boolean): Json {
   let value: Json = null;
   let failure: YAMLException | undefined;
+  const mergeBound = charged ? Math.min(maxNodes, expansion.left) : maxNodes;
   try {
-    value = load(text, loadOptions) as Json;
+    // maxTotalMergeKeys is not in js-yaml's types: hence no object literal in the call.
+    const options = { schema, maxTotalMergeKeys: mergeBound };
+    value = load(text, options) as Json;
   } catch (error) {
     if (!(error instanceof YAMLException)) throw error;
     failure = error;
@@ -141,6 +224,7 @@ export function parseYaml(text: string, spanStart: number, fullText: string): Js
   // Refused before the conforming reader looks: its document of a large item costs ≈2 s and
   // ≈100 bytes of memory per byte of text, and the refusal would stand whatever it found.
   if (/maxTotalMergeKeys/.test(reason)) {
+    if (mergeBound < maxNodes) throw overBudget(text, offset, spanStart, fullText);
     const bomb = `merge keys (<<) copy more than ${maxNodes.toLocaleString('en')} keys (a YAML merge-key bomb?)`;
     throw new ParseError(located(bomb, text, offset, spanStart, fullText));
   }
