@@ -126,3 +126,23 @@ describe('aliases where js-yaml cannot read the item', () => {
     );
   });
 });
+
+describe('two %YAML directives in one document', () => {
+  it('are looked for line by line: millions of comment lines after one are read', () => {
+    // At 6d61c3f one regular expression looked for them, with a backtracking entry per line of
+    // the document's prefix: 3 million lines ended in `Maximum call stack size exceeded`.
+    expect(yamlProblem(`%YAML 1.2\n${'#\n'.repeat(3_000_000)}---\na: 1\n`)).toBeUndefined();
+  });
+
+  it('are found with directives, blank and CRLF lines between them, not across content', () => {
+    const twice = '%YAML 1.2\r\n%TAG ! tag:a,2000:\n \t# c\n\t\r\n\n%YAML\t1.2\n---\na: 1\n';
+    expect(yamlProblem(twice)).toEqual({
+      message: 'a document can have only one %YAML directive',
+      offset: twice.lastIndexOf('%YAML'),
+    });
+    expect(yamlProblem('%YAML 1.2\n---\na: 1\n...\n%YAML 1.2\n---\nb: 2\n')).toBeUndefined();
+    expect(yamlProblem('%YAML 1.2\n# c\nx\n%YAML 1.2\n---\nb: 2\n')).not.toEqual(
+      expect.objectContaining({ message: 'a document can have only one %YAML directive' }),
+    );
+  });
+});

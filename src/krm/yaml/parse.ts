@@ -95,14 +95,36 @@ export function yamlProblem(text: string): YamlProblem | undefined {
     Error.stackTraceLimit = limit;
   }
   if (problem) return problem;
-  const twice = /^%YAML[ \t][^\n]*\n(?:(?:%[^\n]*|[ \t]*(?:#[^\n]*)?)\r?\n)*?%YAML[ \t]/m.exec(
-    text,
-  );
-  if (twice) {
-    const offset = text.indexOf('%YAML', twice.index + 1);
-    return { message: 'a document can have only one %YAML directive', offset };
+  const offset = secondYamlDirective(text);
+  if (offset === undefined) return undefined;
+  return { message: 'a document can have only one %YAML directive', offset };
+}
+
+/**
+ * The offset of a %YAML directive that follows another with only directives, blank lines and
+ * comments between them (one document's prefix), or undefined. One line at a time: a regular
+ * expression over the prefix keeps a backtracking entry per line, and overflowed the stack on
+ * 3 million comment lines.
+ */
+function secondYamlDirective(text: string): number | undefined {
+  const isYaml = (at: number) => text.startsWith('%YAML', at) && /[ \t]/.test(text[at + 5] ?? '');
+  let afterYaml = false;
+  for (let pos = 0; pos < text.length; ) {
+    if (afterYaml && isYaml(pos)) return pos;
+    const lf = text.indexOf('\n', pos);
+    if (lf < 0) return undefined;
+    if (isYaml(pos)) afterYaml = true;
+    else if (afterYaml && text[pos] !== '%') afterYaml = blankOrComment(text, pos, lf);
+    pos = lf + 1;
   }
   return undefined;
+}
+
+/** Whether the line from `start` to the line feed at `lf` holds white space or a comment only. */
+function blankOrComment(text: string, start: number, lf: number): boolean {
+  let i = start;
+  while (text[i] === ' ' || text[i] === '\t') i++;
+  return i === lf || text[i] === '#' || (text[i] === '\r' && i + 1 === lf);
 }
 
 /**
