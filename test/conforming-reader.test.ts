@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { locateByCst } from '../src/krm/yaml/locate-cst.js';
 import { ParseError, parseYaml, yamlProblem } from '../src/krm/yaml/parse.js';
 import { run } from '../src/run.js';
 
@@ -144,5 +145,26 @@ describe('two %YAML directives in one document', () => {
     expect(yamlProblem('%YAML 1.2\n# c\nx\n%YAML 1.2\n---\nb: 2\n')).not.toEqual(
       expect.objectContaining({ message: 'a document can have only one %YAML directive' }),
     );
+  });
+});
+
+describe('the fallback edit locator (locate-cst.ts)', () => {
+  const mapping = (keys: number) => {
+    let text = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n';
+    for (let i = 0; i < keys; i++) text += `  k${i}: v\n`;
+    return text;
+  };
+
+  it('finds duplicate keys in work linear in the keys of a mapping', () => {
+    const keys = 1000;
+    const text = mapping(keys);
+    const spy = vi.spyOn(identity, 'isScalar');
+    expect(locateByCst(text, false, ['metadata'], 'k')).toMatchObject({ kind: 'lines' });
+    // The library's check (uniqueKeys, used at 6d61c3f): ≈10⁶ calls; a set: a few per key.
+    expect(spy.mock.calls.length).toBeLessThan(20 * keys);
+  });
+
+  it('still declines a text with a duplicate key', () => {
+    expect(locateByCst(`${mapping(3)}  k1: again\n`, false, ['metadata'], 'k')).toBeUndefined();
   });
 });

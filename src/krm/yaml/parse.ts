@@ -131,7 +131,7 @@ function blankOrComment(text: string, start: number, lf: number): boolean {
  * The offset of the first key of `doc` equal to an earlier key of its mapping, as the composer's
  * check (uniqueKeys) decides: scalar keys whose values are ===, which a Set decides but for NaN.
  */
-function firstDuplicateKey(doc: Document.Parsed): number | undefined {
+export function firstDuplicateKey(doc: Document.Parsed): number | undefined {
   const { isScalar, visit } = loadYaml();
   let first: number | undefined;
   visit(doc, {
