@@ -119,6 +119,17 @@ describe('aliases where js-yaml cannot read the item', () => {
     expect(value.spec.l).toEqual(Array.from({ length: 200 }, (_, i) => [Math.floor(i / 2)]));
   });
 
+  it('refuses more after one read of the item by the library, not two', () => {
+    const { Composer } = createRequire(import.meta.url)('yaml') as {
+      Composer: { prototype: { compose: () => unknown } };
+    };
+    const compose = vi.spyOn(Composer.prototype, 'compose');
+    const text = tagged(101);
+    expect(() => parseYaml(text, 0, text)).toThrow(/more than 100 aliases/);
+    // 6d61c3f: once to judge the item (yamlProblem), once more for its value (parseDocument).
+    expect(compose).toHaveBeenCalledTimes(1);
+  });
+
   it('refuses more, naming the line of the first one past the bound', () => {
     // The library resolves each alias by walking those before it: quadratic in their number.
     const text = tagged(101);
@@ -179,7 +190,8 @@ describe('tags outside the core schema', () => {
 
   it('are read by js-yaml as if absent, the library reading the item once (to judge it)', () => {
     let text = 'apiVersion: example.com/v1\nkind: Thing\nmetadata:\n  name: tags\nspec:\n  l:\n';
-    for (let i = 0; i < 1000; i++) text += `  - &a${i} [${i}, !custom ${i}, !!foo '']\n  - *a${i}\n`;
+    for (let i = 0; i < 1000; i++)
+      text += `  - &a${i} [${i}, !custom ${i}, !!foo '']\n  - *a${i}\n`;
     const toJS = vi.spyOn(Document.prototype, 'toJS');
     const value = parseYaml(text, 0, text) as { spec: { l: unknown[] } };
     expect(toJS).not.toHaveBeenCalled();

@@ -91,8 +91,14 @@ export interface YamlProblem {
  * added: at most one %YAML directive per document (YAML 1.2 §6.8.1; the suite's SF5V).
  */
 export function yamlProblem(text: string): YamlProblem | undefined {
+  return judged(text).problem;
+}
+
+/** yamlProblem's verdict, with the documents the composer built for it. */
+function judged(text: string): { problem?: YamlProblem; docs: Document.Parsed[] } {
   const { Composer, Parser } = loadYaml();
   let problem: YamlProblem | undefined;
+  const docs: Document.Parsed[] = [];
   // The composer's own duplicate-key check compares each key with every key before it in its
   // mapping: 2·10⁸ comparisons for one mapping of 20k keys. The same check is made here with a
   // set per mapping (firstDuplicateKey).
@@ -112,14 +118,17 @@ export function yamlProblem(text: string): YamlProblem | undefined {
   const limit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   try {
-    for (const doc of composer.compose(new Parser().parse(text), true)) note(doc);
+    for (const doc of composer.compose(new Parser().parse(text), true)) {
+      note(doc);
+      docs.push(doc);
+    }
   } finally {
     Error.stackTraceLimit = limit;
   }
-  if (problem) return problem;
+  if (problem) return { problem, docs };
   const offset = secondYamlDirective(text);
-  if (offset === undefined) return undefined;
-  return { message: 'a document can have only one %YAML directive', offset };
+  if (offset === undefined) return { docs };
+  return { problem: { message: 'a document can have only one %YAML directive', offset }, docs };
 }
 
 /**
@@ -272,7 +281,7 @@ function parseSpan(text: string, spanStart: number, fullText: string, charged: b
     const bomb = `merge keys (<<) copy more than ${maxNodes.toLocaleString('en')} keys (a YAML merge-key bomb?)`;
     throw new ParseError(located(bomb, text, offset, spanStart, fullText));
   }
-  const problem = yamlProblem(text);
+  const { problem, docs } = judged(text);
   if (problem) {
     throw new ParseError(
       `invalid YAML: ${located(problem.message, text, problem.offset, spanStart, fullText)}`,
@@ -287,17 +296,20 @@ function parseSpan(text: string, spanStart: number, fullText: string, charged: b
     );
   }
   // Valid YAML js-yaml does not read (a multi-line flow key, …): the conforming reader's value.
-  return conformingValue(text, spanStart, fullText);
+  return conformingValue(text, docs, spanStart, fullText);
 }
 
 /** Aliases in an item read by the conforming reader (conformingValue). */
 const maxAliases = 100;
 
-function conformingValue(text: string, spanStart: number, fullText: string): Json {
+/** The value of `text`, which js-yaml does not read; `judged`: the documents yamlProblem read. */
+function conformingValue(
+  text: string,
+  judged: readonly Document.Parsed[],
+  spanStart: number,
+  fullText: string,
+): Json {
   const { isCollection, parseDocument, visit } = loadYaml();
-  // Duplicate keys were looked for by yamlProblem, in linear time; the composer's check is not.
-  const opts = { schema: 'core', merge: true, prettyErrors: false, uniqueKeys: false } as const;
-  const doc = parseDocument(text, opts);
   const refuse = (problem: string, node: Node | null | undefined) => {
     const offset = node?.range?.[0] ?? 0;
     return new ParseError(located(problem, text, offset, spanStart, fullText));
@@ -305,31 +317,38 @@ function conformingValue(text: string, spanStart: number, fullText: string): Jso
   // JSON, and so a Kubernetes object, has neither collection keys nor tags beyond the core schema.
   let bad: ParseError | undefined;
   let aliases = 0;
-  visit(doc, {
-    // The library resolves each alias by a walk of the anchors and aliases before it: quadratic
-    // in the aliases (8.7k anchors each aliased once in 0.25 MB: 3.6 s). Items that need this
-    // reader and hold more are refused; js-yaml, which reads every other item, resolves aliases
-    // in constant time.
-    Alias(_, alias) {
-      if (++aliases <= maxAliases) return undefined;
-      bad = refuse(
-        `valid YAML, but more than ${maxAliases} aliases in an item that needs the conforming reader (a YAML 1.1 tag such as !!timestamp, a multi-line flow key)`,
-        alias,
-      );
-      return visit.BREAK;
-    },
-    Pair(_, pair) {
-      if (isCollection(pair.key)) {
+  // Checked on the document yamlProblem read, so an item refused here costs the library one read
+  // of it, not two. A span holds one document; the value below is the first's too.
+  for (const judgedDoc of judged.slice(0, 1))
+    visit(judgedDoc, {
+      // The library resolves each alias by a walk of the anchors and aliases before it: quadratic
+      // in the aliases (8.7k anchors each aliased once in 0.25 MB: 3.6 s). Items that need this
+      // reader and hold more are refused; js-yaml, which reads every other item, resolves aliases
+      // in constant time.
+      Alias(_, alias) {
+        if (++aliases <= maxAliases) return undefined;
         bad = refuse(
-          'valid YAML, but a mapping key is a collection, which JSON cannot hold',
-          pair.key,
+          `valid YAML, but more than ${maxAliases} aliases in an item that needs the conforming reader (a YAML 1.1 tag such as !!timestamp, a multi-line flow key)`,
+          alias,
         );
         return visit.BREAK;
-      }
-      return undefined;
-    },
-  });
+      },
+      Pair(_, pair) {
+        if (isCollection(pair.key)) {
+          bad = refuse(
+            'valid YAML, but a mapping key is a collection, which JSON cannot hold',
+            pair.key,
+          );
+          return visit.BREAK;
+        }
+        return undefined;
+      },
+    });
   if (bad) throw bad;
+  // Read again for the value, with merge keys, which the verdict's read leaves as plain keys.
+  // Duplicate keys were looked for by yamlProblem, in linear time; the composer's check is not.
+  const opts = { schema: 'core', merge: true, prettyErrors: false, uniqueKeys: false } as const;
+  const doc = parseDocument(text, opts);
   // Warnings (a tag no schema here resolves, `!foo`) leave the value as if untagged: what
   // Kubernetes' go-yaml reads too.
   try {
