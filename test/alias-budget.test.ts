@@ -48,3 +48,14 @@ describe('alias expansion per input', () => {
     expect(expandedNodes(cycle as never, 1e9)).toBe(Number.POSITIVE_INFINITY);
   });
 });
+
+describe('the alias-bomb walk (toResource)', () => {
+  it('walks a list of 300,000 entries in an item over 1 MB', () => {
+    // At 6d61c3f it spread the list into one push: `internal error: Maximum call stack size
+    // exceeded`.
+    const text = `apiVersion: example.com/v1\nkind: Thing\nmetadata:\n  name: a\nl:\n${'- 1\n'.repeat(300_000)}`;
+    const out = run(text);
+    expect(out.stderr).toBe('');
+    expect(out.exitCode).toBe(0);
+  });
+});
