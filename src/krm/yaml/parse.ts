@@ -204,12 +204,15 @@ export function located(
 export function parseYaml(text: string, spanStart: number, fullText: string): Json {
   // Without an alias nothing expands: the value has fewer nodes than the text has characters.
   const charged = fullText === expansion.text && text.includes('*');
-  const value = parseSpan(text, spanStart, fullText, charged);
-  if (!charged) return value;
+  return parseSpan(text, spanStart, fullText, charged);
+}
+
+/** Charges the run's budget with the expansion of `value`, read from `text`; throws past it. */
+function charge(value: Json, text: string, spanStart: number, fullText: string): void {
   const nodes = expandedNodes(value, expansion.left);
   if (nodes <= expansion.left) {
     expansion.left -= nodes;
-    return value;
+    return;
   }
   // Past maxNodes on its own, an item is left to toResource, which names it in its refusal after
   // a walk of maxNodes + 1 nodes (charged here). Not a ResourceList read whole for an alias
@@ -217,7 +220,6 @@ export function parseYaml(text: string, spanStart: number, fullText: string): Js
   const list = isObject(value) && Array.isArray(value.items);
   if (expansion.left < maxNodes || list) throw overBudget(text, 0, spanStart, fullText);
   expansion.left -= maxNodes + 1;
-  return value;
 }
 
 function overBudget(text: string, offset: number, spanStart: number, fullText: string) {
@@ -281,6 +283,9 @@ function parseSpan(text: string, spanStart: number, fullText: string, charged: b
     const bomb = `merge keys (<<) copy more than ${maxNodes.toLocaleString('en')} keys (a YAML merge-key bomb?)`;
     throw new ParseError(located(bomb, text, offset, spanStart, fullText));
   }
+  // Also refused before the conforming reader judges the item, as a merge-key bomb is: past the
+  // budget every item with aliases is, and judging costs ≈1 s per MB.
+  if (charged && failure === undefined) charge(value, text, spanStart, fullText);
   const { problem, docs } = judged(text);
   if (problem) {
     throw new ParseError(
@@ -296,7 +301,9 @@ function parseSpan(text: string, spanStart: number, fullText: string, charged: b
     );
   }
   // Valid YAML js-yaml does not read (a multi-line flow key, …): the conforming reader's value.
-  return conformingValue(text, docs, spanStart, fullText);
+  const conforming = conformingValue(text, docs, spanStart, fullText);
+  if (charged) charge(conforming, text, spanStart, fullText);
+  return conforming;
 }
 
 /** Aliases in an item read by the conforming reader (conformingValue). */
