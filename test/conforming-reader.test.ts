@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { locateByCst } from '../src/krm/yaml/locate-cst.js';
 import { ParseError, parseYaml, yamlProblem } from '../src/krm/yaml/parse.js';
 import { run } from '../src/run.js';
 
@@ -103,26 +104,106 @@ describe('duplicate keys', () => {
 });
 
 describe('aliases where js-yaml cannot read the item', () => {
-  // A tag outside the core schema: js-yaml refuses it, the conforming reader builds the value.
+  // A multi-line flow key: js-yaml refuses it, the conforming reader builds the value.
   const tagged = (aliases: number) => {
     let text = 'apiVersion: example.com/v1\nkind: Thing\nmetadata:\n  name: tags\nspec:\n';
-    text += '  t: !custom x\n  l:\n';
+    text += '  t: {a\n    b: x}\n  l:\n';
     for (let i = 0; i < aliases; i++) text += `  - &a${i} [${i}]\n  - *a${i}\n`;
     return text;
   };
 
   it('reads up to 100 of them', () => {
     const text = tagged(100);
-    const value = parseYaml(text, 0, text) as { spec: { t: string; l: number[][] } };
-    expect(value.spec.t).toBe('x');
+    const value = parseYaml(text, 0, text) as { spec: { t: unknown; l: number[][] } };
+    expect(value.spec.t).toEqual({ 'a b': 'x' });
     expect(value.spec.l).toEqual(Array.from({ length: 200 }, (_, i) => [Math.floor(i / 2)]));
+  });
+
+  it('refuses more after one read of the item by the library, not two', () => {
+    const { Composer } = createRequire(import.meta.url)('yaml') as {
+      Composer: { prototype: { compose: () => unknown } };
+    };
+    const compose = vi.spyOn(Composer.prototype, 'compose');
+    const text = tagged(101);
+    expect(() => parseYaml(text, 0, text)).toThrow(/more than 100 aliases/);
+    // 6d61c3f: once to judge the item (yamlProblem), once more for its value (parseDocument).
+    expect(compose).toHaveBeenCalledTimes(1);
   });
 
   it('refuses more, naming the line of the first one past the bound', () => {
     // The library resolves each alias by walking those before it: quadratic in their number.
     const text = tagged(101);
     expect(() => parseYaml(text, 0, text)).toThrow(
-      /^valid YAML, but more than 100 aliases in an item that needs the conforming reader \(a tag outside the core schema, a multi-line flow key\) at line 209, column 5$/,
+      /^valid YAML, but more than 100 aliases in an item that needs the conforming reader \(a YAML 1.1 tag such as !!timestamp, a multi-line flow key\) at line 210, column 5$/,
     );
+  });
+});
+
+describe('two %YAML directives in one document', () => {
+  it('are looked for line by line: millions of comment lines after one are read', () => {
+    // At 6d61c3f one regular expression looked for them, with a backtracking entry per line of
+    // the document's prefix: 3 million lines ended in `Maximum call stack size exceeded`.
+    expect(yamlProblem(`%YAML 1.2\n${'#\n'.repeat(3_000_000)}---\na: 1\n`)).toBeUndefined();
+  });
+
+  it('are found with directives, blank and CRLF lines between them, not across content', () => {
+    const twice = '%YAML 1.2\r\n%TAG ! tag:a,2000:\n \t# c\n\t\r\n\n%YAML\t1.2\n---\na: 1\n';
+    expect(yamlProblem(twice)).toEqual({
+      message: 'a document can have only one %YAML directive',
+      offset: twice.lastIndexOf('%YAML'),
+    });
+    expect(yamlProblem('%YAML 1.2\n---\na: 1\n...\n%YAML 1.2\n---\nb: 2\n')).toBeUndefined();
+    expect(yamlProblem('%YAML 1.2\n# c\nx\n%YAML 1.2\n---\nb: 2\n')).not.toEqual(
+      expect.objectContaining({ message: 'a document can have only one %YAML directive' }),
+    );
+  });
+});
+
+describe('the fallback edit locator (locate-cst.ts)', () => {
+  const mapping = (keys: number) => {
+    let text = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n';
+    for (let i = 0; i < keys; i++) text += `  k${i}: v\n`;
+    return text;
+  };
+
+  it('finds duplicate keys in work linear in the keys of a mapping', () => {
+    const keys = 1000;
+    const text = mapping(keys);
+    const spy = vi.spyOn(identity, 'isScalar');
+    expect(locateByCst(text, false, ['metadata'], 'k')).toMatchObject({ kind: 'lines' });
+    // The library's check (uniqueKeys, used at 6d61c3f): ≈10⁶ calls; a set: a few per key.
+    expect(spy.mock.calls.length).toBeLessThan(20 * keys);
+  });
+
+  it('still declines a text with a duplicate key', () => {
+    expect(locateByCst(`${mapping(3)}  k1: again\n`, false, ['metadata'], 'k')).toBeUndefined();
+  });
+});
+
+describe('tags outside the core schema', () => {
+  // At 6d61c3f js-yaml refused them, so the item went to the conforming reader's value: a second
+  // read of the whole item by the `yaml` library (≈1 s and ≈100 bytes of memory per byte), and
+  // more than 100 aliases in it were refused.
+  const { Document } = createRequire(import.meta.url)('yaml') as {
+    Document: { prototype: { toJS: () => unknown } };
+  };
+
+  it('are read by js-yaml as if absent, the library reading the item once (to judge it)', () => {
+    let text = 'apiVersion: example.com/v1\nkind: Thing\nmetadata:\n  name: tags\nspec:\n  l:\n';
+    for (let i = 0; i < 1000; i++)
+      text += `  - &a${i} [${i}, !custom ${i}, !!foo '']\n  - *a${i}\n`;
+    const toJS = vi.spyOn(Document.prototype, 'toJS');
+    const value = parseYaml(text, 0, text) as { spec: { l: unknown[] } };
+    expect(toJS).not.toHaveBeenCalled();
+    expect(value.spec.l).toHaveLength(2000);
+    expect(value.spec.l[1]).toEqual([0, '0', '']);
+    expect(run(text).exitCode).toBe(0);
+  });
+
+  it('except the YAML 1.1 tags the conforming reader resolves', () => {
+    const text = 'a: !!timestamp 2001-01-01\n';
+    const toJS = vi.spyOn(Document.prototype, 'toJS');
+    expect((parseYaml(text, 0, text) as { a: unknown }).a).toBeInstanceOf(Date);
+    expect(toJS).toHaveBeenCalled();
   });
 });

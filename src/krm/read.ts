@@ -5,7 +5,7 @@ import { isObject, type Json, type JsonObject, type Projection } from '../model/
 import { jsonErrorOffset } from './json-error.js';
 import { everyLine, lineNumberAt, type ScanMeter } from './yaml/lines.js';
 import { maxDepth, tooDeep } from './yaml/nesting.js';
-import { located, ParseError, parseYaml, yamlProblem } from './yaml/parse.js';
+import { located, ParseError, parseYaml, startExpansionBudget, yamlProblem } from './yaml/parse.js';
 import { hasUnusualCharacters, type KeyCache, quickParse } from './yaml/quick-parse.js';
 import {
   type DocumentSpan,
@@ -60,6 +60,7 @@ export class InputError extends Error {}
 
 /** `meter` counts the characters the line scans step over (tests bound it; see ScanMeter). */
 export function readInput(text: string, meter?: ScanMeter): Input {
+  startExpansionBudget(text);
   const body = text.replace(/^\uFEFF/, '');
   if (body.trim() === '')
     throw new InputError('no input: expected a ResourceList or YAML on stdin');

@@ -140,7 +140,8 @@ function assertBounded(value: Json): void {
         `item expands to more than ${maxNodes.toLocaleString('en')} nodes (a YAML alias bomb?)`,
       );
     }
-    if (Array.isArray(node)) stack.push(...node);
+    // One push per element: a spread passes a list's elements as arguments, past ≈120k a RangeError.
+    if (Array.isArray(node)) for (const child of node) stack.push(child);
     else if (isObject(node)) for (const child of Object.values(node)) stack.push(child);
   }
 }

@@ -7,7 +7,7 @@
 // only a merge-key bomb, refused whatever else the text holds, is refused without asking it.
 import { CORE_SCHEMA, load, Type, YAMLException } from 'js-yaml';
 import type { Document, Node } from 'yaml';
-import { type Json, maxNodes } from '../../model/resource.js';
+import { isObject, type Json, maxNodes } from '../../model/resource.js';
 import { lineNumberAt } from './lines.js';
 import loadYaml from './load-yaml.cjs';
 import { beforeColon, yamlMessage } from './messages.js';
@@ -17,14 +17,57 @@ export const merge = new Type('tag:yaml.org,2002:merge', {
   kind: 'scalar',
   resolve: (data: unknown) => data === '<<' || data === null,
 });
-export const schema = CORE_SCHEMA.extend({ implicit: [merge] });
+
+// Tags the conforming reader resolves beyond the core schema (the `yaml` library's knownTags: a
+// Date for a timestamp, bytes for binary, …): items with them keep going to its value.
+const knownTags = new Set(
+  ['binary', 'merge', 'omap', 'pairs', 'set', 'timestamp'].map((t) => `tag:yaml.org,2002:${t}`),
+);
+/**
+ * Any other tag js-yaml has no type for (`!custom`, `!!foo`, a core tag on the wrong kind of
+ * node): read as if absent, a scalar as its text, which is what the conforming reader makes of
+ * it (with a warning) and what Kubernetes' go-yaml reads. js-yaml refused them, which sent the
+ * item to the conforming reader's value: ≈1 s and ≈100 bytes of memory per byte of text.
+ */
+const untagged = (['scalar', 'sequence', 'mapping'] as const).map(
+  (kind) =>
+    new Type('', {
+      kind,
+      multi: true,
+      resolve: (_data: unknown, tag?: string) => !knownTags.has(tag ?? ''),
+      // A tagged empty node is an empty string to the conforming reader, not null.
+      construct: (data: unknown) => data ?? '',
+    }),
+);
+export const schema = CORE_SCHEMA.extend({ implicit: [merge], explicit: untagged });
 
 // Each mapping of a chain `b: &b {<<: *a, …}` copies every key of the one before: the copies grow
 // as the square of the chain's length (2·10⁸ for 20k links in 1 MB). js-yaml counts the keys its
 // merges copy; past the bound that alias expansion has too (maxNodes, see toResource) the item is
 // refused (parseYaml), where js-yaml's own bound (10k) handed it to the conforming reader, whose
-// alias resolution is itself quadratic. The option is not in js-yaml's types: hence no object literal.
-const loadOptions = { schema, maxTotalMergeKeys: maxNodes };
+// alias resolution is itself quadratic. The bound is lower when the run's expansion budget has less
+// left (parseYaml).
+
+/**
+ * The run's budget of alias-expanded nodes: `expansionPerChar` per character of the input plus
+ * `expansionBase`. maxNodes bounds one item; without a bound per input, thousands of items each
+ * just under it (≈250 bytes of nested aliases stand for 900k nodes) cost a walk of 900k nodes
+ * each in the alias-bomb check and in every rule after it, and more when a checksum hashes them
+ * (≈0.5 µs and ≈40 bytes of memory a node). The examples, testdata/reach and bench/generate.mjs's
+ * packages hold 0.04–0.09 nodes per character with no aliases at all, and only items with
+ * aliases are charged: 1 per character leaves them a margin of 10 and bounds an 8 MiB input to
+ * ≈9.4M nodes (bench family many-alias-items; at 2 per character, 8 MiB of aliased ExternalSecrets
+ * read by Deployments peaked at 450 MiB, at 1 at 290 MiB). The base lets any one item under maxNodes pass
+ * whatever the input's size, as before this budget.
+ */
+export const expansionPerChar = 1;
+export const expansionBase = maxNodes;
+let expansion = { text: '', left: 0 };
+
+/** Starts the budget of a run over `text`; only parses of spans of that text are charged. */
+export function startExpansionBudget(text: string): void {
+  expansion = { text, left: expansionPerChar * text.length + expansionBase };
+}
 
 export class ParseError extends Error {
   constructor(
@@ -48,8 +91,14 @@ export interface YamlProblem {
  * added: at most one %YAML directive per document (YAML 1.2 §6.8.1; the suite's SF5V).
  */
 export function yamlProblem(text: string): YamlProblem | undefined {
+  return judged(text).problem;
+}
+
+/** yamlProblem's verdict, with the documents the composer built for it. */
+function judged(text: string): { problem?: YamlProblem; docs: Document.Parsed[] } {
   const { Composer, Parser } = loadYaml();
   let problem: YamlProblem | undefined;
+  const docs: Document.Parsed[] = [];
   // The composer's own duplicate-key check compares each key with every key before it in its
   // mapping: 2·10⁸ comparisons for one mapping of 20k keys. The same check is made here with a
   // set per mapping (firstDuplicateKey).
@@ -69,26 +118,51 @@ export function yamlProblem(text: string): YamlProblem | undefined {
   const limit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   try {
-    for (const doc of composer.compose(new Parser().parse(text), true)) note(doc);
+    for (const doc of composer.compose(new Parser().parse(text), true)) {
+      note(doc);
+      docs.push(doc);
+    }
   } finally {
     Error.stackTraceLimit = limit;
   }
-  if (problem) return problem;
-  const twice = /^%YAML[ \t][^\n]*\n(?:(?:%[^\n]*|[ \t]*(?:#[^\n]*)?)\r?\n)*?%YAML[ \t]/m.exec(
-    text,
-  );
-  if (twice) {
-    const offset = text.indexOf('%YAML', twice.index + 1);
-    return { message: 'a document can have only one %YAML directive', offset };
+  if (problem) return { problem, docs };
+  const offset = secondYamlDirective(text);
+  if (offset === undefined) return { docs };
+  return { problem: { message: 'a document can have only one %YAML directive', offset }, docs };
+}
+
+/**
+ * The offset of a %YAML directive that follows another with only directives, blank lines and
+ * comments between them (one document's prefix), or undefined. One line at a time: a regular
+ * expression over the prefix keeps a backtracking entry per line, and overflowed the stack on
+ * 3 million comment lines.
+ */
+function secondYamlDirective(text: string): number | undefined {
+  const isYaml = (at: number) => text.startsWith('%YAML', at) && /[ \t]/.test(text[at + 5] ?? '');
+  let afterYaml = false;
+  for (let pos = 0; pos < text.length; ) {
+    if (afterYaml && isYaml(pos)) return pos;
+    const lf = text.indexOf('\n', pos);
+    if (lf < 0) return undefined;
+    if (isYaml(pos)) afterYaml = true;
+    else if (afterYaml && text[pos] !== '%') afterYaml = blankOrComment(text, pos, lf);
+    pos = lf + 1;
   }
   return undefined;
+}
+
+/** Whether the line from `start` to the line feed at `lf` holds white space or a comment only. */
+function blankOrComment(text: string, start: number, lf: number): boolean {
+  let i = start;
+  while (text[i] === ' ' || text[i] === '\t') i++;
+  return i === lf || text[i] === '#' || (text[i] === '\r' && i + 1 === lf);
 }
 
 /**
  * The offset of the first key of `doc` equal to an earlier key of its mapping, as the composer's
  * check (uniqueKeys) decides: scalar keys whose values are ===, which a Set decides but for NaN.
  */
-function firstDuplicateKey(doc: Document.Parsed): number | undefined {
+export function firstDuplicateKey(doc: Document.Parsed): number | undefined {
   const { isScalar, visit } = loadYaml();
   let first: number | undefined;
   visit(doc, {
@@ -128,10 +202,74 @@ export function located(
 
 /** Parses one span; errors name the line and column in the whole input. */
 export function parseYaml(text: string, spanStart: number, fullText: string): Json {
+  // Without an alias nothing expands: the value has fewer nodes than the text has characters.
+  const charged = fullText === expansion.text && text.includes('*');
+  return parseSpan(text, spanStart, fullText, charged);
+}
+
+/** Charges the run's budget with the expansion of `value`, read from `text`; throws past it. */
+function charge(value: Json, text: string, spanStart: number, fullText: string): void {
+  const nodes = expandedNodes(value, expansion.left);
+  if (nodes <= expansion.left) {
+    expansion.left -= nodes;
+    return;
+  }
+  // Past maxNodes on its own, an item is left to toResource, which names it in its refusal after
+  // a walk of maxNodes + 1 nodes (charged here). Not a ResourceList read whole for an alias
+  // between items (wholeDocument): toResource would walk each of its items.
+  const list = isObject(value) && Array.isArray(value.items);
+  if (expansion.left < maxNodes || list) throw overBudget(text, 0, spanStart, fullText);
+  expansion.left -= maxNodes + 1;
+}
+
+function overBudget(text: string, offset: number, spanStart: number, fullText: string) {
+  const bound = expansionPerChar * fullText.length + expansionBase;
+  const problem = `YAML aliases expand this input to more than ${bound.toLocaleString('en')} nodes (${expansionPerChar} per character of input + ${expansionBase.toLocaleString('en')}; a YAML alias bomb?)`;
+  return new ParseError(located(problem, text, offset, spanStart, fullText));
+}
+
+/**
+ * The nodes of `value` as walks see it (aliases expanded), or Infinity past `limit` or for a
+ * cycle (js-yaml registers an anchor before reading its content). Each distinct node is visited
+ * once, its size memoised: linear in the text, where a walk of the expansion is not. A stack, not
+ * recursion: a chain of aliases nests as deep as it is long.
+ */
+export function expandedNodes(value: Json, limit: number): number {
+  const sizes = new Map<object, number>();
+  const stack: [Json, boolean][] = [[value, false]];
+  let total = 1;
+  while (stack.length > 0) {
+    const [node, done] = stack.pop() as [Json, boolean];
+    if (node === null || typeof node !== 'object') continue;
+    const children = Array.isArray(node) ? node : Object.values(node);
+    if (done) {
+      let size = 1;
+      for (const child of children) {
+        size += child !== null && typeof child === 'object' ? (sizes.get(child) as number) : 1;
+      }
+      if (size > limit) return Number.POSITIVE_INFINITY;
+      sizes.set(node, size);
+      total = size;
+      continue;
+    }
+    const known = sizes.get(node);
+    if (known === -1) return Number.POSITIVE_INFINITY; // on the path to itself
+    if (known !== undefined) continue;
+    sizes.set(node, -1);
+    stack.push([node, true]);
+    for (const child of children) stack.push([child, false]);
+  }
+  return total;
+}
+
+function parseSpan(text: string, spanStart: number, fullText: string, charged: boolean): Json {
   let value: Json = null;
   let failure: YAMLException | undefined;
+  const mergeBound = charged ? Math.min(maxNodes, expansion.left) : maxNodes;
   try {
-    value = load(text, loadOptions) as Json;
+    // maxTotalMergeKeys is not in js-yaml's types: hence no object literal in the call.
+    const options = { schema, maxTotalMergeKeys: mergeBound };
+    value = load(text, options) as Json;
   } catch (error) {
     if (!(error instanceof YAMLException)) throw error;
     failure = error;
@@ -141,10 +279,14 @@ export function parseYaml(text: string, spanStart: number, fullText: string): Js
   // Refused before the conforming reader looks: its document of a large item costs ≈2 s and
   // ≈100 bytes of memory per byte of text, and the refusal would stand whatever it found.
   if (/maxTotalMergeKeys/.test(reason)) {
+    if (mergeBound < maxNodes) throw overBudget(text, offset, spanStart, fullText);
     const bomb = `merge keys (<<) copy more than ${maxNodes.toLocaleString('en')} keys (a YAML merge-key bomb?)`;
     throw new ParseError(located(bomb, text, offset, spanStart, fullText));
   }
-  const problem = yamlProblem(text);
+  // Also refused before the conforming reader judges the item, as a merge-key bomb is: past the
+  // budget every item with aliases is, and judging costs ≈1 s per MB.
+  if (charged && failure === undefined) charge(value, text, spanStart, fullText);
+  const { problem, docs } = judged(text);
   if (problem) {
     throw new ParseError(
       `invalid YAML: ${located(problem.message, text, problem.offset, spanStart, fullText)}`,
@@ -159,17 +301,22 @@ export function parseYaml(text: string, spanStart: number, fullText: string): Js
     );
   }
   // Valid YAML js-yaml does not read (a multi-line flow key, …): the conforming reader's value.
-  return conformingValue(text, spanStart, fullText);
+  const conforming = conformingValue(text, docs, spanStart, fullText);
+  if (charged) charge(conforming, text, spanStart, fullText);
+  return conforming;
 }
 
 /** Aliases in an item read by the conforming reader (conformingValue). */
 const maxAliases = 100;
 
-function conformingValue(text: string, spanStart: number, fullText: string): Json {
+/** The value of `text`, which js-yaml does not read; `judged`: the documents yamlProblem read. */
+function conformingValue(
+  text: string,
+  judged: readonly Document.Parsed[],
+  spanStart: number,
+  fullText: string,
+): Json {
   const { isCollection, parseDocument, visit } = loadYaml();
-  // Duplicate keys were looked for by yamlProblem, in linear time; the composer's check is not.
-  const opts = { schema: 'core', merge: true, prettyErrors: false, uniqueKeys: false } as const;
-  const doc = parseDocument(text, opts);
   const refuse = (problem: string, node: Node | null | undefined) => {
     const offset = node?.range?.[0] ?? 0;
     return new ParseError(located(problem, text, offset, spanStart, fullText));
@@ -177,31 +324,38 @@ function conformingValue(text: string, spanStart: number, fullText: string): Jso
   // JSON, and so a Kubernetes object, has neither collection keys nor tags beyond the core schema.
   let bad: ParseError | undefined;
   let aliases = 0;
-  visit(doc, {
-    // The library resolves each alias by a walk of the anchors and aliases before it: quadratic
-    // in the aliases (8.7k anchors each aliased once in 0.25 MB: 3.6 s). Items that need this
-    // reader and hold more are refused; js-yaml, which reads every other item, resolves aliases
-    // in constant time.
-    Alias(_, alias) {
-      if (++aliases <= maxAliases) return undefined;
-      bad = refuse(
-        `valid YAML, but more than ${maxAliases} aliases in an item that needs the conforming reader (a tag outside the core schema, a multi-line flow key)`,
-        alias,
-      );
-      return visit.BREAK;
-    },
-    Pair(_, pair) {
-      if (isCollection(pair.key)) {
+  // Checked on the document yamlProblem read, so an item refused here costs the library one read
+  // of it, not two. A span holds one document; the value below is the first's too.
+  for (const judgedDoc of judged.slice(0, 1))
+    visit(judgedDoc, {
+      // The library resolves each alias by a walk of the anchors and aliases before it: quadratic
+      // in the aliases (8.7k anchors each aliased once in 0.25 MB: 3.6 s). Items that need this
+      // reader and hold more are refused; js-yaml, which reads every other item, resolves aliases
+      // in constant time.
+      Alias(_, alias) {
+        if (++aliases <= maxAliases) return undefined;
         bad = refuse(
-          'valid YAML, but a mapping key is a collection, which JSON cannot hold',
-          pair.key,
+          `valid YAML, but more than ${maxAliases} aliases in an item that needs the conforming reader (a YAML 1.1 tag such as !!timestamp, a multi-line flow key)`,
+          alias,
         );
         return visit.BREAK;
-      }
-      return undefined;
-    },
-  });
+      },
+      Pair(_, pair) {
+        if (isCollection(pair.key)) {
+          bad = refuse(
+            'valid YAML, but a mapping key is a collection, which JSON cannot hold',
+            pair.key,
+          );
+          return visit.BREAK;
+        }
+        return undefined;
+      },
+    });
   if (bad) throw bad;
+  // Read again for the value, with merge keys, which the verdict's read leaves as plain keys.
+  // Duplicate keys were looked for by yamlProblem, in linear time; the composer's check is not.
+  const opts = { schema: 'core', merge: true, prettyErrors: false, uniqueKeys: false } as const;
+  const doc = parseDocument(text, opts);
   // Warnings (a tag no schema here resolves, `!foo`) leave the value as if untagged: what
   // Kubernetes' go-yaml reads too.
   try {
