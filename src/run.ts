@@ -80,6 +80,15 @@ export interface Analysis {
   projected: ReadonlySet<number>;
 }
 
+/**
+ * The longest item read, in characters: the Kubernetes API server takes no request body over
+ * 3 MiB (kubernetes/apiserver pkg/server/config.go, MaxRequestBodyBytes: twice the 1.5 MiB etcd
+ * stores), so no object it could apply is longer. Past a few MiB an item the quick reader declines
+ * costs the conforming reader ≈100 bytes of memory per byte (an 8 MB anchored mapping: 714 MiB).
+ */
+export const maxItemLength = 3 << 20;
+const itemTooLarge = `is longer than ${maxItemLength >> 20} MiB, more than the Kubernetes API server accepts for one object: not read`;
+
 /** The largest ResourceList whose items may alias each other's anchors (see readOne). */
 export const maxAliasedList = 1 << 20;
 const aliasedListTooLarge = `aliases a YAML anchor of another item in a ResourceList larger than ${maxAliasedList / (1 << 20)} MiB, which is read whole to prove each edit: define the anchor in this item, or split the list`;
@@ -129,6 +138,10 @@ export function analyse(
     let nodeBound: number | undefined;
     if (value === undefined && item.span) {
       const { span } = item;
+      if (span.end - span.start > maxItemLength) {
+        results.push({ severity: 'error', message: `${where}: ${itemTooLarge}` });
+        return;
+      }
       const itemText = input.text.slice(span.start, span.end);
       const usual = 'usualCharacters' in input && input.usualCharacters;
       const bystander = passing
