@@ -5,7 +5,14 @@ import { isObject, type Json, type JsonObject, type Projection } from '../model/
 import { jsonErrorOffset } from './json-error.js';
 import { everyLine, lineNumberAt, type ScanMeter } from './yaml/lines.js';
 import { maxDepth, tooDeep } from './yaml/nesting.js';
-import { located, ParseError, parseYaml, startExpansionBudget, yamlProblem } from './yaml/parse.js';
+import {
+  located,
+  ParseError,
+  parseYaml,
+  problemAt,
+  startExpansionBudget,
+  yamlProblem,
+} from './yaml/parse.js';
 import { hasUnusualCharacters, type KeyCache, quickParse } from './yaml/quick-parse.js';
 import {
   type DocumentSpan,
@@ -141,8 +148,7 @@ function contentlessProblems(
     if (meter) meter.visited += runText.length;
     const problem = everyLine(runText, plainLine) ? undefined : yamlProblem(runText);
     if (problem) {
-      const where = located(problem.message, runText, problem.offset, first.start, text);
-      problems.set(seen, `invalid YAML: ${where}`);
+      problems.set(seen, problemAt(problem, runText, first.start, text));
     }
   }
   return problems;
@@ -424,10 +430,7 @@ export function checkItem(
   if (quickRead(text, span, undefined, usualCharacters, null) !== undefined) return undefined;
   const itemText = text.slice(span.start, span.end);
   const problem = yamlProblem(itemText);
-  return (
-    problem &&
-    `invalid YAML: ${located(problem.message, itemText, problem.offset, span.start, text)}`
-  );
+  return problem && problemAt(problem, itemText, span.start, text);
 }
 
 /**

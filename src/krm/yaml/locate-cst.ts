@@ -4,7 +4,7 @@
 import type { Node, YAMLMap } from 'yaml';
 import { aboveComments, lineAt } from './lines.js';
 import loadYaml from './load-yaml.cjs';
-import { firstDuplicateKey } from './parse.js';
+import { firstBadKey } from './parse.js';
 import type { Locator, ScalarStyle, Site } from './site.js';
 
 const styles: Partial<Record<string, ScalarStyle>> = {
@@ -18,7 +18,7 @@ export const locateByCst: Locator = (text, entry, path, key) => {
   // Duplicate keys found with a set per mapping: the library's check (uniqueKeys) compares each
   // key with every key before it, 2·10⁸ comparisons for one mapping of 20k keys.
   const doc = parseDocument(text, { uniqueKeys: false });
-  if (doc.errors.length > 0 || firstDuplicateKey(doc) !== undefined) return undefined;
+  if (doc.errors.length > 0 || firstBadKey(doc) !== undefined) return undefined;
   let root: unknown = doc.contents;
   if (entry) root = isSeq(root) && root.items.length === 1 ? root.items[0] : undefined;
   if (!isMap(root)) return undefined;

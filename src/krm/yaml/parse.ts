@@ -83,6 +83,19 @@ export class ParseError extends Error {
 export interface YamlProblem {
   message: string;
   offset: number;
+  /** Valid YAML that no JSON holds (a collection key): said as such, not as invalid YAML. */
+  valid?: true;
+}
+
+/** The problem as an error names it: `invalid YAML: … at line L, column C`. */
+export function problemAt(
+  problem: YamlProblem,
+  text: string,
+  spanStart: number,
+  fullText: string,
+): string {
+  const where = located(problem.message, text, problem.offset, spanStart, fullText);
+  return problem.valid ? where : `invalid YAML: ${where}`;
 }
 
 /**
@@ -101,14 +114,14 @@ function judged(text: string): { problem?: YamlProblem; docs: Document.Parsed[] 
   const docs: Document.Parsed[] = [];
   // The composer's own duplicate-key check compares each key with every key before it in its
   // mapping: 2·10⁸ comparisons for one mapping of 20k keys. The same check is made here with a
-  // set per mapping (firstDuplicateKey).
+  // set per mapping (firstBadKey).
   const composer = new Composer({ uniqueKeys: false });
   const note = (doc: Document.Parsed) => {
     if (problem) return;
     const error = doc.errors[0];
-    const duplicate = firstDuplicateKey(doc);
-    if (duplicate !== undefined && !(error && error.pos[0] <= duplicate)) {
-      problem = { message: 'Map keys must be unique', offset: duplicate };
+    const key = firstBadKey(doc);
+    if (key !== undefined && !(error && error.pos[0] <= key.offset)) {
+      problem = key;
     } else if (error) {
       problem = { message: yamlMessage(error.code, oneLine(error.message)), offset: error.pos[0] };
     }
@@ -159,28 +172,36 @@ function blankOrComment(text: string, start: number, lf: number): boolean {
 }
 
 /**
- * The offset of the first key of `doc` equal to an earlier key of its mapping, as the composer's
- * check (uniqueKeys) decides: scalar keys whose values are ===, which a Set decides but for NaN.
+ * The first key in `doc` that JSON, and so a Kubernetes object, cannot hold, whatever reader then
+ * reads the value: a duplicate (found with a set per mapping: the library's own check compares
+ * each key with every key before it) or a collection (`? [a, b]`, which js-yaml would turn into
+ * the string "a,b").
  */
-export function firstDuplicateKey(doc: Document.Parsed): number | undefined {
-  const { isScalar, visit } = loadYaml();
-  let first: number | undefined;
+export function firstBadKey(doc: Document.Parsed): YamlProblem | undefined {
+  const { isCollection, isScalar, visit } = loadYaml();
+  let first: YamlProblem | undefined;
+  const found = (problem: YamlProblem) => {
+    if (first === undefined || problem.offset < first.offset) first = problem;
+  };
   visit(doc, {
     Map(_, map) {
       const keys = new Set<unknown>();
       for (const { key } of map.items) {
-        if (!isScalar(key) || Number.isNaN(key.value)) continue;
-        if (keys.has(key.value)) {
-          const offset = key.range?.[0] ?? 0;
-          if (first === undefined || offset < first) first = offset;
-        } else {
-          keys.add(key.value);
+        if (isCollection(key)) {
+          found({ message: collectionKey, offset: key.range?.[0] ?? 0, valid: true });
+          continue;
         }
+        if (!isScalar(key) || Number.isNaN(key.value)) continue;
+        if (keys.has(key.value))
+          found({ message: 'Map keys must be unique', offset: key.range?.[0] ?? 0 });
+        else keys.add(key.value);
       }
     },
   });
   return first;
 }
+
+const collectionKey = 'valid YAML, but a mapping key is a collection, which JSON cannot hold';
 
 function oneLine(message: string): string {
   return (message.split('\n')[0] as string).replace(/ at line \d+, column \d+:?$/, '');
@@ -288,9 +309,7 @@ function parseSpan(text: string, spanStart: number, fullText: string, charged: b
   if (charged && failure === undefined) charge(value, text, spanStart, fullText);
   const { problem, docs } = judged(text);
   if (problem) {
-    throw new ParseError(
-      `invalid YAML: ${located(problem.message, text, problem.offset, spanStart, fullText)}`,
-    );
+    throw new ParseError(problemAt(problem, text, spanStart, fullText));
   }
   if (failure === undefined) return value;
   if (/unidentified alias/.test(reason)) {
@@ -316,12 +335,12 @@ function conformingValue(
   spanStart: number,
   fullText: string,
 ): Json {
-  const { isCollection, parseDocument, visit } = loadYaml();
+  const { parseDocument, visit } = loadYaml();
   const refuse = (problem: string, node: Node | null | undefined) => {
     const offset = node?.range?.[0] ?? 0;
     return new ParseError(located(problem, text, offset, spanStart, fullText));
   };
-  // JSON, and so a Kubernetes object, has neither collection keys nor tags beyond the core schema.
+  // Collection keys were refused by yamlProblem (firstBadKey).
   let bad: ParseError | undefined;
   let aliases = 0;
   // Checked on the document yamlProblem read, so an item refused here costs the library one read
@@ -339,16 +358,6 @@ function conformingValue(
           alias,
         );
         return visit.BREAK;
-      },
-      Pair(_, pair) {
-        if (isCollection(pair.key)) {
-          bad = refuse(
-            'valid YAML, but a mapping key is a collection, which JSON cannot hold',
-            pair.key,
-          );
-          return visit.BREAK;
-        }
-        return undefined;
       },
     });
   if (bad) throw bad;
