@@ -678,14 +678,13 @@ function reparsedItems(
   changes: readonly { span: Span; text: string }[],
 ): Json[] | undefined {
   const { document } = input;
-  const pieces: string[] = [];
-  let at = document.start;
-  for (const { span, text } of [...changes].sort((a, b) => a.span.start - b.span.start)) {
-    pieces.push(input.text.slice(at, span.start), text);
-    at = span.end;
-  }
-  pieces.push(input.text.slice(at, document.end));
-  const items = getPath(reparseItem(pieces.join(''), false), ['items']);
+  const splices = changes.map(({ span, text }) => ({
+    start: span.start - document.start,
+    end: span.end - document.start,
+    text,
+  }));
+  const edited = applySplices(input.text.slice(document.start, document.end), splices);
+  const items = getPath(reparseItem(edited, false), ['items']);
   return Array.isArray(items) ? items : undefined;
 }
 

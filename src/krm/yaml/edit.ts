@@ -85,13 +85,20 @@ export function editText(
   return edited;
 }
 
-/** `text` with the splices (offsets in `text`, not overlapping) applied. */
+/**
+ * `text` with the splices (offsets in `text`, not overlapping) applied, in one pass: pieces
+ * joined once, so many splices cost the length of the text, not that times their number.
+ * Insertions at one offset keep their order (the sort is stable).
+ */
 export function applySplices(text: string, splices: readonly Splice[]): string {
-  let out = text;
-  for (const { start, end, text: insert } of [...splices].sort((a, b) => b.start - a.start)) {
-    out = out.slice(0, start) + insert + out.slice(end);
+  const pieces: string[] = [];
+  let at = 0;
+  for (const { start, end, text: insert } of [...splices].sort((a, b) => a.start - b.start)) {
+    pieces.push(text.slice(at, start), insert);
+    at = end;
   }
-  return out;
+  pieces.push(text.slice(at));
+  return pieces.join('');
 }
 
 /** The value of an edited item's text, read on its own; undefined when it does not parse. */
