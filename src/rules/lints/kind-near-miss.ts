@@ -5,6 +5,7 @@
 //
 // Workload kinds need no near-miss check: consumers are found by shape (a pod template with
 // containers), not by kind, so a misspelled `Deployment` is still read as a consumer.
+import { distance } from '../../model/near.js';
 import { groupOf, type Resource } from '../../model/resource.js';
 import { describe } from '../../model/results.js';
 import { sourceKindOf, storeKindOf } from '../sources/index.js';
@@ -74,29 +75,6 @@ export const knownKinds: readonly KnownKind[] = [
   { group: '', kind: 'ConfigMap', apiVersion: 'v1' },
   { group: '', kind: 'Secret', apiVersion: 'v1' },
 ];
-
-/** Edit distance, stopping early past `max` (kinds and groups are short). */
-function distance(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    let best = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      const value = Math.min(
-        (previous[j] as number) + 1,
-        (current[j - 1] as number) + 1,
-        (previous[j - 1] as number) + cost,
-      );
-      current.push(value);
-      best = Math.min(best, value);
-    }
-    if (best > max) return max + 1;
-    previous = current;
-  }
-  return previous[b.length] as number;
-}
 
 /** How a kind differs from a known one, or undefined when it is not a near miss. */
 function kindMiss(kind: string, known: string): string | undefined {
