@@ -429,8 +429,22 @@ describe('doc snippets', () => {
   }
 });
 
+/** Every markdown page a reader follows links from: the user docs, the repository's root pages,
+ * argocd/ and the examples' READMEs. */
+const linkPages = [
+  ...pages,
+  ...readdirSync(repoRoot)
+    .filter((name) => name.endsWith('.md') && name !== 'README.md')
+    .sort(),
+  'argocd/README.md',
+  ...readdirSync(path.join(repoRoot, 'examples'))
+    .sort()
+    .map((name) => `examples/${name}/README.md`)
+    .filter((page) => existsSync(path.join(repoRoot, page))),
+];
+
 describe('doc links', () => {
-  it.each(pages)('%s: every relative link resolves, anchors included', (page) => {
+  it.each(linkPages)('%s: every relative link resolves, anchors included', (page) => {
     const text = readFileSync(path.join(repoRoot, page), 'utf8').replace(fence, '');
     const broken: string[] = [];
     for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
