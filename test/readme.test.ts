@@ -114,7 +114,7 @@ function requireTool(tool: string): void {
 /** What each block is and how it is checked, by its first line. */
 const checks: Record<string, (block: Block) => void> = {
   // Install: the tarball, git and npm link routes need a fresh clone and the registry;
-  // `npm run test:install` (.ci/run) runs each from a clone of HEAD, the image is test:container's.
+  // `npm run test:install` (.ci/run) runs each from a clone of HEAD.
   "# 1. A tarball: a release's, or one packed from a clone (npm ci && npm pack)": () => {},
   'secret-rollout --version        # the package version': (block) => {
     const { stdout } = sh(block.text);
@@ -388,7 +388,7 @@ const checks: Record<string, (block: Block) => void> = {
     expect([...shown].sort()).toEqual([...keys].sort());
   },
 
-  // Configuration: the typed config example is accepted and takes effect.
+  // Options: the typed config example is accepted and takes effect.
   'apiVersion: fn.kpt.dev/v1alpha1': (block) => {
     const list = JSON.stringify({
       apiVersion: 'config.kubernetes.io/v1',
