@@ -3,7 +3,8 @@
 
 import { annotationEdit, annotationField, type MappingEdit } from '../model/edit.js';
 import { canonicalJson, canonicalSize, sha256HexOfPieces } from '../model/hash.js';
-import type { Json, Resource } from '../model/resource.js';
+import type { Json } from '../model/json.js';
+import type { Resource } from '../model/resource.js';
 import { deferredInfo, type Result, resourceResult } from '../model/results.js';
 import type { Consumption } from './consumers.js';
 import type { SecretSource } from './sources/source.js';
