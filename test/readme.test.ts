@@ -84,7 +84,7 @@ const checks: Record<string, (block: Block) => void> = {
   'secret-rollout --version        # the package version': (block) => {
     const { stdout } = sh(block.text);
     const { version } = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
-    expect(stdout.startsWith(`${version}\nUsage: secret-rollout`)).toBe(true);
+    expect(stdout.startsWith(`${version}\nsecret-rollout: `)).toBe(true);
   },
 
   // Quick start: the README's own two commands; CI runs them from a fresh clone (.ci/run).
