@@ -1,13 +1,16 @@
-// The README's snippets work exactly as written. Every fenced block of README.md is listed here:
-// either run (shell blocks, from a scratch directory holding a copy of examples/, with the built
-// command on PATH as `secret-rollout`, as an installed package puts it) and its output checked, or
-// checked another way, or excused with the reason it cannot run here. A block that is not listed,
-// or a listed block that is no longer in the README, fails the test, so the two cannot drift apart.
+// The snippets of the user docs (README.md and docs/*.md) work exactly as written. Every fenced
+// block of those pages is listed here: either run (shell blocks, from a scratch directory holding a
+// copy of examples/, with the built command on PATH as `secret-rollout`, as an installed package
+// puts it) and its output checked, or checked another way, or excused with the reason it cannot
+// run here. A block that is not listed, or a listed block that is no longer in any page, fails the
+// test, so the two cannot drift apart. Every relative link of those pages must resolve too.
 import { spawnSync } from 'node:child_process';
 import {
   cpSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   symlinkSync,
@@ -23,20 +26,52 @@ import { findOnPath, repoRoot } from './helpers.js';
 interface Block {
   lang: string;
   text: string;
-  /** The block that follows it (a sample output follows its command). */
+  /** The page it is in, relative to the repository root. */
+  page: string;
+  /** The block that follows it on its page (a sample output follows its command). */
   next?: Block;
 }
 
-function readmeBlocks(): Block[] {
-  const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
-  const blocks: Block[] = [];
-  for (const match of readme.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)) {
-    blocks.push({ lang: match[1] as string, text: match[2] as string });
+/** The user docs: README.md and every page of docs/, relative to the repository root. */
+const pages = [
+  'README.md',
+  ...readdirSync(path.join(repoRoot, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => `docs/${name}`),
+];
+
+const fence = /^```(\w*)\n([\s\S]*?)^```$/gm;
+
+function docBlocks(): Block[] {
+  const all: Block[] = [];
+  for (const page of pages) {
+    const text = readFileSync(path.join(repoRoot, page), 'utf8');
+    const blocks: Block[] = [];
+    for (const match of text.matchAll(fence)) {
+      blocks.push({ lang: match[1] as string, text: match[2] as string, page });
+    }
+    blocks.forEach((block, i) => {
+      block.next = blocks[i + 1];
+    });
+    all.push(...blocks);
   }
-  blocks.forEach((block, i) => {
-    block.next = blocks[i + 1];
-  });
-  return blocks;
+  return all;
+}
+
+/** GitHub's anchor for a heading: lower case, punctuation but `-` and `_` dropped, spaces to `-`. */
+function anchor(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}_\- ]/gu, '')
+    .replace(/ /g, '-');
+}
+
+/** The anchors of a markdown file's headings (outside fenced blocks). */
+function anchors(file: string): Set<string> {
+  const text = readFileSync(file, 'utf8').replace(fence, '');
+  return new Set([...text.matchAll(/^#+ (.*)$/gm)].map((m) => anchor(m[1] as string)));
 }
 
 let scratch: string;
@@ -73,7 +108,7 @@ function sh(script: string): { stdout: string; stderr: string } {
 
 /** kpt and kubectl come with the machine image; without them these checks fail, never skip. */
 function requireTool(tool: string): void {
-  if (!findOnPath(tool)) throw new Error(`${tool} is not on PATH: the README's snippets need it`);
+  if (!findOnPath(tool)) throw new Error(`${tool} is not on PATH: the docs' snippets need it`);
 }
 
 /** What each block is and how it is checked, by its first line. */
@@ -356,18 +391,36 @@ const checks: Record<string, (block: Block) => void> = {
     () => {},
 };
 
-describe('README snippets', () => {
-  const blocks = readmeBlocks();
+describe('doc snippets', () => {
+  const blocks = docBlocks();
   const firstLine = (block: Block) => block.text.split('\n')[0] as string;
 
-  it('are all listed here, and all listed ones are in the README', () => {
-    const inReadme = blocks.filter((b) => b.lang !== 'mermaid').map(firstLine);
-    expect([...inReadme].sort()).toEqual(Object.keys(checks).sort());
+  it('are all listed here, and all listed ones are in the docs', () => {
+    const inDocs = blocks.filter((b) => b.lang !== 'mermaid').map(firstLine);
+    expect([...inDocs].sort()).toEqual(Object.keys(checks).sort());
   });
 
   for (const block of blocks) {
     const check = checks[firstLine(block)];
     if (!check) continue;
-    it(`works as written: ${firstLine(block).slice(0, 70)}`, () => check(block));
+    it(`works as written (${block.page}): ${firstLine(block).slice(0, 60)}`, () => check(block));
   }
+});
+
+describe('doc links', () => {
+  it.each(pages)('%s: every relative link resolves, anchors included', (page) => {
+    const text = readFileSync(path.join(repoRoot, page), 'utf8').replace(fence, '');
+    const broken: string[] = [];
+    for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z][a-z0-9+.-]*:/i.test(target as string)) continue;
+      const [file, hash] = (target as string).split('#') as [string, string | undefined];
+      const resolved =
+        file === '' ? path.join(repoRoot, page) : path.resolve(repoRoot, path.dirname(page), file);
+      if (!existsSync(resolved)) broken.push(target as string);
+      else if (hash !== undefined && resolved.endsWith('.md') && !anchors(resolved).has(hash)) {
+        broken.push(target as string);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
 });
