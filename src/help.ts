@@ -33,6 +33,7 @@ const optionFlags = [
 ] as const;
 const verbose = ['--verbose', 'a summary line on stderr'] as const;
 const help = ['-h, --help', 'this help'] as const;
+const version = ['-V, --version', 'print the version'] as const;
 
 const commands: Readonly<Record<Command, CommandHelp>> = {
   run: {
@@ -42,7 +43,7 @@ template) on stdin and writes it to stdout with checksum annotations on the pod 
 consume secret sources and Argo CD sync waves on the sources and their stores; results on stderr
 (in the ResourceList when one was read). Options: key=value, --fn-config FILE, or the
 ResourceList's functionConfig.`,
-    flags: [verbose, ...optionFlags, help, ['-V, --version', 'print the version']],
+    flags: [verbose, ...optionFlags, help, version],
     examples: `kustomize build overlays/prod | secret-rollout > rendered.yaml
 helm template shop ./chart | secret-rollout storeWave=-3
 kpt fn eval --exec secret-rollout pkg/`,
@@ -58,6 +59,7 @@ then the results. Changes nothing. Also reads options from a Kptfile in the inpu
       verbose,
       ...optionFlags,
       help,
+      version,
     ],
     examples: `kustomize build overlays/prod | secret-rollout plan
 kpt fn source pkg/ | secret-rollout plan --format json`,
@@ -68,7 +70,7 @@ kpt fn source pkg/ | secret-rollout plan --format json`,
     about: `Changes nothing: an error for every edit a run would make (a missing or stale checksum or
 wave), exit 1 if there is any. A CI gate on committed manifests, as option mode=check is inside
 kpt or kustomize.`,
-    flags: [verbose, ...optionFlags, help],
+    flags: [verbose, ...optionFlags, help, version],
     examples: 'secret-rollout check < rendered/prod.yaml',
   },
   impact: {
@@ -90,6 +92,7 @@ not read.`,
       ],
       ...optionFlags,
       help,
+      version,
     ],
     examples: `secret-rollout impact base/ head/ > impact.md
 secret-rollout impact old.yaml new.yaml --format json
@@ -101,7 +104,7 @@ secret-rollout impact main-tree/ pr-tree/ --exclude 'charts/*/templates/' --form
     about: `Prints an argocd-cm patch that installs the generation-aware ExternalSecret health check
 (kubectl -n argocd patch configmap argocd-cm --type merge --patch-file FILE, or a kustomize
 patch). The old name argocd-health still works.`,
-    flags: [help],
+    flags: [help, version],
     examples: `secret-rollout health > argocd-cm-patch.yaml
 kubectl -n argocd patch configmap argocd-cm --type merge --patch-file argocd-cm-patch.yaml`,
   },

@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { flagsOf } from '../src/cli-args.js';
+import { impactArgs } from '../src/impact-cli.js';
 import { readmeHelp } from '../src/readme-help.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -118,6 +120,18 @@ describe('CLI flags', () => {
     expect(out.stderr).toMatch(
       /^error: functionConfig: unknown option data\.storewave, did you mean storeWave\? \(known: /,
     );
+    // In a ResourceList's functionConfig: an error result naming the field.
+    const list = `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: fn}\n  data: {extrnalSecretWave: "-1"}\n`;
+    const fromList = spawnSync(process.execPath, [cli], { input: list, encoding: 'utf8' });
+    expect(fromList.status).toBe(1);
+    expect(fromList.stdout).toContain(
+      'unknown option data.extrnalSecretWave, did you mean externalSecretWave? (known: ',
+    );
+  });
+
+  it('impact --help names every flag impact takes', () => {
+    const out = cliRun(['impact', '--help']).stdout;
+    for (const flag of flagsOf(impactArgs)) expect(out).toContain(flag);
   });
 });
 
