@@ -1,6 +1,7 @@
-// What `--help` prints: the top-level help (README.md's mdtogo blocks, put in by build.mjs, then
-// every command's usage line) and each command's own usage, flags and examples. Text only: main.ts
-// decides which to print, and each command's parser spec lives where the command is parsed.
+// What `--help` prints: the top-level help (README.md's mdtogo blocks, put in by build.mjs, around
+// the function's usage and flags and the list of commands) and each command's own usage, flags
+// and examples. Text only: main.ts decides which to print, and each command's parser spec lives
+// where the command is parsed.
 import type { ReadmeHelp } from './readme-help.js';
 
 /** The commands (`run`: no command word, the KRM function itself). */
@@ -15,14 +16,16 @@ export const commandWords: Readonly<Record<string, Exclude<Command, 'run'>>> = {
   'argocd-health': 'health',
 };
 
+/** Flags as written in a usage, and what each does. */
+type Flags = readonly (readonly [string, string])[];
+
 interface CommandHelp {
   /** Its usage: `secret-rollout` and the words after it, the lines of a long one aligned by usageLines. */
   usage: readonly string[];
-  /** One line for the top-level help's list of commands (the function itself has the usage). */
-  summary?: string;
+  /** One line for the top-level help's list of commands. */
+  summary: string;
   about: string;
-  /** Each flag as written in the usage, and what it does. */
-  flags: readonly (readonly [string, string])[];
+  flags: Flags;
   examples: string;
 }
 
@@ -35,19 +38,14 @@ const verbose = ['--verbose', 'a summary line on stderr'] as const;
 const help = ['-h, --help', 'this help'] as const;
 const version = ['-V, --version', 'print the version'] as const;
 
-const commands: Readonly<Record<Command, CommandHelp>> = {
-  run: {
-    usage: [`secret-rollout [--verbose] ${input}`],
-    about: `Reads a KRM ResourceList (kpt, kustomize) or a plain YAML stream (kustomize build, helm
-template) on stdin and writes it to stdout with checksum annotations on the pod templates that
-consume secret sources and Argo CD sync waves on the sources and their stores; results on stderr
-(in the ResourceList when one was read). Options: key=value, --fn-config FILE, or the
-ResourceList's functionConfig.`,
-    flags: [verbose, ...optionFlags, help, version],
-    examples: `kustomize build overlays/prod | secret-rollout > rendered.yaml
-helm template shop ./chart | secret-rollout storeWave=-3
-kpt fn eval --exec secret-rollout pkg/`,
-  },
+/** The function itself (no command word): `secret-rollout --help` is the top-level help. */
+const runUsage = [`secret-rollout [--verbose] ${input}`];
+const runFlags: Flags = [verbose, ...optionFlags, help, version];
+const runAbout = `Reads a KRM ResourceList (kpt, kustomize) or a plain YAML stream (kustomize build, helm
+template) on stdin and writes it to stdout with the checksums and waves; results on stderr (in the
+ResourceList when one was read). Options: key=value, --fn-config FILE, or the functionConfig.`;
+
+const commands: Readonly<Record<Exclude<Command, 'run'>, CommandHelp>> = {
   plan: {
     usage: ['secret-rollout plan [--format table|mermaid|json] [--mermaid] [--verbose]', input],
     summary: 'print what a run would write: waves, checksums, results',
@@ -111,8 +109,8 @@ kubectl -n argocd patch configmap argocd-cm --type merge --patch-file argocd-cm-
 };
 
 /** Usage lines after `prefix`, a long usage's later lines under its first flag. */
-function usageLines(command: Command, prefix: string): string {
-  const [first = '', ...rest] = commands[command].usage;
+function usageLines(usage: readonly string[], prefix: string): string {
+  const [first = '', ...rest] = usage;
   const column = prefix.length + (/^secret-rollout(?: \w+)? /.exec(first)?.[0].length ?? 0);
   return [prefix + first, ...rest.map((line) => ' '.repeat(column) + line)].join('\n');
 }
@@ -120,14 +118,15 @@ function usageLines(command: Command, prefix: string): string {
 /** The command's usage, for an error message about its arguments. */
 export function usageOf(command: Command): string {
   const more = `secret-rollout${command === 'run' ? '' : ` ${command}`} --help`;
-  return `${usageLines(command, 'Usage: ')}\nMore: ${more}\n`;
+  const usage = command === 'run' ? runUsage : commands[command].usage;
+  return `${usageLines(usage, 'Usage: ')}\nMore: ${more}\n`;
 }
 
 /** A command's own help: usage, what it does, its flags, examples. */
-export function commandHelp(command: Command): string {
-  const { about, flags, examples } = commands[command];
+export function commandHelp(command: Exclude<Command, 'run'>): string {
+  const { usage, about, flags, examples } = commands[command];
   return [
-    usageLines(command, 'Usage: '),
+    usageLines(usage, 'Usage: '),
     about,
     `Flags:\n${table(flags)}`,
     `Examples:\n${indent(examples)}`,
@@ -138,14 +137,14 @@ export function commandHelp(command: Command): string {
 
 /** `secret-rollout --help` (and `kpt fn doc`): the README's blocks around the commands. */
 export function topHelp(readme: ReadmeHelp): string {
-  const named = (Object.keys(commandWords) as string[]).filter((w) => commandWords[w] === w);
-  const list = named.map((w) => [w, commands[commandWords[w] as Command].summary ?? ''] as const);
+  const list = Object.entries(commands).map(([name, c]) => [name, c.summary] as const);
   return [
     `secret-rollout: ${readme.Short}`,
     readme.Long,
-    `Usage:\n${usageLines('run', '  ')}\n  secret-rollout COMMAND ...   (secret-rollout COMMAND --help: its flags and examples)`,
+    `Usage:\n${usageLines(runUsage, '  ')}\n  secret-rollout COMMAND ...   (secret-rollout COMMAND --help: its flags and examples)`,
+    runAbout,
     `Commands:\n${table(list)}`,
-    `Flags:\n${table(commands.run.flags)}`,
+    `Flags:\n${table(runFlags)}`,
     `Examples:\n${readme.Examples}`,
   ]
     .join('\n\n')
@@ -153,7 +152,7 @@ export function topHelp(readme: ReadmeHelp): string {
 }
 
 /** Two columns, the second aligned. */
-function table(rows: readonly (readonly [string, string])[]): string {
+function table(rows: Flags): string {
   const width = Math.max(...rows.map(([first]) => first.length));
   return rows.map(([first, second]) => `  ${first.padEnd(width)}  ${second}`).join('\n');
 }
