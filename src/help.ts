@@ -32,7 +32,7 @@ interface CommandHelp {
 const input = '[--fn-config FILE | key=value ...] < input.yaml';
 const optionFlags = [
   ['--fn-config FILE', 'options from a file: a ConfigMap or a SecretRollout'],
-  ['key=value', 'one option (README, Configuration); each at most once'],
+  ['key=value', 'one option (README: Options); each at most once'],
 ] as const;
 const verbose = ['--verbose', 'a summary line on stderr'] as const;
 const help = ['-h, --help', 'this help'] as const;
@@ -41,9 +41,6 @@ const version = ['-V, --version', 'print the version'] as const;
 /** The function itself (no command word): `secret-rollout --help` is the top-level help. */
 const runUsage = [`secret-rollout [--verbose] ${input}`];
 const runFlags: Flags = [verbose, ...optionFlags, help, version];
-const runAbout = `Reads a KRM ResourceList (kpt, kustomize) or a plain YAML stream (kustomize build, helm
-template) on stdin and writes it to stdout with the checksums and waves; results on stderr (in the
-ResourceList when one was read). Options: key=value, --fn-config FILE, or the functionConfig.`;
 
 const commands: Readonly<Record<Exclude<Command, 'run'>, CommandHelp>> = {
   plan: {
@@ -142,7 +139,6 @@ export function topHelp(readme: ReadmeHelp): string {
     `secret-rollout: ${readme.Short}`,
     readme.Long,
     `Usage:\n${usageLines(runUsage, '  ')}\n  secret-rollout COMMAND ...   (secret-rollout COMMAND --help: its flags and examples)`,
-    runAbout,
     `Commands:\n${table(list)}`,
     `Flags:\n${table(runFlags)}`,
     `Examples:\n${readme.Examples}`,

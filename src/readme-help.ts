@@ -28,8 +28,9 @@ export function readmeHelp(markdown: string): ReadmeHelp | { problem: string } {
 
 /**
  * Markdown as a terminal shows it: code blocks indented by two spaces without their fences (as
- * mdtogo does), Mermaid pictures and HTML comments left out, headings as `Heading:`, links as
- * `text (url)` (a link within the README as its text), and no emphasis or code marks.
+ * mdtogo does), Mermaid pictures, HTML comments and tables' rule lines left out, headings as
+ * `Heading:`, a web link as `text (url)` and a link into the repository (docs/…, an anchor) as
+ * its text, as an installed command has no docs/ beside it; no emphasis or code marks.
  */
 export function terminalText(markdown: string): string {
   const out: string[] = [];
@@ -45,6 +46,8 @@ export function terminalText(markdown: string): string {
       fence = { mark: opens[1] as string, show: opens[2] !== 'mermaid' };
       continue;
     }
+    // A table's |---|---| line draws nothing in a terminal.
+    if (/^\s*\|[-:| ]+\|\s*$/.test(line)) continue;
     const heading = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
     out.push(heading ? `${inline(heading[1] as string)}:` : inline(line));
   }
@@ -59,7 +62,7 @@ export function terminalText(markdown: string): string {
 function inline(line: string): string {
   return line
     .replace(/!?\[([^\]]*)\]\(([^)\s]*)\)/g, (_, text: string, url: string) =>
-      url.startsWith('#') || url === text ? text : `${text} (${url})`,
+      /^https?:\/\//.test(url) && url !== text ? `${text} (${url})` : text,
     )
     .replace(/\*\*([^*]+)\*\*|__([^_]+)__/g, (_, a?: string, b?: string) => a ?? b ?? '')
     .replace(/(^|[\s(])\*([^*\s][^*]*)\*(?=[\s).,;:!?]|$)/g, '$1$2')

@@ -137,12 +137,12 @@ describe('CLI flags', () => {
 
 describe('the help text from the README (src/readme-help.ts, read by build.mjs)', () => {
   const block = (name: string, text: string) => `<!--mdtogo:${name}-->${text}<!--mdtogo-->`;
-  const all = `# x\n${block('Short', 'Does **one** thing.')}\n${block('Long', '\nSee [docs](docs/a.md) and [below](#b), `code`.\n\n## Part\n\n```mermaid\ngraph\n```\n')}\n${block('Examples', '\n```sh\nsecret-rollout < in.yaml\n```\n')}\n`;
+  const all = `# x\n${block('Short', 'Does **one** thing.')}\n${block('Long', '\nSee [docs](docs/a.md), [ESO](https://external-secrets.io) and [below](#b), `code`.\n\n## Part\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```mermaid\ngraph\n```\n')}\n${block('Examples', '\n```sh\nsecret-rollout < in.yaml\n```\n')}\n`;
 
   it('takes each block as plain text for a terminal', () => {
     expect(readmeHelp(all)).toEqual({
       Short: 'Does one thing.',
-      Long: 'See docs (docs/a.md) and below, code.\n\nPart:',
+      Long: 'See docs, ESO (https://external-secrets.io) and below, code.\n\nPart:\n\n| a | b |\n| 1 | 2 |',
       Examples: '  secret-rollout < in.yaml',
     });
   });
