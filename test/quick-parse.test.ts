@@ -8,7 +8,7 @@ import { parseItem, readInput } from '../src/krm/read.js';
 import { schema, yamlProblem } from '../src/krm/yaml/parse.js';
 import { hasUnusualCharacters, type KeyCache, quickParse } from '../src/krm/yaml/quick-parse.js';
 import { type Json, maxNodes, type Projection } from '../src/model/resource.js';
-import { nonSourceProjection } from '../src/rules/reads.js';
+import { nonSourceProjection } from '../src/rules/read-plan.js';
 import { run } from '../src/run.js';
 import { caseSeed, mutate, Rng } from './fuzz/mutate.js';
 import { loadSeeds } from './fuzz/seeds.js';
