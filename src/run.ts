@@ -123,7 +123,7 @@ export function run(text: string, options: RunOptions = {}): RunOutput {
 
 /** run() with stdout in pieces (see writeOutput): what the process writes. */
 export function runInPieces(text: string, options: RunOptions = {}): RunOutput<Pieces> {
-  return execute(text, options, rendering);
+  return execute(text, options, runCommand);
 }
 
 /**
@@ -136,7 +136,7 @@ export function check(text: string, options: RunOptions = {}): RunOutput {
 }
 
 export function checkInPieces(text: string, options: RunOptions = {}): RunOutput<Pieces> {
-  return execute(text, options, { fromKptfile: true, write: checking });
+  return execute(text, options, checkCommand);
 }
 
 export type PlanFormat = 'table' | 'mermaid' | 'json';
@@ -151,15 +151,17 @@ export interface PlanOptions extends RunOptions {
  * errors and warnings, and info with `verbose`; exit 1 on errors, as the run.
  */
 export function plan(text: string, options: PlanOptions = {}): RunOutput {
-  return joined(execute(text, options, { fromKptfile: true, write: planning }));
+  return joined(execute(text, options, planCommand));
 }
 
 /** The run: the items with the planned edits, unless mode=check says to check them. */
-const rendering: Command = {
+const runCommand: Command = {
   fromKptfile: false,
   write: (analysis, options) =>
     analysis.config?.mode === 'check' ? checking(analysis, options) : rendered(analysis, options),
 };
+const checkCommand: Command = { fromKptfile: true, write: checking };
+const planCommand: Command<PlanOptions> = { fromKptfile: true, write: planning };
 
 function rendered(analysis: Analysis, options: RunOptions): Written {
   const { input, resources, results, planned, aliased, projected } = analysis;
