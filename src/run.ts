@@ -168,14 +168,15 @@ function rendered(analysis: Analysis, options: RunOptions): Written {
   const edited = hasErrors(results)
     ? new Map<number, Splice[]>()
     : applyEdits(input, resources, planned.edits, results, aliased, projected);
-  const exitCode = hasErrors(results) ? 1 : 0;
-  // Any error leaves every item as it came in, so info about planned edits would mislead.
-  const reported = exitCode === 0 ? capInfo(results) : results.filter((r) => r.severity !== 'info');
+  // An edit whose proof failed is an error too: any error leaves every item as it came in, so
+  // info about planned edits would mislead.
+  const failed = hasErrors(results);
+  const reported = failed ? results.filter((r) => r.severity !== 'info') : capInfo(results);
   // A stream carries no results: on error print nothing a pipe could take for success.
-  const written = output(input, exitCode === 0 ? edited : new Map(), reported, options, exitCode);
-  const set = exitCode === 0 ? planned.edits.length : 0;
+  const written = output(input, failed ? new Map() : edited, reported, options, failed);
+  const set = failed ? 0 : planned.edits.length;
   const summary = `secret-rollout: ${count(input.items.length, 'item')}, ${count(set, 'annotation')} set, ${count(reported.length, 'result')}`;
-  return { ...written, exitCode, summary };
+  return { ...written, exitCode: failed ? 1 : 0, summary };
 }
 
 /**
@@ -191,7 +192,7 @@ function checking(analysis: Analysis, options: RunOptions): Written {
   const all = [...results, ...drift];
   const exitCode = hasErrors(all) ? 1 : 0;
   const reported = failed ? results.filter((r) => r.severity !== 'info') : capInfo(all);
-  const written = output(input, new Map(), reported, options, 1);
+  const written = output(input, new Map(), reported, options, true);
   const summary = `secret-rollout check: ${count(input.items.length, 'item')}, ${count(drift.length, 'change')} needed, ${count(reported.length, 'result')}`;
   return { ...written, exitCode, summary };
 }
@@ -217,21 +218,21 @@ function planning(analysis: Analysis, options: PlanOptions): Written {
 /**
  * The items (with their edits) and the results as the input's format carries them: a
  * ResourceList holds its results (also on stderr with logToStderr, but info); a stream or a JSON
- * object has no place for them, they go to stderr, and with `quiet` (exit code 1 for a run, always
- * for check) nothing goes to stdout.
+ * object has no place for them, they go to stderr, and with `quiet` (a run that failed; check,
+ * which has nothing new to pipe on) nothing goes to stdout.
  */
 function output(
   input: Input,
   edited: ReadonlyMap<number, Splice[]>,
   reported: readonly Result[],
   options: RunOptions,
-  quiet: 0 | 1,
+  quiet: boolean,
 ): { stdout: Pieces; stderr: string[] } {
   const stdout = writeOutput(input, edited, reported);
   const stderr: string[] = [];
   if (input.format === 'yaml-stream' || input.format === 'json-object') {
     for (const r of reported) stderr.push(formatResult(r));
-    return { stdout: quiet === 1 ? [] : stdout, stderr };
+    return { stdout: quiet ? [] : stdout, stderr };
   }
   if (options.logToStderr) {
     for (const r of reported) if (r.severity !== 'info') stderr.push(formatResult(r));
