@@ -5,13 +5,13 @@
 // before the writer (impact compares two). No process I/O here, so tests drive it directly.
 import { applyEdits } from './krm/edits.js';
 import { readItems } from './krm/items.js';
-import { type GivenOptions, resolveOptions } from './krm/options.js';
 import { type Input, InputError, readInput } from './krm/read.js';
 import { writeOutput } from './krm/write.js';
 import type { Splice } from './krm/yaml/edit.js';
 import { type Config, defaultConfig } from './model/config.js';
 import type { Resource } from './model/resource.js';
 import { complete, formatResult, hasErrors, type Result } from './model/results.js';
+import { type GivenOptions, resolveOptions } from './options.js';
 import { planJson, planMermaid, planTable } from './report/plan.js';
 import { checkResults } from './rules/check.js';
 import { readPlan } from './rules/read-plan.js';

@@ -476,7 +476,7 @@ function checkYamlText(text: string, meter?: ScanMeter): boolean {
 /**
  * Refuses nesting deeper than the readers may recurse (yaml/nesting.ts says how it is counted and
  * why no deeper text reaches them), named by the line where the level too many opens. Every text
- * given to a YAML reader passes it first: the input here, a `--fn-config` file in options.ts.
+ * given to a YAML reader passes it first: the input here, a `--fn-config` file in options.ts (src/).
  */
 export function checkNesting(text: string, meter?: ScanMeter): void {
   const deep = tooDeep(text);

@@ -3,13 +3,15 @@
 // pass, read from the Kptfile items `kpt fn source` includes, so that
 // `kpt fn source . | secret-rollout plan` plans with the package's own options; else the defaults.
 // Two given at once are an error (which one wins would be a guess). Pure: input and arguments in,
-// the options or error results out.
-import { type Config, ConfigError, readConfig } from '../model/config.js';
-import { getPath } from '../model/path.js';
-import { isObject, type Json, type JsonObject } from '../model/resource.js';
-import type { Result } from '../model/results.js';
-import { checkNesting, type Input, InputError, type InputItem, parseItem } from './read.js';
-import { ParseError, parseYaml } from './yaml/parse.js';
+// the options or error results out. Beside run.ts, where the rooms compose: it reads items
+// (krm/) and checks the options against what the rules declare (each lint's severity option).
+
+import { checkNesting, type Input, InputError, type InputItem, parseItem } from './krm/read.js';
+import { ParseError, parseYaml } from './krm/yaml/parse.js';
+import { type Config, ConfigError, readConfig } from './model/config.js';
+import { getPath } from './model/path.js';
+import { isObject, type Json, type JsonObject } from './model/resource.js';
+import type { Result } from './model/results.js';
 
 /** What the command line gives; main.ts reads the `--fn-config` file. */
 export interface GivenOptions {
