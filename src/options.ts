@@ -9,8 +9,8 @@
 import { checkNesting, type Input, InputError, type InputItem, parseItem } from './krm/read.js';
 import { ParseError, parseYaml } from './krm/yaml/parse.js';
 import { type Config, ConfigError, readConfig } from './model/config.js';
+import { isObject, type Json, type JsonObject } from './model/json.js';
 import { getPath } from './model/path.js';
-import { isObject, type Json, type JsonObject } from './model/resource.js';
 import type { Result } from './model/results.js';
 
 /** What the command line gives; main.ts reads the `--fn-config` file. */

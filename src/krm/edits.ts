@@ -4,8 +4,9 @@
 // every other byte is copied as it came (write.ts).
 import { isDeepStrictEqual } from 'node:util';
 import type { MappingEdit } from '../model/edit.js';
+import { isObject, type Json } from '../model/json.js';
 import { getPath } from '../model/path.js';
-import { isObject, type Json, type Resource } from '../model/resource.js';
+import type { Resource } from '../model/resource.js';
 import type { Result } from '../model/results.js';
 import { type Input, parseItem, wholeDocument } from './read.js';
 import {

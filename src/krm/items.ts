@@ -2,12 +2,13 @@
 // projected to what the rules read, or copied through as a bystander known by its identity, then
 // the second pass the plan asks for. One walk of the input; every problem becomes an error result
 // naming the item.
+
+import { isObject } from '../model/json.js';
 import { getPath } from '../model/path.js';
 import type { ReadPlan } from '../model/read-plan.js';
 import {
   type Bystander,
   ItemError,
-  isObject,
   maxNodes,
   type Resource,
   toResource,

@@ -7,8 +7,10 @@
 // validity check: items.ts checks each such item (read.ts checkItem: the quick reader, else the
 // conforming reader), because invalid YAML is an error wherever it is, and kpt and kustomize are
 // not the only writers of our input (CI pipes).
+
+import { isObject } from '../model/json.js';
 import type { ReadPlan } from '../model/read-plan.js';
-import { type Bystander, isObject, type Projection } from '../model/resource.js';
+import type { Bystander, Projection } from '../model/resource.js';
 import { quickRead } from './read.js';
 import { peekScalar } from './yaml/locate-lines.js';
 

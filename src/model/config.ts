@@ -1,6 +1,7 @@
 // functionConfig: a ConfigMap (string data, so `kpt fn eval … -- key=value` works) or the typed
 // kind SecretRollout with the same options as typed fields. One table drives both.
-import { describeType, isObject, type Json } from './resource.js';
+import { isObject, type Json } from './json.js';
+import { describeType } from './resource.js';
 import { type Severity, severities } from './results.js';
 
 export interface Config {
