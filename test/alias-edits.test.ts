@@ -3,7 +3,8 @@
 // re-read is counted through the parse function the proof uses (reparseItem): one for all edits,
 // not one per edited item (issue #20 §1; main read the document again once or twice per edit).
 import { describe, expect, it, vi } from 'vitest';
-import { maxAliasedList, run } from '../src/run.js';
+import { maxAliasedList } from '../src/krm/items.js';
+import { run } from '../src/run.js';
 
 const reparsed = vi.hoisted(() => ({ documents: 0 }));
 vi.mock('../src/krm/yaml/edit.js', async (importOriginal) => {

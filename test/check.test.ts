@@ -59,6 +59,16 @@ describe('check mode', () => {
     );
   });
 
+  it('mode=check verbose=true times the run with one clock: a duration of zero or more ms', () => {
+    // The run's start was read from one clock and check mode's end from another: ms since 1970
+    // subtracted from ms since the process started printed `in -1795641214714 ms`.
+    for (const text of [rendered, stream()]) {
+      const out = run(text, { settings: { mode: 'check', verbose: 'true' } });
+      const ms = /^secret-rollout check: .* results in (-?\d+) ms$/m.exec(out.stderr)?.[1];
+      expect(Number(ms)).toBeGreaterThanOrEqual(0);
+    }
+  });
+
   it('a stale checksum in a stream: exit 1, nothing on stdout, one line naming it', () => {
     expect(fresh).not.toBe(current);
     const out = check(stale);

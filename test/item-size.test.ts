@@ -2,7 +2,8 @@
 // cluster could take it, and one such item the quick reader declines costs the conforming reader
 // about 100 bytes of memory per byte (issue #20 §1). Counted in characters, not timed.
 import { describe, expect, it } from 'vitest';
-import { maxItemLength, run } from '../src/run.js';
+import { maxItemLength } from '../src/krm/items.js';
+import { run } from '../src/run.js';
 import { resourceList, resultsOf } from './helpers.js';
 
 /** A ConfigMap of `length` characters or a line more; an anchor keeps it off the quick reader. */

@@ -3,11 +3,11 @@
 // exceeded`. Each test gives one such place a list of 200,000 (more results or rows than the
 // reader's 100,000 items can make, but within what one item can: each item may have several).
 import { describe, expect, it } from 'vitest';
-import { kptfileConfig } from '../src/krm/kptfile.js';
 import { readInput } from '../src/krm/read.js';
 import { writeOutput } from '../src/krm/write.js';
 import type { Resource } from '../src/model/resource.js';
 import type { Result } from '../src/model/results.js';
+import { kptfileConfig } from '../src/options.js';
 import { planTable } from '../src/report/plan.js';
 import type { Plan } from '../src/rules/transform.js';
 

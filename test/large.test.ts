@@ -2,7 +2,8 @@
 // for one object, README "Limits") inside an item the function parses and hashes.
 // (The 50k-item list is the benchmark's: `npm run bench`, checked for correctness there.)
 import { describe, expect, it } from 'vitest';
-import { maxItemLength, run } from '../src/run.js';
+import { maxItemLength } from '../src/krm/items.js';
+import { run } from '../src/run.js';
 import { deployment, envFrom, externalSecret, insertedLines, resourceList } from './helpers.js';
 
 describe('large inputs', () => {

@@ -1,7 +1,7 @@
 // Each lint: a case that must fire and a case that must not, plus severity and the Vault fix.
 import { describe, expect, it } from 'vitest';
-import { kindsNoRuleReads } from '../src/krm/pass-through.js';
 import { knownKinds, nearMiss } from '../src/rules/lints/kind-near-miss.js';
+import { kindsNoRuleReads } from '../src/rules/read-plan.js';
 import { sourceKinds, storeKinds } from '../src/rules/sources/index.js';
 import { run } from '../src/run.js';
 import {

@@ -9,7 +9,7 @@ import { schema, yamlProblem } from '../src/krm/yaml/parse.js';
 import { hasUnusualCharacters, type KeyCache, quickParse } from '../src/krm/yaml/quick-parse.js';
 import type { Json } from '../src/model/json.js';
 import { maxNodes, type Projection } from '../src/model/resource.js';
-import { nonSourceProjection } from '../src/rules/reads.js';
+import { nonSourceProjection } from '../src/rules/read-plan.js';
 import { run } from '../src/run.js';
 import { caseSeed, mutate, Rng } from './fuzz/mutate.js';
 import { loadSeeds } from './fuzz/seeds.js';

@@ -1,78 +1,34 @@
-// Items of kinds no rule reads are copied through without a full parse: on real inputs a third or
-// more of the items are Services, RBAC, CRDs and the like, and parsing them is most of the cost.
-// Only built-in kinds known to carry no pod template are listed; anything else, including every
-// custom resource (CRDs may have pod templates), is parsed. The kind is first looked for on the
-// item's own lines (peekScalar), which is cheap; an item whose kind cannot be read that way is
-// parsed. Plain ConfigMaps and Secrets pass through too unless a rule reads their content; their
-// names still count (lints, and ESO templateFrom reads them by name). The identity itself is read
-// by the quick reader, building nothing else: the values a parse would give, whatever the YAML
-// style (flow metadata, quoted, escaped or folded names); where it declines, the item is parsed.
-// Passing through skips building the value, not the validity check: run.ts checks each such item
-// (input.ts checkItem: the quick reader, else the conforming reader), because invalid YAML is an
-// error wherever it is, and kpt and kustomize are not the only writers of our input (CI pipes).
-import type { Config } from '../model/config.js';
+// Items the read plan lets through are copied without a full parse: which kinds those are is the
+// rules' knowledge (rules/read-plan.ts), handed down as the plan. The kind is first looked for on
+// the item's own lines (peekScalar), which is cheap; an item whose kind cannot be read that way is
+// parsed. The identity itself is read by the quick reader, building nothing else: the values a
+// parse would give, whatever the YAML style (flow metadata, quoted, escaped or folded names);
+// where it declines, the item is parsed. Passing through skips building the value, not the
+// validity check: items.ts checks each such item (read.ts checkItem: the quick reader, else the
+// conforming reader), because invalid YAML is an error wherever it is, and kpt and kustomize are
+// not the only writers of our input (CI pipes).
+
 import { isObject } from '../model/json.js';
-import { type Bystander, groupOf, type Projection } from '../model/resource.js';
+import type { ReadPlan } from '../model/read-plan.js';
+import type { Bystander, Projection } from '../model/resource.js';
 import { quickRead } from './read.js';
 import { peekScalar } from './yaml/locate-lines.js';
 
-export const kindsNoRuleReads: ReadonlySet<string> = new Set([
-  'v1/Service',
-  'v1/ServiceAccount',
-  'v1/Endpoints',
-  'v1/PersistentVolume',
-  'v1/PersistentVolumeClaim',
-  'v1/LimitRange',
-  'v1/ResourceQuota',
-  'rbac.authorization.k8s.io/v1/Role',
-  'rbac.authorization.k8s.io/v1/RoleBinding',
-  'rbac.authorization.k8s.io/v1/ClusterRole',
-  'rbac.authorization.k8s.io/v1/ClusterRoleBinding',
-  'networking.k8s.io/v1/Ingress',
-  'networking.k8s.io/v1/IngressClass',
-  'networking.k8s.io/v1/NetworkPolicy',
-  'discovery.k8s.io/v1/EndpointSlice',
-  'policy/v1/PodDisruptionBudget',
-  'autoscaling/v1/HorizontalPodAutoscaler',
-  'autoscaling/v2/HorizontalPodAutoscaler',
-  'apiextensions.k8s.io/v1/CustomResourceDefinition',
-  'apiregistration.k8s.io/v1/APIService',
-  'admissionregistration.k8s.io/v1/MutatingWebhookConfiguration',
-  'admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration',
-  'scheduling.k8s.io/v1/PriorityClass',
-  'storage.k8s.io/v1/StorageClass',
-  'kpt.dev/v1/Kptfile',
-]);
-
-/**
- * The item's identity when no rule needs its content, so it needs no parse: kinds no rule reads,
- * and ConfigMaps and Secrets unless a rule reads them (argocd-cm; the opt-in content checksums).
- */
+/** The item's identity when the plan lets it through unparsed, else undefined (it is parsed). */
 export function passesThrough(
   itemText: string,
   entry: boolean,
-  config: Config,
+  plan: ReadPlan,
 ): Bystander | undefined {
   const kind = peekScalar(itemText, entry, [], 'kind');
   const apiVersion = kind && peekScalar(itemText, entry, [], 'apiVersion');
   if (!kind || !apiVersion) return undefined;
-  const id = `${apiVersion}/${kind}`;
   // Most items are parsed: their metadata is not looked for here.
-  if (!kindsNoRuleReads.has(id) && id !== 'v1/ConfigMap' && id !== 'v1/Secret') return undefined;
-  // The podTemplates option says this kind has a pod template, whatever the list above assumes.
-  const group = groupOf(apiVersion);
-  if (config.podTemplates.some((t) => t.kind === kind && t.group === group)) return undefined;
+  const passes = plan.passesThrough(apiVersion, kind);
+  if (!passes) return undefined;
   const identity = identityOf(itemText, entry);
   if (identity?.apiVersion !== apiVersion || identity.kind !== kind) return undefined;
-  const { name } = identity;
-  const passes =
-    kindsNoRuleReads.has(id) ||
-    (id === 'v1/ConfigMap' &&
-      config.configMapChecksumAnnotation === '' &&
-      name !== undefined &&
-      !(config.argocdHealthCheck && name === 'argocd-cm')) ||
-    (id === 'v1/Secret' && config.secretChecksumAnnotation === '');
-  return passes ? identity : undefined;
+  return passes(identity.name) ? identity : undefined;
 }
 
 const identityProjection: Projection = new Map<string, Projection>([

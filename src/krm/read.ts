@@ -242,7 +242,7 @@ function readYamlList(
   // The envelope is the document as written with the items and the input's results blanked to
   // empty lines, so that every other byte, from the document's first line to its last, is judged
   // by the conforming reader in one parse, and error line numbers stay those of the input. Each
-  // item is parsed on its own (run.ts), the results alone below. A `- {}` stands for the items:
+  // item is parsed on its own (items.ts), the results alone below. A `- {}` stands for the items:
   // the `yaml` library refuses the next key after an empty `-` and 1024 blank characters.
   const blanks: { from: number; to: number; stand: string }[] = [];
   if (Array.isArray(split) && split.length > 0) {
@@ -477,7 +477,7 @@ function checkYamlText(text: string, meter?: ScanMeter): boolean {
 /**
  * Refuses nesting deeper than the readers may recurse (yaml/nesting.ts says how it is counted and
  * why no deeper text reaches them), named by the line where the level too many opens. Every text
- * given to a YAML reader passes it first: the input here, a `--fn-config` file in run.ts.
+ * given to a YAML reader passes it first: the input here, a `--fn-config` file in options.ts (src/).
  */
 export function checkNesting(text: string, meter?: ScanMeter): void {
   const deep = tooDeep(text);

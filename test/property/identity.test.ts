@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { passesThrough } from '../../src/krm/pass-through.js';
 import { defaultConfig } from '../../src/model/config.js';
 import { toResource } from '../../src/model/resource.js';
+import { readPlan } from '../../src/rules/read-plan.js';
 import { run } from '../../src/run.js';
 import { externalSecret as helperExternalSecret } from '../helpers.js';
 
@@ -91,7 +92,7 @@ describe('identity', () => {
           name: id.name,
           namespace: id.namespace,
         });
-        const seen = passesThrough(text, false, defaultConfig);
+        const seen = passesThrough(text, false, readPlan(defaultConfig));
         if (seen === undefined) return; // parsed: the identity above
         expect(seen).toEqual({
           apiVersion: parsed.apiVersion,

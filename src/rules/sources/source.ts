@@ -91,8 +91,8 @@ export interface SourceKind {
   ): SecretSource | SecretSource[] | { skipped: string };
   /**
    * The plain ConfigMaps and Secrets a resource of this kind reads from the input (ESO
-   * templateFrom). They pass through unparsed unless named here (krm/pass-through.ts). Never throws:
-   * a malformed field is reported by `read`.
+   * templateFrom). They pass through unparsed unless named here (the read plan's second pass,
+   * rules/read-plan.ts). Never throws: a malformed field is reported by `read`.
    */
   inputReads?(resource: Resource): readonly InputRead[];
 }

@@ -1,0 +1,185 @@
+// The planned edits applied to each item's text, each proven: the edited text must read as the
+// item's value with the edits applied, and, where items alias each other's anchors, every other
+// item of the document as before. An edit that fails its proof is refused with an error result;
+// every other byte is copied as it came (write.ts).
+import { isDeepStrictEqual } from 'node:util';
+import type { MappingEdit } from '../model/edit.js';
+import { isObject, type Json } from '../model/json.js';
+import { getPath } from '../model/path.js';
+import type { Resource } from '../model/resource.js';
+import type { Result } from '../model/results.js';
+import { type Input, parseItem, wholeDocument } from './read.js';
+import {
+  applySplices,
+  applyToValue,
+  EditError,
+  editText,
+  reparseItem,
+  type Splice,
+} from './yaml/edit.js';
+import { lineBreakOf } from './yaml/lines.js';
+import type { ItemSpan, Span } from './yaml/spans.js';
+
+/** An item's edits as applied to its text (`splices`), and the value it must then read as. */
+interface Applied {
+  span: ItemSpan;
+  text: string;
+  edits: readonly MappingEdit[];
+  splices: Splice[];
+  expected: () => Json;
+}
+
+/** Edited text per item; a failed proof becomes an error result. */
+export function applyEdits(
+  input: Input,
+  resources: readonly Resource[],
+  edits: readonly MappingEdit[],
+  results: Result[],
+  aliased: ReadonlySet<number>,
+  projected: ReadonlySet<number>,
+): Map<number, Splice[]> {
+  const byItem = new Map<number, MappingEdit[]>();
+  for (const edit of edits) {
+    const list = byItem.get(edit.item);
+    if (list) list.push(edit);
+    else byItem.set(edit.item, [edit]);
+  }
+  const lineBreak = lineBreakOf(input.text);
+  // Other items alias anchors in this document: an edit inside an anchored node would change
+  // them too (even the sources a checksum is computed from), and an item that aliases another
+  // item's anchor only parses within its document. Both are proven in the document.
+  const inDocument = aliased.size > 0 && input.format === 'yaml-list' ? input : undefined;
+  const applied = new Map<number, Applied>();
+  const refused = new Map<number, string>();
+  for (const resource of resources) {
+    const itemEdits = byItem.get(resource.index);
+    if (!itemEdits) continue;
+    const span = input.items[resource.index]?.span;
+    if (!span) {
+      // JSON: the value itself is the output.
+      for (const edit of itemEdits) applyToValue(resource.value, edit);
+      continue;
+    }
+    const text = input.text.slice(span.start, span.end);
+    let value: Json | undefined;
+    const expected = (): Json => {
+      if (value !== undefined) return value;
+      // A projected value lacks what the rules do not read: the proof needs all of it.
+      const whole = projected.has(resource.index) ? parseItem(input.text, span) : undefined;
+      value = resource.value;
+      if (whole) value = 'value' in whole ? whole.value : null;
+      // A parsed alias is the anchored object itself: an edit applied there would also appear
+      // wherever it is aliased, and the proof would accept an edit that changes those places.
+      else if (/[&*]/.test(text)) value = unshared(resource.value);
+      if (isObject(value)) for (const edit of itemEdits) applyToValue(value, edit);
+      return value;
+    };
+    // Proven below with every other item's edits: one re-read of the document for them all.
+    const later = inDocument && aliased.has(resource.index) ? 'later' : undefined;
+    try {
+      const splices = editText(text, span.entry, itemEdits, expected, lineBreak, later);
+      applied.set(resource.index, { span, text, edits: itemEdits, splices, expected });
+    } catch (error) {
+      if (!(error instanceof EditError)) throw error;
+      refused.set(resource.index, error.message);
+    }
+  }
+  if (inDocument) {
+    /** Proves an edit on its own, as every edit was before: its own error if it fails. */
+    const alone = (index: number, one: Applied) => {
+      try {
+        if (aliased.has(index)) {
+          const reparse = (edited: string) =>
+            reparsedItems(inDocument, [{ span: one.span, text: edited }])?.[index];
+          const { text, span, edits } = one;
+          one.splices = editText(text, span.entry, edits, one.expected, lineBreak, reparse);
+        }
+        if (!provenInDocument(inDocument, new Map([[index, one]]), false)) {
+          throw new EditError(
+            'the edit is inside a YAML anchor that other items alias: it would change them too',
+          );
+        }
+      } catch (error) {
+        if (!(error instanceof EditError)) throw error;
+        refused.set(index, error.message);
+      }
+    };
+    // All edits at once, one re-read; where that fails, each half the same way, down to single
+    // edits proven on their own as every edit was before (so a refused edit gets its own error).
+    // Edits proven together need no proof alone: with all of them in place, each edited item
+    // reads as expected and every other item as before. A few failing edits among n cost a few
+    // log2(n) re-reads, not n.
+    const settle = (group: readonly [number, Applied][]): void => {
+      if (group.length === 0 || provenInDocument(inDocument, new Map(group), true)) return;
+      const [first] = group;
+      if (group.length === 1 && first) {
+        alone(first[0], first[1]);
+        return;
+      }
+      const half = Math.ceil(group.length / 2);
+      settle(group.slice(0, half));
+      settle(group.slice(half));
+    };
+    settle([...applied]);
+  }
+  const edited = new Map<number, Splice[]>();
+  for (const resource of resources) {
+    const message = refused.get(resource.index);
+    const one = applied.get(resource.index);
+    if (message !== undefined) {
+      results.push({
+        severity: 'error',
+        message: `item ${resource.index} (${resource.kind} ${resource.name}): ${message}`,
+      });
+    } else if (one) edited.set(resource.index, one.splices);
+  }
+  return edited;
+}
+
+/**
+ * Whether the document with the applied edits in place reads as before but for them: every
+ * other item unchanged and, with `own`, each edited item as expected.
+ */
+function provenInDocument(
+  input: Input & { format: 'yaml-list' },
+  applied: ReadonlyMap<number, Applied>,
+  own: boolean,
+): boolean {
+  const before = getPath(wholeDocument(input.text, input.document), ['items']);
+  const changes = [...applied.values()].map((a) => ({
+    span: a.span,
+    text: applySplices(a.text, a.splices),
+  }));
+  const after = reparsedItems(input, changes);
+  if (!Array.isArray(before) || !after || before.length !== after.length) return false;
+  return before.every((item, i) => {
+    const one = applied.get(i);
+    if (!one) return isDeepStrictEqual(item, after[i]);
+    return !own || isDeepStrictEqual(after[i] ?? null, one.expected());
+  });
+}
+
+/** The items of the document with each change's text in place of its span, read again. */
+function reparsedItems(
+  input: Input & { format: 'yaml-list' },
+  changes: readonly { span: Span; text: string }[],
+): Json[] | undefined {
+  const { document } = input;
+  const splices = changes.map(({ span, text }) => ({
+    start: span.start - document.start,
+    end: span.end - document.start,
+    text,
+  }));
+  const edited = applySplices(input.text.slice(document.start, document.end), splices);
+  const items = getPath(reparseItem(edited, false), ['items']);
+  return Array.isArray(items) ? items : undefined;
+}
+
+/** A copy that shares no objects, where YAML aliases made the parsed value share them. */
+function unshared<T extends Json>(value: T): T {
+  if (Array.isArray(value)) return value.map(unshared) as T;
+  if (isObject(value)) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, unshared(v)])) as T;
+  }
+  return value;
+}

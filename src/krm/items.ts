@@ -1,0 +1,180 @@
+// The items of an input read as the read plan says (model/read-plan.ts): each parsed whole,
+// projected to what the rules read, or copied through as a bystander known by its identity, then
+// the second pass the plan asks for. One walk of the input; every problem becomes an error result
+// naming the item.
+
+import { isObject } from '../model/json.js';
+import { getPath } from '../model/path.js';
+import type { ReadPlan } from '../model/read-plan.js';
+import {
+  type Bystander,
+  ItemError,
+  maxNodes,
+  type Resource,
+  toResource,
+} from '../model/resource.js';
+import type { Result } from '../model/results.js';
+import { passesThrough } from './pass-through.js';
+import { checkItem, type Input, type InputItem, parseItem, wholeDocument } from './read.js';
+import { peekScalar } from './yaml/locate-lines.js';
+import type { KeyCache } from './yaml/quick-parse.js';
+
+/**
+ * The longest item read, in characters: the Kubernetes API server takes no request body over
+ * 3 MiB (kubernetes/apiserver pkg/server/config.go, MaxRequestBodyBytes: twice the 1.5 MiB etcd
+ * stores), so no object it could apply is longer. Past a few MiB an item the quick reader declines
+ * costs the conforming reader ≈100 bytes of memory per byte (an 8 MB anchored mapping: 714 MiB).
+ */
+export const maxItemLength = 3 << 20;
+const itemTooLarge = `is longer than ${maxItemLength >> 20} MiB, more than the Kubernetes API server accepts for one object: not read`;
+
+/** The largest ResourceList whose items may alias each other's anchors (see readOne). */
+export const maxAliasedList = 1 << 20;
+const aliasedListTooLarge = `aliases a YAML anchor of another item in a ResourceList larger than ${maxAliasedList / (1 << 20)} MiB, which is read whole to prove each edit: define the anchor in this item, or split the list`;
+
+export interface ReadItems {
+  resources: Resource[];
+  /** Items copied through unparsed, known by identity only. */
+  bystanders: Bystander[];
+  /** An error result per item that cannot be read. */
+  results: Result[];
+  /** Items read from the whole document: they alias an anchor in another item. */
+  aliased: Set<number>;
+  /** Items whose value holds only what the plan projects. */
+  projected: Set<number>;
+  /**
+   * A stream document is invalid YAML: documents are split by their `---` lines, and after
+   * invalid YAML that split cannot be trusted (a `---` may be inside an unclosed quote).
+   */
+  streamBroken: boolean;
+}
+
+/** Reads every item of `input` as `plan` says. */
+export function readItems(input: Input, plan: ReadPlan): ReadItems {
+  const read: ReadItems = {
+    resources: [],
+    bystanders: [],
+    results: [],
+    aliased: new Set(),
+    projected: new Set(),
+    streamBroken: false,
+  };
+  const { resources, bystanders, results, aliased, projected } = read;
+  const keyCache: KeyCache = new Map();
+  const noun = input.format === 'yaml-stream' ? 'document' : 'item';
+  // Bystanders the plan's second pass may ask for, once the resources are known.
+  const candidates: { index: number; bystander: Bystander }[] = [];
+  /** Reads one item; `passing`: it may be copied through unparsed. */
+  const readOne = (item: InputItem, index: number, passing: boolean) => {
+    if (read.streamBroken) return;
+    const where = `${noun} ${index}`;
+    if (item.error) {
+      if (input.format === 'yaml-stream') read.streamBroken = true;
+      results.push({ severity: 'error', message: `${where}: ${item.error}` });
+      return;
+    }
+    let value = item.value;
+    let nodeBound: number | undefined;
+    if (value === undefined && item.span) {
+      const { span } = item;
+      if (span.end - span.start > maxItemLength) {
+        results.push({ severity: 'error', message: `${where}: ${itemTooLarge}` });
+        return;
+      }
+      const itemText = input.text.slice(span.start, span.end);
+      const usual = 'usualCharacters' in input && input.usualCharacters;
+      const bystander = passing ? passesThrough(itemText, span.entry, plan) : undefined;
+      if (bystander) {
+        // Copied through unparsed, but still checked: invalid YAML is an error wherever it is.
+        const problem = checkItem(input.text, span, usual);
+        if (problem) {
+          if (input.format === 'yaml-stream') read.streamBroken = true;
+          results.push({
+            severity: 'error',
+            message: `${where}${peekedName(itemText, span.entry)}: ${problem}`,
+          });
+        }
+        bystanders.push(bystander);
+        if (!problem && plan.later.candidate(bystander)) candidates.push({ index, bystander });
+        return;
+      }
+      const apiVersion = peekScalar(itemText, span.entry, [], 'apiVersion');
+      const kind = peekScalar(itemText, span.entry, [], 'kind');
+      // An item long enough to exceed the node bound is read whole, so that the alias-bomb
+      // check (toResource) sees what it saw before.
+      const projection =
+        span.end - span.start > maxNodes ? true : plan.projection(apiVersion, kind);
+      let parsed = parseItem(input.text, span, keyCache, usual, projection);
+      if (projection !== true && 'value' in parsed) {
+        // The kind the projection was chosen for must be the item's; else read it all.
+        const v = parsed.value;
+        if (isObject(v) && v.apiVersion === apiVersion && v.kind === kind) projected.add(index);
+        else parsed = parseItem(input.text, span, keyCache, usual);
+      }
+      if ('value' in parsed) ({ value, nodeBound } = parsed);
+      else if (parsed.aliased && input.format === 'yaml-list') {
+        // An alias to an anchor in another item: read it from the whole document, which every
+        // proof of an edit then reads again whole (edits.ts provenInDocument), at ≈1 s and
+        // ≈100 bytes of memory per byte in the conforming reader. No renderer writes such lists
+        // (kpt and kustomize write no anchors), so they are read up to a size that stays cheap.
+        const { start, end } = input.document;
+        if (end - start > maxAliasedList) {
+          results.push({ severity: 'error', message: `${where}: ${aliasedListTooLarge}` });
+          return;
+        }
+        const items = getPath(wholeDocument(input.text, input.document), ['items']);
+        value = Array.isArray(items) ? items[index] : undefined;
+        aliased.add(index);
+      }
+      if (value === undefined) {
+        // After invalid YAML a stream's split cannot be trusted: its first such error is all.
+        const error = 'error' in parsed ? parsed.error : '';
+        if (input.format === 'yaml-stream' && error.startsWith('invalid YAML')) {
+          read.streamBroken = true;
+        }
+        results.push({
+          severity: 'error',
+          message: `${where}${peekedName(itemText, span.entry)}: ${error}`,
+        });
+        return;
+      }
+    }
+    try {
+      resources.push(toResource(index, value, nodeBound));
+    } catch (error) {
+      if (!(error instanceof ItemError)) throw error;
+      results.push({ severity: 'error', message: `${where}${nameOf(value)}: ${error.message}` });
+    }
+  };
+  input.items.forEach((item, index) => {
+    readOne(item, index, true);
+  });
+  // The plan's second pass: what the sources read of the items copied through (ESO templateFrom),
+  // which the common input has none of, so the pass above can copy every such item through.
+  const wanted = candidates.length > 0 ? plan.later.wanted(resources) : () => false;
+  const late = candidates.filter((c) => wanted(c.bystander));
+  if (late.length > 0) {
+    for (const { index } of late) readOne(input.items[index] as InputItem, index, false);
+    const built = new Set(late.map((c) => c.bystander));
+    // Lists of any length are never spread into a call's arguments: the stack holds them all.
+    read.bystanders = bystanders.filter((b) => !built.has(b));
+    resources.sort((a, b) => a.index - b.index);
+  }
+  return read;
+}
+
+/** ` (Kind name)` of a raw item, where it has them, so an error names what the user wrote. */
+function nameOf(value: unknown): string {
+  if (!isObject(value)) return '';
+  const name = isObject(value.metadata) ? value.metadata.name : undefined;
+  return typeof value.kind === 'string' && typeof name === 'string'
+    ? ` (${value.kind} ${name})`
+    : '';
+}
+
+/** ` (Kind name)` of an item that did not parse, read from its lines where they show it. */
+function peekedName(text: string, entry: boolean): string {
+  const kind = peekScalar(text, entry, [], 'kind');
+  const name = kind && peekScalar(text, entry, ['metadata'], 'name');
+  return kind && name ? ` (${kind} ${name})` : '';
+}

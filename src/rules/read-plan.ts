@@ -1,0 +1,238 @@
+// The read plan (model/read-plan.ts): what the reader parses, projects or copies through, decided
+// here from what the rules read, so that the reader lists no kinds. Parsed values of workloads are
+// most of a run's memory and garbage, and the rules read their metadata and the few PodSpec fields
+// that name a Secret or ConfigMap; sources are read whole (their content is hashed); items of
+// built-in kinds no rule reads are not built at all.
+import type { Config, DeclaredTemplate } from '../model/config.js';
+import type { PassesByName, ReadPlan } from '../model/read-plan.js';
+import {
+  type Bystander,
+  groupOf,
+  objectKey,
+  type Projection,
+  type Resource,
+} from '../model/resource.js';
+import { lints } from './lints/index.js';
+import type { Lint } from './lints/lint.js';
+import { dependencyGroups, sourceKindOf, sourceKinds, storeKinds } from './sources/index.js';
+import { secretReferences } from './workloads/references.js';
+import {
+  barePod,
+  declaredShapes,
+  kindKey,
+  type PodTemplateShape,
+  podTemplateShapes,
+} from './workloads/shapes.js';
+
+/**
+ * Built-in kinds known to carry no pod template and that no rule reads beyond their identity: on
+ * real inputs a third or more of the items are Services, RBAC, CRDs and the like, and parsing them
+ * is most of the cost. Anything else, including every custom resource (CRDs may have pod
+ * templates), is parsed. Plain ConfigMaps and Secrets pass through too unless a rule reads their
+ * content (see passesThrough); their names still count (lints, and ESO templateFrom reads them by
+ * name).
+ */
+export const kindsNoRuleReads: ReadonlySet<string> = new Set([
+  'v1/Service',
+  'v1/ServiceAccount',
+  'v1/Endpoints',
+  'v1/PersistentVolume',
+  'v1/PersistentVolumeClaim',
+  'v1/LimitRange',
+  'v1/ResourceQuota',
+  'rbac.authorization.k8s.io/v1/Role',
+  'rbac.authorization.k8s.io/v1/RoleBinding',
+  'rbac.authorization.k8s.io/v1/ClusterRole',
+  'rbac.authorization.k8s.io/v1/ClusterRoleBinding',
+  'networking.k8s.io/v1/Ingress',
+  'networking.k8s.io/v1/IngressClass',
+  'networking.k8s.io/v1/NetworkPolicy',
+  'discovery.k8s.io/v1/EndpointSlice',
+  'policy/v1/PodDisruptionBudget',
+  'autoscaling/v1/HorizontalPodAutoscaler',
+  'autoscaling/v2/HorizontalPodAutoscaler',
+  'apiextensions.k8s.io/v1/CustomResourceDefinition',
+  'apiregistration.k8s.io/v1/APIService',
+  'admissionregistration.k8s.io/v1/MutatingWebhookConfiguration',
+  'admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration',
+  'scheduling.k8s.io/v1/PriorityClass',
+  'storage.k8s.io/v1/StorageClass',
+  'kpt.dev/v1/Kptfile',
+]);
+
+/**
+ * The seam to the lint table: the only place the plan reads it. The fields each kind's lints
+ * read, by kindKey.
+ */
+function lintFields(table: readonly Lint[]): ReadonlyMap<string, readonly string[]> {
+  const fieldsOf = new Map<string, string[]>();
+  for (const { group, kind, fields } of table.flatMap((lint) => lint.reads ?? [])) {
+    const key = kindKey(group, kind);
+    fieldsOf.set(key, [...(fieldsOf.get(key) ?? []), ...fields]);
+  }
+  return fieldsOf;
+}
+
+type ProjectionFor = ReadPlan['projection'];
+
+/** Per lint table, its fields by kind and its projections per podTemplates option. */
+const plans = new WeakMap<
+  readonly Lint[],
+  {
+    fieldsOf: ReadonlyMap<string, readonly string[]>;
+    projections: WeakMap<readonly DeclaredTemplate[], ProjectionFor>;
+  }
+>();
+
+/**
+ * The plan for a run with these options. `table`: the lints whose reads it honours (tests give
+ * their own). Projections are built once per podTemplates option, each kind's on first use.
+ */
+export function readPlan(config: Config, table: readonly Lint[] = lints): ReadPlan {
+  let planned = plans.get(table);
+  if (!planned) {
+    planned = { fieldsOf: lintFields(table), projections: new WeakMap() };
+    plans.set(table, planned);
+  }
+  const { fieldsOf, projections } = planned;
+  let projection = projections.get(config.podTemplates);
+  if (!projection) {
+    projection = projectionsOf(config.podTemplates, fieldsOf);
+    projections.set(config.podTemplates, projection);
+  }
+  return {
+    passesThrough: passing(config, fieldsOf),
+    projection,
+    later: { candidate: readByName, wanted: inputReads },
+  };
+}
+
+const always: PassesByName = () => true;
+
+/**
+ * Which kinds pass through: kinds no rule reads, and ConfigMaps and Secrets unless a rule reads
+ * them (argocd-cm; the opt-in content checksums). Never a kind the podTemplates option says has a
+ * pod template, whatever the list assumes, nor one a lint says it reads.
+ */
+function passing(
+  config: Config,
+  fieldsOf: ReadonlyMap<string, readonly string[]>,
+): ReadPlan['passesThrough'] {
+  const configMaps: PassesByName | undefined =
+    config.configMapChecksumAnnotation === ''
+      ? (name) => name !== undefined && !(config.argocdHealthCheck && name === 'argocd-cm')
+      : undefined;
+  const secrets = config.secretChecksumAnnotation === '' ? always : undefined;
+  return (apiVersion, kind) => {
+    const id = `${apiVersion}/${kind}`;
+    const plain = id === 'v1/ConfigMap' ? configMaps : id === 'v1/Secret' ? secrets : undefined;
+    if (!plain && !kindsNoRuleReads.has(id)) return undefined;
+    const group = groupOf(apiVersion);
+    if (config.podTemplates.some((t) => t.kind === kind && t.group === group)) return undefined;
+    if (fieldsOf.has(kindKey(group, kind))) return undefined;
+    return plain ?? always;
+  };
+}
+
+type Tree = Map<string, Tree | true>;
+
+/** Adds `path` (keys; a `[]` step is its list's elements, which share the list's projection). */
+function add(tree: Tree, path: readonly string[]): void {
+  const [head, ...rest] = path;
+  if (head === undefined) return;
+  const key = head.endsWith('[]') ? head.slice(0, -2) : head;
+  if (rest.length === 0) {
+    tree.set(key, true);
+    return;
+  }
+  const child = tree.get(key) ?? new Map();
+  if (child === true) return;
+  tree.set(key, child);
+  add(child, rest);
+}
+
+/**
+ * Every field a rule reads of an item that is not a source: see podTemplatesOf, secretUses; for
+ * one kind also its declared pod templates and what lints read of it (`fields`).
+ */
+function buildProjection(
+  shapes: readonly PodTemplateShape[] = [],
+  fields: readonly string[] = [],
+): Projection {
+  const tree: Tree = new Map();
+  for (const key of ['apiVersion', 'kind', 'metadata']) tree.set(key, true);
+  for (const shape of [...podTemplateShapes, barePod, ...shapes]) {
+    add(tree, shape.metadata.length > 1 ? shape.metadata : []);
+    for (const ref of secretReferences) add(tree, [...shape.podSpec, ...ref.path.split('.')]);
+  }
+  for (const field of fields) add(tree, field.split('.'));
+  return tree;
+}
+
+let built: Projection | undefined;
+/** The projection of kinds nothing declares: built on first use (a run on no items builds none). */
+export function nonSourceProjection(): Projection {
+  built ??= buildProjection();
+  return built;
+}
+
+/**
+ * What to build of an item of this kind: everything for sources, stores and what sources read
+ * (and for kinds not known before parsing), else the fields the rules read, which for kinds with
+ * declared pod templates (the podTemplates option) or fields a lint reads are more than for the
+ * others.
+ */
+function projectionsOf(
+  declared: readonly DeclaredTemplate[],
+  fieldsOf: ReadonlyMap<string, readonly string[]>,
+): ProjectionFor {
+  const shapes = declaredShapes(declared);
+  // Kinds with a projection of their own, each built when an item of that kind first comes.
+  const special = new Set([...shapes.keys(), ...fieldsOf.keys()]);
+  const byKind = new Map<string, Projection>();
+  return (apiVersion, kind) => {
+    if (apiVersion === undefined || kind === undefined) return true;
+    const group = groupOf(apiVersion);
+    const known = (k: { kind: string; group: string }) => k.kind === kind && k.group === group;
+    if (sourceKinds.some(known) || storeKinds.some(known) || dependencyGroups.has(group)) {
+      return true;
+    }
+    const key = kindKey(group, kind);
+    if (!special.has(key)) return nonSourceProjection();
+    let projection = byKind.get(key);
+    if (projection === undefined) {
+      projection = buildProjection(shapes.get(key), fieldsOf.get(key));
+      byKind.set(key, projection);
+    }
+    return projection;
+  };
+}
+
+/** Bystanders a source may read by name: plain ConfigMaps and Secrets (ESO templateFrom). */
+const readByName = ({ apiVersion, kind, name }: Bystander) =>
+  apiVersion === 'v1' && (kind === 'ConfigMap' || kind === 'Secret') && Boolean(name);
+
+/**
+ * Whether sources read this plain ConfigMap or Secret (ESO templateFrom): the reader builds these
+ * though their kind would pass through unparsed.
+ */
+function inputReads(resources: readonly Resource[]): (object: Bystander) => boolean {
+  const keys = new Set<string>();
+  for (const resource of resources) {
+    // The kind first: a string comparison, where sourceKindOf would split every apiVersion.
+    if (!readerKinds.has(resource.kind)) continue;
+    for (const read of sourceKindOf(resource)?.inputReads?.(resource) ?? []) {
+      keys.add(objectKey(read.kind, resource.namespace ?? anyNamespace, read.name));
+    }
+  }
+  return ({ kind, namespace, name = '' }) =>
+    keys.has(objectKey(kind, namespace, name)) || keys.has(objectKey(kind, anyNamespace, name));
+}
+
+/**
+ * Where a reader without a namespace reads (a ClusterExternalSecret: in each namespace it
+ * selects): building the object in every namespace costs only its parse. No namespace is `*`.
+ */
+const anyNamespace = '*';
+
+const readerKinds = new Set(sourceKinds.filter((k) => k.inputReads).map((k) => k.kind));
