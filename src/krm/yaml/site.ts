@@ -169,14 +169,14 @@ function jsonSplice(
   const pad = padAt(text, at);
   if (site.kind === 'flow' && !site.empty) {
     // Keys on their own lines: a new first line at the first key's indentation.
+    // Both after any spaces that follow the `{`, which so stay on its line.
+    const start = at + (matchAt(spaces, text, at)?.[0].length ?? 0);
     const keyPad = matchAt(ownLine, text, at)?.[1];
     if (keyPad !== undefined) {
       const unit = json.unit || keyPad.slice(pad.length) || '  ';
       const entry = jsonEntry(names, value, json, lineBreak + keyPad, unit);
-      return { start: at, end: at, text: `${lineBreak}${keyPad}${entry},` };
+      return { start, end: start, text: `${lineBreak}${keyPad}${entry},` };
     }
-    // On one line: first, after any spaces that follow the `{`.
-    const start = at + (matchAt(spaces, text, at)?.[0].length ?? 0);
     const entry = jsonEntry(names, value, json, '', '');
     return { start, end: start, text: `${entry},${json.colon.endsWith(' ') ? ' ' : ''}` };
   }
