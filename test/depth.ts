@@ -11,4 +11,4 @@ export const depth = (quick: number, full: number): number => (deep ? full : qui
  * vitest's per-test and per-hook timeout, a guard against a hang, never a speed bound: the
  * slowest test of `npm test` takes under a tenth of it on a loaded 2-core machine.
  */
-export const testTimeoutMs = 120_000;
+export const testTimeoutMs = 180_000;

@@ -14,8 +14,8 @@ import { run } from '../../src/run.js';
 import { depth } from '../depth.js';
 import { externalSecret as helperExternalSecret } from '../helpers.js';
 
-// PROPERTY_RUNS as in invariants.test.ts (400 for `npm test`, 2000 under test:deep).
-const total = Number(process.env.PROPERTY_RUNS ?? depth(400, 2000));
+// PROPERTY_RUNS as in invariants.test.ts (300 for `npm test`, 2000 under test:deep).
+const total = Number(process.env.PROPERTY_RUNS ?? depth(300, 2000));
 const seed = process.env.PROPERTY_SEED ? Number(process.env.PROPERTY_SEED) : 20261125;
 
 interface Identity {

@@ -11,7 +11,7 @@
 //      is neither blank nor a comment is, in the output, the same input line as before;
 //  (g) check mode (`secret-rollout check`, or mode=check) never alters an item, exits 0 iff a
 //      render of the same input changes nothing, and passes on a render's output.
-// Environment: PROPERTY_RUNS (default 400 for `npm test`, 2000 under `npm run test:deep`) is the
+// Environment: PROPERTY_RUNS (default 300 for `npm test`, 2000 under `npm run test:deep`) is the
 // total number of cases, shared by the properties below (PROPERTY_RUNS=100000 for a long run); PROPERTY_SEED replays a failure's seed;
 // PROPERTY_AVOID_KNOWN_BUGS=1 leaves out the layouts of the bugs in known-bugs.test.ts, to look
 // for further bugs behind them. The model follows the README (commit 1697f5b and later):
@@ -46,7 +46,7 @@ import {
 import { type Expected, model, waveKey } from './model.js';
 import { isObj, type Json, type Obj } from './render.js';
 
-const total = Number(process.env.PROPERTY_RUNS ?? depth(400, 2000));
+const total = Number(process.env.PROPERTY_RUNS ?? depth(300, 2000));
 const runs = (share: number) => Math.max(1, Math.ceil(total * share));
 const timeout = Math.max(testTimeoutMs, total * 60);
 // A fixed seed by default, so CI is deterministic; PROPERTY_SEED explores (or replays) others.
