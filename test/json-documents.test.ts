@@ -171,6 +171,10 @@ describe('JSON items in a YAML ResourceList', () => {
     expect(entries).toHaveLength(2);
     for (const [i, entry] of entries.entries()) expect(JSON.parse(entry)).toEqual(items[i]);
     expect(((items[0] as Obj).metadata as Obj).annotations).toEqual({ [waveKey]: '-1' });
+    // The entry's own step (4), counted from its `{`, not from the `- ` line.
+    expect(out).toMatch(
+      new RegExp(`\n {18}"annotations": \\{\n {22}"${checksumKey}": "[0-9a-f]{64}"\n {18}\\},\n`),
+    );
     expect(run(out).stdout).toBe(out);
   });
 });

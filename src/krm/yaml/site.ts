@@ -135,12 +135,14 @@ export function jsonStyleOf(text: string, entry: boolean): JsonStyle | undefined
 
 /**
  * The layout of the JSON object whose `{` is at `brace` (a JSON input is written back with its
- * `unit` too, krm/write.ts): the step from the `{`'s line to its first key's, when that key has
- * a line of its own, and the first key's colon.
+ * `unit` too, krm/write.ts): the step from the `{` to its first key, when that key has a line of
+ * its own, and the first key's colon.
  */
 export function jsonLayout(text: string, brace: number): JsonStyle {
-  const keyPad = matchAt(ownLine, text, brace + 1)?.[1];
-  const unit = keyPad === undefined ? '' : keyPad.slice(padAt(text, brace).length);
+  const keyPad = matchAt(ownLine, text, brace + 1)?.[1] ?? '';
+  // From the `{` itself where the key is right of it (`- {` in a list), else from its line.
+  const column = brace - text.lastIndexOf('\n', brace - 1) - 1;
+  const unit = keyPad.slice(keyPad.length > column ? column : padAt(text, brace).length);
   const colon = matchAt(firstColon, text, brace)?.[1] === '' ? ':' : ': ';
   return { unit, colon };
 }
