@@ -609,31 +609,38 @@ function handWritten(): Bad[] {
 
 type Value = null | boolean | number | string | Value[] | { [key: string]: Value };
 
-/**
- * Every node of every item of the examples, one at a time, replaced by a canary string: a string
- * where a mapping or a list belongs, and where a scalar belongs one no field accepts (not base64,
- * no integer, no annotation key). Identifiers stay (see above).
- */
-function* mutations(): Generator<{ label: string; text: string }> {
-  const examples = path.join(repoRoot, 'examples');
-  for (const example of readdirSync(examples).sort()) {
-    const dir = path.join(examples, example);
-    if (!statSync(dir).isDirectory()) continue;
-    const items: Value[] = [];
-    for (const file of readdirSync(dir).sort()) {
-      if (!/\.ya?ml$/.test(file)) continue;
-      for (const doc of loadAll(readFileSync(path.join(dir, file), 'utf8'))) {
-        if (doc && typeof doc === 'object') items.push(doc as Value);
-      }
+const examples = path.join(repoRoot, 'examples');
+const examplePackages = readdirSync(examples)
+  .sort()
+  .filter((example) => statSync(path.join(examples, example)).isDirectory());
+
+/** The items of an example package's YAML files. */
+function exampleItems(example: string): Value[] {
+  const dir = path.join(examples, example);
+  const items: Value[] = [];
+  for (const file of readdirSync(dir).sort()) {
+    if (!/\.ya?ml$/.test(file)) continue;
+    for (const doc of loadAll(readFileSync(path.join(dir, file), 'utf8'))) {
+      if (doc && typeof doc === 'object') items.push(doc as Value);
     }
-    for (const [i, item] of items.entries()) {
-      for (const at of nodePaths(item, [])) {
-        const mutated = items.map((other, j) => (j === i ? replaced(other, at) : other));
-        yield {
-          label: `${example} item ${i} ${at.join('.')}`,
-          text: mutated.map((v) => dump(v, { lineWidth: -1 })).join('---\n'),
-        };
-      }
+  }
+  return items;
+}
+
+/**
+ * Every node of every item of an example package, one at a time, replaced by a canary string: a
+ * string where a mapping or a list belongs, and where a scalar belongs one no field accepts (not
+ * base64, no integer, no annotation key). Identifiers stay (see above).
+ */
+function* mutations(example: string): Generator<{ label: string; text: string }> {
+  const items = exampleItems(example);
+  for (const [i, item] of items.entries()) {
+    for (const at of nodePaths(item, [])) {
+      const mutated = items.map((other, j) => (j === i ? replaced(other, at) : other));
+      yield {
+        label: `${example} item ${i} ${at.join('.')}`,
+        text: mutated.map((v) => dump(v, { lineWidth: -1 })).join('---\n'),
+      };
     }
   }
 }
@@ -679,12 +686,14 @@ describe('no message quotes a value of the input', () => {
     }
   });
 
-  it('the same inputs through the built CLI, and a bad --fn-config', () => {
-    // The options' messages are config.ts's whichever way they come: run() above has them all.
-    for (const bad of written.filter((b) => !b.label.includes('option'))) {
-      const command = bad.label.startsWith('Kptfile') ? ['plan'] : bad.check ? ['check'] : [];
-      expectNoCanary(bad.label, bad.text, cliRun([...command, ...(bad.args ?? [])], bad.text));
-    }
+  // The options' messages are config.ts's whichever way they come: run() above has them all.
+  const throughCli = written.filter((b) => !b.label.includes('option'));
+  it.each(throughCli.map((b) => [b.label, b] as const))('%s, through the built CLI', (_, bad) => {
+    const command = bad.label.startsWith('Kptfile') ? ['plan'] : bad.check ? ['check'] : [];
+    expectNoCanary(bad.label, bad.text, cliRun([...command, ...(bad.args ?? [])], bad.text));
+  });
+
+  it('a bad --fn-config, through the built CLI', () => {
     const scratch = mkdtempSync(path.join(tmpdir(), 'no-leaks-'));
     try {
       // A --fn-config file that is no configuration: the message names the file, not its text.
@@ -702,16 +711,22 @@ describe('no message quotes a value of the input', () => {
     }
   });
 
-  it('every node of every example item replaced by a canary, through run()', () => {
-    let count = 0;
-    const options = {
-      settings: { secretChecksumAnnotation: 'c/s', configMapChecksumAnnotation: 'c/cm' },
-    };
-    for (const { label, text } of mutations()) {
-      expectNoCanary(label, text, run(text, options));
-      count++;
-    }
-    // All of them ran (a generator that yields nothing would pass).
+  // One test per example package, each a few hundred runs.
+  it.each(examplePackages)(
+    'every node of every item of examples/%s replaced by a canary, through run()',
+    (example) => {
+      const options = {
+        settings: { secretChecksumAnnotation: 'c/s', configMapChecksumAnnotation: 'c/cm' },
+      };
+      for (const { label, text } of mutations(example))
+        expectNoCanary(label, text, run(text, options));
+    },
+  );
+
+  it('the example canaries are many (a generator that yields nothing would pass)', () => {
+    const count = examplePackages
+      .flatMap(exampleItems)
+      .reduce<number>((n, item) => n + [...nodePaths(item, [])].length, 0);
     expect(count).toBeGreaterThan(2500);
   });
 });

@@ -5,6 +5,7 @@ import type { Input } from './read.js';
 import { resultsYaml } from './results-yaml.js';
 import type { Splice } from './yaml/edit.js';
 import { lineBreakOf } from './yaml/lines.js';
+import { jsonLayout } from './yaml/site.js';
 
 /**
  * What changes in each edited item's text (YAML), by item index, offsets in the item (editText);
@@ -95,7 +96,6 @@ function splice(source: string, changes: Replacement[]): string[] {
 }
 
 function writeJson(source: string, value: unknown): string {
-  const indent = /\n([ \t]+)"/.exec(source)?.[1] ?? '';
-  const text = JSON.stringify(value, null, indent);
+  const text = JSON.stringify(value, null, jsonLayout(source, source.indexOf('{')).unit);
   return source.trimEnd() === source ? text : `${text}\n`;
 }

@@ -19,16 +19,17 @@ import vm from 'node:vm';
 import { type EventType, load, loadAll, type State } from 'js-yaml';
 import { parseAllDocuments } from 'yaml';
 import { type RunOutput, run } from '../../src/run.js';
+import { testTimeoutMs } from '../depth.js';
 import { lineDiff, withoutResults } from '../property/checks.js';
 import { dependenciesKey } from '../property/model.js';
 import { root } from './seeds.js';
 
 /**
- * A run still going after this is interrupted and reported as a hang: the suite's own test
- * timeout (vitest.config.ts), which vitest cannot apply to a synchronous call. The slowest saved
+ * A run still going after this is interrupted and reported as a hang: half the suite's test
+ * timeout (test/depth.ts), which vitest cannot apply to a synchronous call. The slowest saved
  * finding runs in ≈1 s here (2.5 s with another job running), so only a runaway reaches it.
  */
-const hangMs = 60_000;
+const hangMs = testTimeoutMs / 2;
 
 export interface Problem {
   category: string;

@@ -52,12 +52,16 @@ function align(
   const b = output.split('\n');
   const cr = (l: string) => l.replace(/\r$/, '');
   const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  const ours = `${esc(keys.checksum)}|${esc(waveKey)}|${esc(dependenciesKey)}`;
+  const parents = 'metadata|annotations|externalSecretMetadata';
+  // YAML block lines, or a JSON document's (`"annotations": {`, `"k": "v",`, `},`).
   const inserted = new RegExp(
-    `^ *((metadata|annotations|externalSecretMetadata):|(${esc(keys.checksum)}|${esc(waveKey)}|${esc(dependenciesKey)}): "[^"]*")$`,
+    `^ *((${parents}):|(${ours}): "[^"]*"|"(${parents})": ?\\{|"(${ours})": ?"[^"]*",?|\\},?)$`,
   );
-  // `key: value` pairs whose key (plain, quoted, or with escapes) is the checksum annotation.
+  // `key: value` pairs whose key (plain, quoted, or with escapes) is the checksum annotation
+  // (after a quoted key, as in compact JSON, the value may follow the colon directly).
   const pair =
-    /("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s{},:#"'][^{},:#]*?)(\s*:\s+(?:[&!]\S+\s+)*)("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s,{}[\]#][^\s,}#]*)/g;
+    /("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s{},:#"'][^{},:#]*?)(\s*:\s*(?:[&!]\S+\s+)*)("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s,{}[\]#][^\s,}#]*)/g;
   const decode = (k: string) =>
     k.startsWith('"')
       ? JSON.parse(k)
@@ -81,8 +85,12 @@ function align(
     );
   };
   // An entry inserted into a flow mapping on an existing line, with any missing parents:
-  // `{name: a}` → `{annotations: {k: "v"}, name: a}`, `{}` → `{k: "v"}`, `~` → `{k: "v"}`.
-  const entry = new RegExp(`(?:${esc(keys.checksum)}|${esc(waveKey)}): "[^"]*"`, 'g');
+  // `{name: a}` → `{annotations: {k: "v"}, name: a}`, `{}` → `{k: "v"}`, `~` → `{k: "v"}`; in a
+  // JSON document `{"name": "a"}` → `{"annotations": {"k": "v"}, "name": "a"}` (or without spaces).
+  const entry = new RegExp(
+    `(?:${esc(keys.checksum)}|${esc(waveKey)}|"(?:${esc(keys.checksum)}|${esc(waveKey)})"): ?"[^"]*"`,
+    'g',
+  );
   const modified = (x: string, y: string): boolean => {
     for (const m of y.matchAll(entry)) {
       let start = m.index;
@@ -92,20 +100,26 @@ function align(
           end += opened;
           const before = y.slice(0, start);
           if (y.startsWith(', ', end) && before + y.slice(end + 2) === x) return true;
+          if (y.startsWith(',', end) && before + y.slice(end + 1) === x) return true;
           if (before + y.slice(end) === x) return true;
           if (before.endsWith('{') && y[end] === '}') {
             const outside = [before.slice(0, -1), y.slice(end + 1)];
             if (['~', 'null', 'Null', 'NULL', ''].some((n) => outside.join(n) === x)) return true;
           }
         }
-        const parent = /(?:metadata|annotations|externalSecretMetadata): \{$/.exec(
-          y.slice(0, start),
-        );
+        const parent =
+          /(?:metadata|annotations|externalSecretMetadata|"(?:metadata|annotations|externalSecretMetadata)"): ?\{$/.exec(
+            y.slice(0, start),
+          );
         if (!parent) break;
         start -= parent[0].length;
       }
     }
     return false;
+  };
+  const opened = (x: string, y: string): boolean => {
+    const m = /^(.*?)(?:\{\s*\}|null)(,?)$/.exec(x);
+    return m !== null && y === `${m[1]}{`;
   };
   // Whether the input's line break at line i is CRLF. The last element of `a` has no break of
   // its own (the empty string after a final break, or a last line without one): lines inserted
@@ -137,6 +151,15 @@ function align(
         (cr(a[i] as string).trim() === '' || indentOf(cr(a[i] as string)) > indent)
       )
         i++;
+    } else if (opened(x, y)) {
+      // A JSON document's `{}` or `null` filled on lines: `"a": {` + inserted lines + `},`.
+      const close = `${' '.repeat(indentOf(y))}}${x.endsWith(',') ? ',' : ''}`;
+      j++;
+      while (j < b.length && cr(b[j] as string) !== close && inserted.test(cr(b[j] as string))) j++;
+      if (cr(b[j] ?? '') !== close)
+        return `input line ${i + 1} ${JSON.stringify(a[i])} is not closed`;
+      i++;
+      j++;
     } else if (inserted.test(y) && (b[j] as string).endsWith('\r') === crBreak(i)) {
       j++;
     } else if (modified(x, y)) {

@@ -106,7 +106,10 @@ export function renderStream(items: readonly Obj[], layout: Layout): string {
     }
     if (w.rare(5)) lines.push(w.comment(0));
     w.newItem();
-    lines.push(...w.map(item, 0));
+    // A JSON document, as `kubectl get -o json` prints one (or on one line): it must stay JSON.
+    if (w.rare(6))
+      lines.push(...JSON.stringify(item, null, ['', '  ', '    '][w.pick(3)]).split('\n'));
+    else lines.push(...w.map(item, 0));
   });
   if (w.rare(6)) lines.push('---', '# trailing comment only');
   return finish(lines, layout);

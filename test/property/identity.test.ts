@@ -12,9 +12,11 @@ import { defaultConfig } from '../../src/model/config.js';
 import { toResource } from '../../src/model/resource.js';
 import { readPlan } from '../../src/rules/read-plan.js';
 import { run } from '../../src/run.js';
+import { depth } from '../depth.js';
 import { externalSecret as helperExternalSecret } from '../helpers.js';
 
-const total = Number(process.env.PROPERTY_RUNS ?? 2000);
+// PROPERTY_RUNS as in invariants.test.ts (300 for `npm test`, 2000 under test:deep).
+const total = Number(process.env.PROPERTY_RUNS ?? depth(300, 2000));
 const seed = process.env.PROPERTY_SEED ? Number(process.env.PROPERTY_SEED) : 20261125;
 
 interface Identity {

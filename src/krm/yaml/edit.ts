@@ -9,7 +9,7 @@ import { locateByCst } from './locate-cst.js';
 import { locateByLines } from './locate-lines.js';
 import { parseYaml } from './parse.js';
 import { isPlainLayout } from './plain-layout.js';
-import { type Locator, type Splice, spliceAt } from './site.js';
+import { jsonStyleOf, type Locator, type Splice, spliceAt } from './site.js';
 
 export type { Splice };
 
@@ -57,6 +57,8 @@ export function editText(
     value ??= expected();
     return isDeepStrictEqual(reparse(text) ?? null, value);
   };
+  // A JSON document stays JSON: its edits are written in its own style.
+  const json = jsonStyleOf(itemText, entry);
   const attempt = (locators: readonly Locator[], prove: boolean): Splice[] | undefined => {
     let text = itemText;
     let last: Splice | undefined;
@@ -67,7 +69,7 @@ export function editText(
         if (site) break;
       }
       if (!site) return undefined;
-      last = spliceAt(text, site, edit.key, edit.value, lineBreak);
+      last = spliceAt(text, site, edit.key, edit.value, lineBreak, json);
       text = applySplices(text, [last]);
     }
     if (prove && !proven(text)) return undefined;
