@@ -1,5 +1,6 @@
 // Stage 1: the secret sources of the input, by the Secret (or ConfigMap) each one produces.
 import type { Config } from '../model/config.js';
+import { foldRepeats } from '../model/fold.js';
 import { groupOf, objectKey, type Resource } from '../model/resource.js';
 import { describe, type Result, resourceResult } from '../model/results.js';
 import { sourceKindOf, storeKindOf } from './sources/index.js';
@@ -58,7 +59,8 @@ export function readSources(resources: readonly Resource[], config: Config): Sou
   return {
     sources,
     stores,
-    results,
+    // The same note on many sources (KES's migration note on every KES item) is read once.
+    results: foldRepeats(results),
     producing: (kind, namespace, name) => bySecret.get(objectKey(kind, namespace, name)),
   };
 }
