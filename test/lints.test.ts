@@ -282,6 +282,90 @@ const plainSecret =
 const plainConfigMap =
   'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: db\ndata:\n  password: x\nbinaryData:\n  blob: AA==\n';
 
+/** A store of `provider` (its spec.provider field) named `name`, with an empty provider spec. */
+const store = (name: string, provider: string, kind = 'ClusterSecretStore') =>
+  `apiVersion: external-secrets.io/v1\nkind: ${kind}\nmetadata:\n  name: ${name}\n${kind === 'SecretStore' ? '  namespace: shop\n' : ''}spec:\n  provider:\n    ${provider}: {}\n`;
+
+/** ExternalSecret `name` on ClusterSecretStore `on`, one remoteRef without a version. */
+const unpinnedOn = (name: string, on: string) =>
+  externalSecret(name, { namespace: 'shop' }).replace('name: vault', `name: ${on}`);
+
+describe('unpinned version, per store', () => {
+  const messages = (items: string[]) =>
+    resultsOf(run(resourceList(items)).stdout)
+      .filter((r) => /rotation/.test(String(r.message)))
+      .map((r) => ({
+        severity: r.severity,
+        on: `${(r.resourceRef as { kind: string }).kind} ${(r.resourceRef as { name: string }).name}`,
+        message: String(r.message),
+        field: (r.field as { path: string } | undefined)?.path,
+      }));
+  const read = (name: string, kind?: string) => {
+    const app = deployment(`${name}-app`, envFrom(name), { namespace: 'shop' });
+    return kind ? app.replace('apps/v1\nkind: Deployment', `batch/v1\nkind: ${kind}`) : app;
+  };
+  const pad = (i: number) => String(i).padStart(2, '0');
+
+  it('20 on 1Password and 10 on AWS: one info for the store that cannot pin, one warning for the rest', () => {
+    const items = [store('op', 'onepasswordSDK'), store('aws', 'aws')];
+    for (let i = 0; i < 20; i++) items.push(unpinnedOn(`op-${pad(i)}`, 'op'), read(`op-${pad(i)}`));
+    for (let i = 0; i < 10; i++)
+      items.push(unpinnedOn(`aws-${pad(i)}`, 'aws'), read(`aws-${pad(i)}`));
+    const found = messages(items);
+    expect(found.map((f) => [f.severity, f.on, f.field])).toEqual([
+      ['info', 'ClusterSecretStore op', 'spec.provider.onepasswordSDK'],
+      ['warning', 'ExternalSecret aws-00', 'spec'],
+    ]);
+    expect(found[0]?.message).toMatch(
+      /^ExternalSecret shop\/op-00, ExternalSecret shop\/op-01, ExternalSecret shop\/op-02, ExternalSecret shop\/op-03, ExternalSecret shop\/op-04 and 15 more \(20 in all\) read from ClusterSecretStore op, whose provider onepasswordSDK rejects remoteRef.version .*Stakater Reloader/,
+    );
+    expect(found[0]?.message).not.toMatch(/pin remoteRef/);
+    expect(found[1]?.message).toMatch(
+      /^the checksums of 10 ExternalSecrets reading ClusterSecretStore aws cannot follow a rotation of the remote value \(10 entries; ExternalSecret shop\/aws-00: data\[1\]\.remoteRef has no fixed version\): ExternalSecret shop\/aws-00, .* and 5 more \(10 in all\): pin remoteRef.version so that a new version rolls their consumers/,
+    );
+  });
+
+  it.each([
+    ['bitwardensecretsmanager', 'ignores'],
+    ['doppler', 'ignores'],
+    ['kubernetes', 'ignores'],
+    ['infisical', 'ignores'],
+    ['onepassword', 'rejects'],
+    ['webhook', 'only hands'],
+  ])('a %s store gets the rotation info, no advice to pin', (provider, does) => {
+    const found = messages([store('s', provider), unpinnedOn('db', 's'), read('db')]);
+    expect(found.map((f) => [f.severity, f.on])).toEqual([['info', 'ClusterSecretStore s']]);
+    expect(found[0]?.message).toContain(`whose provider ${provider} ${does}`);
+  });
+
+  it('a SecretStore resolves in the namespace of the ExternalSecret', () => {
+    const items = [
+      store('s', 'doppler', 'SecretStore'),
+      unpinnedOn('db', 's').replace('kind: ClusterSecretStore', 'kind: SecretStore'),
+      read('db'),
+    ];
+    expect(messages(items).map((f) => f.on)).toEqual(['SecretStore s']);
+  });
+
+  it('is quiet when only Jobs and CronJobs read the Secret, and for the fake provider', () => {
+    expect(messages([store('s', 'aws'), unpinnedOn('db', 's'), read('db', 'Job')])).toEqual([]);
+    expect(messages([store('s', 'doppler'), unpinnedOn('db', 's'), read('db', 'Job')])).toEqual([]);
+    expect(messages([store('s', 'fake'), unpinnedOn('db', 's'), read('db')])).toEqual([]);
+    // One long-running reader is enough.
+    const mixed = [store('s', 'aws'), unpinnedOn('db', 's'), read('db', 'Job'), read('db')];
+    expect(messages(mixed).map((f) => f.severity)).toEqual(['warning']);
+  });
+
+  it('an entry on another store counts with that store', () => {
+    const es = unpinnedOn('db', 'aws').replace(
+      '      property: user\n',
+      '      property: user\n    sourceRef:\n      storeRef: {name: op, kind: ClusterSecretStore}\n',
+    );
+    const found = messages([store('op', 'onepassword'), store('aws', 'aws'), es, read('db')]);
+    expect(found.map((f) => [f.severity, f.on])).toEqual([['info', 'ClusterSecretStore op']]);
+  });
+});
+
 describe('hook phase, for a source without a store', () => {
   it('does not tell to make a store a hook', () => {
     const doppler = `apiVersion: secrets.doppler.com/v1alpha1

@@ -51,7 +51,7 @@ export function transform(
   const index = readSources(resources, config);
   const consumption = findConsumers(resources, index, config);
   const checksums = planChecksums(consumption, inputBytes);
-  const own = planSourceAnnotations(index);
+  const own = planSourceAnnotations(index, consumption.consumersOf);
   const health = config.argocdHealthCheck ? planArgocdHealth(resources) : none;
   const order = planWaves(index, consumption, config);
   const { sources, stores } = index;
