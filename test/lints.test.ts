@@ -366,6 +366,26 @@ describe('unpinned version, per store', () => {
   });
 });
 
+describe('cross namespace', () => {
+  it('is one warning per workload and Secret, at the first reference, naming every reference', () => {
+    const twice = `env:\n- name: A\n  valueFrom:\n    secretKeyRef: {name: db, key: user}\n- name: B\n  valueFrom:\n    secretKeyRef: {name: db, key: password}`;
+    const out = run(
+      resourceList([
+        pinned('db').replace('  name: db\n', '  name: db\n  namespace: prod\n'),
+        deployment('app', twice, { namespace: 'staging' }),
+      ]),
+    );
+    const found = resultsOf(out.stdout).filter((r) => /never cross/.test(String(r.message)));
+    expect(found).toHaveLength(1);
+    expect(found[0]?.field).toEqual({
+      path: 'spec.template.spec.containers[0].env[0].valueFrom.secretKeyRef.name',
+    });
+    expect(found[0]?.message).toBe(
+      'Deployment staging/app reads Secret db (2 references: spec.template.spec.containers[0].env[0].valueFrom.secretKeyRef.name and spec.template.spec.containers[0].env[1].valueFrom.secretKeyRef.name), which ExternalSecret prod/db produces only in namespace prod: references never cross namespaces; check the namespace of both',
+    );
+  });
+});
+
 describe('hook phase, for a source without a store', () => {
   it('does not tell to make a store a hook', () => {
     const doppler = `apiVersion: secrets.doppler.com/v1alpha1

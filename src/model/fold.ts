@@ -1,6 +1,13 @@
 // One result for many resources: a note that says the same of twelve resources is read once,
-// naming them, instead of twelve times.
+// naming them, instead of twelve times; and the grouping every stage and lint shares.
 import type { ResourceRef, Result } from './results.js';
+
+/** Adds `value` to the group of `key`, a new group when it is the first. */
+export function addTo<K, V>(groups: Map<K, V[]>, key: K, value: V): void {
+  const group = groups.get(key);
+  if (group) group.push(value);
+  else groups.set(key, [value]);
+}
 
 /** Most names a folded result spells out; the rest are counted. */
 const shown = 5;
@@ -29,10 +36,7 @@ export function foldRepeats(results: readonly Result[]): Result[] {
     r.severity === 'info' && r.resourceRef ? `${r.field?.path ?? ''}\u0000${r.message}` : undefined;
   for (const result of results) {
     const key = keyOf(result);
-    if (key === undefined) continue;
-    const group = groups.get(key);
-    if (group) group.push(result);
-    else groups.set(key, [result]);
+    if (key !== undefined) addTo(groups, key, result);
   }
   const out: Result[] = [];
   for (const result of results) {

@@ -2,12 +2,12 @@
 // item order.
 
 import { annotationEdit, annotationField, type MappingEdit } from '../model/edit.js';
+import { addTo } from '../model/fold.js';
 import { canonicalJson, canonicalSize, sha256HexOfPieces } from '../model/hash.js';
 import type { Json, Resource } from '../model/resource.js';
 import { deferredInfo, describe, type Result, resourceResult } from '../model/results.js';
 import type { Consumption } from './consumers.js';
 import type { SecretSource } from './sources/source.js';
-import { addTo } from './stage.js';
 import type { KeySet } from './workloads/references.js';
 import { barePod, type PodTemplateShape } from './workloads/shapes.js';
 

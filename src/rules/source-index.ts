@@ -1,11 +1,11 @@
 // Stage 1: the secret sources of the input, by the Secret (or ConfigMap) each one produces.
 import type { Config } from '../model/config.js';
-import { foldRepeats } from '../model/fold.js';
+import { addTo, foldRepeats } from '../model/fold.js';
 import { groupOf, objectKey, type Resource } from '../model/resource.js';
 import { describe, type Result, resourceResult } from '../model/results.js';
 import { sourceKindOf, storeKindOf } from './sources/index.js';
 import type { Inventory, SecretSource } from './sources/source.js';
-import { addTo, guarded } from './stage.js';
+import { guarded } from './stage.js';
 import type { ProducedKind } from './workloads/references.js';
 
 export interface SourceIndex {

@@ -1,4 +1,4 @@
-// What the stages share: a malformed item stops the rule for that item only; keys and groups.
+// What the stages share: a malformed item stops the rule for that item only.
 import { ItemError, type Resource } from '../model/resource.js';
 import { describe, type Result, resourceResult } from '../model/results.js';
 
@@ -13,11 +13,4 @@ export function guarded(results: Result[], resource: Resource, rule: () => void)
       resourceResult(resource, 'error', `${describe(resource)}: ${error.message}`, field),
     );
   }
-}
-
-/** Adds `value` to the group of `key`, a new group when it is the first. */
-export function addTo<K, V>(groups: Map<K, V[]>, key: K, value: V): void {
-  const group = groups.get(key);
-  if (group) group.push(value);
-  else groups.set(key, [value]);
 }

@@ -32,6 +32,8 @@ export interface UnresolvedRef {
   name: string;
   /** The PodSpec that holds the reference. */
   field: string;
+  /** Where the reference names the Secret (`…secretKeyRef.name`), printed only when reported. */
+  at: Trail;
 }
 
 export interface KeyedRead {
