@@ -386,6 +386,78 @@ describe('cross namespace', () => {
   });
 });
 
+describe('near name', () => {
+  const near = (items: string[], config = '') =>
+    findings(items, /which nothing in the input makes/, config, 'info').map((f) => f.message);
+  const made = (name: string) => pinned(name);
+  const reads = (secret: string) => deployment('app', secretKeyRef(secret, 'user'));
+
+  it.each([
+    ['act-runner', 'gitea-act-runner'],
+    ['gitea-act-runner', 'act-runner'],
+    ['redis', 'redis-auth'],
+    ['redis-auth', 'redis'],
+    ['postgress', 'postgres'],
+    ['grafana-admin', 'grafana-admn'],
+    ['auth', 'auth2'],
+  ])('%s read, %s made: an info naming it', (read, source) => {
+    expect(near([made(source), reads(read)])).toEqual([
+      `Deployment app reads Secret ${read}, which nothing in the input makes, while ExternalSecret ${source} makes Secret ${source} in its namespace: if that is the one meant, fix the name; if ${read} comes from elsewhere (the cluster, a chart not in the input), set nearNameSeverity to off`,
+    ]);
+  });
+
+  it.each([
+    ['unrelated', 'gitea-act-runner', ''],
+    ['db', 'da', 'short names: everything is near'],
+    ['runner-x', 'act-runner', 'a shared segment is not a prefix'],
+    ['act-runner', 'act-runner', 'made'],
+  ])('%s read, %s made: quiet (%s)', (read, source) => {
+    expect(near([made(source), reads(read)])).toEqual([]);
+  });
+
+  it('is quiet when the name is made in another namespace (cross-namespace says it) or by a plain Secret', () => {
+    const elsewhere = made('act-runner').replace(
+      '  name: act-runner\n',
+      '  name: act-runner\n  namespace: ci\n',
+    );
+    expect(near([made('gitea-act-runner'), elsewhere, reads('act-runner')])).toEqual([]);
+    const plain =
+      'apiVersion: v1\nkind: Secret\nmetadata: {name: act-runner}\nstringData: {user: u}\n';
+    expect(near([made('gitea-act-runner'), plain, reads('act-runner')])).toEqual([]);
+  });
+
+  it('compares only within the namespace and kind, once per workload and Secret, and can be off', () => {
+    const other = made('gitea-act-runner').replace(
+      '  name: gitea-act-runner\n',
+      '  name: gitea-act-runner\n  namespace: ci\n',
+    );
+    expect(near([other, reads('act-runner')])).toEqual([]);
+    const twice = `${secretKeyRef('act-runner', 'user')}\n- name: Y\n  valueFrom:\n    secretKeyRef: {name: act-runner, key: password}`;
+    const found = findings(
+      [made('gitea-act-runner'), deployment('app', twice)],
+      /nothing in the input makes/,
+      '',
+      'info',
+    );
+    expect(found).toHaveLength(1);
+    expect(
+      near([made('gitea-act-runner'), reads('act-runner')], '  nearNameSeverity: "off"\n'),
+    ).toEqual([]);
+    expect(
+      findings(
+        [made('gitea-act-runner'), reads('act-runner')],
+        /nothing in the input makes/,
+        '  nearNameSeverity: warning\n',
+      ),
+    ).toHaveLength(1);
+  });
+
+  it('never finds a name over 253 characters near', () => {
+    const long = `${'a'.repeat(250)}-xyz`;
+    expect(near([made(`${long}1`), reads(long)])).toEqual([]);
+  });
+});
+
 describe('hook phase, for a source without a store', () => {
   it('does not tell to make a store a hook', () => {
     const doppler = `apiVersion: secrets.doppler.com/v1alpha1

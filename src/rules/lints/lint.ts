@@ -66,7 +66,8 @@ export interface Lint {
     | 'kindNearMissSeverity'
     | 'doubleRestartSeverity'
     | 'scaledJobRolloutSeverity'
-    | 'csiSyncMountSeverity';
+    | 'csiSyncMountSeverity'
+    | 'nearNameSeverity';
   /**
    * Fields the lint reads of items of kinds that are not sources, beyond their metadata and pod
    * templates: the reader builds only those of such items (rules/reads.ts).

@@ -1,0 +1,125 @@
+// A workload reading a Secret (or ConfigMap) that nothing in the input makes, while something in
+// its namespace makes a near name: `act-runner` read, `gitea-act-runner` made (a chart's release
+// prefix), or a typo (`postgress`). Nothing checksums or orders the read, and the pod fails to
+// start (or runs without it) if the name is wrong. An info: the Secret may well come from
+// elsewhere (the cluster, a chart not in the input).
+//
+// Cost stays linear in the input: names are indexed (by their first and last `-` segment and by
+// length), each read compares against a bounded number of them, and the edit distances of a run
+// share one budget of cells (names from the input can be crafted to be long and alike).
+import { addTo } from '../../model/fold.js';
+import { distance } from '../../model/near.js';
+import { fieldPath } from '../../model/path.js';
+import { objectKey, type Resource } from '../../model/resource.js';
+import { describe } from '../../model/results.js';
+import type { Lint, UnresolvedRef } from './lint.js';
+
+/** Longer names are never near (a Kubernetes name has at most 253 characters; model/near.ts). */
+const longest = 253;
+/** Names of one index bucket compared per read: a crafted input cannot make a read quadratic. */
+const perBucket = 16;
+/** Edit-distance cells (product of the lengths) a run spends; past it, only prefixes count. */
+const cellBudget = 4_000_000;
+
+/** Edits allowed for a name of this length: none under 4 characters (`db` is near everything). */
+const maxEdits = (length: number) => (length < 4 ? 0 : length < 8 ? 1 : 2);
+
+interface Made {
+  kind: string;
+  namespace: string | undefined;
+  name: string;
+  /** What makes it: a source, or a plain Secret or ConfigMap of the input. */
+  by: string;
+}
+
+/** The first and last `-` segments: `x` and `<prefix>-x` share the last, `x-<suffix>` the first. */
+const first = (name: string) =>
+  name.slice(0, name.indexOf('-') + 1 ? name.indexOf('-') : name.length);
+const last = (name: string) => name.slice(name.lastIndexOf('-') + 1);
+
+/** `x` and `<prefix>-x`, or `x` and `x-<suffix>`, either way round. */
+const affixed = (a: string, b: string) =>
+  a.endsWith(`-${b}`) || b.endsWith(`-${a}`) || a.startsWith(`${b}-`) || b.startsWith(`${a}-`);
+
+export const nearName: Lint = {
+  option: 'nearNameSeverity',
+  check({ resources, bystanders, sources, unresolved }, { report }) {
+    if (unresolved.size === 0) return;
+    // What the input makes, per kind and namespace; a name made anywhere (another namespace is
+    // the cross-namespace lint's) or present as a plain item is no miss.
+    const made = new Map<string, Made>();
+    const anywhere = new Set<string>();
+    const add = (m: Made) => {
+      const key = objectKey(m.kind, m.namespace, m.name);
+      if (!made.has(key)) made.set(key, m);
+    };
+    for (const s of sources) {
+      anywhere.add(`${s.produces}/${s.secretName}`);
+      const { produces: kind, namespace, secretName: name } = s;
+      add({ kind, namespace, name, by: describe(s.resource) });
+    }
+    for (const items of [resources, bystanders]) {
+      for (const r of items) {
+        const plainKind = r.kind === 'Secret' || r.kind === 'ConfigMap';
+        if (r.apiVersion !== 'v1' || !plainKind || r.name === undefined) continue;
+        add({ kind: r.kind, namespace: r.namespace, name: r.name, by: `${r.kind} ${r.name}` });
+      }
+    }
+    // The index, per kind and namespace: by first segment, last segment and length.
+    const buckets = new Map<string, Made[]>();
+    const bucket = (kind: string, ns: string | undefined, what: string) =>
+      `${objectKey(kind, ns, '')}\u0000${what}`;
+    for (const m of made.values()) {
+      if (m.name.length > longest) continue;
+      addTo(buckets, bucket(m.kind, m.namespace, `^${first(m.name)}`), m);
+      addTo(buckets, bucket(m.kind, m.namespace, `$${last(m.name)}`), m);
+      addTo(buckets, bucket(m.kind, m.namespace, `#${m.name.length}`), m);
+    }
+    let cells = cellBudget;
+    for (const [resource, refs] of unresolved) {
+      const seen = new Set<string>();
+      for (const ref of refs) {
+        const { kind, name } = ref;
+        if (seen.has(`${kind}/${name}`) || name.length > longest) continue;
+        seen.add(`${kind}/${name}`);
+        if (made.has(objectKey(kind, resource.namespace, name))) continue;
+        if (anywhere.has(`${kind}/${name}`)) continue;
+        const near = nearMatch(name, (what) => buckets.get(bucket(kind, resource.namespace, what)));
+        if (near) report(resource, message(resource, ref, near), fieldPath(ref.at));
+      }
+    }
+
+    /** The near name: within the allowed edits first, else a prefix or suffix; undefined if none. */
+    function nearMatch(name: string, of: (what: string) => readonly Made[] | undefined) {
+      const max = maxEdits(name.length);
+      let best: Made | undefined;
+      let bestEdits = max + 1;
+      for (let length = name.length - max; length <= name.length + max && max > 0; length++) {
+        for (const m of (of(`#${length}`) ?? []).slice(0, perBucket)) {
+          if (cells <= 0) break;
+          cells -= name.length * m.name.length;
+          const edits = distance(name, m.name, max);
+          if (edits < bestEdits) {
+            best = m;
+            bestEdits = edits;
+          }
+        }
+      }
+      if (best) return best;
+      for (const what of [`$${last(name)}`, `^${first(name)}`]) {
+        const found = (of(what) ?? []).slice(0, perBucket).find((m) => affixed(name, m.name));
+        if (found) return found;
+      }
+      return undefined;
+    }
+  },
+};
+
+function message(resource: Resource, { kind, name }: UnresolvedRef, near: Made): string {
+  return (
+    `${describe(resource)} reads ${kind} ${name}, which nothing in the input makes, while ` +
+    `${near.by} makes ${kind} ${near.name} in its namespace: if that is the one meant, fix the ` +
+    `name; if ${name} comes from elsewhere (the cluster, a chart not in the input), set ` +
+    'nearNameSeverity to off'
+  );
+}
