@@ -317,11 +317,11 @@ describe('unpinned version, per store', () => {
       ['warning', 'ExternalSecret aws-00', 'spec'],
     ]);
     expect(found[0]?.message).toMatch(
-      /^ExternalSecret shop\/op-00, ExternalSecret shop\/op-01, ExternalSecret shop\/op-02, ExternalSecret shop\/op-03, ExternalSecret shop\/op-04 and 15 more \(20 in all\) read from ClusterSecretStore op, whose provider onepasswordSDK rejects remoteRef.version .*Stakater Reloader/,
+      /^20 ExternalSecrets \(ExternalSecret shop\/op-00, ExternalSecret shop\/op-01, ExternalSecret shop\/op-02, ExternalSecret shop\/op-03, ExternalSecret shop\/op-04 and 15 more\) read from ClusterSecretStore op, whose provider onepasswordSDK rejects remoteRef.version .*Stakater Reloader/,
     );
     expect(found[0]?.message).not.toMatch(/pin remoteRef/);
-    expect(found[1]?.message).toMatch(
-      /^the checksums of 10 ExternalSecrets reading ClusterSecretStore aws cannot follow a rotation of the remote value \(10 entries; ExternalSecret shop\/aws-00: data\[1\]\.remoteRef has no fixed version\): ExternalSecret shop\/aws-00, .* and 5 more \(10 in all\): pin remoteRef.version so that a new version rolls their consumers/,
+    expect(found[1]?.message).toBe(
+      'the checksums of 10 ExternalSecrets reading ClusterSecretStore aws (ExternalSecret shop/aws-00, ExternalSecret shop/aws-01, ExternalSecret shop/aws-02, ExternalSecret shop/aws-03, ExternalSecret shop/aws-04 and 5 more) cannot follow a rotation of the remote value (10 entries; in ExternalSecret shop/aws-00: data[1].remoteRef has no fixed version): pin remoteRef.version so that a new version rolls their consumers, or set unpinnedVersionSeverity to info or off',
     );
   });
 

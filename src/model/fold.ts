@@ -12,14 +12,14 @@ export function addTo<K, V>(groups: Map<K, V[]>, key: K, value: V): void {
 /** Most names a folded result spells out; the rest are counted. */
 const shown = 5;
 
-/** `A, B and C`; past five, `A, B, C, D, E and 7 more (12 in all)`. Callers give a stable order. */
+/** `A, B and C`; past five, `A, B, C, D, E and 7 more`. Callers give a stable order and the count. */
 export function nameList(names: readonly string[]): string {
   if (names.length <= 1) return names.join('');
   if (names.length <= shown) {
     return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
   }
   const more = names.length - shown;
-  return `${names.slice(0, shown).join(', ')} and ${more} more (${names.length} in all)`;
+  return `${names.slice(0, shown).join(', ')} and ${more} more`;
 }
 
 const named = (ref: ResourceRef) =>
@@ -48,7 +48,10 @@ export function foldRepeats(results: readonly Result[]): Result[] {
     }
     if (group[0] !== result) continue;
     const names = group.map((r) => named(r.resourceRef as ResourceRef));
-    out.push({ ...result, message: `${result.message} (${nameList(names)})` });
+    out.push({
+      ...result,
+      message: `${result.message} (${names.length} resources: ${nameList(names)})`,
+    });
   }
   return out;
 }

@@ -55,7 +55,7 @@ describe('KES ExternalSecret', () => {
     expect(notes).toHaveLength(1);
     expect(notes[0]?.resourceRef).toMatchObject({ name: 'db-00' });
     expect(String(notes[0]?.message)).toMatch(
-      /provider vault, named in .* \(ExternalSecret shop\/db-00, ExternalSecret shop\/db-01, ExternalSecret shop\/db-02, ExternalSecret shop\/db-03, ExternalSecret shop\/db-04 and 7 more \(12 in all\)\)$/,
+      /provider vault, named in .* \(12 resources: ExternalSecret shop\/db-00, ExternalSecret shop\/db-01, ExternalSecret shop\/db-02, ExternalSecret shop\/db-03, ExternalSecret shop\/db-04 and 7 more\)$/,
     );
   });
 

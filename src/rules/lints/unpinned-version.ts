@@ -163,7 +163,11 @@ function providerOf(store: Resource | undefined): string | undefined {
   return name;
 }
 
-const names = (members: readonly Resource[]) => nameList(members.map(describe));
+/** One ExternalSecret by name; several counted, then named. */
+const names = (members: readonly Resource[], from = '') =>
+  members.length === 1
+    ? describe(members[0] as Resource)
+    : `${members.length} ExternalSecrets${from} (${nameList(members.map(describe))})`;
 
 /** Reasons as a message lists them: the first three, the rest counted. */
 const shownReasons = (reasons: readonly string[]) =>
@@ -183,10 +187,12 @@ function unpinnedMessage({ advice, store, members, reasons }: Group): string {
     return `the checksum of ${describe(first)} cannot follow a rotation of the remote value (${shownReasons(own)})${tail}`;
   }
   const total = [...reasons.values()].reduce((n, list) => n + list.length, 0);
-  const from = store?.name ? ` reading ${store.kind} ${store.name}` : '';
+  // A store kind other than ESO's two is text of the input: not repeated.
+  const known = store?.name && storeKinds.some((k) => k.kind === store.kind);
+  const from = known ? ` reading ${store.kind} ${store.name}` : '';
   return (
-    `the checksums of ${members.length} ExternalSecrets${from} cannot follow a rotation of the ` +
-    `remote value (${total} entries; ${describe(first)}: ${shownReasons(own)}): ${names(members)}${tail}`
+    `the checksums of ${names(members, from)} cannot follow ` +
+    `a rotation of the remote value (${total} entries; in ${describe(first)}: ${shownReasons(own)})${tail}`
   );
 }
 
