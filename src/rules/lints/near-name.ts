@@ -19,7 +19,7 @@ const longest = 253;
 /** Names of one index bucket compared per read: a crafted input cannot make a read quadratic. */
 const perBucket = 16;
 /** Edit-distance cells (product of the lengths) a run spends; past it, only prefixes count. */
-const cellBudget = 4_000_000;
+const cellBudget = 1_000_000;
 
 /** Edits allowed for a name of this length: none under 4 characters (`db` is near everything). */
 const maxEdits = (length: number) => (length < 4 ? 0 : length < 8 ? 1 : 2);
@@ -37,9 +37,14 @@ const first = (name: string) =>
   name.slice(0, name.indexOf('-') + 1 ? name.indexOf('-') : name.length);
 const last = (name: string) => name.slice(name.lastIndexOf('-') + 1);
 
-/** `x` and `<prefix>-x`, or `x` and `x-<suffix>`, either way round. */
-const affixed = (a: string, b: string) =>
-  a.endsWith(`-${b}`) || b.endsWith(`-${a}`) || a.startsWith(`${b}-`) || b.startsWith(`${a}-`);
+/** Whether `long` is `short` with a `-` prefix or suffix added (`<prefix>-x`, `x-<suffix>`). */
+const extends_ = (long: string, short: string) =>
+  long.length > short.length + 1 &&
+  ((long.endsWith(short) && long[long.length - short.length - 1] === '-') ||
+    (long.startsWith(short) && long[short.length] === '-'));
+
+/** `x` and `<prefix>-x`, or `x` and `x-<suffix>`, either way round (no string is built). */
+const affixed = (a: string, b: string) => extends_(a, b) || extends_(b, a);
 
 export const nearName: Lint = {
   option: 'nearNameSeverity',
@@ -76,15 +81,22 @@ export const nearName: Lint = {
       addTo(buckets, bucket(m.kind, m.namespace, `#${m.name.length}`), m);
     }
     let cells = cellBudget;
+    // Many workloads read the same missing name (a shared TLS Secret): looked up once each.
+    const looked = new Map<string, Made | undefined>();
     for (const [resource, refs] of unresolved) {
       const seen = new Set<string>();
       for (const ref of refs) {
         const { kind, name } = ref;
-        if (seen.has(`${kind}/${name}`) || name.length > longest) continue;
-        seen.add(`${kind}/${name}`);
-        if (made.has(objectKey(kind, resource.namespace, name))) continue;
-        if (anywhere.has(`${kind}/${name}`)) continue;
-        const near = nearMatch(name, (what) => buckets.get(bucket(kind, resource.namespace, what)));
+        const key = objectKey(kind, resource.namespace, name);
+        if (seen.has(key) || name.length > longest) continue;
+        seen.add(key);
+        if (made.has(key) || anywhere.has(`${kind}/${name}`)) continue;
+        let near = looked.get(key);
+        if (!looked.has(key)) {
+          const prefix = bucket(kind, resource.namespace, '');
+          near = nearMatch(name, (what) => buckets.get(prefix + what));
+          looked.set(key, near);
+        }
         if (near) report(resource, message(resource, ref, near), fieldPath(ref.at));
       }
     }
@@ -95,8 +107,9 @@ export const nearName: Lint = {
       let best: Made | undefined;
       let bestEdits = max + 1;
       for (let length = name.length - max; length <= name.length + max && max > 0; length++) {
-        for (const m of (of(`#${length}`) ?? []).slice(0, perBucket)) {
-          if (cells <= 0) break;
+        const alike = of(`#${length}`) ?? [];
+        for (let i = 0; i < Math.min(alike.length, perBucket) && cells > 0; i++) {
+          const m = alike[i] as Made;
           cells -= name.length * m.name.length;
           const edits = distance(name, m.name, max);
           if (edits < bestEdits) {
@@ -107,8 +120,10 @@ export const nearName: Lint = {
       }
       if (best) return best;
       for (const what of [`$${last(name)}`, `^${first(name)}`]) {
-        const found = (of(what) ?? []).slice(0, perBucket).find((m) => affixed(name, m.name));
-        if (found) return found;
+        const shared = of(what) ?? [];
+        for (let i = 0; i < Math.min(shared.length, perBucket); i++) {
+          if (affixed(name, (shared[i] as Made).name)) return shared[i];
+        }
       }
       return undefined;
     }

@@ -87,12 +87,19 @@ interface Group {
 export const unpinnedVersion: Lint = {
   option: 'unpinnedVersionSeverity',
   check({ resources, consumersOf }, { report, note }) {
-    const stores = new Map<string, Resource>();
-    for (const r of resources) {
-      const kind = storeKindOf(r);
-      if (kind)
-        stores.set(objectKey(r.kind, kind.clusterScoped ? undefined : r.namespace, r.name), r);
-    }
+    // The stores of the input, found on the first look-up (most ExternalSecrets are pinned).
+    let stores: Map<string, Resource> | undefined;
+    const storeAt = (key: string) => {
+      if (!stores) {
+        stores = new Map();
+        for (const r of resources) {
+          const kind = storeKindOf(r);
+          if (kind)
+            stores.set(objectKey(r.kind, kind.clusterScoped ? undefined : r.namespace, r.name), r);
+        }
+      }
+      return stores.get(key);
+    };
     // A ClusterExternalSecret is a source per namespace: its consumers are those of all of them;
     // a SecretStore it names is looked up in the first namespace it selects.
     const read = new Map<Resource, { namespace: string | undefined; consumers: Resource[] }>();
@@ -131,7 +138,7 @@ export const unpinnedVersion: Lint = {
         }
         const clusterScoped = storeKinds.find((k) => k.kind === store.kind)?.clusterScoped;
         const key = objectKey(store.kind, clusterScoped ? undefined : namespace, store.name);
-        const storeResource = stores.get(key);
+        const storeResource = storeAt(key);
         const provider = providerOf(storeResource);
         if (provider === inGit) continue;
         const advice = provider !== undefined && unpinnable.has(provider) ? 'rotation' : 'pin';
