@@ -452,6 +452,14 @@ describe('near name', () => {
     ).toHaveLength(1);
   });
 
+  it('names a plain Secret of the input as what the input has', () => {
+    const plain =
+      'apiVersion: v1\nkind: Secret\nmetadata: {name: gitea-act-runner}\nstringData: {user: u}\n';
+    expect(near([plain, reads('act-runner')])).toEqual([
+      'Deployment app reads Secret act-runner, which nothing in the input makes, while the input has Secret gitea-act-runner in its namespace: if that is the one meant, fix the name; if act-runner comes from elsewhere (the cluster, a chart not in the input), set nearNameSeverity to off',
+    ]);
+  });
+
   it('never finds a name over 253 characters near', () => {
     const long = `${'a'.repeat(250)}-xyz`;
     expect(near([made(`${long}1`), reads(long)])).toEqual([]);

@@ -28,8 +28,8 @@ interface Made {
   kind: string;
   namespace: string | undefined;
   name: string;
-  /** What makes it: a source, or a plain Secret or ConfigMap of the input. */
-  by: string;
+  /** The source that makes it; none for a plain Secret or ConfigMap of the input. */
+  by?: string;
 }
 
 /** The first and last `-` segments: `x` and `<prefix>-x` share the last, `x-<suffix>` the first. */
@@ -67,7 +67,7 @@ export const nearName: Lint = {
       for (const r of items) {
         const plainKind = r.kind === 'Secret' || r.kind === 'ConfigMap';
         if (r.apiVersion !== 'v1' || !plainKind || r.name === undefined) continue;
-        add({ kind: r.kind, namespace: r.namespace, name: r.name, by: `${r.kind} ${r.name}` });
+        add({ kind: r.kind, namespace: r.namespace, name: r.name });
       }
     }
     // The index, per kind and namespace: by first segment, last segment and length.
@@ -131,10 +131,11 @@ export const nearName: Lint = {
 };
 
 function message(resource: Resource, { kind, name }: UnresolvedRef, near: Made): string {
+  const has = near.by ? `${near.by} makes` : 'the input has';
   return (
     `${describe(resource)} reads ${kind} ${name}, which nothing in the input makes, while ` +
-    `${near.by} makes ${kind} ${near.name} in its namespace: if that is the one meant, fix the ` +
-    `name; if ${name} comes from elsewhere (the cluster, a chart not in the input), set ` +
-    'nearNameSeverity to off'
+    `${has} ${kind} ${near.name} in its namespace: if that is the one meant, fix the name; if ` +
+    `${name} comes from elsewhere (the cluster, a chart not in the input), set nearNameSeverity ` +
+    'to off'
   );
 }
