@@ -1,6 +1,8 @@
 // functionConfig: a ConfigMap (string data, so `kpt fn eval … -- key=value` works) or the typed
 // kind SecretRollout with the same options as typed fields. One table drives both.
-import { describeType, isObject, type Json } from './resource.js';
+import { isObject, type Json } from './json.js';
+import { nearest } from './near.js';
+import { describeType } from './resource.js';
 import { type Severity, severities } from './results.js';
 
 export interface Config {
@@ -277,8 +279,10 @@ function applyOptions(fields: Record<string, Json>, prefix: string): Config {
       ? (options[key as keyof Config] as Parser<unknown>)
       : undefined;
     if (parse === undefined) {
+      // The key names its field, as every config error does; the suggestion is a known name.
+      const near = nearest(key, optionNames, key.length <= 4 ? 1 : 2);
       throw new ConfigError(
-        `unknown option ${prefix}${key} (known: ${optionNames.join(', ')})`,
+        `unknown option ${prefix}${key}${near ? `, did you mean ${near}?` : ''} (known: ${optionNames.join(', ')})`,
         `${prefix}${key}`,
       );
     }

@@ -5,7 +5,8 @@
 import type { DeclaredTemplate } from '../model/config.js';
 import { annotationField } from '../model/edit.js';
 import { canonicalJson } from '../model/hash.js';
-import { groupOf, isObject, type Json, type Resource } from '../model/resource.js';
+import { isObject, type Json } from '../model/json.js';
+import { groupOf, type Resource } from '../model/resource.js';
 import type { Result } from '../model/results.js';
 import { type Checksum, keysId, type SourceRead } from '../rules/checksums.js';
 import { runsAfresh, unpinnedReasons } from '../rules/lints/unpinned-version.js';

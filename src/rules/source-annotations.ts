@@ -4,7 +4,7 @@ import { annotationEdit, annotationField, type MappingEdit } from '../model/edit
 import { getPath } from '../model/path.js';
 import type { Resource } from '../model/resource.js';
 import { deferredInfo, describe, type Result } from '../model/results.js';
-import type { SourceIndex } from './source-index.js';
+import type { Producers } from './producers.js';
 import { esoSpecOf, unfollowedDependencies } from './sources/eso-dependencies.js';
 import type { SecretSource } from './sources/source.js';
 
@@ -19,7 +19,7 @@ type OwnAnnotations = NonNullable<SecretSource['ownAnnotations']>;
 
 /** `consumersOf`: whether a workload reads a source decides how loud an unfollowed annotation is. */
 export function planSourceAnnotations(
-  { sources }: SourceIndex,
+  { sources }: Producers,
   consumersOf: ReadonlyMap<SecretSource, ReadonlySet<Resource>>,
 ): SourceAnnotationPlan {
   const edits: MappingEdit[] = [];

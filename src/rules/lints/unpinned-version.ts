@@ -6,10 +6,10 @@
 // `remoteRef.version` (docs/operators.md §8c); a store that cannot pin gets one info about how a
 // rotation reaches pods. Results are one per store and advice, naming the ExternalSecrets, so that
 // thirty ExternalSecrets on one store read as one finding.
-
 import { nameList } from '../../model/fold.js';
+import { isObject, type Json } from '../../model/json.js';
 import { getPath } from '../../model/path.js';
-import { groupOf, isObject, type Json, objectKey, type Resource } from '../../model/resource.js';
+import { groupOf, objectKey, type Resource } from '../../model/resource.js';
 import { describe } from '../../model/results.js';
 import { esoSpecOf, refreshOf, rotatesEveryRun } from '../sources/eso-dependencies.js';
 import { storeKindOf, storeKinds } from '../sources/index.js';
