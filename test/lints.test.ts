@@ -466,6 +466,23 @@ describe('near name', () => {
   });
 });
 
+describe('the same info on many sources', () => {
+  it('is one result naming them, for any source note (a skipped target manifest here)', () => {
+    const manifest = (name: string) =>
+      pinned(name).replace(
+        'spec:\n',
+        'spec:\n  target:\n    manifest: {apiVersion: v1, kind: ConfigMap}\n',
+      );
+    const out = run(resourceList(['a', 'b', 'c'].map(manifest)));
+    const skipped = resultsOf(out.stdout).filter((r) => /^skipped: /.test(String(r.message)));
+    expect(skipped).toHaveLength(1);
+    expect(skipped[0]?.resourceRef).toMatchObject({ name: 'a' });
+    expect(String(skipped[0]?.message)).toMatch(
+      /\(3 resources: ExternalSecret a, ExternalSecret b and ExternalSecret c\)$/,
+    );
+  });
+});
+
 describe('hook phase, for a source without a store', () => {
   it('does not tell to make a store a hook', () => {
     const doppler = `apiVersion: secrets.doppler.com/v1alpha1
