@@ -41,10 +41,12 @@ import {
   type Resource,
   toResource,
 } from './model/resource.js';
-import { complete, formatResult, hasErrors, type Result } from './model/results.js';
+import { editRefused, invalidConfig, invalidInput, moreResults } from './model/result-rules.js';
+import { complete, formatResult, hasErrors, plainResult, type Result } from './model/results.js';
 import { planJson, planMermaid, planTable } from './report/plan.js';
 import { checkResults } from './rules/check.js';
 import { inputReads, type NamedObject, projectionsFor } from './rules/reads.js';
+import { ruleCatalog } from './rules/rule-table.js';
 import { type TransformOutput, transform } from './rules/transform.js';
 
 /** `stdout` as a string, or (`Pieces`) as the pieces the process writes one by one. */
@@ -112,7 +114,7 @@ export function analyse(
   const results: Result[] = [];
   const { config, source: configSource } = configOf(input, options, results, fromKptfile);
   if (input.format === 'yaml-list' && input.listError) {
-    results.push({ severity: 'error', message: input.listError });
+    results.push(plainResult(invalidInput, input.listError));
   }
 
   const resources: Resource[] = [];
@@ -131,7 +133,7 @@ export function analyse(
     const where = `${noun} ${index}`;
     if (item.error) {
       if (input.format === 'yaml-stream') streamBroken = true;
-      results.push({ severity: 'error', message: `${where}: ${item.error}` });
+      results.push(plainResult(invalidInput, `${where}: ${item.error}`));
       return;
     }
     let value = item.value;
@@ -139,7 +141,7 @@ export function analyse(
     if (value === undefined && item.span) {
       const { span } = item;
       if (span.end - span.start > maxItemLength) {
-        results.push({ severity: 'error', message: `${where}: ${itemTooLarge}` });
+        results.push(plainResult(invalidInput, `${where}: ${itemTooLarge}`));
         return;
       }
       const itemText = input.text.slice(span.start, span.end);
@@ -152,10 +154,9 @@ export function analyse(
         const problem = checkItem(input.text, span, usual);
         if (problem) {
           if (input.format === 'yaml-stream') streamBroken = true;
-          results.push({
-            severity: 'error',
-            message: `${where}${peekedName(itemText, span.entry)}: ${problem}`,
-          });
+          results.push(
+            plainResult(invalidInput, `${where}${peekedName(itemText, span.entry)}: ${problem}`),
+          );
         }
         bystanders.push(bystander);
         const { apiVersion, kind, namespace, name } = bystander;
@@ -185,7 +186,7 @@ export function analyse(
         // (kpt and kustomize write no anchors), so they are read up to a size that stays cheap.
         const { start, end } = input.document;
         if (end - start > maxAliasedList) {
-          results.push({ severity: 'error', message: `${where}: ${aliasedListTooLarge}` });
+          results.push(plainResult(invalidInput, `${where}: ${aliasedListTooLarge}`));
           return;
         }
         const items = getPath(wholeDocument(input.text, input.document), ['items']);
@@ -197,10 +198,9 @@ export function analyse(
         // trusted (a `---` may be inside an unclosed quote), so a stream's first such error is all.
         const error = 'error' in parsed ? parsed.error : '';
         if (input.format === 'yaml-stream' && error.startsWith('invalid YAML')) streamBroken = true;
-        results.push({
-          severity: 'error',
-          message: `${where}${peekedName(itemText, span.entry)}: ${error}`,
-        });
+        results.push(
+          plainResult(invalidInput, `${where}${peekedName(itemText, span.entry)}: ${error}`),
+        );
         return;
       }
     }
@@ -208,7 +208,7 @@ export function analyse(
       resources.push(toResource(index, value, nodeBound));
     } catch (error) {
       if (!(error instanceof ItemError)) throw error;
-      results.push({ severity: 'error', message: `${where}${nameOf(value)}: ${error.message}` });
+      results.push(plainResult(invalidInput, `${where}${nameOf(value)}: ${error.message}`));
     }
   };
   input.items.forEach((item, index) => {
@@ -318,14 +318,14 @@ function configOf(
   }
   if (given.length > 1) {
     const message = `conflicting configuration: ${given.map((g) => g.source).join(' and ')}; give only one`;
-    results.push({ severity: 'error', message });
+    results.push(plainResult(invalidConfig, message));
     return { config: undefined, source: undefined };
   }
   let chosen = given[0];
   if (!chosen && fromKptfile) {
     const found = configInKptfile(input);
     if (found && 'error' in found) {
-      results.push({ severity: 'error', message: found.error });
+      results.push(plainResult(invalidConfig, found.error));
       return { config: undefined, source: undefined };
     }
     if (found) {
@@ -334,12 +334,11 @@ function configOf(
     }
   }
   try {
-    return { config: readConfig(chosen?.read()), source: chosen?.source };
+    return { config: readConfig(chosen?.read(), ruleCatalog), source: chosen?.source };
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    const result: Result = { severity: 'error', message: `${chosen?.prefix}: ${error.message}` };
-    if (error.field) result.field = { path: error.field };
-    results.push(result);
+    const field = error.field ? { path: error.field } : undefined;
+    results.push(plainResult(invalidConfig, `${chosen?.prefix}: ${error.message}`, field));
     return { config: undefined, source: undefined };
   }
 }
@@ -502,10 +501,12 @@ function applyEdits(
     const message = refused.get(resource.index);
     const one = applied.get(resource.index);
     if (message !== undefined) {
-      results.push({
-        severity: 'error',
-        message: `item ${resource.index} (${resource.kind} ${resource.name}): ${message}`,
-      });
+      results.push(
+        plainResult(
+          editRefused,
+          `item ${resource.index} (${resource.kind} ${resource.name}): ${message}`,
+        ),
+      );
     } else if (one) edited.set(resource.index, one.splices);
   }
   return edited;
@@ -642,10 +643,10 @@ function capInfo(results: Result[]): Result[] {
   if (infos.length <= maxInfoResults) return results.map(complete);
   const kept = new Set(infos.slice(0, maxInfoResults));
   const rest = infos.length - maxInfoResults;
-  const summary: Result = {
-    severity: 'info',
-    message: `${rest} more info results like the ones above; \`secret-rollout plan\` lists every checksum and wave`,
-  };
+  const summary = plainResult(
+    moreResults,
+    `${rest} more info results like the ones above; \`secret-rollout plan\` lists every checksum and wave`,
+  );
   return [...results.filter((r) => r.severity !== 'info' || kept.has(r)).map(complete), summary];
 }
 

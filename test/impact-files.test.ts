@@ -119,7 +119,7 @@ describe('impact on a directory with symbolic links', () => {
     const out = impact('ok', 'env.yaml');
     expect(out.exitCode).toBe(1);
     expect(out.stderr).toBe(
-      'secret-rollout: impact: HEAD env.yaml: document 0: item is a string, not a mapping\n',
+      'secret-rollout: impact: HEAD env.yaml: document 0: item is a string, not a mapping (invalid-input)\n',
     );
   });
 });

@@ -6,6 +6,7 @@ import type { Config } from '../model/config.js';
 import { annotationField } from '../model/edit.js';
 import { fieldPath, getPath, type Keys } from '../model/path.js';
 import { type Resource, readAnnotations } from '../model/resource.js';
+import { optedOut as optedOutRule } from '../model/result-rules.js';
 import { type Result, resourceResult } from '../model/results.js';
 import { listNames, unionKeys } from './checksums.js';
 import type { KeyedRead, UnresolvedRef } from './lints/lint.js';
@@ -107,7 +108,7 @@ export function findConsumers(
           const names = listNames([...consumed.keys()]);
           const message = `opted out (${optOutKey}: "true"): no checksum set, though it reads ${names}; they are still ordered before it`;
           const field = { path: annotationField(optOut, optOutKey) };
-          results.push(resourceResult(resource, 'info', message, field));
+          results.push(resourceResult(optedOutRule, resource, message, field));
           continue;
         }
         templates.push({ template, consumed, current });

@@ -1,5 +1,6 @@
 // What the stages share: a malformed item stops the rule for that item only; keys and groups.
 import { ItemError, type Resource } from '../model/resource.js';
+import { malformedField } from '../model/result-rules.js';
 import { describe, type Result, resourceResult } from '../model/results.js';
 
 /** Runs one rule on one resource; a malformed field (ItemError) becomes an error result for it. */
@@ -10,7 +11,7 @@ export function guarded(results: Result[], resource: Resource, rule: () => void)
     if (!(error instanceof ItemError)) throw error;
     const field = error.field ? { path: error.field } : undefined;
     results.push(
-      resourceResult(resource, 'error', `${describe(resource)}: ${error.message}`, field),
+      resourceResult(malformedField, resource, `${describe(resource)}: ${error.message}`, field),
     );
   }
 }

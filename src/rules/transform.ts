@@ -11,6 +11,7 @@ import { type Checksum, planChecksums } from './checksums.js';
 import { findConsumers } from './consumers.js';
 import { runLints } from './lints/index.js';
 import type { WaveNode } from './order/waves.js';
+import { settle, severityIn } from './rule-table.js';
 import { planSourceAnnotations } from './source-annotations.js';
 import { readSources } from './source-index.js';
 import type { SecretSource } from './sources/source.js';
@@ -59,7 +60,7 @@ export function transform(
   const { checksummed } = checksums;
   const lints = runLints(
     { resources, bystanders, sources, consumersOf, checksummed, unresolved, keyedReads, config },
-    config,
+    severityIn(config),
   );
   // Edits and results in the order of the stages; results then in item order.
   const stages = [checksums, own, health, order, lints];
@@ -67,7 +68,11 @@ export function transform(
   return {
     edits: stages.flatMap((stage) => stage.edits),
     results: sortByItem(
-      [index, consumption, ...stages].flatMap((stage) => stage.results),
+      settle(
+        [index, consumption, ...stages].flatMap((stage) => stage.results),
+        resources,
+        config,
+      ),
       resources,
     ),
     plan: { nodes, stores, sources, consumersOf, checksums: checksummed, placed, conflicts },

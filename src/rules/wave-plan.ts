@@ -85,7 +85,7 @@ export function planWaves(
     defaults.set(node, config.storeWave);
   }
   const waves: WavePlan = { edits: [], results: [], placed: new Set(), conflicts: new Map() };
-  placeWaves(defaults, { conflictSeverity: config.waveConflictSeverity }, waves);
+  placeWaves(defaults, waves);
   if (config.syncWaves) {
     const { placed, conflicts, edits, results } = waves;
     return { nodes, placed, conflicts, edits, results: [...errors, ...results] };

@@ -14,7 +14,10 @@ const specAt: ReadonlyMap<string, string> = new Map([
 ]);
 
 export const unpinnedVersion: Lint = {
-  option: 'unpinnedVersionSeverity',
+  id: 'unpinned-version',
+  severity: 'warning',
+  summary: 'An ExternalSecret whose remote value can rotate without a change in Git',
+  help: 'Pin remoteRef.version; for a generator use refreshPolicy OnChange or refreshInterval 0; or accept it (set the rule to info or off): the checksum cannot follow a rotation of the remote value.',
   check({ consumersOf }, { report }) {
     // A ClusterExternalSecret is a source per namespace: one warning for the resource.
     const reported = new Set<Resource>();

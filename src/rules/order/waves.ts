@@ -3,13 +3,8 @@
 import { parseInt64 } from '../../model/config.js';
 import { annotationEdit, annotationField, type MappingEdit } from '../../model/edit.js';
 import { ItemError, type Resource } from '../../model/resource.js';
-import {
-  deferredInfo,
-  describe,
-  type Result,
-  resourceResult,
-  type Severity,
-} from '../../model/results.js';
+import { noWaveOrder, syncWave, waveConflict } from '../../model/result-rules.js';
+import { deferredInfo, describe, type Result, resourceResult } from '../../model/results.js';
 
 export const syncWaveKey = 'argocd.argoproj.io/sync-wave';
 /** Argo CD parses waves as 64-bit integers. */
@@ -56,20 +51,12 @@ export interface WavePlan {
   conflicts: Map<WaveNode, WaveNode[]>;
 }
 
-export interface WaveOptions {
-  conflictSeverity: Severity;
-}
-
 /**
  * Places every node that has a default wave (ExternalSecrets, stores), after all the nodes that
  * must come after it (wantedWave); an explicit wave is kept and checked. Consumers are never
  * moved. Mutates `node.wave`.
  */
-export function placeWaves(
-  defaults: ReadonlyMap<WaveNode, bigint>,
-  options: WaveOptions,
-  plan: WavePlan,
-): void {
+export function placeWaves(defaults: ReadonlyMap<WaveNode, bigint>, plan: WavePlan): void {
   const order = dependencyOrder(defaults.keys(), plan);
   // The highest explicit wave of what must come before each node: those never move.
   const fixedBefore = highestBefore(order, (node) => node.wave.explicit);
@@ -82,7 +69,7 @@ export function placeWaves(
     if (wanted === undefined) {
       // Nothing is below the lowest 64-bit wave: a consumer there cannot be ordered after this.
       const message = `${describe(node.resource)} would need a sync-wave below ${minWave}, the lowest Argo CD parses: raise the waves of ${listed([...node.before].filter((n) => n.wave.value === minWave).map((n) => describe(n.resource)))}`;
-      plan.results.push(resourceResult(node.resource, 'error', message, { path: field }));
+      plan.results.push(resourceResult(noWaveOrder, node.resource, message, { path: field }));
       continue;
     }
     if (node.wave.explicit) {
@@ -103,7 +90,7 @@ export function placeWaves(
     const wave = node.wave.value;
     const { before } = node;
     plan.results.push(
-      deferredInfo(node.resource, () => ({
+      deferredInfo(syncWave, node.resource, () => ({
         message: `sync-wave ${wave}${beforeList(before)}`,
         field: { path: field, proposedValue: String(wave) },
       })),
@@ -118,7 +105,7 @@ export function placeWaves(
     plan.conflicts.set(node, late);
     const message = conflictMessage(node, late, wanted);
     plan.results.push(
-      resourceResult(node.resource, options.conflictSeverity, message, {
+      resourceResult(waveConflict, node.resource, message, {
         path: field,
         currentValue: String(node.wave.value),
         proposedValue: String(wanted),
@@ -158,7 +145,7 @@ function dependencyOrder(roots: Iterable<WaveNode>, plan: WavePlan): WaveNode[] 
       const seen = state.get(after);
       if (seen === 'visiting') {
         const message = `${describe(after.resource)} and ${describe(node.resource)} depend on each other (a store that reads the Secret of an ExternalSecret using it): no sync-wave order exists; break the cycle`;
-        plan.results.push(resourceResult(after.resource, 'error', message));
+        plan.results.push(resourceResult(noWaveOrder, after.resource, message));
       } else if (seen === undefined) {
         visit(after);
       }

@@ -13,6 +13,11 @@ import {
   type JsonObject,
   type Resource,
 } from '../../model/resource.js';
+import {
+  dependencyMissingKey,
+  dependencyNotInInput,
+  dependencyRefresh,
+} from '../../model/result-rules.js';
 import { describe, type Result, resourceResult } from '../../model/results.js';
 import { stringMap } from './fields.js';
 import { type NormalizeRule, normalize } from './normalize.js';
@@ -166,7 +171,7 @@ export function readDependencies(
     if (!found) {
       const what = `${group === generatorGroup ? 'generator ' : ''}${kind} ${scope ? `${scope}/` : ''}${name}`;
       const message = `${field}: ${what} is not in the input: ESO reads it at each refresh, and no checksum follows it`;
-      notes.push(resourceResult(resource, 'info', message, { path: field }));
+      notes.push(resourceResult(dependencyNotInInput, resource, message, { path: field }));
       continue;
     }
     const read = reads.get(found) ?? { reference, keys: new Set<string>() };
@@ -215,7 +220,7 @@ function entryOf(
   const found = keys.filter((key) => {
     if (present.has(key)) return true;
     const message = `${field}: ${describe(dependency)} has no key ${key}: ESO cannot render the template`;
-    notes.push(resourceResult(resource, 'warning', message, { path: field }));
+    notes.push(resourceResult(dependencyMissingKey, resource, message, { path: field }));
     return false;
   });
   if (secret && !secret.digests) return { kind, name, keys: found.sort() };
@@ -237,7 +242,7 @@ function unfollowed(
   if (refresh.syncsOnChange) return [];
   const names = dependencies.map(describe).join(', ');
   const message = `${refresh.why}: ESO does not sync again when ${dependenciesAnnotation} changes, so a change of ${names} does not reach the Secret while its consumers restart; use refreshPolicy OnChange, or a refreshInterval above 0`;
-  return [resourceResult(resource, 'warning', message, { path: refresh.field })];
+  return [resourceResult(dependencyRefresh, resource, message, { path: refresh.field })];
 }
 
 export interface Refresh {

@@ -1,6 +1,7 @@
 // Legacy Kubernetes External Secrets (KES, kubernetes-client.io/v1 ExternalSecret; archived). The
 // Secret is always named after the ExternalSecret (KES has no target name).
 import { ItemError, type JsonObject } from '../../model/resource.js';
+import { kesMigration } from '../../model/result-rules.js';
 import { resourceResult } from '../../model/results.js';
 import {
   listContent,
@@ -89,7 +90,7 @@ export const kubernetesExternalSecret: SourceKind = {
       'data[].secretKey; dataFrom[] → dataFrom[].extract.key; template → spec.target.template';
     return operatorSecret(resource, config, {
       secretName: resource.name,
-      notes: [resourceResult(resource, 'info', migrate)],
+      notes: [resourceResult(kesMigration, resource, migrate)],
       content: listContent(normalized, 'data', 'name', narrowable),
       // When narrowable, data[].name alone names the Secret's keys.
       producedKeys: () =>
