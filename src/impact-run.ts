@@ -2,6 +2,7 @@
 // (the same analysis `run` and `plan` use) and compares them; no process I/O here, so tests drive
 // it directly. impact-cli.ts reads the files and directories.
 
+import { lineNumberAt } from './krm/yaml/lines.js';
 import { defaultConfig } from './model/config.js';
 import type { Resource } from './model/resource.js';
 import { formatResult, type Result } from './model/results.js';
@@ -99,7 +100,8 @@ function planSide(side: SideInput, options: ImpactOptions): Planned | RunOutput 
   const locate = (resource: Resource) => {
     const start = input.items[resource.index]?.span?.start;
     if (start === undefined) return undefined;
-    const line = lineAt(input.text, contentStart(input.text, start));
+    // 0-based, as the origins count their lines.
+    const line = lineNumberAt(input.text, contentStart(input.text, start)) - 1;
     const origin = [...side.origins].reverse().find((o) => o.line <= line);
     return origin && { uri: origin.path, line: line - origin.line + 1 };
   };
@@ -124,11 +126,4 @@ function contentStart(text: string, offset: number): number {
     if (end === -1 || !/^(---|\s*(#.*)?)\r?$/.test(text.slice(at, end))) return at;
     at = end + 1;
   }
-}
-
-/** 0-based line of an offset. */
-function lineAt(text: string, offset: number): number {
-  let line = 0;
-  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) line++;
-  return line;
 }

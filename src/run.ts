@@ -30,13 +30,11 @@ import type { KeyCache } from './krm/yaml/quick-parse.js';
 import type { ItemSpan, Span } from './krm/yaml/spans.js';
 import { type Config, ConfigError, defaultConfig, readConfig } from './model/config.js';
 import type { MappingEdit } from './model/edit.js';
+import { isObject, type Json, type JsonObject } from './model/json.js';
 import { getPath } from './model/path.js';
 import {
   type Bystander,
   ItemError,
-  isObject,
-  type Json,
-  type JsonObject,
   maxNodes,
   type Resource,
   toResource,

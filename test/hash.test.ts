@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, canonicalSize } from '../src/model/hash.js';
-import type { Json } from '../src/model/resource.js';
+import type { Json } from '../src/model/json.js';
 
 function reference(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(reference).join(',')}]`;

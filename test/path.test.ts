@@ -1,6 +1,7 @@
 // The one path syntax (src/model/path.ts): tables write `a.b[].c`, results print the match.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { Json } from '../src/model/json.js';
 import {
   compilePaths,
   each,
@@ -12,7 +13,6 @@ import {
   walk,
   walkPaths,
 } from '../src/model/path.js';
-import type { Json } from '../src/model/resource.js';
 
 const matches = (value: Json, text: string, at: Trail = []) => {
   const found: [string, Json][] = [];

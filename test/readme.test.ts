@@ -114,7 +114,7 @@ function requireTool(tool: string): void {
 /** What each block is and how it is checked, by its first line. */
 const checks: Record<string, (block: Block) => void> = {
   // Install: the tarball, git and npm link routes need a fresh clone and the registry;
-  // `npm run test:install` (.ci/run) runs each from a clone of HEAD, the image is test:container's.
+  // `npm run test:install` (.ci/run) runs each from a clone of HEAD.
   "# 1. A tarball: a release's, or one packed from a clone (npm ci && npm pack)": () => {},
   'secret-rollout --version        # the package version': (block) => {
     const { stdout } = sh(block.text);
@@ -122,9 +122,36 @@ const checks: Record<string, (block: Block) => void> = {
     expect(stdout.startsWith(`${version}\nUsage: secret-rollout`)).toBe(true);
   },
 
-  // Quick start: the README's own two commands; CI runs them from a fresh clone (.ci/run).
-  'npm ci && npm run example': () => {},
-  'npm ci && npm test': () => {},
+  // Usage: every command it names is one the CLI takes (its --help exits 0 and reads no stdin).
+  'secret-rollout [key=value ... | --fn-config FILE] [--verbose] < input.yaml': (block) => {
+    const second = block.text.split('\n')[1] as string;
+    const commands = second
+      .replace(/^secret-rollout /, '')
+      .split(' | ')
+      .map((part) => part.split(' ')[0] as string);
+    expect(commands).toEqual(['check', 'plan', 'impact', 'argocd-health']);
+    for (const command of commands) sh(`secret-rollout ${command} --help`);
+  },
+
+  // Examples (also `--help`'s): as a whole, in a copy of examples/ of its own, since the kpt
+  // package it renders is rendered in place.
+  '# Add checksums and waves to a kpt package, with the command on PATH': (block) => {
+    const dir = path.join(scratch, 'examples-block');
+    cpSync(path.join(scratch, 'examples'), path.join(dir, 'examples'), { recursive: true });
+    const out = bash(['-euo', 'pipefail', '-c', block.text], dir);
+    expect(out.status, out.stderr).toBe(0);
+    const daemonset = readFileSync(path.join(dir, 'examples/kpt-eval/daemonset.yaml'), 'utf8');
+    expect(daemonset).toMatch(/checksum\/external-secrets: "[0-9a-f]{64}"/);
+    expect(readFileSync(path.join(dir, 'rendered.yaml'), 'utf8')).toContain(
+      'argocd.argoproj.io/sync-wave: "-1"',
+    );
+    expect(out.stdout).toMatch(/^WAVE +KIND +NAME +DETAIL$/m);
+    expect(out.stdout).toContain('### secret-rollout impact');
+  },
+
+  // Container image: no Docker engine here; `npm run test:container` builds the Dockerfile with
+  // buildah and runs this block's kpt commands against the image, as written.
+  'docker build -t localhost/secret-rollout:dev .': () => {},
 
   // kpt (declarative): the Kptfile fragment, put into examples/basic, renders with the command
   // from PATH and the configMap option applied.
@@ -361,7 +388,7 @@ const checks: Record<string, (block: Block) => void> = {
     expect([...shown].sort()).toEqual([...keys].sort());
   },
 
-  // Configuration: the typed config example is accepted and takes effect.
+  // Options: the typed config example is accepted and takes effect.
   'apiVersion: fn.kpt.dev/v1alpha1': (block) => {
     const list = JSON.stringify({
       apiVersion: 'config.kubernetes.io/v1',
@@ -380,11 +407,6 @@ const checks: Record<string, (block: Block) => void> = {
   // The checksum recipe: test/checksum-jq.test.ts runs docs/checksum.jq against the function on
   // every ESO example (yq, which only turns YAML into JSON here, is not installed).
   'yq -s . external-secret.yaml | jq -rj -f docs/checksum.jq | sha256sum': () => {},
-
-  // Needs a Docker engine, which these machines lack; `npm run test:container` builds the same
-  // Dockerfile with buildah and runs the image through kpt and kubectl.
-  'docker build -t localhost/secret-rollout:dev .     # or: buildah bud -t localhost/secret-rollout:dev .':
-    () => {},
 
   // Sample output of the ExternalSecret checksum example: test/checksum.test.ts pins its hash.
   '[{"content":{"data":[{"remoteRef":{"key":"db/prod","property":"password","version":"3"},"secretKey":"password"}],"secretStoreRef":{"name":"vault"}},"secret":"db"}]':
@@ -407,8 +429,22 @@ describe('doc snippets', () => {
   }
 });
 
+/** Every markdown page a reader follows links from: the user docs, the repository's root pages,
+ * argocd/ and the examples' READMEs. */
+const linkPages = [
+  ...pages,
+  ...readdirSync(repoRoot)
+    .filter((name) => name.endsWith('.md') && name !== 'README.md')
+    .sort(),
+  'argocd/README.md',
+  ...readdirSync(path.join(repoRoot, 'examples'))
+    .sort()
+    .map((name) => `examples/${name}/README.md`)
+    .filter((page) => existsSync(path.join(repoRoot, page))),
+];
+
 describe('doc links', () => {
-  it.each(pages)('%s: every relative link resolves, anchors included', (page) => {
+  it.each(linkPages)('%s: every relative link resolves, anchors included', (page) => {
     const text = readFileSync(path.join(repoRoot, page), 'utf8').replace(fence, '');
     const broken: string[] = [];
     for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
@@ -422,5 +458,88 @@ describe('doc links', () => {
       }
     }
     expect(broken).toEqual([]);
+  });
+});
+
+/** The README's `<!--mdtogo:NAME-->…<!--mdtogo-->` blocks (kpt's format), by name, in order. */
+function mdtogoBlocks(readme: string): [string, string][] {
+  return [...readme.matchAll(/^<!--mdtogo:(\w+)-->\n([\s\S]*?)^<!--mdtogo-->$/gm)].map((m) => [
+    m[1] as string,
+    m[2] as string,
+  ]);
+}
+
+describe('README as the help text (kpt functions catalog format)', () => {
+  const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+
+  it('has exactly a one-line Short, a Long and an Examples block, outside fenced blocks', () => {
+    const blocks = mdtogoBlocks(readme);
+    expect(blocks.map(([name]) => name)).toEqual(['Short', 'Long', 'Examples']);
+    for (const marker of readme.matchAll(/^<!--mdtogo/gm)) {
+      const fencesBefore = readme.slice(0, marker.index).match(/^```/gm)?.length ?? 0;
+      expect(fencesBefore % 2, 'an mdtogo marker inside a fenced block').toBe(0);
+    }
+    expect((readme.match(/<!--mdtogo/g) ?? []).length).toBe(6);
+    const short = (blocks[0] as [string, string])[1];
+    expect(short.trimEnd().split('\n')).toHaveLength(1);
+    expect((blocks[1] as [string, string])[1]).toContain('| option | default | meaning |');
+    expect((blocks[2] as [string, string])[1]).toMatch(/^```sh\n/);
+  });
+
+  it('stays short: at most 250 lines', () => {
+    expect(readme.trimEnd().split('\n').length).toBeLessThanOrEqual(250);
+  });
+
+  // docs/operators.md is research notes (upstream facts with their sources), not a user page.
+  it('has no table row over 250 characters, docs/ pages included', () => {
+    for (const page of pages.filter((p) => p !== 'docs/operators.md')) {
+      const rows = readFileSync(path.join(repoRoot, page), 'utf8')
+        .split('\n')
+        .filter((line) => line.startsWith('|') && line.length > 250);
+      expect(rows.map((row) => `${page}: ${row.slice(0, 60)}…`)).toEqual([]);
+    }
+  });
+});
+
+describe('metadata.yaml (kpt functions catalog format)', () => {
+  const metadata = parse(readFileSync(path.join(repoRoot, 'metadata.yaml'), 'utf8')) as {
+    image: string;
+    description: string;
+    tags: string[];
+    sourceURL: string;
+    examplePackageURLs: string[];
+    license: string;
+  };
+  const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+  const dockerfile = readFileSync(path.join(repoRoot, 'Dockerfile'), 'utf8');
+  const pkg = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
+    license: string;
+  };
+
+  it('has the catalog keys', () => {
+    expect(Object.keys(metadata).sort()).toEqual(
+      ['description', 'examplePackageURLs', 'image', 'license', 'sourceURL', 'tags'].sort(),
+    );
+    expect(metadata.tags).toContain('mutator');
+    expect(metadata.license).toBe(pkg.license);
+  });
+
+  it('names the image the README tags and the source the Dockerfile labels', () => {
+    expect(readme).toContain(`image: ${metadata.image}:v`);
+    expect(dockerfile).toContain(`ARG SOURCE=${metadata.sourceURL}\n`);
+  });
+
+  it('describes the function with the README Short text', () => {
+    const short = (mdtogoBlocks(readme)[0] as [string, string])[1].trim();
+    expect(metadata.description).toBe(short);
+  });
+
+  it('links example packages that exist (kpt packages, with a Kptfile)', () => {
+    expect(metadata.examplePackageURLs.length).toBeGreaterThan(0);
+    for (const url of metadata.examplePackageURLs) {
+      const prefix = `${metadata.sourceURL}/tree/main/`;
+      expect(url.startsWith(prefix), url).toBe(true);
+      expect(existsSync(path.join(repoRoot, url.slice(prefix.length), 'Kptfile')), url).toBe(true);
+    }
   });
 });

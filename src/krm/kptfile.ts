@@ -1,7 +1,7 @@
 // The functionConfig `kpt fn render` would pass, read from the Kptfile items `kpt fn source`
 // includes: so that `kpt fn source . | secret-rollout plan` plans with the package's own options.
 // Pure: items in, a functionConfig (or a reason there is none) out.
-import { isObject, type Json, type JsonObject } from '../model/resource.js';
+import { isObject, type Json, type JsonObject } from '../model/json.js';
 
 /** A parsed item with its path in the package (kpt's path annotations), where it has one. */
 export interface PackageItem {

@@ -11,7 +11,8 @@
 // (input.ts checkItem: the quick reader, else the conforming reader), because invalid YAML is an
 // error wherever it is, and kpt and kustomize are not the only writers of our input (CI pipes).
 import type { Config } from '../model/config.js';
-import { type Bystander, groupOf, isObject, type Projection } from '../model/resource.js';
+import { isObject } from '../model/json.js';
+import { type Bystander, groupOf, type Projection } from '../model/resource.js';
 import { quickRead } from './read.js';
 import { peekScalar } from './yaml/locate-lines.js';
 

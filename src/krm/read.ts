@@ -1,7 +1,8 @@
 // Reads stdin text into items: a ResourceList (YAML or JSON) or a plain YAML stream (what
 // `kustomize build` and `helm template` print). Items keep their spans in the original text so
 // the writer can splice edits in and copy every other byte.
-import { isObject, type Json, type JsonObject, type Projection } from '../model/resource.js';
+import { isObject, type Json, type JsonObject } from '../model/json.js';
+import type { Projection } from '../model/resource.js';
 import { jsonErrorOffset } from './json-error.js';
 import { everyLine, lineNumberAt, type ScanMeter } from './yaml/lines.js';
 import { maxDepth, tooDeep } from './yaml/nesting.js';

@@ -2,8 +2,9 @@
 // kind SecretRollout with the same options as typed fields. One table drives both. The rules whose
 // severity `severity` sets are not known here: the rule table (rules/rule-table.ts) lives above
 // model/ and is handed down as a RuleCatalog.
+import { isObject, type Json } from './json.js';
 import { nearest } from './near.js';
-import { describeType, isObject, type Json } from './resource.js';
+import { describeType } from './resource.js';
 import { type Rule, type RuleSeverity, severities } from './results.js';
 
 export interface Config {

@@ -3,8 +3,8 @@
 // whitespace. Chosen over object-hash, whose encoding is its own and changed across majors, so a
 // user could not recompute a value with standard tools.
 
+import { isObject, type Json } from './json.js';
 import loadCrypto from './load-crypto.cjs';
-import { isObject, type Json } from './resource.js';
 
 export function canonicalJson(value: Json): string {
   // JSON.stringify writes one flat string natively (a string built by `+` is a tree of pieces,

@@ -4,7 +4,7 @@
 // the `field.path` of a result, is the same syntax with list positions instead of `[]`
 // (`spec.template.spec.containers[0].env[1]`), and a key of a mapping of strings in brackets
 // after it (`metadata.annotations[argocd.argoproj.io/sync-wave]`).
-import type { Json, JsonObject } from './resource.js';
+import type { Json, JsonObject } from './json.js';
 
 /** The `[]` of a path: every element of the list there. */
 export const each: unique symbol = Symbol('[]');

@@ -1,9 +1,7 @@
 // A parsed item with the few metadata fields every rule needs, checked once at the edge so the rest
 // of the core can trust them.
+import { isObject, type Json, type JsonObject } from './json.js';
 import { fieldPath } from './path.js';
-
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type JsonObject = { [key: string]: Json };
 
 export interface Resource {
   /** Position of the item in the input list; edits and results refer to items by it. */
@@ -31,10 +29,6 @@ export class ItemError extends Error {
  * with its own projection; a list's elements share the list's). Keys not listed are left out.
  */
 export type Projection = true | ReadonlyMap<string, Projection>;
-
-export function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** The group of an apiVersion (`external-secrets.io/v1` → `external-secrets.io`, `v1` → ``). */
 export function groupOf(apiVersion: string): string {

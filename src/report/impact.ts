@@ -5,8 +5,9 @@
 import type { DeclaredTemplate } from '../model/config.js';
 import { annotationField } from '../model/edit.js';
 import { canonicalJson } from '../model/hash.js';
+import { isObject, type Json } from '../model/json.js';
 import { getPath } from '../model/path.js';
-import { groupOf, isObject, type Json, type Resource } from '../model/resource.js';
+import { groupOf, type Resource } from '../model/resource.js';
 import type { Result } from '../model/results.js';
 import { type Checksum, keysId, type SourceRead } from '../rules/checksums.js';
 import { unpinnedReasons } from '../rules/lints/unpinned-version.js';

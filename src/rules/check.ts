@@ -3,8 +3,9 @@
 // writes and the command that writes it. Pure: the planned edits in, results out.
 
 import type { MappingEdit } from '../model/edit.js';
+import type { Json } from '../model/json.js';
 import { fieldPath, getPath } from '../model/path.js';
-import type { Json, Resource } from '../model/resource.js';
+import type { Resource } from '../model/resource.js';
 import { notRendered } from '../model/result-rules.js';
 import { describe, type Result, resourceResult } from '../model/results.js';
 import type { Checksum } from './checksums.js';

@@ -3,22 +3,17 @@
 
 import { annotationEdit, annotationField, type MappingEdit } from '../model/edit.js';
 import { canonicalJson, canonicalSize, sha256HexOfPieces } from '../model/hash.js';
-import type { Json, Resource } from '../model/resource.js';
+import type { Json } from '../model/json.js';
+import type { Resource } from '../model/resource.js';
 import {
   bareTemplate,
   checksum as checksumRule,
   checksumBudget as overBudgetRule,
 } from '../model/result-rules.js';
-import {
-  deferredInfo,
-  describe,
-  plainResult,
-  type Result,
-  resourceResult,
-} from '../model/results.js';
+import { deferredInfo, plainResult, type Result, resourceResult } from '../model/results.js';
 import type { Consumption } from './consumers.js';
 import type { SecretSource } from './sources/source.js';
-import { addTo } from './stage.js';
+import { addTo, listNames } from './stage.js';
 import type { KeySet } from './workloads/references.js';
 import { barePod, type PodTemplateShape } from './workloads/shapes.js';
 
@@ -101,11 +96,6 @@ export function planChecksums({ consumers }: Consumption, inputBytes: number): C
   }
   return { checksummed, edits, results };
 }
-
-export const listNames = (sources: readonly SecretSource[]) =>
-  sources.length === 1
-    ? describe((sources[0] as SecretSource).resource)
-    : [...new Set(sources.map((s) => describe(s.resource)))].join(', ');
 
 const MiB = 1024 * 1024;
 
@@ -282,8 +272,3 @@ const order = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
 /** The keys read, as a text equal for equal sets. */
 export const keysId = (keys: KeySet): string =>
   keys === 'all' ? 'all' : JSON.stringify([...keys].sort());
-
-export function unionKeys(a: KeySet, b: KeySet): KeySet {
-  if (a === 'all' || b === 'all') return 'all';
-  return new Set([...a, ...b]);
-}

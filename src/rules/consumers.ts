@@ -8,12 +8,11 @@ import { fieldPath, getPath, type Keys } from '../model/path.js';
 import { type Resource, readAnnotations } from '../model/resource.js';
 import { optedOut as optedOutRule } from '../model/result-rules.js';
 import { type Result, resourceResult } from '../model/results.js';
-import { listNames, unionKeys } from './checksums.js';
 import type { KeyedRead, UnresolvedRef } from './lints/lint.js';
-import type { SourceIndex } from './source-index.js';
+import type { Producers } from './producers.js';
 import { sourceKindOf } from './sources/index.js';
 import type { SecretSource } from './sources/source.js';
-import { addTo, guarded } from './stage.js';
+import { addTo, guarded, listNames, unionKeys } from './stage.js';
 import { optedOut, optOutKey } from './workloads/opt-out.js';
 import { type KeySet, secretUses } from './workloads/references.js';
 import { barePod, type PodTemplate, podTemplatesOf } from './workloads/shapes.js';
@@ -60,7 +59,7 @@ function printed(keys: Keys): string {
 
 export function findConsumers(
   resources: readonly Resource[],
-  index: SourceIndex,
+  producers: Producers,
   config: Config,
 ): Consumption {
   const consumers: Consumer[] = [];
@@ -80,7 +79,7 @@ export function findConsumers(
         const consumed = new Map<SecretSource, KeySet>();
         const { shape } = template;
         for (const use of secretUses(template.podSpec, shape.podSpec)) {
-          const sources = index.producing(use.kind, resource.namespace, use.secretName);
+          const sources = producers.producing(use.kind, resource.namespace, use.secretName);
           if (!sources) {
             const field = printed(shape.podSpec);
             addTo(unresolved, resource, { kind: use.kind, name: use.secretName, field });

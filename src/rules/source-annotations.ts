@@ -5,7 +5,7 @@ import { getPath } from '../model/path.js';
 import type { Resource } from '../model/resource.js';
 import { checksum } from '../model/result-rules.js';
 import { deferredInfo, describe, type Result } from '../model/results.js';
-import type { SourceIndex } from './source-index.js';
+import type { Producers } from './producers.js';
 import type { SecretSource } from './sources/source.js';
 
 export interface SourceAnnotationPlan {
@@ -17,7 +17,7 @@ export interface SourceAnnotationPlan {
 
 type OwnAnnotations = NonNullable<SecretSource['ownAnnotations']>;
 
-export function planSourceAnnotations({ sources }: SourceIndex): SourceAnnotationPlan {
+export function planSourceAnnotations({ sources }: Producers): SourceAnnotationPlan {
   const edits: MappingEdit[] = [];
   const results: Result[] = [];
   // A cluster kind is one source per namespace, each with the same annotations: its resource is

@@ -1,7 +1,10 @@
 // What the stages share: a malformed item stops the rule for that item only; keys and groups.
+// Below every stage, so that the stages import each other in their order only.
 import { ItemError, type Resource } from '../model/resource.js';
 import { malformedField } from '../model/result-rules.js';
 import { describe, type Result, resourceResult } from '../model/results.js';
+import type { SecretSource } from './sources/source.js';
+import type { KeySet } from './workloads/references.js';
 
 /** Runs one rule on one resource; a malformed field (ItemError) becomes an error result for it. */
 export function guarded(results: Result[], resource: Resource, rule: () => void): void {
@@ -22,3 +25,15 @@ export function addTo<K, V>(groups: Map<K, V[]>, key: K, value: V): void {
   if (group) group.push(value);
   else groups.set(key, [value]);
 }
+
+/** The keys read by two reads of one Secret. */
+export function unionKeys(a: KeySet, b: KeySet): KeySet {
+  if (a === 'all' || b === 'all') return 'all';
+  return new Set([...a, ...b]);
+}
+
+/** The sources' resources, each named once (one resource can be a source per namespace). */
+export const listNames = (sources: readonly SecretSource[]) =>
+  sources.length === 1
+    ? describe((sources[0] as SecretSource).resource)
+    : [...new Set(sources.map((s) => describe(s.resource)))].join(', ');

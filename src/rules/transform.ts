@@ -11,9 +11,9 @@ import { type Checksum, planChecksums } from './checksums.js';
 import { findConsumers } from './consumers.js';
 import { runLints } from './lints/index.js';
 import type { WaveNode } from './order/waves.js';
+import { findProducers } from './producers.js';
 import { settle, severityIn } from './rule-table.js';
 import { planSourceAnnotations } from './source-annotations.js';
-import { readSources } from './source-index.js';
 import type { SecretSource } from './sources/source.js';
 import { planWaves } from './wave-plan.js';
 
@@ -49,13 +49,13 @@ export function transform(
   bystanders: readonly Bystander[],
   inputBytes: number,
 ): TransformOutput {
-  const index = readSources(resources, config);
-  const consumption = findConsumers(resources, index, config);
+  const producers = findProducers(resources, config);
+  const consumption = findConsumers(resources, producers, config);
   const checksums = planChecksums(consumption, inputBytes);
-  const own = planSourceAnnotations(index);
+  const own = planSourceAnnotations(producers);
   const health = config.argocdHealthCheck ? planArgocdHealth(resources) : none;
-  const order = planWaves(index, consumption, config);
-  const { sources, stores } = index;
+  const order = planWaves(producers, consumption, config);
+  const { sources, stores } = producers;
   const { consumersOf, unresolved, keyedReads } = consumption;
   const { checksummed } = checksums;
   const lints = runLints(
@@ -69,7 +69,7 @@ export function transform(
     edits: stages.flatMap((stage) => stage.edits),
     results: sortByItem(
       settle(
-        [index, consumption, ...stages].flatMap((stage) => stage.results),
+        [producers, consumption, ...stages].flatMap((stage) => stage.results),
         resources,
         config,
       ),

@@ -5,12 +5,12 @@ import { objectKey, type Resource } from '../model/resource.js';
 import type { Result } from '../model/results.js';
 import type { Consumption } from './consumers.js';
 import { phaseOf } from './order/phases.js';
-import { placeWaves, type WaveNode, type WavePlan, waveOf } from './order/waves.js';
-import type { SourceIndex } from './source-index.js';
+import { type Placement, placeWaves, type WaveNode, waveOf } from './order/waves.js';
+import type { Producers } from './producers.js';
 import { storeKindOf, storeKinds } from './sources/index.js';
 import { guarded } from './stage.js';
 
-export interface OrderPlan {
+export interface WavePlan {
   /** Stores, sources and consumers with their waves; `before` points at what comes later. */
   nodes: ReadonlyMap<Resource, WaveNode>;
   /** Nodes whose wave the run writes; the others keep the wave the input gives them. */
@@ -31,10 +31,10 @@ const samePhase = (a: Resource, b: Resource) => {
 
 /** The order graph is planned either way (for `plan`); its edits only count with syncWaves. */
 export function planWaves(
-  { sources, stores }: SourceIndex,
+  { sources, stores }: Producers,
   { consumersOf }: Consumption,
   config: Config,
-): OrderPlan {
+): WavePlan {
   const errors: Result[] = [];
   const nodes = new Map<Resource, WaveNode>();
   const nodeOf = (resource: Resource): WaveNode | undefined => {
@@ -84,13 +84,13 @@ export function planWaves(
   for (const node of [...storeNodes.values(), ...dependencyNodes]) {
     defaults.set(node, config.storeWave);
   }
-  const waves: WavePlan = { edits: [], results: [], placed: new Set(), conflicts: new Map() };
-  placeWaves(defaults, waves);
+  const placement: Placement = { edits: [], results: [], placed: new Set(), conflicts: new Map() };
+  placeWaves(defaults, placement);
   if (config.syncWaves) {
-    const { placed, conflicts, edits, results } = waves;
+    const { placed, conflicts, edits, results } = placement;
     return { nodes, placed, conflicts, edits, results: [...errors, ...results] };
   }
   // Nothing is written: `plan` shows the waves Argo CD reads from the input as it is.
-  for (const node of waves.placed) node.wave = waveOf(node.resource);
+  for (const node of placement.placed) node.wave = waveOf(node.resource);
   return { nodes, placed: new Set(), conflicts: new Map(), edits: [], results: errors };
 }

@@ -593,6 +593,43 @@ describe('container image', () => {
     expectConfinedRuns(takeShimRecords(), 2, false);
   });
 
+  it("runs the README's container quick start as written: kpt fn eval --image, kpt fn doc", () => {
+    const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+    const block = /^```sh\n(docker build -t [^\n]*\n[\s\S]*?)^```$/m.exec(readme)?.[1];
+    expect(block, 'the README has no container quick start block').toBeDefined();
+    const [build, ...rest] = (block as string).trimEnd().split('\n');
+    // The build is beforeAll's, with the local bases this machine can build (see the top).
+    expect(build).toBe(`docker build -t ${IMAGE} .`);
+    const [evalLine, docLine] = rest as [string, string];
+    expect(evalLine).toMatch(new RegExp(`^kpt fn eval examples/\\S+ --image ${IMAGE} -o unwrap `));
+    expect(docLine).toMatch(new RegExp(`^kpt fn doc --image ${IMAGE}\\b`));
+    // From a copy of examples/, as the README's other snippets run.
+    cpSync(examples, join(work, 'readme', 'examples'), { recursive: true });
+    const bash = (line: string) =>
+      run('bash', ['-euo', 'pipefail', '-c', line], { cwd: join(work, 'readme') });
+    takeShimRecords();
+
+    const rendered = bash(evalLine);
+    expect(rendered.status, rendered.stderr).toBe(0);
+    expect(rendered.stdout).toMatch(new RegExp(`${CHECKSUM}: "[0-9a-f]{64}"`));
+    expect(rendered.stdout).toContain(`${WAVE}: "-3"`);
+    expectConfinedRuns(takeShimRecords(), 1);
+
+    // kpt fn doc runs `docker run --rm IMAGE --help` (kpt 1.0.0-beta.56, seen through the shim's
+    // log) and prints what the image prints: the usage the image's own --help gives.
+    const doc = bash(docLine);
+    expect(doc.status, doc.stderr).toBe(0);
+    const runs = takeShimRecords().filter((r) => r.argv[0] === 'run');
+    expect(runs.map((r) => [r.image, r.argv.at(-1), r.error])).toEqual([
+      [IMAGE, '--help', undefined],
+    ]);
+    const help = ok('docker', ['run', '--rm', IMAGE, '--help']);
+    expect(help).toMatch(/secret-rollout/);
+    // kpt prints it with a line break of its own after it.
+    expect(doc.stdout).toBe(`${help}\n`);
+    takeShimRecords();
+  });
+
   it('the Argo CD plugin patch applies to a repo-server Deployment (examples/argocd-cmp)', () => {
     // Argo CD's install.yaml cannot be fetched here: a stand-in repo-server with the volumes the
     // real one has (var-files, plugins), patched by the example's own kustomization.

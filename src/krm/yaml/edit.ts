@@ -4,7 +4,7 @@
 // Output is never altered silently.
 import { isDeepStrictEqual } from 'node:util';
 import type { MappingEdit } from '../../model/edit.js';
-import { isObject, type Json, type JsonObject } from '../../model/resource.js';
+import { isObject, type Json, type JsonObject } from '../../model/json.js';
 import { locateByCst } from './locate-cst.js';
 import { locateByLines } from './locate-lines.js';
 import { parseYaml } from './parse.js';

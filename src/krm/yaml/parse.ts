@@ -7,7 +7,8 @@
 // only a merge-key bomb, refused whatever else the text holds, is refused without asking it.
 import { CORE_SCHEMA, load, Type, YAMLException } from 'js-yaml';
 import type { Document, Node } from 'yaml';
-import { isObject, type Json, maxNodes } from '../../model/resource.js';
+import { isObject, type Json } from '../../model/json.js';
+import { maxNodes } from '../../model/resource.js';
 import { lineNumberAt } from './lines.js';
 import loadYaml from './load-yaml.cjs';
 import { beforeColon, yamlMessage } from './messages.js';

@@ -8,7 +8,8 @@
 // js-yaml, which reports the errors. Each rule below mirrors a js-yaml 4 code path;
 // test/quick-parse.test.ts compares both readers on varied and mutated text.
 import type { Type } from 'js-yaml';
-import type { Json, JsonObject, Projection } from '../../model/resource.js';
+import type { Json, JsonObject } from '../../model/json.js';
+import type { Projection } from '../../model/resource.js';
 import { merge, schema } from './parse.js';
 
 /** The schema's implicit types for plain scalars, in js-yaml's resolution order. */

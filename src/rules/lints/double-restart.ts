@@ -3,8 +3,9 @@
 // (Reloader, wave, the operators' own), and VSO's rolloutRestartTargets on its resources. Facts
 // and their sources: docs/operators.md §1, §2, §3, §5, §9a, §9b, §10.
 import { annotationField } from '../../model/edit.js';
+import { isObject, type Json } from '../../model/json.js';
 import { fieldPath, getPath, parsePath, walk } from '../../model/path.js';
-import { groupOf, isObject, type Json, objectKey, type Resource } from '../../model/resource.js';
+import { groupOf, objectKey, type Resource } from '../../model/resource.js';
 import { describe } from '../../model/results.js';
 import type { SecretSource } from '../sources/source.js';
 import { optOutKey } from '../workloads/opt-out.js';

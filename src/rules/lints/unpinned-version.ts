@@ -1,8 +1,9 @@
 // An ExternalSecret (or the spec a ClusterExternalSecret gives its ExternalSecrets) whose content
 // the checksum cannot follow: remoteRefs without `version`, `dataFrom.find`, generators that run
 // on a timer. When the remote value rotates, nothing in Git changes.
+import { isObject, type Json } from '../../model/json.js';
 import { getPath } from '../../model/path.js';
-import { isObject, type Json, type Resource } from '../../model/resource.js';
+import type { Resource } from '../../model/resource.js';
 import { describe } from '../../model/results.js';
 import { refreshOf, rotatesEveryRun } from '../sources/eso-dependencies.js';
 import { isKind, type Lint } from './lint.js';

@@ -2,8 +2,8 @@
 // never completes (vault-k8s #120). `agent-pre-populate-only: "true"` injects only the init
 // container; with fixVaultAgentJobs the function sets it.
 import { annotationEdit, annotationField } from '../../model/edit.js';
+import { isObject } from '../../model/json.js';
 import { getPath } from '../../model/path.js';
-import { isObject } from '../../model/resource.js';
 import { describe } from '../../model/results.js';
 import { podTemplateShapes } from '../workloads/shapes.js';
 import { isKind, type Lint } from './lint.js';

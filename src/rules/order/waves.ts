@@ -42,7 +42,8 @@ export interface WaveNode {
   before: Set<WaveNode>;
 }
 
-export interface WavePlan {
+/** What placing the waves writes into: the edits, results and nodes placed or in conflict. */
+export interface Placement {
   edits: MappingEdit[];
   results: Result[];
   /** Nodes whose wave this run writes (`plan` shows them as planned). */
@@ -56,8 +57,8 @@ export interface WavePlan {
  * must come after it (wantedWave); an explicit wave is kept and checked. Consumers are never
  * moved. Mutates `node.wave`.
  */
-export function placeWaves(defaults: ReadonlyMap<WaveNode, bigint>, plan: WavePlan): void {
-  const order = dependencyOrder(defaults.keys(), plan);
+export function placeWaves(defaults: ReadonlyMap<WaveNode, bigint>, placement: Placement): void {
+  const order = dependencyOrder(defaults.keys(), placement);
   // The highest explicit wave of what must come before each node: those never move.
   const fixedBefore = highestBefore(order, (node) => node.wave.explicit);
   const conflicting: { node: WaveNode; late: WaveNode[]; defaultWave: bigint; wanted: bigint }[] =
@@ -69,7 +70,7 @@ export function placeWaves(defaults: ReadonlyMap<WaveNode, bigint>, plan: WavePl
     if (wanted === undefined) {
       // Nothing is below the lowest 64-bit wave: a consumer there cannot be ordered after this.
       const message = `${describe(node.resource)} would need a sync-wave below ${minWave}, the lowest Argo CD parses: raise the waves of ${listed([...node.before].filter((n) => n.wave.value === minWave).map((n) => describe(n.resource)))}`;
-      plan.results.push(resourceResult(noWaveOrder, node.resource, message, { path: field }));
+      placement.results.push(resourceResult(noWaveOrder, node.resource, message, { path: field }));
       continue;
     }
     if (node.wave.explicit) {
@@ -80,8 +81,8 @@ export function placeWaves(defaults: ReadonlyMap<WaveNode, bigint>, plan: WavePl
       }
     } else {
       node.wave = { value: wanted, explicit: false };
-      plan.placed.add(node);
-      plan.edits.push(
+      placement.placed.add(node);
+      placement.edits.push(
         annotationEdit(node.resource.index, ['metadata'], syncWaveKey, String(wanted)),
       );
     }
@@ -89,7 +90,7 @@ export function placeWaves(defaults: ReadonlyMap<WaveNode, bigint>, plan: WavePl
     // plan, so a second run reports exactly what the first did.
     const wave = node.wave.value;
     const { before } = node;
-    plan.results.push(
+    placement.results.push(
       deferredInfo(syncWave, node.resource, () => ({
         message: `sync-wave ${wave}${beforeList(before)}`,
         field: { path: field, proposedValue: String(wave) },
@@ -102,9 +103,9 @@ export function placeWaves(defaults: ReadonlyMap<WaveNode, bigint>, plan: WavePl
   for (const { node, late, defaultWave, wanted: first } of conflicting) {
     // Never lower than the first answer: the floor only rises.
     const wanted = wantedWave(node, defaultWave, before.get(node)) ?? first;
-    plan.conflicts.set(node, late);
+    placement.conflicts.set(node, late);
     const message = conflictMessage(node, late, wanted);
-    plan.results.push(
+    placement.results.push(
       resourceResult(waveConflict, node.resource, message, {
         path: field,
         currentValue: String(node.wave.value),
@@ -136,7 +137,7 @@ function highestBefore(
  * Nodes reachable from `roots`, each after every node it must come before (reverse topological
  * order). A dependency cycle is an error result: no sync-wave order exists.
  */
-function dependencyOrder(roots: Iterable<WaveNode>, plan: WavePlan): WaveNode[] {
+function dependencyOrder(roots: Iterable<WaveNode>, placement: Placement): WaveNode[] {
   const order: WaveNode[] = [];
   const state = new Map<WaveNode, 'visiting' | 'done'>();
   const visit = (node: WaveNode): void => {
@@ -145,7 +146,7 @@ function dependencyOrder(roots: Iterable<WaveNode>, plan: WavePlan): WaveNode[] 
       const seen = state.get(after);
       if (seen === 'visiting') {
         const message = `${describe(after.resource)} and ${describe(node.resource)} depend on each other (a store that reads the Secret of an ExternalSecret using it): no sync-wave order exists; break the cycle`;
-        plan.results.push(resourceResult(noWaveOrder, after.resource, message));
+        placement.results.push(resourceResult(noWaveOrder, after.resource, message));
       } else if (seen === undefined) {
         visit(after);
       }

@@ -1,7 +1,8 @@
 // Bitwarden Secrets Manager operator BitwardenSecret (k8s.bitwarden.com/v1): syncs the secrets a
 // machine account sees into `spec.secretName` in its namespace, type Opaque
 // (internal/controller/bitwardensecret_controller.go).
-import { ItemError, type JsonObject } from '../../model/resource.js';
+import type { JsonObject } from '../../model/json.js';
+import { ItemError } from '../../model/resource.js';
 import {
   listContent,
   objectField,

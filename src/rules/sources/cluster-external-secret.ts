@@ -2,13 +2,9 @@
 // from `spec.externalSecretSpec` in every selected namespace, so one source per namespace.
 import type { DeclaredTemplate } from '../../model/config.js';
 import { canonicalJson, sha256Hex } from '../../model/hash.js';
+import type { JsonObject } from '../../model/json.js';
 import { getPath } from '../../model/path.js';
-import {
-  ItemError,
-  type JsonObject,
-  type Resource,
-  readAnnotations,
-} from '../../model/resource.js';
+import { ItemError, type Resource, readAnnotations } from '../../model/resource.js';
 import { selectedNamespaces } from '../../model/result-rules.js';
 import { describe, resourceResult } from '../../model/results.js';
 import { podTemplatesOf } from '../workloads/shapes.js';

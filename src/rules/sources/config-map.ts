@@ -1,6 +1,7 @@
 // Plain ConfigMaps (v1), opt-in with `configMapChecksumAnnotation`: the Helm `checksum/config`
 // habit, per key. Not ordered: Argo CD applies ConfigMaps before workloads of the same wave.
-import { ItemError, type Json } from '../../model/resource.js';
+import type { Json } from '../../model/json.js';
+import { ItemError } from '../../model/resource.js';
 import type { KeySet } from '../workloads/references.js';
 import { pickKeys, stringMap } from './fields.js';
 import { inInput } from './in-input.js';

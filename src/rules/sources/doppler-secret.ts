@@ -1,7 +1,8 @@
 // Doppler DopplerSecret (secrets.doppler.com/v1alpha1): syncs a Doppler config into
 // `spec.managedSecret.name` in `spec.managedSecret.namespace`, which defaults to the
 // DopplerSecret's own namespace (controllers/dopplersecret_controller.go).
-import { ItemError, isObject, type JsonObject } from '../../model/resource.js';
+import { isObject, type JsonObject } from '../../model/json.js';
+import { ItemError } from '../../model/resource.js';
 import { objectField, optionalObject, optionalString, requiredString } from './fields.js';
 import { type NormalizeRule, normalize } from './normalize.js';
 import { operatorSecret } from './operator-secret.js';

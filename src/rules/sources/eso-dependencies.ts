@@ -4,15 +4,9 @@
 // Secret only at the next refresh. The ExternalSecret therefore carries a hash of those in the
 // input (`checksum/dependencies`): changing it is a change of the ExternalSecret, which ESO syncs.
 import { canonicalJson, sha256Hex } from '../../model/hash.js';
+import { isObject, type Json, type JsonObject } from '../../model/json.js';
 import { fieldPath, parsePath, walk } from '../../model/path.js';
-import {
-  groupOf,
-  ItemError,
-  isObject,
-  type Json,
-  type JsonObject,
-  type Resource,
-} from '../../model/resource.js';
+import { groupOf, ItemError, type Resource } from '../../model/resource.js';
 import {
   dependencyMissingKey,
   dependencyNotInInput,

@@ -1,5 +1,6 @@
 // ESO ExternalSecret (external-secrets.io v1, v1beta1, and the old v1alpha1 shape).
-import { ItemError, isObject, type Json, type JsonObject } from '../../model/resource.js';
+import { isObject, type Json, type JsonObject } from '../../model/json.js';
+import { ItemError } from '../../model/resource.js';
 import type { KeySet } from '../workloads/references.js';
 import { dependenciesAnnotation, readDependencies, templateReads } from './eso-dependencies.js';
 import {

@@ -1,13 +1,8 @@
 // Readers for the fields of a source's spec: each checks the shape it needs and throws ItemError
 // naming the field. Messages never quote a value that may be secret (`secretValues`).
+import { isObject, type Json, type JsonObject } from '../../model/json.js';
 import { fieldPath } from '../../model/path.js';
-import {
-  describeType,
-  ItemError,
-  isObject,
-  type Json,
-  type JsonObject,
-} from '../../model/resource.js';
+import { describeType, ItemError } from '../../model/resource.js';
 import type { KeySet } from '../workloads/references.js';
 
 export function objectField(parent: JsonObject, key: string, field: string): JsonObject {

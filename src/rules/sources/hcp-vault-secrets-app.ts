@@ -1,6 +1,6 @@
 // HashiCorp Vault Secrets Operator HCPVaultSecretsApp (secrets.hashicorp.com/v1beta1): syncs the
 // secrets of an HCP Vault Secrets application into `spec.destination.name` in its namespace.
-import type { Json } from '../../model/resource.js';
+import type { Json } from '../../model/json.js';
 import { objectField, optionalString } from './fields.js';
 import { type NormalizeRule, normalize } from './normalize.js';
 import { operatorSecret } from './operator-secret.js';

@@ -3,7 +3,8 @@
 // single `spec.managedSecretReference`), each in its required `secretNamespace`, and into each
 // ConfigMap of `spec.managedKubeConfigMapReferences[]` (internal/controller/
 // infisicalsecret_controller.go).
-import { ItemError, type Json, type JsonObject } from '../../model/resource.js';
+import type { Json, JsonObject } from '../../model/json.js';
+import { ItemError } from '../../model/resource.js';
 import { objectField, optionalList, optionalObject, requiredString } from './fields.js';
 import { type NormalizeRule, normalize } from './normalize.js';
 import { operatorSecret } from './operator-secret.js';

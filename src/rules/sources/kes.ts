@@ -1,6 +1,7 @@
 // Legacy Kubernetes External Secrets (KES, kubernetes-client.io/v1 ExternalSecret; archived). The
 // Secret is always named after the ExternalSecret (KES has no target name).
-import { ItemError, type JsonObject } from '../../model/resource.js';
+import type { JsonObject } from '../../model/json.js';
+import { ItemError } from '../../model/resource.js';
 import { kesMigration } from '../../model/result-rules.js';
 import { resourceResult } from '../../model/results.js';
 import {

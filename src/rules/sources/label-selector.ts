@@ -1,6 +1,7 @@
 // Kubernetes label selectors (metav1.LabelSelector), as LabelSelectorAsSelector evaluates them:
 // matchLabels AND matchExpressions; null matches nothing, an empty selector matches everything.
-import { ItemError, type Json } from '../../model/resource.js';
+import type { Json } from '../../model/json.js';
+import { ItemError } from '../../model/resource.js';
 import {
   optionalList,
   optionalObject,

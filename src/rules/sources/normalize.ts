@@ -1,7 +1,7 @@
 // Spec normalisation shared by sources: drop what does not decide content, fill server-side
 // defaults, so spelling a default out (or leaving out an empty list) does not move a checksum.
+import { isObject, type Json } from '../../model/json.js';
 import { type Path, parsePath, walk } from '../../model/path.js';
-import { isObject, type Json } from '../../model/resource.js';
 
 /**
  * A rule applies at every match of a path (model/path.ts: `''` is the spec itself, `[]` steps into

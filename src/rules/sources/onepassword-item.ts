@@ -1,7 +1,8 @@
 // 1Password Connect operator OnePasswordItem (onepassword.com/v1): syncs one 1Password item into a
 // Secret named like the OnePasswordItem, in its namespace (internal/controller/
 // onepassworditem_controller.go).
-import { ItemError, type Json } from '../../model/resource.js';
+import type { Json } from '../../model/json.js';
+import { ItemError } from '../../model/resource.js';
 import { objectField, optionalString, requiredString } from './fields.js';
 import { operatorSecret } from './operator-secret.js';
 import type { SourceKind } from './source.js';

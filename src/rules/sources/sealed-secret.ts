@@ -1,6 +1,7 @@
 // Bitnami SealedSecret (bitnami.com/v1alpha1). The controller always names the Secret after the
 // SealedSecret, in its namespace: Unseal() overwrites whatever spec.template.metadata says.
-import { ItemError, isObject, type Json, type JsonObject } from '../../model/resource.js';
+import { isObject, type Json, type JsonObject } from '../../model/json.js';
+import { ItemError } from '../../model/resource.js';
 import { sealedSecretMetadata } from '../../model/result-rules.js';
 import { type Result, resourceResult } from '../../model/results.js';
 import type { KeySet } from '../workloads/references.js';

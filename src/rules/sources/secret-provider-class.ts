@@ -2,7 +2,8 @@
 // deprecated but served): pods mounting a CSI volume of the driver that names it read what its
 // provider fetches, and the driver copies those files into each `spec.secretObjects[]` Secret
 // (in the SecretProviderClass's namespace, and only while a pod mounts it).
-import { ItemError, type JsonObject } from '../../model/resource.js';
+import type { JsonObject } from '../../model/json.js';
+import { ItemError } from '../../model/resource.js';
 import { listContent, objectField, optionalList, requiredString, stringMap } from './fields.js';
 import { operatorSecret } from './operator-secret.js';
 import type { SecretSource, SourceKind } from './source.js';

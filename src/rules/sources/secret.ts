@@ -4,9 +4,10 @@
 // "Checksum"), so no digest of a value is written at all. With the key: an HMAC-SHA256 per key.
 // Not ordered: Argo CD applies Secrets before workloads of the same wave.
 import type { Config } from '../../model/config.js';
+import type { Json } from '../../model/json.js';
 import loadCrypto from '../../model/load-crypto.cjs';
 import { fieldPath } from '../../model/path.js';
-import { ItemError, type Json, type Resource } from '../../model/resource.js';
+import { ItemError, type Resource } from '../../model/resource.js';
 import type { KeySet } from '../workloads/references.js';
 import { optionalString, pickKeys, stringMap } from './fields.js';
 import { inInput } from './in-input.js';

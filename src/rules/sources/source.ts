@@ -1,8 +1,9 @@
 // What every secret source (ExternalSecret, SealedSecret, VaultStaticSecret, plain Secrets, …) tells the
 // planner: which Secret it produces, what decides that Secret's content, and which stores it uses.
 import type { Config } from '../../model/config.js';
+import type { Json } from '../../model/json.js';
 import type { Keys } from '../../model/path.js';
-import type { Json, Resource } from '../../model/resource.js';
+import type { Resource } from '../../model/resource.js';
 import type { Result } from '../../model/results.js';
 import type { KeySet, ProducedKind } from '../workloads/references.js';
 

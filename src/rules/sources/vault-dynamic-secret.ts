@@ -1,7 +1,7 @@
 // HashiCorp Vault Secrets Operator VaultDynamicSecret (secrets.hashicorp.com/v1beta1): requests
 // credentials from a Vault secrets engine (database, AWS, …) into `spec.destination.name` in its
 // namespace, and renews or replaces them on the lease's schedule.
-import type { Json, JsonObject } from '../../model/resource.js';
+import type { Json, JsonObject } from '../../model/json.js';
 import { unfollowedRenewal } from '../../model/result-rules.js';
 import { resourceResult } from '../../model/results.js';
 import { objectField, optionalBoolean, stringMap } from './fields.js';

@@ -1,7 +1,7 @@
 // HashiCorp Vault Secrets Operator VaultPKISecret (secrets.hashicorp.com/v1beta1): issues a
 // certificate from a Vault PKI role into `spec.destination.name` in its namespace, and a new one
 // before it expires.
-import type { Json } from '../../model/resource.js';
+import type { Json } from '../../model/json.js';
 import { unfollowedRenewal } from '../../model/result-rules.js';
 import { resourceResult } from '../../model/results.js';
 import { objectField } from './fields.js';

@@ -1,6 +1,7 @@
 // HashiCorp Vault Secrets Operator VaultStaticSecret (secrets.hashicorp.com/v1beta1): syncs one
 // KV secret into `spec.destination.name` in its namespace.
-import { ItemError, type Json } from '../../model/resource.js';
+import type { Json } from '../../model/json.js';
+import { ItemError } from '../../model/resource.js';
 import { objectField, optionalList, requiredString } from './fields.js';
 import { type NormalizeRule, normalize } from './normalize.js';
 import { operatorSecret } from './operator-secret.js';

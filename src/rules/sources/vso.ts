@@ -1,7 +1,8 @@
 // What the Vault Secrets Operator kinds (secrets.hashicorp.com/v1beta1) share: `spec.destination`,
 // the Secret each writes in its own namespace (api/v1beta1/common.go Destination), and how its
 // fields count.
-import { ItemError, type JsonObject, type Resource } from '../../model/resource.js';
+import type { JsonObject } from '../../model/json.js';
+import { ItemError, type Resource } from '../../model/resource.js';
 import { vsoDestination } from '../../model/result-rules.js';
 import { type Result, resourceResult } from '../../model/results.js';
 import { objectField, optionalBoolean, optionalObject, requiredString } from './fields.js';

@@ -1,6 +1,7 @@
 // Which PodSpec fields name a Secret or ConfigMap, as data (like kustomize's nameReference table): a path
 // (model/path.ts: `[]` steps into every list element), the field holding the Secret's name, and
 // which keys the reference reads.
+import { isObject, type Json, type JsonObject } from '../../model/json.js';
 import {
   compilePaths,
   fieldPath,
@@ -11,13 +12,7 @@ import {
   type Trail,
   walkPaths,
 } from '../../model/path.js';
-import {
-  describeType,
-  ItemError,
-  isObject,
-  type Json,
-  type JsonObject,
-} from '../../model/resource.js';
+import { describeType, ItemError } from '../../model/resource.js';
 
 /** The data keys a pod template reads from a Secret, or all of them. */
 export type KeySet = 'all' | ReadonlySet<string>;

@@ -2,8 +2,9 @@
 // Knative Services and other CRDs with a pod template work without a list of kinds; kinds that
 // keep it elsewhere are declared (built in below, or the podTemplates option).
 import type { DeclaredTemplate } from '../../model/config.js';
+import { isObject, type Json } from '../../model/json.js';
 import { getPath, type Keys, parseKeys } from '../../model/path.js';
-import { groupOf, isObject, type Json, type Resource } from '../../model/resource.js';
+import { groupOf, type Resource } from '../../model/resource.js';
 
 export interface PodTemplateShape {
   /** Where the PodSpec is. */

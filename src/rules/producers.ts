@@ -1,4 +1,5 @@
-// Stage 1: the secret sources of the input, by the Secret (or ConfigMap) each one produces.
+// Stage 1: the producers, the secret sources of the input, by the Secret (or ConfigMap) each one
+// produces, and the stores they read from.
 import type { Config } from '../model/config.js';
 import { groupOf, objectKey, type Resource } from '../model/resource.js';
 import { duplicateWriter, secretChecksumKey, sourceSkipped } from '../model/result-rules.js';
@@ -8,7 +9,7 @@ import type { Inventory, SecretSource } from './sources/source.js';
 import { addTo, guarded } from './stage.js';
 import type { ProducedKind } from './workloads/references.js';
 
-export interface SourceIndex {
+export interface Producers {
   /** Every source, in input order (a cluster kind gives one per namespace). */
   sources: readonly SecretSource[];
   /** The stores in the input, which sources read from. */
@@ -23,7 +24,7 @@ export interface SourceIndex {
   ): SecretSource[] | undefined;
 }
 
-export function readSources(resources: readonly Resource[], config: Config): SourceIndex {
+export function findProducers(resources: readonly Resource[], config: Config): Producers {
   const results: Result[] = [];
   const sources: SecretSource[] = [];
   const stores: Resource[] = [];
