@@ -168,6 +168,25 @@ describe('severity per rule, in every config form', () => {
     }
   });
 
+  it("leaves a lint's notes at info whatever the lint's severity; off or silenced, they go too", () => {
+    const job = (annotations = '') =>
+      `apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: report\n${annotations}spec:\n  template:\n    metadata:\n      annotations:\n        vault.hashicorp.com/agent-inject: "true"\n    spec:\n      restartPolicy: Never\n      containers:\n      - name: c\n        image: report:1\n`;
+    const notes = (severity: string, annotations?: string) =>
+      rulesOf(
+        run(
+          resourceList(
+            [job(annotations)],
+            configMap(`  fixVaultAgentJobs: "true"\n  severity: "vault-agent-job: ${severity}"\n`),
+          ),
+        ).stdout,
+        'vault-agent-job',
+      ).map((r) => r.severity);
+    expect(notes('error')).toEqual(['info']);
+    expect(notes('off')).toEqual([]);
+    const silence = '  annotations:\n    secret-rollout/silence: vault-agent-job\n';
+    expect(notes('warning', silence)).toEqual([]);
+  });
+
   it('keeps the older option as the same setting, and refuses both for one rule', () => {
     const old = run(resourceList([unpinned, app], configMap('  unpinnedVersionSeverity: error\n')));
     expect(rulesOf(old.stdout, 'unpinned-version').map((r) => r.severity)).toEqual(['error']);
