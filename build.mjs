@@ -10,6 +10,21 @@ const command = 'dist/secret-rollout.cjs';
 const outfile = 'dist/secret-rollout-bundle.cjs';
 const codeCache = 'dist/secret-rollout-bundle.v8cache';
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
+// `secret-rollout --help` (and so `kpt fn doc`) prints README.md's mdtogo blocks: read and made
+// plain text here, by src/readme-help.ts compiled alone; a missing block fails the build.
+const helpModule = await build({
+  entryPoints: ['src/readme-help.ts'],
+  write: false,
+  format: 'esm',
+});
+const { readmeHelp } = await import(
+  `data:text/javascript;base64,${Buffer.from(helpModule.outputFiles[0].contents).toString('base64')}`
+);
+const readme = readmeHelp(readFileSync('README.md', 'utf8'));
+if ('problem' in readme) {
+  console.error(`build.mjs: ${readme.problem}`);
+  process.exit(1);
+}
 
 /** `import text from './file?raw'` (as in Vite, which runs the tests): the file's text. */
 const rawText = {
@@ -38,7 +53,10 @@ await build({
   legalComments: 'none',
   plugins: [rawText],
   // `secret-rollout --version`: a constant in the one file, not a package.json read at run time.
-  define: { SECRET_ROLLOUT_VERSION: JSON.stringify(version) },
+  define: {
+    SECRET_ROLLOUT_VERSION: JSON.stringify(version),
+    SECRET_ROLLOUT_README: JSON.stringify(readme),
+  },
 });
 copyFileSync('src/launch.cjs', command);
 const launcher = readFileSync(command, 'utf8');

@@ -1,8 +1,10 @@
-// `secret-rollout impact BASE HEAD`: its arguments, and reading BASE and HEAD (a file, or every
-// .yaml/.yml file under a directory). The comparison itself is impact-run.ts, text in, text out.
-import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+// `secret-rollout impact BASE HEAD`: its arguments, and reading BASE and HEAD (a file, or the
+// .yaml/.yml files under a directory that hold Kubernetes manifests, less those .krmignore or
+// --exclude leave out). The comparison itself is impact-run.ts, text in, text out.
+import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from './cli-args.js';
+import type { Ignore } from 'ignore';
+import { type ArgsSpec, parseArgs } from './cli-args.js';
 import {
   type ImpactFormat,
   impact,
@@ -10,13 +12,15 @@ import {
   type Origin,
   type SideInput,
 } from './impact-run.js';
+import loadYaml from './krm/yaml/load-yaml.cjs';
+import loadIgnore from './load-ignore.cjs';
 import type { RunOutput } from './run.js';
 
-export const impactUsage = `       secret-rollout impact BASE HEAD [--format markdown|json|sarif]
-                           [--fn-config FILE | key=value ...]
-                                       what the change from BASE to HEAD restarts (each a file
-                                       or a directory of .yaml/.yml files, rendered or not)
-`;
+export const impactArgs: ArgsSpec<ImpactFormat> = {
+  formats: impactFormats,
+  lists: ['--exclude'],
+  positional: true,
+};
 
 const failure = (message: string): RunOutput => ({
   stdout: '',
@@ -25,7 +29,7 @@ const failure = (message: string): RunOutput => ({
 });
 
 export function impactCli(args: readonly string[], version: string, cwd: string): RunOutput {
-  const parsed = parseArgs(args, { formats: impactFormats, positional: true });
+  const parsed = parseArgs(args, impactArgs);
   if ('error' in parsed) return failure(parsed.error);
   const { positional, settings, fnConfigPath } = parsed;
   const format: ImpactFormat = parsed.format ?? 'markdown';
@@ -38,54 +42,74 @@ export function impactCli(args: readonly string[], version: string, cwd: string)
     if (typeof read === 'string') return failure(read);
     fnConfig = read;
   }
+  const excludes = parsed.lists.get('--exclude') ?? [];
   const sides: SideInput[] = [];
+  let skipped = '';
   for (const [label, given] of [
     ['BASE', positional[0]],
     ['HEAD', positional[1]],
   ] as const) {
-    const side = readSide(label, given as string, cwd);
+    const side = readSide(label, given as string, cwd, excludes);
     if (typeof side === 'string') return failure(side);
     sides.push(side);
+    for (const file of side.skipped) {
+      skipped += `info: impact: ${label} ${file} skipped: no Kubernetes manifest in it (no document has apiVersion and kind)\n`;
+    }
   }
   const [base, head] = sides as [SideInput, SideInput];
-  return impact(base, head, {
+  const out = impact(base, head, {
     settings,
     format,
     version,
     ...(fnConfig ? { fnConfig } : {}),
   });
+  return { ...out, stderr: skipped + out.stderr };
 }
 
 /**
  * A file as it is, or a directory's .yaml/.yml files (sorted by path, dot-directories skipped)
- * joined into one YAML stream. A message naming the path when it cannot be read: never a file's
- * content, and never where a refused link points.
+ * joined into one YAML stream, with the directory's files that hold no Kubernetes manifest
+ * (`skipped`, as shown). A message naming the path when it cannot be read: never a file's
+ * content, and never where a refused link points. `excludes` (.gitignore patterns, relative to
+ * the directory) apply to a directory's files, not to a file given.
  */
-export function readSide(label: string, given: string, cwd: string): SideInput | string {
+export function readSide(
+  label: string,
+  given: string,
+  cwd: string,
+  excludes: readonly string[] = [],
+): (SideInput & { skipped: string[] }) | string {
   const full = path.resolve(cwd, given);
   const shown = (file: string) => {
     const relative = path.relative(cwd, file);
     return (isBelow(relative) ? relative : file).split(path.sep).join('/');
   };
   let files: { read: string; shown: string }[];
+  let directory = false;
   try {
     if (leavesCwd(full, cwd)) return `${label} ${given}: ${outOfCwd}`;
     if (!statSync(full).isDirectory()) files = [{ read: full, shown: shown(full) }];
     else {
-      const found = yamlFiles(full);
+      const found = yamlFiles(full, excludes);
       if (typeof found === 'string') return `${label} ${given}: ${found}`;
       files = found.map((f) => ({ read: f.read, shown: shown(f.at) }));
+      directory = true;
     }
   } catch (error) {
     return `cannot read ${label} ${given}: ${errorCode(error)}`;
   }
   if (files.length === 0) return `${label} ${given}: no .yaml or .yml file in the directory`;
   const origins: Origin[] = [];
+  const skipped: string[] = [];
   let text = '';
   let line = 0;
   for (const file of files) {
     let own = readText(file.read);
     if (typeof own !== 'string') return `cannot read ${label} ${file.shown}: ${own.why}`;
+    if (directory && holdsNoManifest(own)) {
+      skipped.push(file.shown);
+      continue;
+    }
     if (files.length > 1) {
       // Each file its own documents: a separator unless the file starts with one.
       if (text !== '' && !/^(---|%)/.test(own.replace(/^\uFEFF/, ''))) {
@@ -99,7 +123,35 @@ export function readSide(label: string, given: string, cwd: string): SideInput |
     text += own;
     line += own.split('\n').length - 1;
   }
-  return { label: `${label} ${given}`, text, origins };
+  if (origins.length === 0 && skipped.length > 0) {
+    return `${label} ${given}: no Kubernetes manifest in the directory (${skipped.length} YAML files without apiVersion and kind)`;
+  }
+  return { label: `${label} ${given}`, text, origins, skipped };
+}
+
+/**
+ * A repository holds YAML that is no manifest (Helm's Chart.yaml and values.yaml, an app's
+ * config): a file none of whose documents is a mapping with `apiVersion` and `kind` is skipped.
+ * A file with at least one such document is read whole, so a document without them is still an
+ * error naming it (a broken manifest must not vanish), and so is a file that is not valid YAML.
+ * Most manifests have both keys at the start of a line, and are not parsed here.
+ */
+function holdsNoManifest(text: string): boolean {
+  if (/^apiVersion[ \t]*:/m.test(text) && /^kind[ \t]*:/m.test(text)) return false;
+  const { isMap, parseAllDocuments } = loadYaml();
+  try {
+    const docs = parseAllDocuments(text);
+    // Comments only: nothing to skip, and nothing to say.
+    if (docs.every((doc) => doc.contents === null) || docs.some((doc) => doc.errors.length > 0)) {
+      return false;
+    }
+    return !docs.some(
+      (doc) => isMap(doc.contents) && doc.contents.has('apiVersion') && doc.contents.has('kind'),
+    );
+  } catch {
+    // Too deep for the parser's stack: the run reads it with its own bounds and says what it is.
+    return false;
+  }
 }
 
 /**
@@ -168,41 +220,96 @@ function followLink(link: string, named: string, root: string): string | { probl
 /** kustomize's own file: how to build resources, not one. */
 const kustomizationFile = /^kustomization\.ya?ml$/;
 
+/** .gitignore patterns and the directory they are relative to. */
+interface Patterns {
+  base: string;
+  ignore: Ignore;
+}
+
 /**
  * .yaml/.yml files under a directory (`at`: where it is found, `read`: the file to read), sorted
- * by path (code-unit order), dot-directories and kustomization.yaml skipped. A Kptfile's
- * .krmignore is not read. A file that is a symbolic link is read where it points when that is
- * inside the directory too (a tree may share a file that way, and it can be read anyway); one
- * that leads out of the directory is refused, as it would let the tree read any file on the
- * machine. Links to directories are not followed. Else a message naming the file, relative to
- * the directory.
+ * by path (code-unit order), dot-directories and kustomization.yaml skipped, and those that
+ * `.krmignore` or `excludes` match. `.krmignore` is read as kpt reads it (kyaml's
+ * LocalPackageReader): in the directory given and in each directory with a Kptfile (a
+ * subpackage), whose own file (or none) replaces its parent's for the files below it. A file that
+ * is a symbolic link is read where it points when that is inside the directory too (a tree may
+ * share a file that way, and it can be read anyway); one that leads out of the directory is
+ * refused, as it would let the tree read any file on the machine. Links to directories are not
+ * followed. Else a message naming the file, relative to the directory.
  */
-function yamlFiles(dir: string): { at: string; read: string }[] | string {
+function yamlFiles(
+  dir: string,
+  excludes: readonly string[],
+): { at: string; read: string }[] | string {
   const root = realpathSync(dir);
   const found: { at: string; read: string }[] = [];
-  const walk = (at: string): string | undefined => {
+  const named = (full: string) => path.relative(dir, full).split(path.sep).join('/');
+  const excluded: Patterns | undefined =
+    excludes.length === 0 ? undefined : { base: dir, ignore: loadIgnore()().add(excludes) };
+  /** Whether the patterns leave out this path (a directory's with a trailing `/`). */
+  const skips = (patterns: Patterns | undefined, full: string, isDirectory: boolean) => {
+    if (patterns === undefined) return false;
+    const relative = path.relative(patterns.base, full).split(path.sep).join('/');
+    return patterns.ignore.ignores(`${relative}${isDirectory ? '/' : ''}`);
+  };
+  const walk = (at: string, inherited: Patterns | undefined): string | undefined => {
     const entries = readdirSync(at, { withFileTypes: true });
     // Name order: the first problem reported is the same on every file system.
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    let krmignore = inherited;
+    if (at === dir || entries.some((e) => e.name === 'Kptfile')) {
+      const read = readKrmignore(at, named, root);
+      if (typeof read === 'string') return read;
+      krmignore = read;
+    }
     for (const entry of entries) {
       const full = path.join(at, entry.name);
-      if (entry.isDirectory()) {
-        const problem = entry.name.startsWith('.') ? undefined : walk(full);
+      const isDirectory = entry.isDirectory();
+      if (skips(excluded, full, isDirectory) || skips(krmignore, full, isDirectory)) continue;
+      if (isDirectory) {
+        const problem = entry.name.startsWith('.') ? undefined : walk(full, krmignore);
         if (problem) return problem;
         continue;
       }
       if (!/\.ya?ml$/.test(entry.name) || kustomizationFile.test(entry.name)) continue;
       if (entry.isFile()) found.push({ at: full, read: full });
       else if (entry.isSymbolicLink()) {
-        const target = followLink(full, path.relative(dir, full).split(path.sep).join('/'), root);
+        const target = followLink(full, named(full), root);
         if (typeof target !== 'string') return target.problem;
         if (statSync(target).isFile()) found.push({ at: full, read: target });
       }
     }
     return undefined;
   };
-  const problem = walk(dir);
+  const problem = walk(dir, undefined);
   if (problem) return problem;
-  const key = (f: { at: string }) => path.relative(dir, f.at).split(path.sep).join('/');
+  const key = (f: { at: string }) => named(f.at);
   return found.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+}
+
+/**
+ * The `.krmignore` of a directory, undefined when it has none; a link is followed as a YAML
+ * file's is. Its lines are patterns (.gitignore syntax, relative to the directory), never shown.
+ */
+function readKrmignore(
+  at: string,
+  named: (full: string) => string,
+  root: string,
+): Patterns | undefined | string {
+  const file = path.join(at, '.krmignore');
+  let read = file;
+  try {
+    const stat = lstatSync(file);
+    if (stat.isSymbolicLink()) {
+      const target = followLink(file, named(file), root);
+      if (typeof target !== 'string') return target.problem;
+      read = target;
+    } else if (!stat.isFile()) return undefined;
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return undefined;
+    return `cannot read ${named(file)}: ${errorCode(error)}`;
+  }
+  const text = readText(read);
+  if (typeof text !== 'string') return `cannot read ${named(file)}: ${text.why}`;
+  return { base: at, ignore: loadIgnore()().add(text) };
 }

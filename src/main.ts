@@ -1,33 +1,19 @@
 // The thin entry point: arguments, stdin, stdout/stderr, exit code. Everything else is in run().
 import { fstatSync } from 'node:fs';
-import { parseArgs } from './cli-args.js';
-import { impactCli, impactUsage, readFnConfig } from './impact-cli.js';
+import { nearness, parseArgs } from './cli-args.js';
+import { type Command, commandHelp, commandWords, topHelp, usageOf } from './help.js';
+import { impactCli, readFnConfig } from './impact-cli.js';
+import { nearest } from './model/near.js';
+import type { ReadmeHelp } from './readme-help.js';
 import { healthCheckPatch } from './rules/argocd-health.js';
 import { checkInPieces, type PlanFormat, plan, runInPieces } from './run.js';
 import { brokenPipeStatus, decode, readStdin, stdoutClosed, write } from './stdio.js';
 
 /** package.json's version, put in by build.mjs (esbuild `define`): the bundle reads no files. */
 declare const SECRET_ROLLOUT_VERSION: string;
+/** README.md's mdtogo blocks as terminal text, put in by build.mjs the same way. */
+declare const SECRET_ROLLOUT_README: ReadmeHelp;
 
-const usage = `Usage: secret-rollout [--verbose] [--fn-config FILE | key=value ...] < input.yaml
-       secret-rollout plan [--format table|mermaid|json] [--mermaid] [--verbose]
-                           [--fn-config FILE | key=value ...] < input.yaml
-                                       print what a run would write: waves (stores, sources,
-                                       consumers) and checksums, then the results
-       secret-rollout check [--verbose] [--fn-config FILE | key=value ...] < input.yaml
-                                       change nothing; an error for every edit a run would make
-                                       (exit 1): a CI gate, as option mode=check does
-${impactUsage.trimEnd()}
-       secret-rollout argocd-health    print an argocd-cm patch with the ExternalSecret health check
-       secret-rollout --version        print the version
-       secret-rollout --help           print this help (also after a command: plan --help)
-
-Reads a KRM ResourceList (kpt, kustomize) or a plain YAML stream (kustomize build, helm template)
-on stdin and writes it to stdout with checksum annotations on the pod templates that consume
-ExternalSecrets and Argo CD sync waves on ExternalSecrets and their stores.
-Options: key=value, or --fn-config FILE (a ConfigMap or SecretRollout), or the ResourceList's
-functionConfig; plan also reads them from a Kptfile in the input. See the README.
-`;
 const formats: readonly PlanFormat[] = ['table', 'mermaid', 'json'];
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -38,26 +24,35 @@ async function main(argv: readonly string[]): Promise<number> {
     );
     return 1;
   }
-  // Before any command, and anywhere in the arguments: `plan --help` and
-  // `argocd-health --help` must not read stdin or print a patch.
-  if (argv.includes('--help') || argv.includes('-h')) return emit(usage);
-  if (argv.includes('--version')) return emit(`${SECRET_ROLLOUT_VERSION}\n`);
-  if (argv[0] === 'argocd-health') return emit(healthCheckPatch());
-  if (argv[0] === 'impact') {
-    return emit(impactCli(argv.slice(1), SECRET_ROLLOUT_VERSION, process.cwd()));
+  const word = argv[0] ?? '';
+  const command: Command = Object.hasOwn(commandWords, word)
+    ? (commandWords[word] as Command)
+    : 'run';
+  // Before anything else, and anywhere in the arguments: `plan --help` and `health --help` must
+  // not read stdin or print a patch.
+  if (argv.includes('--help') || argv.includes('-h')) {
+    return emit(command === 'run' ? topHelp(SECRET_ROLLOUT_README) : commandHelp(command));
   }
-  const planning = argv[0] === 'plan';
-  const checking = argv[0] === 'check';
-  const args = planning || checking ? argv.slice(1) : argv;
+  if (argv.includes('--version') || argv.includes('-V')) {
+    return emit(`${SECRET_ROLLOUT_VERSION}\n`);
+  }
+  const args = command === 'run' ? argv : argv.slice(1);
+  if (command === 'run' && /^[^-=]+$/.test(word)) return usageError('run', unknownCommand(word));
+  if (command === 'impact') return emit(impactCli(args, SECRET_ROLLOUT_VERSION, process.cwd()));
+  const planning = command === 'plan';
   const parsed = parseArgs(args, {
     ...(planning ? { formats } : {}),
-    flags: planning ? ['--verbose', '--mermaid'] : ['--verbose'],
+    flags: command === 'health' ? [] : planning ? ['--verbose', '--mermaid'] : ['--verbose'],
   });
-  if ('error' in parsed) {
-    write(2, `secret-rollout: ${parsed.error}\n${parsed.usage ? usage : ''}`);
-    return 1;
-  }
+  if ('error' in parsed) return usageError(command, parsed.error, parsed.usage);
   const { settings, fnConfigPath } = parsed;
+  if (command === 'health') {
+    // Room for a later `--for argocd|flux|…`; options would be silently ignored, so refused.
+    if (fnConfigPath !== undefined || Object.keys(settings).length > 0) {
+      return usageError('health', 'health takes no options');
+    }
+    return emit(healthCheckPatch());
+  }
   const verbose = parsed.flags.has('--verbose');
   const format: PlanFormat = parsed.format ?? (parsed.flags.has('--mermaid') ? 'mermaid' : 'table');
   const fnConfig =
@@ -66,10 +61,7 @@ async function main(argv: readonly string[]): Promise<number> {
     write(2, `secret-rollout: ${fnConfig}\n`);
     return 1;
   }
-  if (stdinIsTerminal()) {
-    write(2, `secret-rollout: no input on stdin\n${usage}`);
-    return 1;
-  }
+  if (stdinIsTerminal()) return usageError(command, 'no input on stdin');
   const text = await readText();
   if (text !== undefined && text.length > 1 << 20) tuneForLargeInput();
   if (text === undefined) {
@@ -81,10 +73,28 @@ async function main(argv: readonly string[]): Promise<number> {
   const options = { settings, verbose, ...(fnConfig ? { fnConfig } : {}) };
   const result = planning
     ? plan(text, { ...options, format })
-    : checking
+    : command === 'check'
       ? checkInPieces(text, { ...options, logToStderr })
       : runInPieces(text, { ...options, logToStderr });
   return emit(result);
+}
+
+/**
+ * A first word that is no command (the input comes on stdin, never as a file argument): the
+ * nearest command when it looks misspelt. The word is the user's own, typed on the command line.
+ */
+function unknownCommand(word: string): string {
+  const near = nearest(word, Object.keys(commandWords), nearness(word));
+  const commands = [...new Set(Object.values(commandWords))].join(', ');
+  return near === undefined
+    ? `unknown command ${JSON.stringify(word)} (commands: ${commands}; the input comes on stdin)`
+    : `unknown command ${JSON.stringify(word)}, did you mean ${near}?`;
+}
+
+/** A one-line error, then (when it helps) the command's usage, on stderr: exit 1. */
+function usageError(command: Command, error: string, usage = true): number {
+  write(2, `secret-rollout: ${error}\n${usage ? usageOf(command) : ''}`);
+  return 1;
 }
 
 /**

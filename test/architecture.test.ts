@@ -111,13 +111,13 @@ function readDiagram(markdown: string): Diagram {
   return { rooms: [...roomOfId.values()], arrows: ids.map(([a, b]) => [roomOf(a), roomOf(b)]) };
 }
 
-/** A file's box: a root file's own, else the deepest folder box holding it. */
+/** A file's box: a root file's own (a `.d.cts` its loader's), else the deepest folder box holding it. */
 function boxOf(file: string, rooms: readonly string[]): string | undefined {
   return file.includes('/')
     ? rooms
         .filter((room) => room.endsWith('/') && file.startsWith(room))
         .sort((a, b) => b.length - a.length)[0]
-    : rooms.find((room) => room === file);
+    : rooms.find((room) => room === file.replace(/\.d\.cts$/, '.cjs'));
 }
 
 /** A file's sub-room inside rules/: its folder, or the nearest listed parent. */

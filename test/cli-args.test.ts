@@ -16,6 +16,7 @@ describe('parseArgs', () => {
       fnConfigPath: 'c.yaml',
       format: 'json',
       flags: new Set(['--verbose']),
+      lists: new Map(),
       positional: ['base', 'head'],
     });
     expect(parseArgs(['--fn-config=f.yaml'], {})).toMatchObject({ fnConfigPath: 'f.yaml' });
@@ -40,5 +41,42 @@ describe('parseArgs', () => {
       error: 'unknown argument "--x"',
     });
     expect(parseArgs(['-'], { positional: true })).toMatchObject({ positional: ['-'] });
+  });
+
+  it('collects a repeatable flag in both forms, in order; refuses it without a value', () => {
+    const spec = { lists: ['--exclude'], positional: true };
+    expect(parseArgs(['a', '--exclude', 'x/', 'b', '--exclude=*.tmpl.yaml'], spec)).toMatchObject({
+      lists: new Map([['--exclude', ['x/', '*.tmpl.yaml']]]),
+      positional: ['a', 'b'],
+    });
+    expect(parseArgs(['a'], spec)).toMatchObject({ lists: new Map([['--exclude', []]]) });
+    expect(parseArgs(['--exclude'], spec)).toEqual({
+      error: '--exclude needs a value',
+      usage: true,
+    });
+    expect(parseArgs(['--exclude='], spec)).toEqual({
+      error: '--exclude needs a value',
+      usage: true,
+    });
+  });
+
+  it("names the nearest flag of the command for a misspelt one, never another command's", () => {
+    const hint = (arg: string, spec: Parameters<typeof parseArgs>[1]) =>
+      (parseArgs([arg], spec) as { error: string }).error;
+    expect(hint('--verbsoe', { flags: ['--verbose'] })).toBe(
+      'unknown argument "--verbsoe", did you mean --verbose?',
+    );
+    expect(hint('--FORMAT=json', { formats })).toBe(
+      'unknown argument "--FORMAT=…", did you mean --format?',
+    );
+    expect(hint('--fn-confg', {})).toBe('unknown argument "--fn-confg", did you mean --fn-config?');
+    expect(hint('--exclud', { lists: ['--exclude'] })).toBe(
+      'unknown argument "--exclud", did you mean --exclude?',
+    );
+    // --mermaid is plan's only: check has no such flag to suggest.
+    expect(hint('--mermaid', { flags: ['--verbose'] })).toBe('unknown argument "--mermaid"');
+    expect(hint('--verson', {})).toBe('unknown argument "--verson", did you mean --version?');
+    // A positional word is no flag: nothing to suggest.
+    expect(hint('verbose', {})).toBe('unknown argument "verbose"');
   });
 });

@@ -1,11 +1,15 @@
 // The built CLI's own flags (dist/secret-rollout.cjs; `npm test` builds it first): --version and
-// --help, which must answer on stdout with exit 0 wherever they appear and never read stdin.
+// --help, which must answer on stdout with exit 0 wherever they appear and never read stdin; each
+// command's own help; "did you mean" for a misspelt command, flag or option.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { flagsOf } from '../src/cli-args.js';
+import { impactArgs } from '../src/impact-cli.js';
+import { readmeHelp } from '../src/readme-help.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cli = path.join(root, 'dist/secret-rollout.cjs');
@@ -21,36 +25,158 @@ function cliRun(args: string[]) {
 }
 
 describe('CLI flags', () => {
-  it('--version prints the package version', () => {
+  it('--version and -V print the package version', () => {
     expect(version).toMatch(/^\d+\.\d+\.\d+/);
-    for (const args of [['--version'], ['plan', '--version']]) {
+    for (const args of [['--version'], ['-V'], ['plan', '--version'], ['impact', '-V']]) {
       expect(cliRun(args)).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
     }
   });
 
+  const readme = readmeHelp(readFileSync(path.join(root, 'README.md'), 'utf8'));
+
+  it.each(['--help', '-h', '--verbose --help', 'storeWave=-3 -h'])(
+    '%s prints the help built from the README on stdout and exits 0',
+    (line) => {
+      const out = cliRun(line.split(' '));
+      expect(out.stderr).toBe('');
+      expect(out.code).toBe(0);
+      if ('problem' in readme) throw new Error(readme.problem);
+      expect(out.stdout.startsWith(`secret-rollout: ${readme.Short}\n`)).toBe(true);
+      expect(out.stdout).toContain(readme.Long);
+      expect(out.stdout).toContain(readme.Examples);
+      // Every command is listed, and so is how to get its own help.
+      for (const command of ['plan', 'check', 'impact', 'health']) {
+        expect(out.stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
+      }
+      expect(out.stdout).toContain('secret-rollout COMMAND --help');
+    },
+  );
+
+  // Each command's help names every flag its parser takes (main.ts's and impact-cli.ts's specs).
   it.each([
-    '--help',
-    '-h',
-    '--verbose --help',
-    'storeWave=-3 -h',
-    'plan --help',
-    'plan --mermaid -h',
-    'argocd-health --help',
-  ])('%s prints the usage on stdout and exits 0', (line) => {
-    const args = line.split(' ');
-    const out = cliRun(args);
-    expect(out.stderr).toBe('');
-    expect(out.code).toBe(0);
-    expect(out.stdout).toMatch(/^Usage: secret-rollout /);
-    expect(out.stdout).toContain('secret-rollout plan [--format table|mermaid|json]');
-    expect(out.stdout).toContain('secret-rollout --version');
+    ['plan --help', 'plan', ['--format', '--mermaid', '--verbose', '--fn-config', 'key=value']],
+    ['plan --mermaid -h', 'plan', ['--format']],
+    ['check --help', 'check', ['--verbose', '--fn-config', 'key=value']],
+    ['impact --help', 'impact', ['--format', '--exclude', '--fn-config', '.krmignore']],
+    ['impact base head -h', 'impact', ['--exclude']],
+    ['health --help', 'health', ['argocd-health']],
+    ['argocd-health --help', 'health', ['argocd-health']],
+  ] as const)("%s prints the command's own help", (line, command, named) => {
+    const out = cliRun(line.split(' '));
+    expect(out).toMatchObject({ code: 0, stderr: '' });
+    expect(out.stdout.startsWith(`Usage: secret-rollout ${command}`)).toBe(true);
+    expect(out.stdout).toMatch(/\n\nFlags:\n[\s\S]*\n\nExamples:\n {2}\S/);
+    for (const word of [...named, '--help']) expect(out.stdout).toContain(word);
+    // Not the top-level help.
+    expect(out.stdout).not.toContain('Commands:');
   });
 
-  it('an unknown flag is still an error with the usage on stderr', () => {
-    const out = cliRun(['--versoin']);
+  it('health prints the argocd-cm patch, as argocd-health does, and takes no options', () => {
+    const health = cliRun(['health']);
+    expect(health.code).toBe(0);
+    expect(health.stdout).toContain(
+      'resource.customizations.health.external-secrets.io_ExternalSecret',
+    );
+    expect(cliRun(['argocd-health'])).toEqual(health);
+    const out = cliRun(['health', 'storeWave=-3']);
     expect(out.code).toBe(1);
     expect(out.stdout).toBe('');
-    expect(out.stderr).toMatch(/^secret-rollout: unknown argument "--versoin"\nUsage:/);
+    expect(out.stderr).toBe(
+      'secret-rollout: health takes no options\nUsage: secret-rollout health\nMore: secret-rollout health --help\n',
+    );
+  });
+
+  it.each([
+    ['--versoin', 'unknown argument "--versoin", did you mean --version?', ''],
+    ['--verbsoe', 'unknown argument "--verbsoe", did you mean --verbose?', ''],
+    ['plan --mermiad', 'unknown argument "--mermiad", did you mean --mermaid?', ' plan'],
+    ['check --verbos=1', 'unknown argument "--verbos=…", did you mean --verbose?', ' check'],
+    ['impact a b --exlcude x', 'unknown argument "--exlcude", did you mean --exclude?', ''],
+    ['plann', 'unknown command "plann", did you mean plan?', ''],
+    ['chekc --verbose', 'unknown command "chekc", did you mean check?', ''],
+    ['--xyzzy', 'unknown argument "--xyzzy"', ''],
+    [
+      'input.yaml',
+      'unknown command "input.yaml" (commands: plan, check, impact, health; the input comes on stdin)',
+      '',
+    ],
+  ])('%s: one line, with the nearest command or flag when there is one', (line, error, command) => {
+    const out = cliRun(line.split(' '));
+    expect(out.code).toBe(1);
+    expect(out.stdout).toBe('');
+    const [first, usage] = out.stderr.split('\n');
+    expect(first).toBe(
+      line.startsWith('impact') ? `secret-rollout: impact: ${error}` : `secret-rollout: ${error}`,
+    );
+    if (!line.startsWith('impact')) {
+      expect(usage).toMatch(/^Usage: secret-rollout /);
+      expect(out.stderr).toContain(`More: secret-rollout${command} --help`);
+    }
+  });
+
+  it('a misspelt option, on the command line or in a ConfigMap, names the nearest one', () => {
+    const out = cliRun(['storewave=-3']);
+    expect(out.code).toBe(1);
+    expect(out.stderr).toMatch(
+      /^error: functionConfig: unknown option data\.storewave, did you mean storeWave\? \(known: /,
+    );
+    // In a ResourceList's functionConfig: an error result naming the field.
+    const list = `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: fn}\n  data: {extrnalSecretWave: "-1"}\n`;
+    const fromList = spawnSync(process.execPath, [cli], { input: list, encoding: 'utf8' });
+    expect(fromList.status).toBe(1);
+    expect(fromList.stdout).toContain(
+      'unknown option data.extrnalSecretWave, did you mean externalSecretWave? (known: ',
+    );
+  });
+
+  it('impact --help names every flag impact takes', () => {
+    const out = cliRun(['impact', '--help']).stdout;
+    for (const flag of flagsOf(impactArgs)) expect(out).toContain(flag);
+  });
+});
+
+describe('the help text from the README (src/readme-help.ts, read by build.mjs)', () => {
+  const block = (name: string, text: string) => `<!--mdtogo:${name}-->${text}<!--mdtogo-->`;
+  const all = `# x\n${block('Short', 'Does **one** thing.')}\n${block('Long', '\nSee [docs](docs/a.md), [ESO](https://external-secrets.io) and [below](#b), `code`.\n\n## Part\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```mermaid\ngraph\n```\n')}\n${block('Examples', '\n```sh\nsecret-rollout < in.yaml\n```\n')}\n`;
+
+  it('takes each block as plain text for a terminal', () => {
+    expect(readmeHelp(all)).toEqual({
+      Short: 'Does one thing.',
+      Long: 'See docs, ESO (https://external-secrets.io) and below, code.\n\nPart:\n\n| a | b |\n| 1 | 2 |',
+      Examples: '  secret-rollout < in.yaml',
+    });
+  });
+
+  it('names a block that is missing, doubled or empty (the build fails with it)', () => {
+    expect(readmeHelp(all.replace(/<!--mdtogo:Long-->/, ''))).toEqual({
+      problem:
+        'README.md has no <!--mdtogo:Long-->…<!--mdtogo--> block, needs one: --help is built from it',
+    });
+    expect(readmeHelp(`${all}${block('Short', 'again')}`)).toMatchObject({
+      problem: expect.stringContaining('has 2 <!--mdtogo:Short-->'),
+    });
+    expect(readmeHelp(all.replace('Does **one** thing.', ' '))).toEqual({
+      problem: "README.md's <!--mdtogo:Short--> block is empty",
+    });
+  });
+
+  it('the build refuses a README without the blocks', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'build-help-'));
+    for (const file of ['build.mjs', 'package.json']) {
+      writeFileSync(path.join(dir, file), readFileSync(path.join(root, file)));
+    }
+    writeFileSync(path.join(dir, 'README.md'), '# secret-rollout\n');
+    mkdirSync(path.join(dir, 'src'));
+    writeFileSync(
+      path.join(dir, 'src/readme-help.ts'),
+      readFileSync(path.join(root, 'src/readme-help.ts')),
+    );
+    symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'));
+    const out = spawnSync(process.execPath, ['build.mjs'], { cwd: dir, encoding: 'utf8' });
+    expect(out.status).toBe(1);
+    expect(out.stderr).toBe(
+      'build.mjs: README.md has no <!--mdtogo:Short-->…<!--mdtogo--> block, needs one: --help is built from it\n',
+    );
   });
 });
 

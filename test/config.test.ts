@@ -122,7 +122,9 @@ describe('configuration', () => {
     const out = run(stream, { settings: { storWave: '-3' } });
     expect(out.exitCode).toBe(1);
     expect(out.stdout).toBe('');
-    expect(out.stderr).toMatch(/^error: functionConfig: unknown option data\.storWave \(known: /);
+    expect(out.stderr).toMatch(
+      /^error: functionConfig: unknown option data\.storWave, did you mean storeWave\? \(known: /,
+    );
   });
 
   it.each([

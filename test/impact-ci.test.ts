@@ -62,6 +62,10 @@ spec:
     )
     .join('---\n'),
   'overlays/prod/kustomization.yaml': 'namespace: shop\nresources:\n  - ../../base\n',
+  // YAML in the repository that is no manifest (an app's own config, a Helm chart's): kustomize
+  // never reads it, impact on the directory skips it.
+  'base/proxy_server_config.yaml': 'model_list:\n  - model_name: gpt\n',
+  'charts/shop/Chart.yaml': 'apiVersion: v2\nname: shop\nversion: 0.1.0\n',
 });
 
 let repo: string;
@@ -169,6 +173,9 @@ describe('examples/ci/impact.sh', () => {
   it('writes SARIF for a directory of the repository, with paths relative to it', () => {
     const out = runScript({ SARIF_DIR: 'base' });
     expect(out.status).toBe(0);
+    expect(out.stderr).toContain(
+      'info: impact: HEAD base/proxy_server_config.yaml skipped: no Kubernetes manifest in it',
+    );
     const log = JSON.parse(readFileSync(path.join(repo, 'impact-out/impact.sarif'), 'utf8'));
     expect(log.version).toBe('2.1.0');
     expect(log.runs[0].results).toEqual([]);

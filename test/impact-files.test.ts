@@ -169,3 +169,149 @@ describe('--fn-config FILE', () => {
     }
   });
 });
+
+describe('a repository folder: files that are no manifests, .krmignore, --exclude', () => {
+  const deployment = (name: string) =>
+    `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: ${name}, namespace: shop}\nspec:\n  template:\n    spec:\n      containers: [{name: app, image: app, envFrom: [{secretRef: {name: db}}]}]\n`;
+  /** A directory of the tree with these files (path → text). */
+  function repo(name: string, files: Record<string, string>) {
+    for (const [file, text] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(tree, name, file)), { recursive: true });
+      writeFileSync(path.join(tree, name, file), text);
+    }
+    return name;
+  }
+  /** The workloads HEAD adds (`ok` has none): the ones read. */
+  const rollouts = (out: { stdout: string }) =>
+    (
+      JSON.parse(out.stdout) as { added: { kind: string; namespace: string; name: string }[] }
+    ).added.map((a) => `${a.kind} ${a.namespace}/${a.name}`);
+  const info = (side: string, file: string) =>
+    `info: impact: ${side} ${file} skipped: no Kubernetes manifest in it (no document has apiVersion and kind)`;
+
+  it('skips files none of whose documents has apiVersion and kind, one info line each', () => {
+    const base = repo('repo-base', { 'apps/a.yaml': deployment('a') });
+    const head = repo('repo-head', {
+      'apps/a.yaml': deployment('a'),
+      // A JSON manifest has its keys quoted: still a manifest.
+      'apps/b.yaml': `{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "b", "namespace": "shop"}, "spec": {"template": {"spec": {"containers": []}}}}\n`,
+      'chart/Chart.yaml': `apiVersion: v2\nname: ${canary}\nversion: 0.1.0\n`,
+      'chart/values.yaml': `replicas: 3\nimage: {tag: "${canary}"}\n`,
+      // Home Assistant's tags, and a second document: nothing to read in either.
+      'home/configuration.yaml': `homeassistant: !include ${canary}.yaml\n---\nkind: [${canary}]\n`,
+      'empty.yaml': '# nothing yet\n',
+    });
+    const out = impact(base, head, '--format', 'json');
+    expect(out.exitCode).toBe(0);
+    expect(rollouts(out)).toEqual(['Deployment shop/b']);
+    expect(out.stderr.trimEnd().split('\n')).toEqual([
+      info('HEAD', 'repo-head/chart/Chart.yaml'),
+      info('HEAD', 'repo-head/chart/values.yaml'),
+      info('HEAD', 'repo-head/home/configuration.yaml'),
+    ]);
+    expect(out.stderr).not.toContain(canary);
+  });
+
+  it('reads a file with some manifests whole: a document without apiVersion or kind is an error', () => {
+    const head = repo('mixed-head', {
+      'a.yaml': `${deployment('a')}---\nreplicas: 3\n`,
+      'b.yaml': deployment('b'),
+    });
+    expect(impact('ok', head)).toMatchObject({
+      exitCode: 1,
+      stderr:
+        'secret-rollout: impact: HEAD mixed-head/a.yaml: document 1: item has no apiVersion string (invalid-input)\n',
+    });
+  });
+
+  it('refuses a directory with no manifest at all, as one with no YAML file', () => {
+    const head = repo('no-manifest', { 'Chart.yaml': 'apiVersion: v2\nname: c\n' });
+    expect(impact('ok', head)).toMatchObject({
+      exitCode: 1,
+      stderr:
+        'secret-rollout: impact: HEAD no-manifest: no Kubernetes manifest in the directory (1 YAML files without apiVersion and kind)\n',
+    });
+  });
+
+  it('a file given by name is read as it is', () => {
+    repo('given', { 'values.yaml': 'replicas: 3\n' });
+    expect(impact('ok', 'given/values.yaml')).toMatchObject({
+      exitCode: 1,
+      stderr:
+        'secret-rollout: impact: HEAD given/values.yaml: document 0: item has no apiVersion string (invalid-input)\n',
+    });
+  });
+
+  it('honours .krmignore as kpt does: the directory given, and each Kptfile directory its own', () => {
+    const head = repo('krmignore', {
+      // Not valid YAML (a Helm template): read, it would stop the report.
+      '.krmignore': `# templates\ncharts/*/templates/\n/top-only.yaml\nsub/skipped.yaml\n`,
+      'charts/shop/templates/deployment.yaml': `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: {{ .Release.Name }}}\n`,
+      'top-only.yaml': deployment('top-only'),
+      'nested/top-only.yaml': deployment('nested-top-only'),
+      'sub/skipped.yaml': deployment('sub-skipped'),
+      // A subpackage: the parent's patterns stop at it, its own .krmignore applies below it.
+      'pkg/Kptfile': 'apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata: {name: pkg}\n',
+      'pkg/.krmignore': 'local.yaml\n',
+      'pkg/local.yaml': deployment('pkg-local'),
+      'pkg/charts/shop/templates/kept.yaml': deployment('pkg-kept'),
+      'pkg/sub/skipped.yaml': deployment('pkg-sub'),
+      // A subpackage without a .krmignore: nothing is ignored below it.
+      'pkg2/Kptfile': 'apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata: {name: pkg2}\n',
+      'pkg2/sub/skipped.yaml': deployment('pkg2-sub'),
+    });
+    const out = impact('ok', head, '--format', 'json');
+    expect(out.stderr).toBe('');
+    expect(rollouts(out).sort()).toEqual([
+      'Deployment shop/nested-top-only',
+      'Deployment shop/pkg-kept',
+      'Deployment shop/pkg-sub',
+      'Deployment shop/pkg2-sub',
+    ]);
+  });
+
+  it('--exclude takes .gitignore patterns relative to BASE and HEAD, repeatable', () => {
+    const head = repo('exclude', {
+      'a.yaml': deployment('a'),
+      'b.tmpl.yaml': 'not: [valid',
+      'charts/x/templates/c.yaml': 'metadata: {name: {{ x }}}\n',
+      'keep/d.yaml': deployment('d'),
+    });
+    expect(impact('ok', head).exitCode).toBe(1);
+    const out = impact(
+      'ok',
+      head,
+      '--exclude',
+      '*.tmpl.yaml',
+      '--exclude=templates/',
+      '--format',
+      'json',
+    );
+    expect(out.stderr).toBe('');
+    expect(rollouts(out).sort()).toEqual(['Deployment shop/a', 'Deployment shop/d']);
+    // A negation re-includes, as in .gitignore; the patterns apply to BASE (ok/app.yaml) too.
+    const only = impact(
+      'ok',
+      head,
+      '--exclude',
+      '*.yaml',
+      '--exclude',
+      '!a.yaml',
+      '--exclude',
+      '!app.yaml',
+      '--exclude',
+      'charts/',
+      '--format',
+      'json',
+    );
+    expect(rollouts(only)).toEqual(['Deployment shop/a']);
+  });
+
+  it('refuses a .krmignore that is a link out of the directory, naming it only', () => {
+    const head = dir('krmignore-link', { '.krmignore': outside });
+    refused(
+      impact('ok', head),
+      'HEAD krmignore-link: .krmignore is a symbolic link out of the directory (refused)',
+    );
+  });
+});

@@ -324,8 +324,17 @@ function applyOptions(fields: Record<string, Json>, prefix: string, catalog: Rul
       ? (options[key as keyof typeof options] as Parser<unknown>)
       : undefined;
     if (parse === undefined) {
-      const known = [...optionNames, ...catalog.options.keys()];
-      throw new ConfigError(`unknown option ${field} (known: ${known.join(', ')})`, field);
+      // The key names its field, as every config error does; the suggestion is a known name.
+      const near = nearest(
+        key,
+        [...optionNames, ...catalog.options.keys()],
+        key.length <= 4 ? 1 : 2,
+      );
+      // The older severity options are one per lint: named as a family, the list stays short.
+      throw new ConfigError(
+        `unknown option ${field}${near ? `, did you mean ${near}?` : ''} (known: ${optionNames.join(', ')}, waveConflictSeverity, <lint>Severity for each lint)`,
+        field,
+      );
     }
     (config as unknown as Record<string, unknown>)[key] = parse(raw, field);
   }

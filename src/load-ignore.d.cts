@@ -1,0 +1,2 @@
+declare const loadIgnore: () => typeof import('ignore').default;
+export = loadIgnore;
