@@ -207,8 +207,8 @@ describe('severity per rule, in every config form', () => {
       resultsOf(run(resourceList([app], configMap(`  severity: "${severity}"\n`))).stdout).map(
         (r) => r.message,
       );
-    expect(messages('checksum: info, unpined-version: off')).toEqual([
-      'functionConfig: data.severity: entry 2 names no rule; did you mean unpinned-version?',
+    expect(messages('checksum: info,, unpined-version: off')).toEqual([
+      'functionConfig: data.severity: entry 3 names no rule; did you mean unpinned-version?',
     ]);
     expect(messages('invalid-input: warning')).toEqual([
       'functionConfig: data.severity: invalid-input cannot be set: it reports what the run cannot read, follow or prove',

@@ -131,7 +131,8 @@ function parseSeverities(
   field: string,
   catalog: RuleCatalog,
 ): [rule: string, severity: RuleSeverity][] {
-  const entries: [string, Json][] = [];
+  /** Each entry with its position, counted as the user wrote them (empty ones too). */
+  const entries: [position: number, id: string, value: Json][] = [];
   if (typeof raw === 'string') {
     for (const [i, entry] of raw.split(',').entries()) {
       if (entry.trim() === '') continue;
@@ -139,10 +140,10 @@ function parseSeverities(
       if (colon < 0) {
         throw new ConfigError(`${field}: entry ${i + 1} is not rule-id: severity`, field);
       }
-      entries.push([entry.slice(0, colon).trim(), entry.slice(colon + 1).trim()]);
+      entries.push([i + 1, entry.slice(0, colon).trim(), entry.slice(colon + 1).trim()]);
     }
   } else if (isObject(raw)) {
-    entries.push(...Object.entries(raw));
+    for (const [i, [id, value]] of Object.entries(raw).entries()) entries.push([i + 1, id, value]);
   } else {
     throw new ConfigError(
       `${field} must be a mapping of rule ids to severities, or id: severity, comma-separated${got(raw)}`,
@@ -150,12 +151,12 @@ function parseSeverities(
     );
   }
   const ids = catalog.rules.map((r) => r.id);
-  return entries.map(([id, value], i) => {
+  return entries.map(([position, id, value]) => {
     const rule = catalog.rules.find((r) => r.id === id);
     if (rule === undefined) {
       const near = nearest(id, ids);
       throw new ConfigError(
-        `${field}: entry ${i + 1} names no rule${near ? `; did you mean ${near}?` : ''}`,
+        `${field}: entry ${position} names no rule${near ? `; did you mean ${near}?` : ''}`,
         field,
       );
     }
