@@ -11,7 +11,9 @@ import { ParseError, parseYaml } from './krm/yaml/parse.js';
 import { type Config, ConfigError, readConfig } from './model/config.js';
 import { isObject, type Json, type JsonObject } from './model/json.js';
 import { getPath } from './model/path.js';
-import type { Result } from './model/results.js';
+import { invalidConfig } from './model/result-rules.js';
+import { plainResult, type Result } from './model/results.js';
+import { ruleCatalog } from './rules/rule-table.js';
 
 /** What the command line gives; main.ts reads the `--fn-config` file. */
 export interface GivenOptions {
@@ -68,24 +70,23 @@ export function resolveOptions(
   }
   if (given.length > 1) {
     const message = `conflicting configuration: ${given.map((g) => g.source).join(' and ')}; give only one`;
-    return invalid({ severity: 'error', message });
+    return invalid(plainResult(invalidConfig, message));
   }
   let chosen = given[0];
   if (!chosen && fromKptfile) {
     const found = configInKptfile(input);
-    if (found && 'error' in found) return invalid({ severity: 'error', message: found.error });
+    if (found && 'error' in found) return invalid(plainResult(invalidConfig, found.error));
     if (found) {
       const { source, functionConfig } = found;
       chosen = { source, prefix: `functionConfig (${source})`, read: () => functionConfig };
     }
   }
   try {
-    return { config: readConfig(chosen?.read()), source: chosen?.source, results: [] };
+    return { config: readConfig(chosen?.read(), ruleCatalog), source: chosen?.source, results: [] };
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    const result: Result = { severity: 'error', message: `${chosen?.prefix}: ${error.message}` };
-    if (error.field) result.field = { path: error.field };
-    return invalid(result);
+    const field = error.field ? { path: error.field } : undefined;
+    return invalid(plainResult(invalidConfig, `${chosen?.prefix}: ${error.message}`, field));
   }
 }
 

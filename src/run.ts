@@ -3,6 +3,7 @@
 // (krm/items.ts), transform (rules/), then a writer: the items with their proven edits (run), the
 // items unchanged with an error per needed edit (check), or the plan (plan); `analyse` stops
 // before the writer (impact compares two). No process I/O here, so tests drive it directly.
+
 import { applyEdits } from './krm/edits.js';
 import { readItems } from './krm/items.js';
 import { type Input, InputError, readInput } from './krm/read.js';
@@ -10,7 +11,8 @@ import { writeOutput } from './krm/write.js';
 import type { Splice } from './krm/yaml/edit.js';
 import { type Config, defaultConfig } from './model/config.js';
 import type { Resource } from './model/resource.js';
-import { complete, formatResult, hasErrors, type Result } from './model/results.js';
+import { invalidInput, moreResults } from './model/result-rules.js';
+import { complete, formatResult, hasErrors, plainResult, type Result } from './model/results.js';
 import { type GivenOptions, resolveOptions } from './options.js';
 import { planJson, planMermaid, planTable } from './report/plan.js';
 import { checkResults } from './rules/check.js';
@@ -64,7 +66,7 @@ export function analyse(
   }
   const { config, source: configSource, results } = resolveOptions(input, options, fromKptfile);
   if (input.format === 'yaml-list' && input.listError) {
-    results.push({ severity: 'error', message: input.listError });
+    results.push(plainResult(invalidInput, input.listError));
   }
   const read = readItems(input, readPlan(config ?? defaultConfig));
   for (const r of read.results) results.push(r);
@@ -277,9 +279,9 @@ function capInfo(results: Result[]): Result[] {
   if (infos.length <= maxInfoResults) return results.map(complete);
   const kept = new Set(infos.slice(0, maxInfoResults));
   const rest = infos.length - maxInfoResults;
-  const summary: Result = {
-    severity: 'info',
-    message: `${rest} more info results like the ones above; \`secret-rollout plan\` lists every checksum and wave`,
-  };
+  const summary = plainResult(
+    moreResults,
+    `${rest} more info results like the ones above; \`secret-rollout plan\` lists every checksum and wave`,
+  );
   return [...results.filter((r) => r.severity !== 'info' || kept.has(r)).map(complete), summary];
 }

@@ -76,7 +76,7 @@ describe('check mode', () => {
     expect(out.stdout).toBe('');
     const errors = out.stderr.split('\n').filter((l) => l.startsWith('error'));
     expect(errors).toEqual([
-      `error: Deployment shop/app: checksum/external-secrets is "${current}", not the checksum of ExternalSecret shop/db; run secret-rollout (kpt fn render) to set checksum/external-secrets to "${fresh}" [Deployment shop/app spec.template.metadata.annotations[checksum/external-secrets]]`,
+      `error: Deployment shop/app: checksum/external-secrets is "${current}", not the checksum of ExternalSecret shop/db; run secret-rollout (kpt fn render) to set checksum/external-secrets to "${fresh}" [Deployment shop/app spec.template.metadata.annotations[checksum/external-secrets]] (not-rendered)`,
     ]);
   });
 
@@ -88,8 +88,8 @@ describe('check mode', () => {
       expect.stringMatching(
         /^error: Deployment shop\/app: checksum\/external-secrets is not set \(it covers ExternalSecret shop\/db\); run secret-rollout \(kpt fn render\) to set checksum\/external-secrets to "[0-9a-f]{64}" \[Deployment shop\/app /,
       ),
-      'error: ExternalSecret shop/db: argocd.argoproj.io/sync-wave is not set; run secret-rollout (kpt fn render) to set argocd.argoproj.io/sync-wave to "-1" [ExternalSecret shop/db metadata.annotations[argocd.argoproj.io/sync-wave]]',
-      'error: ClusterSecretStore vault: argocd.argoproj.io/sync-wave is not set; run secret-rollout (kpt fn render) to set argocd.argoproj.io/sync-wave to "-2" [ClusterSecretStore vault metadata.annotations[argocd.argoproj.io/sync-wave]]',
+      'error: ExternalSecret shop/db: argocd.argoproj.io/sync-wave is not set; run secret-rollout (kpt fn render) to set argocd.argoproj.io/sync-wave to "-1" [ExternalSecret shop/db metadata.annotations[argocd.argoproj.io/sync-wave]] (not-rendered)',
+      'error: ClusterSecretStore vault: argocd.argoproj.io/sync-wave is not set; run secret-rollout (kpt fn render) to set argocd.argoproj.io/sync-wave to "-2" [ClusterSecretStore vault metadata.annotations[argocd.argoproj.io/sync-wave]] (not-rendered)',
     ]);
   });
 
@@ -131,6 +131,7 @@ describe('check mode', () => {
             currentValue: current,
             proposedValue: fresh,
           },
+          tags: { rule: 'not-rendered' },
         },
       ]);
       // The info results a render gives stay.
@@ -143,7 +144,7 @@ describe('check mode', () => {
     const bad = run(stale, { settings: { mode: 'dry-run' } });
     expect(bad.exitCode).toBe(1);
     expect(bad.stderr).toBe(
-      'error: functionConfig: data.mode must be render or check [data.mode]\n',
+      'error: functionConfig: data.mode must be render or check [data.mode] (invalid-config)\n',
     );
   });
 
@@ -195,7 +196,7 @@ describe('check mode', () => {
     const out = check(cm);
     expect(out.exitCode).toBe(1);
     expect(out.stderr.split('\n').filter((l) => l.startsWith('error'))).toEqual([
-      'error: ConfigMap argocd/argocd-cm: resource.customizations.useOpenLibs.external-secrets.io_ExternalSecret is not set; run secret-rollout (kpt fn render) to set resource.customizations.useOpenLibs.external-secrets.io_ExternalSecret to "true" [ConfigMap argocd/argocd-cm data[resource.customizations.useOpenLibs.external-secrets.io_ExternalSecret]]',
+      'error: ConfigMap argocd/argocd-cm: resource.customizations.useOpenLibs.external-secrets.io_ExternalSecret is not set; run secret-rollout (kpt fn render) to set resource.customizations.useOpenLibs.external-secrets.io_ExternalSecret to "true" [ConfigMap argocd/argocd-cm data[resource.customizations.useOpenLibs.external-secrets.io_ExternalSecret]] (not-rendered)',
       expect.stringMatching(
         /^error: ConfigMap argocd\/argocd-cm: resource\.customizations\.health\.external-secrets\.io_ExternalSecret is not set; run secret-rollout \(kpt fn render\) to set resource\.customizations\.health\.external-secrets\.io_ExternalSecret to the value in field\.proposedValue \(\d+ lines\) \[/,
       ),

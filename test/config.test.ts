@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultConfig, isAnnotationKey, readConfig } from '../src/model/config.js';
+import { ruleCatalog } from '../src/rules/rule-table.js';
 import { run } from '../src/run.js';
 import {
   deployment,
@@ -33,9 +34,12 @@ const typed = (fields: Record<string, unknown>) => ({
 
 describe('configuration', () => {
   it('defaults for no config and for an empty ConfigMap', () => {
-    expect(readConfig(undefined)).toEqual(defaultConfig);
+    expect(readConfig(undefined, ruleCatalog)).toEqual(defaultConfig);
     expect(
-      readConfig({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'function-input' } }),
+      readConfig(
+        { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'function-input' } },
+        ruleCatalog,
+      ),
     ).toEqual(defaultConfig);
   });
 
@@ -49,6 +53,7 @@ describe('configuration', () => {
         waveConflictSeverity: 'warning',
         imagePullSecrets: 'true',
       }),
+      ruleCatalog,
     );
     const fromTyped = readConfig(
       typed({
@@ -59,6 +64,7 @@ describe('configuration', () => {
         waveConflictSeverity: 'warning',
         imagePullSecrets: true,
       }),
+      ruleCatalog,
     );
     expect(fromStrings).toEqual(fromTyped);
     expect(fromStrings.storeWave).toBe(-7n);
@@ -83,7 +89,7 @@ describe('configuration', () => {
     ],
     [['a'], 'functionConfig is a list'],
   ])('rejects %j', (config, message) => {
-    expect(() => readConfig(config)).toThrow(message);
+    expect(() => readConfig(config, ruleCatalog)).toThrow(message);
   });
 
   it('reports a bad config as an error result with the field, items unchanged', () => {
@@ -98,6 +104,7 @@ describe('configuration', () => {
         severity: 'error',
         message: expect.stringContaining('storeWave must be a 64-bit integer'),
         field: { path: 'data.storeWave' },
+        tags: { rule: 'invalid-config' },
       },
     ]);
     expect(out.stdout.startsWith(input)).toBe(true);

@@ -46,6 +46,7 @@ describe('double restarts', () => {
           'Deployment shop/api is restarted by secret-rollout\'s checksum/external-secrets and also by Stakater Reloader (reloader.stakater.com/auto: "true") when Secret db changes: a change can restart it twice. Remove reloader.stakater.com/auto, add db to secrets.exclude.reloader.stakater.com/reload, or opt out here with secret-rollout/ignore: "true"',
         resourceRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'api', namespace: 'shop' },
         field: { path: 'metadata.annotations[reloader.stakater.com/auto]' },
+        tags: { rule: 'double-restart' },
       },
     ]);
   });
@@ -179,6 +180,7 @@ describe('double restarts', () => {
             namespace: 'shop',
           },
           field: { path: 'metadata.annotations[secret.reloader.stakater.com/reload]' },
+          tags: { rule: 'double-restart' },
         },
       ]);
       // The valid entry still matches: the double-restart warning is there as well.
@@ -394,6 +396,7 @@ ${rollout}  jobTargetRef:
         field: {
           path: 'spec.jobTargetRef.template.metadata.annotations[checksum/external-secrets]',
         },
+        tags: { rule: 'scaled-job-rollout' },
       },
     ]);
     expect(notes([es, scaledJob('  rollout: {strategy: immediate}\n')])).toHaveLength(1);

@@ -26,7 +26,7 @@ describe('ESO documentation examples', () => {
     expect(out.exitCode).toBe(1);
     expect(out.stdout).toBe('');
     expect(out.stderr).toMatch(
-      /^error: document 0 \(ExternalSecret [^)]+\): invalid YAML: Map keys must be unique at line \d+, column \d+\n$/,
+      /^error: document 0 \(ExternalSecret [^)]+\): invalid YAML: Map keys must be unique at line \d+, column \d+ \(invalid-input\)\n$/,
     );
   });
 

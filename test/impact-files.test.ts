@@ -119,7 +119,7 @@ describe('impact on a directory with symbolic links', () => {
     const out = impact('ok', 'env.yaml');
     expect(out.exitCode).toBe(1);
     expect(out.stderr).toBe(
-      'secret-rollout: impact: HEAD env.yaml: document 0: item is a string, not a mapping\n',
+      'secret-rollout: impact: HEAD env.yaml: document 0: item is a string, not a mapping (invalid-input)\n',
     );
   });
 });
@@ -220,7 +220,7 @@ describe('a repository folder: files that are no manifests, .krmignore, --exclud
     expect(impact('ok', head)).toMatchObject({
       exitCode: 1,
       stderr:
-        'secret-rollout: impact: HEAD mixed-head/a.yaml: document 1: item has no apiVersion string\n',
+        'secret-rollout: impact: HEAD mixed-head/a.yaml: document 1: item has no apiVersion string (invalid-input)\n',
     });
   });
 
@@ -238,7 +238,7 @@ describe('a repository folder: files that are no manifests, .krmignore, --exclud
     expect(impact('ok', 'given/values.yaml')).toMatchObject({
       exitCode: 1,
       stderr:
-        'secret-rollout: impact: HEAD given/values.yaml: document 0: item has no apiVersion string\n',
+        'secret-rollout: impact: HEAD given/values.yaml: document 0: item has no apiVersion string (invalid-input)\n',
     });
   });
 

@@ -358,7 +358,7 @@ describe('impact', () => {
     expect(impact(good, broken)).toEqual({
       stdout: '',
       stderr:
-        'secret-rollout: impact: HEAD bad-dir/b.yaml: document 0: invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ] at line 2, column 1\n',
+        'secret-rollout: impact: HEAD bad-dir/b.yaml: document 0: invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ] at line 2, column 1 (invalid-input)\n',
       exitCode: 1,
     });
     expect(impact('missing.yaml', good)).toEqual({
@@ -368,7 +368,7 @@ describe('impact', () => {
     });
     const nameless = side('bad-item.yaml', 'apiVersion: v1\nmetadata: {}\n');
     expect(impact(good, nameless).stderr).toBe(
-      'secret-rollout: impact: HEAD bad-item.yaml: document 0: item has no kind string\n',
+      'secret-rollout: impact: HEAD bad-item.yaml: document 0: item has no kind string (invalid-input)\n',
     );
     expect(impactCli([good], '9.9.9', scratch).stderr).toBe(
       'secret-rollout: impact: needs BASE and HEAD (files or directories), got 1 paths\n',

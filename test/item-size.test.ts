@@ -28,7 +28,7 @@ describe('items longer than the API server accepts', () => {
     expect(out.exitCode).toBe(1);
     expect(out.stdout).toBe('');
     expect(out.stderr).toBe(
-      'error: document 1: is longer than 3 MiB, more than the Kubernetes API server accepts for one object: not read\n',
+      'error: document 1: is longer than 3 MiB, more than the Kubernetes API server accepts for one object: not read (invalid-input)\n',
     );
   });
 

@@ -19,6 +19,7 @@ describe('lists longer than the stack holds as arguments', () => {
     const results: Result[] = Array.from({ length: many }, (_, i) => ({
       severity: 'warning',
       message: `w${i}`,
+      tags: { rule: 'duplicate-writer' },
     }));
     const out = writeOutput(input, new Map(), results).join('');
     expect(out.match(/^- severity: warning$/gm)).toHaveLength(many);

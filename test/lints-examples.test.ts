@@ -51,13 +51,14 @@ describe('no false positives', () => {
       'warning: ExternalSecrets payments/stripe (external-secrets.io/v1) looks like an ' +
         'ExternalSecret (external-secrets.io/v1), but its kind is a plural, so secret-rollout ' +
         'does not read it (no checksum, no wave). To count, set apiVersion: ' +
-        'external-secrets.io/v1 and kind: ExternalSecret [ExternalSecrets payments/stripe kind]',
+        'external-secrets.io/v1 and kind: ExternalSecret [ExternalSecrets payments/stripe kind] ' +
+        '(kind-near-miss)',
     ],
     'lint-missing-key': [
       'warning: Deployment shop/orders-api reads key pasword of Secret orders-db-credentials, ' +
         'but ExternalSecret shop/orders-db produces only password, username: check the key ' +
         'names on both sides [Deployment shop/orders-api ' +
-        'spec.template.spec.containers[0].env[1].valueFrom.secretKeyRef.key]',
+        'spec.template.spec.containers[0].env[1].valueFrom.secretKeyRef.key] (missing-key)',
     ],
     'lint-csi-sync-mount': [
       'warning: CronJob payments/payments-reconcile reads Secret payments-db, which ' +
@@ -67,7 +68,7 @@ describe('no false positives', () => {
         'the driver writes the Secret (CreateContainerConfigError, or a secret volume that cannot ' +
         'mount) and work only while those pods run. Mount the class in this pod template: a csi ' +
         'volume with driver secrets-store.csi.k8s.io and volumeAttributes.secretProviderClass: ' +
-        'payments-vault [CronJob payments/payments-reconcile]',
+        'payments-vault [CronJob payments/payments-reconcile] (csi-sync-mount)',
     ],
   };
 

@@ -402,7 +402,7 @@ describe('near name', () => {
     ['auth', 'auth2'],
   ])('%s read, %s made: an info naming it', (read, source) => {
     expect(near([made(source), reads(read)])).toEqual([
-      `Deployment app reads Secret ${read}, which nothing in the input makes, while ExternalSecret ${source} makes Secret ${source} in its namespace: if that is the one meant, fix the name; if ${read} comes from elsewhere (the cluster, a chart not in the input), set nearNameSeverity to off`,
+      `Deployment app reads Secret ${read}, which nothing in the input makes, while ExternalSecret ${source} makes Secret ${source} in its namespace: if that is the one meant, fix the name; if ${read} comes from elsewhere (the cluster, a chart not in the input), silence near-name for this workload (secret-rollout/silence) or set it off`,
     ]);
   });
 
@@ -456,7 +456,7 @@ describe('near name', () => {
     const plain =
       'apiVersion: v1\nkind: Secret\nmetadata: {name: gitea-act-runner}\nstringData: {user: u}\n';
     expect(near([plain, reads('act-runner')])).toEqual([
-      'Deployment app reads Secret act-runner, which nothing in the input makes, while the input has Secret gitea-act-runner in its namespace: if that is the one meant, fix the name; if act-runner comes from elsewhere (the cluster, a chart not in the input), set nearNameSeverity to off',
+      'Deployment app reads Secret act-runner, which nothing in the input makes, while the input has Secret gitea-act-runner in its namespace: if that is the one meant, fix the name; if act-runner comes from elsewhere (the cluster, a chart not in the input), silence near-name for this workload (secret-rollout/silence) or set it off',
     ]);
   });
 

@@ -19,6 +19,7 @@ import path from 'node:path';
 import { dump, loadAll } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { optionNames } from '../src/model/config.js';
+import { ruleCatalog } from '../src/rules/rule-table.js';
 import { check, plan, run } from '../src/run.js';
 import {
   deployment,
@@ -144,7 +145,7 @@ describe('Secret values without secretChecksumKey', () => {
     expect(out.code).toBe(0);
     const warnings = out.stderr.split('\n').filter((l) => l.includes('secretChecksumKey'));
     expect(warnings).toEqual([
-      'warning: secretChecksumKey is not set, so checksums cover only the type and key names of Secret shop/db, Secret shop/tpl-secret, never a digest of their values: nothing rolls when only a value changes. Set secretChecksumKey to a random key kept secret (openssl rand -hex 32) to cover values with HMAC-SHA256',
+      'warning: secretChecksumKey is not set, so checksums cover only the type and key names of Secret shop/db, Secret shop/tpl-secret, never a digest of their values: nothing rolls when only a value changes. Set secretChecksumKey to a random key kept secret (openssl rand -hex 32) to cover values with HMAC-SHA256 (secret-checksum-key)',
     ]);
     // Without the opt-in only the templateFrom Secret counts; nothing at all without Secrets.
     const templateOnly = cliRun([], stream(pinA)).stderr;
@@ -572,7 +573,7 @@ function handWritten(): Bad[] {
     },
   ];
   // Every option, with a bad value: in a ConfigMap, in the typed config, as key=value.
-  for (const option of optionNames) {
+  for (const option of [...optionNames, ...ruleCatalog.options.keys()]) {
     bad.push(
       { label: `option ${option}`, text: list([es()], configMapConfig(`${option}: "${c()} !"`)) },
       {

@@ -53,6 +53,7 @@ describe('opt-out', () => {
           namespace: 'shop',
         },
         field: { path: field },
+        tags: { rule: 'opted-out' },
       });
     },
   );

@@ -74,7 +74,7 @@ describe('plan', () => {
       'WAVE  KIND            NAME  DETAIL\n-     ExternalSecret  db    writes Secret db\n',
     );
     expect(out.stderr).toBe(
-      'error: ExternalSecret db: argocd.argoproj.io/sync-wave is not a 64-bit integer [ExternalSecret db metadata.annotations[argocd.argoproj.io/sync-wave]]\n',
+      'error: ExternalSecret db: argocd.argoproj.io/sync-wave is not a 64-bit integer [ExternalSecret db metadata.annotations[argocd.argoproj.io/sync-wave]] (malformed-field)\n',
     );
   });
 
@@ -84,9 +84,9 @@ describe('plan', () => {
     expect(verbose.stdout).toBe(quiet.stdout);
     expect(verbose.stderr.split('\n')).toEqual([
       'secret-rollout: options from defaults',
-      `info: checksum of ExternalSecret shop/db [Deployment shop/app spec.template.metadata.annotations[checksum/external-secrets]]`,
-      'info: sync-wave -4, before Deployment shop/app [ExternalSecret shop/db metadata.annotations[argocd.argoproj.io/sync-wave]]',
-      'info: sync-wave -5, before ExternalSecret shop/db [ClusterSecretStore vault metadata.annotations[argocd.argoproj.io/sync-wave]]',
+      `info: checksum of ExternalSecret shop/db [Deployment shop/app spec.template.metadata.annotations[checksum/external-secrets]] (checksum)`,
+      'info: sync-wave -4, before Deployment shop/app [ExternalSecret shop/db metadata.annotations[argocd.argoproj.io/sync-wave]] (sync-wave)',
+      'info: sync-wave -5, before ExternalSecret shop/db [ClusterSecretStore vault metadata.annotations[argocd.argoproj.io/sync-wave]] (sync-wave)',
       '',
     ]);
     const twice = resourceList([
@@ -95,8 +95,8 @@ describe('plan', () => {
       externalSecret('b', { namespace: 'shop', target: 'db' }),
     ]);
     expect(plan(twice).stderr).toBe(
-      "warning: ExternalSecret shop/a and ExternalSecret shop/b all write Secret db; each consumer's checksum covers all of them [ExternalSecret shop/a]\n" +
-        "warning: ExternalSecret shop/b and ExternalSecret shop/a all write Secret db; each consumer's checksum covers all of them [ExternalSecret shop/b]\n",
+      "warning: ExternalSecret shop/a and ExternalSecret shop/b all write Secret db; each consumer's checksum covers all of them [ExternalSecret shop/a] (duplicate-writer)\n" +
+        "warning: ExternalSecret shop/b and ExternalSecret shop/a all write Secret db; each consumer's checksum covers all of them [ExternalSecret shop/b] (duplicate-writer)\n",
     );
   });
 
@@ -116,7 +116,7 @@ describe('plan', () => {
       '',
     ]);
     expect(out.stderr).toBe(
-      'error: ExternalSecret shop/db has sync-wave 3, not below Deployment shop/app (wave 0), so Argo CD may apply it too late: set argocd.argoproj.io/sync-wave to "-1" or lower, or remove it to let secret-rollout choose [ExternalSecret shop/db metadata.annotations[argocd.argoproj.io/sync-wave]]\n',
+      'error: ExternalSecret shop/db has sync-wave 3, not below Deployment shop/app (wave 0), so Argo CD may apply it too late: set argocd.argoproj.io/sync-wave to "-1" or lower, or remove it to let secret-rollout choose [ExternalSecret shop/db metadata.annotations[argocd.argoproj.io/sync-wave]] (wave-conflict)\n',
     );
     expect(plan(conflict, { format: 'mermaid' }).stdout).toContain(
       '["ExternalSecret shop/db<br/>wave 3<br/>CONFLICT"]',
@@ -202,6 +202,7 @@ describe('plan --format json', () => {
         {
           message: 'checksum of ExternalSecret shop/db',
           severity: 'info',
+          tags: { rule: 'checksum' },
           resourceRef: {
             apiVersion: 'apps/v1',
             kind: 'Deployment',
@@ -213,12 +214,14 @@ describe('plan --format json', () => {
         {
           message: 'sync-wave -4, before Deployment shop/app',
           severity: 'info',
+          tags: { rule: 'sync-wave' },
           resourceRef: { ...db },
           field: { path: waveField, proposedValue: '-4' },
         },
         {
           message: 'sync-wave -5, before ExternalSecret shop/db',
           severity: 'info',
+          tags: { rule: 'sync-wave' },
           resourceRef: vault,
           field: { path: waveField, proposedValue: '-5' },
         },
@@ -338,21 +341,21 @@ describe('plan: the options the run would use', () => {
     expect(two).toEqual({
       stdout: '',
       stderr:
-        "error: several secret-rollout functions in the input's Kptfiles: Kptfile pipeline.mutators[0] (exec ./secret-rollout.cjs), Kptfile pipeline.validators[0] (image ghcr.io/x/secret-rollout-old:v1); choose the configuration with --fn-config FILE or key=value\n",
+        "error: several secret-rollout functions in the input's Kptfiles: Kptfile pipeline.mutators[0] (exec ./secret-rollout.cjs), Kptfile pipeline.validators[0] (image ghcr.io/x/secret-rollout-old:v1); choose the configuration with --fn-config FILE or key=value (invalid-config)\n",
       exitCode: 1,
     });
     const missing = plan(
       withKptfile('  mutators:\n  - exec: secret-rollout\n    configPath: nowhere.yaml\n'),
     );
     expect(missing.stderr).toBe(
-      'error: Kptfile pipeline.mutators[0].configPath nowhere.yaml (nowhere.yaml) is not among the input items; kpt fn source includes it, or give it with --fn-config\n',
+      'error: Kptfile pipeline.mutators[0].configPath nowhere.yaml (nowhere.yaml) is not among the input items; kpt fn source includes it, or give it with --fn-config (invalid-config)\n',
     );
     const both = plan(input, {
       settings: { storeWave: '-7' },
       fnConfig: { path: 'c.yaml', text: typedConfig('c.yaml', '-8') },
     });
     expect(both.stderr).toBe(
-      'error: conflicting configuration: key=value arguments and --fn-config c.yaml; give only one\n',
+      'error: conflicting configuration: key=value arguments and --fn-config c.yaml; give only one (invalid-config)\n',
     );
     const listAndArgs = plan(
       resourceList([store], 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n'),
@@ -361,7 +364,7 @@ describe('plan: the options the run would use', () => {
       },
     );
     expect(listAndArgs.stderr).toBe(
-      "error: conflicting configuration: key=value arguments and the ResourceList's functionConfig; give only one\n",
+      "error: conflicting configuration: key=value arguments and the ResourceList's functionConfig; give only one (invalid-config)\n",
     );
   });
 
@@ -373,13 +376,13 @@ describe('plan: the options the run would use', () => {
     // No table and no "options from" line: nothing was planned.
     expect(bad.stdout).toBe('');
     expect(bad.stderr).toBe(
-      'error: functionConfig (Kptfile pipeline.mutators[0].configMap): data.storeWave must be a 64-bit integer [data.storeWave]\n',
+      'error: functionConfig (Kptfile pipeline.mutators[0].configMap): data.storeWave must be a 64-bit integer [data.storeWave] (invalid-config)\n',
     );
     const file = plan(input.replace(/functionConfig[\s\S]*$/, ''), {
       fnConfig: { path: 'c.yaml', text: 'kind: [' },
     });
     expect(file.stderr).toMatch(
-      /^error: --fn-config c\.yaml: invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a \] at line 1, column 8\n$/,
+      /^error: --fn-config c\.yaml: invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a \] at line 1, column 8 \(invalid-config\)\n$/,
     );
   });
 });

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { impact } from '../src/impact-run.js';
 import { defaultConfig, readConfig } from '../src/model/config.js';
+import { ruleCatalog } from '../src/rules/rule-table.js';
 import { check, plan, run } from '../src/run.js';
 import {
   checksumKey,
@@ -240,21 +241,24 @@ spec:
 
 describe('the podTemplates option', () => {
   it('parses entries, the core group as an empty group, and ignores duplicates', () => {
-    const config = readConfig({
-      apiVersion: 'v1',
-      kind: 'ConfigMap',
-      data: {
-        podTemplates:
-          ' example.com/Worker:spec.runner.template, /PodTemplate:template,example.com/Worker:spec.runner.template,',
+    const config = readConfig(
+      {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        data: {
+          podTemplates:
+            ' example.com/Worker:spec.runner.template, /PodTemplate:template,example.com/Worker:spec.runner.template,',
+        },
       },
-    });
+      ruleCatalog,
+    );
     expect(config.podTemplates).toEqual([
       { group: 'example.com', kind: 'Worker', path: 'spec.runner.template' },
       { group: '', kind: 'PodTemplate', path: 'template' },
     ]);
-    expect(readConfig({ apiVersion: 'v1', kind: 'ConfigMap', data: { podTemplates: '' } })).toEqual(
-      defaultConfig,
-    );
+    expect(
+      readConfig({ apiVersion: 'v1', kind: 'ConfigMap', data: { podTemplates: '' } }, ruleCatalog),
+    ).toEqual(defaultConfig);
   });
 
   it.each([

@@ -106,9 +106,12 @@ function render(format: Format, docs: readonly string[], sc: Scenario): Output {
     const ref = (r.resourceRef ?? {}) as Obj;
     const field = (r.field ?? {}) as Obj;
     // As the stream's lines (formatResult): no brackets for a result on no resource.
-    if (r.resourceRef === undefined && r.field === undefined) return `${r.severity}: ${r.message}`;
+    const rule = ` (${(r.tags as Obj).rule})`;
+    if (r.resourceRef === undefined && r.field === undefined) {
+      return `${r.severity}: ${r.message}${rule}`;
+    }
     const where = `${ref.kind} ${ref.namespace ? `${ref.namespace}/` : ''}${ref.name}`;
-    return `${r.severity}: ${r.message} [${where}${field.path ? ` ${field.path}` : ''}]`;
+    return `${r.severity}: ${r.message} [${where}${field.path ? ` ${field.path}` : ''}]${rule}`;
   });
   return { input, stdout: out.stdout, items: list.items as Obj[], results };
 }

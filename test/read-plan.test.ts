@@ -58,7 +58,10 @@ describe('the read plan', () => {
   it('gives a lint that declares its reads a resource with those fields, not a bystander', () => {
     // Services are a kind no rule reads today: a lint that starts reading them must get them.
     const serviceLint: Lint = {
-      option: 'hookPhaseSeverity',
+      id: 'service-reader',
+      severity: 'warning',
+      summary: 'A lint that reads Services',
+      help: 'None: a test lint.',
       reads: [{ group: '', kind: 'Service', fields: ['spec.selector'] }],
       check: () => {},
     };

@@ -157,7 +157,10 @@ function errorLines(format: 'stream' | 'list', stdout: string, stderr: string): 
       if (/^(error|warning|info): /.test(line) || lines.length === 0) lines.push(line);
       else lines[lines.length - 1] += `\n${line}`;
     }
-    return lines.filter((l) => l.startsWith('error: '));
+    // The message without the rule id that ends each line, as a ResourceList's results have it.
+    return lines
+      .filter((l) => l.startsWith('error: '))
+      .map((l) => l.replace(/ \([a-z0-9-]+\)$/, ''));
   }
   const at = stdout.lastIndexOf('\nresults:\n');
   if (at < 0) return [];
@@ -342,7 +345,9 @@ describe('JSON', () => {
     const out = run(`${es}\n---\n{"apiVersion": "v1",\n"kind": }}\n`);
     expect(out.exitCode).toBe(1);
     expect(out.stdout).toBe('');
-    expect(out.stderr).toMatch(/^error: document 1: invalid YAML: .* at line \d+, column \d+\n$/);
+    expect(out.stderr).toMatch(
+      /^error: document 1: invalid YAML: .* at line \d+, column \d+ \(invalid-input\)\n$/,
+    );
   });
 });
 

@@ -2,12 +2,14 @@
 // item's value with the edits applied, and, where items alias each other's anchors, every other
 // item of the document as before. An edit that fails its proof is refused with an error result;
 // every other byte is copied as it came (write.ts).
+
 import { isDeepStrictEqual } from 'node:util';
 import type { MappingEdit } from '../model/edit.js';
 import { isObject, type Json } from '../model/json.js';
 import { getPath } from '../model/path.js';
 import type { Resource } from '../model/resource.js';
-import type { Result } from '../model/results.js';
+import { editRefused } from '../model/result-rules.js';
+import { plainResult, type Result } from '../model/results.js';
 import { type Input, parseItem, wholeDocument } from './read.js';
 import {
   applySplices,
@@ -127,10 +129,12 @@ export function applyEdits(
     const message = refused.get(resource.index);
     const one = applied.get(resource.index);
     if (message !== undefined) {
-      results.push({
-        severity: 'error',
-        message: `item ${resource.index} (${resource.kind} ${resource.name}): ${message}`,
-      });
+      results.push(
+        plainResult(
+          editRefused,
+          `item ${resource.index} (${resource.kind} ${resource.name}): ${message}`,
+        ),
+      );
     } else if (one) edited.set(resource.index, one.splices);
   }
   return edited;

@@ -13,7 +13,8 @@ import {
   type Resource,
   toResource,
 } from '../model/resource.js';
-import type { Result } from '../model/results.js';
+import { invalidInput } from '../model/result-rules.js';
+import { plainResult, type Result } from '../model/results.js';
 import { passesThrough } from './pass-through.js';
 import { checkItem, type Input, type InputItem, parseItem, wholeDocument } from './read.js';
 import { peekScalar } from './yaml/locate-lines.js';
@@ -70,7 +71,7 @@ export function readItems(input: Input, plan: ReadPlan): ReadItems {
     const where = `${noun} ${index}`;
     if (item.error) {
       if (input.format === 'yaml-stream') read.streamBroken = true;
-      results.push({ severity: 'error', message: `${where}: ${item.error}` });
+      results.push(plainResult(invalidInput, `${where}: ${item.error}`));
       return;
     }
     let value = item.value;
@@ -78,7 +79,7 @@ export function readItems(input: Input, plan: ReadPlan): ReadItems {
     if (value === undefined && item.span) {
       const { span } = item;
       if (span.end - span.start > maxItemLength) {
-        results.push({ severity: 'error', message: `${where}: ${itemTooLarge}` });
+        results.push(plainResult(invalidInput, `${where}: ${itemTooLarge}`));
         return;
       }
       const itemText = input.text.slice(span.start, span.end);
@@ -89,10 +90,9 @@ export function readItems(input: Input, plan: ReadPlan): ReadItems {
         const problem = checkItem(input.text, span, usual);
         if (problem) {
           if (input.format === 'yaml-stream') read.streamBroken = true;
-          results.push({
-            severity: 'error',
-            message: `${where}${peekedName(itemText, span.entry)}: ${problem}`,
-          });
+          results.push(
+            plainResult(invalidInput, `${where}${peekedName(itemText, span.entry)}: ${problem}`),
+          );
         }
         bystanders.push(bystander);
         if (!problem && plan.later.candidate(bystander)) candidates.push({ index, bystander });
@@ -119,7 +119,7 @@ export function readItems(input: Input, plan: ReadPlan): ReadItems {
         // (kpt and kustomize write no anchors), so they are read up to a size that stays cheap.
         const { start, end } = input.document;
         if (end - start > maxAliasedList) {
-          results.push({ severity: 'error', message: `${where}: ${aliasedListTooLarge}` });
+          results.push(plainResult(invalidInput, `${where}: ${aliasedListTooLarge}`));
           return;
         }
         const items = getPath(wholeDocument(input.text, input.document), ['items']);
@@ -132,10 +132,9 @@ export function readItems(input: Input, plan: ReadPlan): ReadItems {
         if (input.format === 'yaml-stream' && error.startsWith('invalid YAML')) {
           read.streamBroken = true;
         }
-        results.push({
-          severity: 'error',
-          message: `${where}${peekedName(itemText, span.entry)}: ${error}`,
-        });
+        results.push(
+          plainResult(invalidInput, `${where}${peekedName(itemText, span.entry)}: ${error}`),
+        );
         return;
       }
     }
@@ -143,7 +142,7 @@ export function readItems(input: Input, plan: ReadPlan): ReadItems {
       resources.push(toResource(index, value, nodeBound));
     } catch (error) {
       if (!(error instanceof ItemError)) throw error;
-      results.push({ severity: 'error', message: `${where}${nameOf(value)}: ${error.message}` });
+      results.push(plainResult(invalidInput, `${where}${nameOf(value)}: ${error.message}`));
     }
   };
   input.items.forEach((item, index) => {

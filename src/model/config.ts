@@ -1,9 +1,11 @@
 // functionConfig: a ConfigMap (string data, so `kpt fn eval … -- key=value` works) or the typed
-// kind SecretRollout with the same options as typed fields. One table drives both.
+// kind SecretRollout with the same options as typed fields. One table drives both. The rules whose
+// severity `severity` sets are not known here: the rule table (rules/rule-table.ts) lives above
+// model/ and is handed down as a RuleCatalog.
 import { isObject, type Json } from './json.js';
 import { nearest } from './near.js';
 import { describeType } from './resource.js';
-import { type Severity, severities } from './results.js';
+import { type Rule, type RuleSeverity, severities } from './results.js';
 
 export interface Config {
   /** Pod-template annotation that carries the checksum. */
@@ -12,7 +14,6 @@ export interface Config {
   syncWaves: boolean;
   externalSecretWave: bigint;
   storeWave: bigint;
-  waveConflictSeverity: Severity;
   /** Count `imagePullSecrets` as consumers (off: the kubelet reads them at pull time only). */
   imagePullSecrets: boolean;
   /**
@@ -28,18 +29,8 @@ export interface Config {
   secretChecksumKey: string;
   /** Install the generation-aware ExternalSecret health check into an argocd-cm in the input. */
   argocdHealthCheck: boolean;
-  /** Severity of each lint (src/rules/lints/), or `off`. */
-  hookPhaseSeverity: LintSeverity;
-  jobChecksumSeverity: LintSeverity;
-  unpinnedVersionSeverity: LintSeverity;
-  vaultAgentJobSeverity: LintSeverity;
-  crossNamespaceSeverity: LintSeverity;
-  missingKeySeverity: LintSeverity;
-  kindNearMissSeverity: LintSeverity;
-  doubleRestartSeverity: LintSeverity;
-  scaledJobRolloutSeverity: LintSeverity;
-  csiSyncMountSeverity: LintSeverity;
-  nearNameSeverity: LintSeverity;
+  /** The severities the options set, by rule id; a rule not here has its own. */
+  severity: ReadonlyMap<string, RuleSeverity>;
   /**
    * Pod templates of custom kinds that the shape search does not find (`spec.template`,
    * `spec.jobTemplate.spec.template`): where each kind keeps one, in addition to those shapes.
@@ -64,31 +55,25 @@ export interface DeclaredTemplate {
   path: string;
 }
 
-export type LintSeverity = Severity | 'off';
+/** What the options need of the rule table (rules/rule-table.ts), which model/ cannot import. */
+export interface RuleCatalog {
+  readonly rules: readonly Rule[];
+  /** Options that set one rule's severity, older than `severity`: option name → rule id. */
+  readonly options: ReadonlyMap<string, string>;
+}
 
 export const defaultConfig: Readonly<Config> = {
   checksumAnnotation: 'checksum/external-secrets',
   syncWaves: true,
   externalSecretWave: -1n,
   storeWave: -2n,
-  waveConflictSeverity: 'error',
   imagePullSecrets: false,
   clusterExternalSecretNamespaces: 'selected',
   configMapChecksumAnnotation: '',
   secretChecksumAnnotation: '',
   secretChecksumKey: '',
   argocdHealthCheck: true,
-  hookPhaseSeverity: 'warning',
-  jobChecksumSeverity: 'warning',
-  unpinnedVersionSeverity: 'warning',
-  vaultAgentJobSeverity: 'warning',
-  crossNamespaceSeverity: 'warning',
-  missingKeySeverity: 'warning',
-  kindNearMissSeverity: 'warning',
-  doubleRestartSeverity: 'warning',
-  scaledJobRolloutSeverity: 'info',
-  csiSyncMountSeverity: 'warning',
-  nearNameSeverity: 'info',
+  severity: new Map(),
   podTemplates: [],
   fixVaultAgentJobs: false,
   verbose: false,
@@ -126,22 +111,64 @@ const parseWave: Parser<bigint> = (raw, field) => {
   return wave;
 };
 
-const parseSeverity: Parser<Severity> = (raw, field) => {
-  if (typeof raw === 'string' && (severities as readonly string[]).includes(raw)) {
-    return raw as Severity;
-  }
-  throw new ConfigError(`${field} must be one of ${severities.join(', ')}`, field);
-};
-
-const parseLintSeverity: Parser<LintSeverity> = (raw, field) => {
+const parseRuleSeverity: Parser<RuleSeverity> = (raw, field) => {
   if (
     raw === 'off' ||
     (typeof raw === 'string' && (severities as readonly string[]).includes(raw))
   ) {
-    return raw as LintSeverity;
+    return raw as RuleSeverity;
   }
-  throw new ConfigError(`${field} must be one of ${severities.join(', ')}, off`, field);
+  throw new ConfigError(`${field} must be one of ${severities.join(', ')}, off${got(raw)}`, field);
 };
+
+/**
+ * `severity`: rule ids and severities, `id: severity` comma-separated in a ConfigMap (or the same
+ * string in the typed config), a mapping in the typed config. An entry is named by its position,
+ * an id only once it is known to be one of ours (messages quote no text of the input).
+ */
+function parseSeverities(
+  raw: Json,
+  field: string,
+  catalog: RuleCatalog,
+): [rule: string, severity: RuleSeverity][] {
+  /** Each entry with its position, counted as the user wrote them (empty ones too). */
+  const entries: [position: number, id: string, value: Json][] = [];
+  if (typeof raw === 'string') {
+    for (const [i, entry] of raw.split(',').entries()) {
+      if (entry.trim() === '') continue;
+      const colon = entry.indexOf(':');
+      if (colon < 0) {
+        throw new ConfigError(`${field}: entry ${i + 1} is not rule-id: severity`, field);
+      }
+      entries.push([i + 1, entry.slice(0, colon).trim(), entry.slice(colon + 1).trim()]);
+    }
+  } else if (isObject(raw)) {
+    for (const [i, [id, value]] of Object.entries(raw).entries()) entries.push([i + 1, id, value]);
+  } else {
+    throw new ConfigError(
+      `${field} must be a mapping of rule ids to severities, or id: severity, comma-separated${got(raw)}`,
+      field,
+    );
+  }
+  const ids = catalog.rules.map((r) => r.id);
+  return entries.map(([position, id, value]) => {
+    const rule = catalog.rules.find((r) => r.id === id);
+    if (rule === undefined) {
+      const near = nearest(id, ids);
+      throw new ConfigError(
+        `${field}: entry ${position} names no rule${near ? `; did you mean ${near}?` : ''}`,
+        field,
+      );
+    }
+    if (rule.fixed) {
+      throw new ConfigError(
+        `${field}: ${id} cannot be set: it reports what the run cannot read, follow or prove`,
+        field,
+      );
+    }
+    return [id, parseRuleSeverity(value, `${field}: ${id}`)];
+  });
+}
 
 const parseAnnotationKey: Parser<string> = (raw, field) => {
   if (typeof raw === 'string' && isAnnotationKey(raw)) return raw;
@@ -217,38 +244,34 @@ const parseKey: Parser<string> = (raw, field) => {
   throw new ConfigError(`${field} must be a string`, field);
 };
 
-const options: { [K in keyof Config]: Parser<Config[K]> } = {
+/** Every option but `severity`, which the rule table shapes (applyOptions). */
+const options: { [K in Exclude<keyof Config, 'severity'>]: Parser<Config[K]> } = {
   checksumAnnotation: parseAnnotationKey,
   syncWaves: parseBoolean,
   externalSecretWave: parseWave,
   storeWave: parseWave,
-  waveConflictSeverity: parseSeverity,
   imagePullSecrets: parseBoolean,
   clusterExternalSecretNamespaces: parseNamespaceAssumption,
   configMapChecksumAnnotation: parseOptionalAnnotationKey,
   secretChecksumAnnotation: parseOptionalAnnotationKey,
   secretChecksumKey: parseKey,
   argocdHealthCheck: parseBoolean,
-  hookPhaseSeverity: parseLintSeverity,
-  jobChecksumSeverity: parseLintSeverity,
-  unpinnedVersionSeverity: parseLintSeverity,
-  vaultAgentJobSeverity: parseLintSeverity,
-  crossNamespaceSeverity: parseLintSeverity,
-  missingKeySeverity: parseLintSeverity,
-  kindNearMissSeverity: parseLintSeverity,
-  doubleRestartSeverity: parseLintSeverity,
-  scaledJobRolloutSeverity: parseLintSeverity,
-  csiSyncMountSeverity: parseLintSeverity,
-  nearNameSeverity: parseLintSeverity,
   podTemplates: parsePodTemplates,
   fixVaultAgentJobs: parseBoolean,
   verbose: parseBoolean,
   mode: parseMode,
 };
-export const optionNames = Object.keys(options) as (keyof Config)[];
+/** The options, but those of the catalog that set one rule's severity (`unpinnedVersionSeverity`). */
+export const optionNames: readonly (keyof Config)[] = [
+  ...(Object.keys(options) as (keyof Config)[]),
+  'severity',
+];
 
-/** Reads the functionConfig; `undefined` (none given) and an empty ConfigMap mean defaults. */
-export function readConfig(functionConfig: unknown): Config {
+/**
+ * Reads the functionConfig; `undefined` (none given) and an empty ConfigMap mean defaults.
+ * `catalog`: the rules whose severity the options may set.
+ */
+export function readConfig(functionConfig: unknown, catalog: RuleCatalog): Config {
   if (functionConfig === undefined || functionConfig === null) return { ...defaultConfig };
   if (!isObject(functionConfig)) {
     throw new ConfigError(`functionConfig is ${describeType(functionConfig)}, not a mapping`);
@@ -257,11 +280,11 @@ export function readConfig(functionConfig: unknown): Config {
   if (apiVersion === 'v1' && kind === 'ConfigMap') {
     const data = functionConfig.data ?? {};
     if (!isObject(data)) throw new ConfigError('ConfigMap data must be a mapping', 'data');
-    return applyOptions(data, 'data.');
+    return applyOptions(data, 'data.', catalog);
   }
   if (apiVersion === typedConfigApiVersion && kind === typedConfigKind) {
     const { apiVersion: _a, kind: _k, metadata: _m, ...fields } = functionConfig;
-    return applyOptions(fields, '');
+    return applyOptions(fields, '', catalog);
   }
   // apiVersion and kind name a type, as in every message; anything else is only described.
   const named = (value: Json | undefined) =>
@@ -271,23 +294,52 @@ export function readConfig(functionConfig: unknown): Config {
   );
 }
 
-function applyOptions(fields: Record<string, Json>, prefix: string): Config {
+function applyOptions(fields: Record<string, Json>, prefix: string, catalog: RuleCatalog): Config {
   const config: Config = { ...defaultConfig };
+  const severity = new Map<string, RuleSeverity>();
+  /** The option that set each rule's severity: two for one rule is an error, not a guess. */
+  const setBy = new Map<string, string>();
+  const setSeverity = (rule: string, value: RuleSeverity, option: string) => {
+    const earlier = setBy.get(rule);
+    if (earlier !== undefined) {
+      throw new ConfigError(`${earlier} and ${option} both set ${rule}; give one`, option);
+    }
+    setBy.set(rule, option);
+    severity.set(rule, value);
+  };
   for (const [key, raw] of Object.entries(fields)) {
+    const field = `${prefix}${key}`;
+    if (key === 'severity') {
+      for (const [rule, value] of parseSeverities(raw, field, catalog)) {
+        setSeverity(rule, value, field);
+      }
+      continue;
+    }
+    const rule = catalog.options.get(key);
+    if (rule !== undefined) {
+      setSeverity(rule, parseRuleSeverity(raw, field), field);
+      continue;
+    }
     // Own keys only: `constructor`, `toString` or `__proto__` are Object.prototype's, not options.
     const parse = Object.hasOwn(options, key)
-      ? (options[key as keyof Config] as Parser<unknown>)
+      ? (options[key as keyof typeof options] as Parser<unknown>)
       : undefined;
     if (parse === undefined) {
       // The key names its field, as every config error does; the suggestion is a known name.
-      const near = nearest(key, optionNames, key.length <= 4 ? 1 : 2);
+      const near = nearest(
+        key,
+        [...optionNames, ...catalog.options.keys()],
+        key.length <= 4 ? 1 : 2,
+      );
+      // The older severity options are one per lint: named as a family, the list stays short.
       throw new ConfigError(
-        `unknown option ${prefix}${key}${near ? `, did you mean ${near}?` : ''} (known: ${optionNames.join(', ')})`,
-        `${prefix}${key}`,
+        `unknown option ${field}${near ? `, did you mean ${near}?` : ''} (known: ${optionNames.join(', ')}, waveConflictSeverity, <lint>Severity for each lint)`,
+        field,
       );
     }
-    (config as unknown as Record<string, unknown>)[key] = parse(raw, `${prefix}${key}`);
+    (config as unknown as Record<string, unknown>)[key] = parse(raw, field);
   }
+  if (severity.size > 0) config.severity = severity;
   return config;
 }
 

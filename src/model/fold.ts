@@ -28,12 +28,16 @@ const named = (ref: ResourceRef) =>
 /**
  * Info results with the same message at the same field of different resources, as one result on
  * the first of them naming them all. Warnings and errors stay one per resource: each is a thing to
- * fix (or silence) where it is. Results keep their order; a folded one stands where its first was.
+ * fix (or silence) where it is. Only `foldable` results fold (the sources' notes, whose messages
+ * are written; others may be deferred). Results keep their order; a folded one stands where its
+ * first was.
  */
-export function foldRepeats(results: readonly Result[]): Result[] {
+export function foldRepeats(results: readonly Result[], foldable: ReadonlySet<Result>): Result[] {
   const groups = new Map<string, Result[]>();
   const keyOf = (r: Result) =>
-    r.severity === 'info' && r.resourceRef ? `${r.field?.path ?? ''}\u0000${r.message}` : undefined;
+    r.severity === 'info' && r.resourceRef && foldable.has(r)
+      ? `${r.field?.path ?? ''}\u0000${r.message}`
+      : undefined;
   for (const result of results) {
     const key = keyOf(result);
     if (key !== undefined) addTo(groups, key, result);

@@ -1,9 +1,36 @@
 // Structured results per the KRM Functions Specification (severity is always written explicitly,
-// because the spec defaults to `error` while kpt displays a missing severity as `info`).
+// because the spec defaults to `error` while kpt displays a missing severity as `info`). Every
+// result names the rule that made it in `tags.rule` (kyaml's Result keeps `tags`, a string map,
+// for tools): a stable kebab-case id, which the options set a severity for, the
+// `secret-rollout/silence` annotation silences, and SARIF names as its ruleId.
 import type { Resource } from './resource.js';
 
 export type Severity = 'error' | 'warning' | 'info';
 export const severities: readonly Severity[] = ['error', 'warning', 'info'];
+/** A rule's severity as the options set it: `off` reports nothing. */
+export type RuleSeverity = Severity | 'off';
+
+/**
+ * A kind of result. Declared where it is made (a lint in its module, the other rules in
+ * model/result-rules.ts) and listed in one table, rules/rule-table.ts, which the options, SARIF
+ * and the docs read. model/ only knows the shape: the table lives above it.
+ */
+export interface Rule {
+  /** Stable, kebab-case: what users write in options and annotations. */
+  readonly id: string;
+  /** The severity when no option sets one. */
+  readonly severity: Severity;
+  /**
+   * Neither the options nor an annotation can change it: input the run cannot read, options it
+   * cannot follow, edits it cannot prove, plans that cannot be made. Lowering one would hide a
+   * failure, or let the run write what it never checked.
+   */
+  readonly fixed?: true;
+  /** One line: SARIF's shortDescription and the docs' table. */
+  readonly summary: string;
+  /** What to do about it: SARIF's fullDescription (the summary when absent). */
+  readonly help?: string;
+}
 
 export interface ResourceRef {
   apiVersion: string;
@@ -15,19 +42,43 @@ export interface ResourceRef {
 export interface Result {
   message: string;
   severity: Severity;
+  /** `rule`: the id of the rule that made it (one object per rule, shared by its results). */
+  tags: { readonly rule: string };
   resourceRef?: ResourceRef;
   field?: { path: string; currentValue?: string; proposedValue?: string };
   file?: { path: string; index?: number };
 }
 
-/** A result about one resource: fills `resourceRef` and `file` from the resource. */
+/** One tags object per rule: thousands of results share a few. */
+const tagsOf = new WeakMap<Rule, Result['tags']>();
+function tags(rule: Rule): Result['tags'] {
+  let found = tagsOf.get(rule);
+  if (found === undefined) {
+    found = Object.freeze({ rule: rule.id });
+    tagsOf.set(rule, found);
+  }
+  return found;
+}
+
+/** A result about no one resource (the input, the options, the run): severity first, as before. */
+export function plainResult(rule: Rule, message: string, field?: Result['field']): Result {
+  const result: Result = { severity: rule.severity, message, tags: tags(rule) };
+  if (field) result.field = field;
+  return result;
+}
+
+/**
+ * A result about one resource: fills `resourceRef` and `file` from the resource. `severity`:
+ * a lint's, as the options set it; else the rule's own.
+ */
 export function resourceResult(
+  rule: Rule,
   resource: Resource,
-  severity: Severity,
   message: string,
   field?: Result['field'],
+  severity: Severity = rule.severity,
 ): Result {
-  const result: Result = { message, severity };
+  const result: Result = { message, severity, tags: tags(rule) };
   // The spec requires a name in resourceRef; a nameless item is still found by its file.
   if (resource.name !== '') result.resourceRef = refOf(resource);
   if (field) result.field = field;
@@ -44,10 +95,11 @@ const pending = new WeakMap<Result, () => void>();
  * order resourceResult gives them.
  */
 export function deferredInfo(
+  rule: Rule,
   resource: Resource,
   details: () => { message: string; field?: Result['field'] },
 ): Result {
-  const result: Result = { message: '', severity: 'info' };
+  const result: Result = { message: '', severity: rule.severity, tags: tags(rule) };
   if (resource.name !== '') result.resourceRef = refOf(resource);
   pending.set(result, () => {
     const { message, field } = details();
@@ -91,7 +143,7 @@ export function hasErrors(results: readonly Result[]): boolean {
   return results.some((r) => r.severity === 'error');
 }
 
-/** One readable line, for stderr in stream mode. */
+/** One readable line, for stderr in stream mode; the rule id last, in parentheses. */
 export function formatResult(result: Result): string {
   const where: string[] = [];
   if (result.resourceRef) {
@@ -101,5 +153,5 @@ export function formatResult(result: Result): string {
   if (result.field) where.push(result.field.path);
   if (result.file) where.push(result.file.path);
   const location = where.length > 0 ? ` [${where.join(' ')}]` : '';
-  return `${result.severity}: ${result.message}${location}`;
+  return `${result.severity}: ${result.message}${location} (${result.tags.rule})`;
 }

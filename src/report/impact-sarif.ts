@@ -1,11 +1,9 @@
-// `impact --format sarif`: HEAD's lints (warnings and errors) as SARIF 2.1.0, one rule per lint, at
-// the file and line each item came from, so code-scanning UIs annotate the pull request.
+// `impact --format sarif`: HEAD's warnings and errors as SARIF 2.1.0, each under its rule (the id
+// every result carries in tags.rule), at the file and line each item came from, so code-scanning
+// UIs annotate the pull request. The rules and their texts are the rule table's.
 import type * as Sarif from 'sarif';
-import type { Result } from '../model/results.js';
-import { lintId, lintOf, lints } from '../rules/lints/index.js';
-
-/** Warnings and errors no lint reports: duplicate writers, wave conflicts, malformed fields. */
-export const generalRule = 'secret-rollout';
+import type { Result, Severity } from '../model/results.js';
+import { ruleTable } from '../rules/rule-table.js';
 
 export interface SarifOptions {
   version: string;
@@ -13,21 +11,19 @@ export interface SarifOptions {
   locate: (result: Result) => { uri: string; line: number } | undefined;
 }
 
-const ruleText: Record<string, string> = {
-  'hook-phase': 'A hook reads a source applied in a later sync phase',
-  'job-checksum': 'A plain Job whose pod template gets a checksum: Job templates are immutable',
-  'unpinned-version': 'An ExternalSecret whose remote value can rotate without a change in Git',
-  'vault-agent-job': 'A Job or CronJob with the Vault Agent sidecar never completes',
-  'cross-namespace': 'A workload reads a Secret that sources produce only in other namespaces',
-  'missing-key': 'A reference reads a key its Secret or ConfigMap will not have',
-  'kind-near-miss': 'A resource looks like a kind secret-rollout reads but is not one',
-  'double-restart': 'A workload with a checksum that another mechanism restarts too',
-  'scaled-job-rollout': 'A KEDA ScaledJob whose running Jobs a checksum change deletes',
-  'csi-sync-mount':
-    'A workload reads a Secret the Secrets Store CSI driver syncs without mounting its class',
-  'near-name': 'A workload reads a Secret nothing in the input makes, next to a near name it makes',
-  [generalRule]: 'Other warnings and errors of secret-rollout',
+const levels: Record<Severity, Sarif.ReportingConfiguration.level> = {
+  error: 'error',
+  warning: 'warning',
+  info: 'note',
 };
+
+const rules: Sarif.ReportingDescriptor[] = ruleTable.map((rule) => ({
+  id: rule.id,
+  shortDescription: { text: rule.summary },
+  fullDescription: { text: rule.help ?? rule.summary },
+  defaultConfiguration: { level: levels[rule.severity] },
+}));
+const ruleIndex = new Map(ruleTable.map((rule, i) => [rule.id, i]));
 
 /**
  * SARIF plain text (2.1.0, 3.11.6): `[text](n)` is a link to a related location, so a literal `[`
@@ -36,18 +32,13 @@ const ruleText: Record<string, string> = {
 const sarifText = (text: string) => text.replace(/[\\[\]]/g, '\\$&');
 
 export function impactSarif(lintResults: readonly Result[], options: SarifOptions): string {
-  const ids = [...lints.map(lintId), generalRule];
-  const rules: Sarif.ReportingDescriptor[] = ids.map((id) => ({
-    id,
-    shortDescription: { text: ruleText[id] ?? id },
-  }));
   const results: Sarif.Result[] = lintResults.map((result) => {
-    const ruleId = lintOf(result) ?? generalRule;
+    const ruleId = result.tags.rule;
     const at = options.locate(result);
     const sarif: Sarif.Result = {
       ruleId,
-      ruleIndex: ids.indexOf(ruleId),
-      level: result.severity === 'error' ? 'error' : 'warning',
+      ruleIndex: ruleIndex.get(ruleId) ?? -1,
+      level: levels[result.severity],
       message: { text: sarifText(result.message) },
     };
     if (at) {

@@ -5,6 +5,7 @@ import script from '../../argocd/resource_customizations/external-secrets.io/Ext
 import type { MappingEdit } from '../model/edit.js';
 import { fieldPath, getPath } from '../model/path.js';
 import { type Resource, readAnnotations } from '../model/resource.js';
+import { healthCheck, healthCheckKept } from '../model/result-rules.js';
 import { describe, type Result, resourceResult } from '../model/results.js';
 import { guarded } from './stage.js';
 
@@ -37,11 +38,11 @@ function planHealthCheck(cm: Resource, edits: MappingEdit[], results: Result[]):
   const data = readAnnotations(getPath(cm.value, 'data'), 'data');
   const set = (key: string, value: string, message: string) => {
     edits.push({ item: cm.index, path: ['data'], key, value });
-    results.push(resourceResult(cm, 'info', message, { path: fieldPath(['data'], key) }));
+    results.push(resourceResult(healthCheck, cm, message, { path: fieldPath(['data'], key) }));
   };
   const keep = (key: string, message: string) => {
     const field = { path: fieldPath(['data'], key) };
-    results.push(resourceResult(cm, 'warning', `${describe(cm)} ${message}`, field));
+    results.push(resourceResult(healthCheckKept, cm, `${describe(cm)} ${message}`, field));
   };
   const current = data[healthKey];
   if (current !== undefined && current !== healthScript) {
@@ -66,7 +67,7 @@ function planHealthCheck(cm: Resource, edits: MappingEdit[], results: Result[]):
     set(healthKey, healthScript, 'generation-aware ExternalSecret health check');
   } else {
     const message = 'generation-aware ExternalSecret health check is installed';
-    results.push(resourceResult(cm, 'info', message));
+    results.push(resourceResult(healthCheck, cm, message));
   }
 }
 

@@ -6,6 +6,7 @@ import type { MappingEdit } from '../model/edit.js';
 import type { Json } from '../model/json.js';
 import { fieldPath, getPath } from '../model/path.js';
 import type { Resource } from '../model/resource.js';
+import { notRendered } from '../model/result-rules.js';
 import { describe, type Result, resourceResult } from '../model/results.js';
 import type { Checksum } from './checksums.js';
 
@@ -61,7 +62,7 @@ export function checkResults(
       ? JSON.stringify(edit.value)
       : `the value in field.proposedValue (${edit.value.split('\n').length} lines)`;
     const message = `${describe(resource)}: ${edit.key} ${now}; run secret-rollout (kpt fn render) to set ${edit.key} to ${value}`;
-    results.push(resourceResult(resource, 'error', message, field));
+    results.push(resourceResult(notRendered, resource, message, field));
   }
   return results;
 }

@@ -6,7 +6,12 @@ import { addTo } from '../model/fold.js';
 import { canonicalJson, canonicalSize, sha256HexOfPieces } from '../model/hash.js';
 import type { Json } from '../model/json.js';
 import type { Resource } from '../model/resource.js';
-import { deferredInfo, type Result, resourceResult } from '../model/results.js';
+import {
+  bareTemplate,
+  checksum as checksumRule,
+  checksumBudget as overBudgetRule,
+} from '../model/result-rules.js';
+import { deferredInfo, plainResult, type Result, resourceResult } from '../model/results.js';
 import type { Consumption } from './consumers.js';
 import type { SecretSource } from './sources/source.js';
 import { listNames } from './stage.js';
@@ -52,7 +57,7 @@ export function planChecksums({ consumers }: Consumption, inputBytes: number): C
       if (template.shape === barePod) {
         const names = listNames([...consumed.keys()]);
         const message = `reads ${names}, but a bare Pod is not restarted by an annotation change: no checksum set`;
-        results.push(resourceResult(resource, 'info', message));
+        results.push(resourceResult(bareTemplate, resource, message));
         continue;
       }
       // One checksum per annotation key (ExternalSecrets, and opt-in sources of their own).
@@ -64,7 +69,7 @@ export function planChecksums({ consumers }: Consumption, inputBytes: number): C
       for (const [annotation, group] of byAnnotation) {
         const value = work.checksum(group);
         if (value === undefined) {
-          results.push({ severity: 'error', message: overBudget(inputBytes, work) });
+          results.push(plainResult(overBudgetRule, overBudget(inputBytes, work)));
           return { checksummed, edits, results };
         }
         const covered = group.map((c) => c.source);
@@ -80,7 +85,7 @@ export function planChecksums({ consumers }: Consumption, inputBytes: number): C
           edits.push(annotationEdit(resource.index, metadata, annotation, value));
         }
         results.push(
-          deferredInfo(resource, () => ({
+          deferredInfo(checksumRule, resource, () => ({
             message: `checksum of ${listNames(covered)}`,
             field: { path: annotationField(metadata, annotation), proposedValue: value },
           })),

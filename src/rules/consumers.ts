@@ -7,6 +7,7 @@ import { annotationField } from '../model/edit.js';
 import { addTo } from '../model/fold.js';
 import { fieldPath, getPath, type Keys } from '../model/path.js';
 import { type Resource, readAnnotations } from '../model/resource.js';
+import { optedOut as optedOutRule } from '../model/result-rules.js';
 import { type Result, resourceResult } from '../model/results.js';
 import type { KeyedRead, UnresolvedRef } from './lints/lint.js';
 import type { Producers } from './producers.js';
@@ -108,7 +109,7 @@ export function findConsumers(
           const names = listNames([...consumed.keys()]);
           const message = `opted out (${optOutKey}: "true"): no checksum set, though it reads ${names}; they are still ordered before it`;
           const field = { path: annotationField(optOut, optOutKey) };
-          results.push(resourceResult(resource, 'info', message, field));
+          results.push(resourceResult(optedOutRule, resource, message, field));
           continue;
         }
         templates.push({ template, consumed, current });

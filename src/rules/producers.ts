@@ -1,9 +1,10 @@
 // Stage 1: the producers, the secret sources of the input, by the Secret (or ConfigMap) each one
 // produces, and the stores they read from.
 import type { Config } from '../model/config.js';
-import { addTo, foldRepeats } from '../model/fold.js';
+import { addTo } from '../model/fold.js';
 import { groupOf, objectKey, type Resource } from '../model/resource.js';
-import { describe, type Result, resourceResult } from '../model/results.js';
+import { duplicateWriter, secretChecksumKey, sourceSkipped } from '../model/result-rules.js';
+import { describe, plainResult, type Result, resourceResult } from '../model/results.js';
 import { sourceKindOf, storeKindOf } from './sources/index.js';
 import type { Inventory, SecretSource } from './sources/source.js';
 import { guarded } from './stage.js';
@@ -43,7 +44,7 @@ export function findProducers(resources: readonly Resource[], config: Config): P
     guarded(results, resource, () => {
       const read = kind.read(resource, inventory);
       if ('skipped' in read) {
-        results.push(resourceResult(resource, 'info', `skipped: ${read.skipped}`));
+        results.push(resourceResult(sourceSkipped, resource, `skipped: ${read.skipped}`));
         return;
       }
       for (const source of Array.isArray(read) ? read : [read]) {
@@ -60,8 +61,7 @@ export function findProducers(resources: readonly Resource[], config: Config): P
   return {
     sources,
     stores,
-    // The same note on many sources (KES's migration note on every KES item) is read once.
-    results: foldRepeats(results),
+    results,
     producing: (kind, namespace, name) => bySecret.get(objectKey(kind, namespace, name)),
   };
 }
@@ -89,7 +89,7 @@ function duplicateWarnings(same: readonly SecretSource[]): Result[] {
   return same.map((source) => {
     const others = same.filter((s) => s !== source).map((s) => describe(s.resource));
     const message = `${describe(source.resource)} and ${others.join(', ')} all write ${source.produces} ${source.secretName}; each consumer's checksum covers all of them`;
-    return resourceResult(source.resource, 'warning', message);
+    return resourceResult(duplicateWriter, source.resource, message);
   });
 }
 
@@ -107,8 +107,8 @@ function unkeyedWarning(secrets: ReadonlySet<Resource>): Result {
     names.length <= maxNamed
       ? names.join(', ')
       : `${names.slice(0, maxNamed).join(', ')} and ${names.length - maxNamed} more`;
-  return {
-    message: `secretChecksumKey is not set, so checksums cover only the type and key names of ${shown}, never a digest of their values: nothing rolls when only a value changes. Set secretChecksumKey to a random key kept secret (openssl rand -hex 32) to cover values with HMAC-SHA256`,
-    severity: 'warning',
-  };
+  return plainResult(
+    secretChecksumKey,
+    `secretChecksumKey is not set, so checksums cover only the type and key names of ${shown}, never a digest of their values: nothing rolls when only a value changes. Set secretChecksumKey to a random key kept secret (openssl rand -hex 32) to cover values with HMAC-SHA256`,
+  );
 }

@@ -3,6 +3,7 @@
 import { annotationEdit, annotationField, type MappingEdit } from '../model/edit.js';
 import { getPath } from '../model/path.js';
 import type { Resource } from '../model/resource.js';
+import { checksum } from '../model/result-rules.js';
 import { deferredInfo, describe, type Result } from '../model/results.js';
 import type { Producers } from './producers.js';
 import { esoSpecOf, unfollowedDependencies } from './sources/eso-dependencies.js';
@@ -48,7 +49,7 @@ export function planSourceAnnotations(
         edits.push(annotationEdit(resource.index, metadata, key, value));
       }
       results.push(
-        deferredInfo(resource, () => ({
+        deferredInfo(checksum, resource, () => ({
           message: `${key} covers ${covers.map(describe).join(', ')}`,
           field: { path: annotationField(metadata, key), proposedValue: value },
         })),

@@ -1,6 +1,7 @@
 // What the stages share: a malformed item stops the rule for that item only; keys and groups.
 // Below every stage, so that the stages import each other in their order only.
 import { ItemError, type Resource } from '../model/resource.js';
+import { malformedField } from '../model/result-rules.js';
 import { describe, type Result, resourceResult } from '../model/results.js';
 import type { SecretSource } from './sources/source.js';
 import type { KeySet } from './workloads/references.js';
@@ -13,7 +14,7 @@ export function guarded(results: Result[], resource: Resource, rule: () => void)
     if (!(error instanceof ItemError)) throw error;
     const field = error.field ? { path: error.field } : undefined;
     results.push(
-      resourceResult(resource, 'error', `${describe(resource)}: ${error.message}`, field),
+      resourceResult(malformedField, resource, `${describe(resource)}: ${error.message}`, field),
     );
   }
 }

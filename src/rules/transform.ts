@@ -4,6 +4,7 @@
 
 import type { Config } from '../model/config.js';
 import type { MappingEdit } from '../model/edit.js';
+import { foldRepeats } from '../model/fold.js';
 import type { Bystander, Resource } from '../model/resource.js';
 import type { ResourceRef, Result } from '../model/results.js';
 import { planArgocdHealth } from './argocd-health.js';
@@ -12,6 +13,7 @@ import { findConsumers } from './consumers.js';
 import { runLints } from './lints/index.js';
 import type { WaveNode } from './order/waves.js';
 import { findProducers } from './producers.js';
+import { settle, severityIn } from './rule-table.js';
 import { planSourceAnnotations } from './source-annotations.js';
 import type { SecretSource } from './sources/source.js';
 import { planWaves } from './wave-plan.js';
@@ -59,7 +61,7 @@ export function transform(
   const { checksummed } = checksums;
   const lints = runLints(
     { resources, bystanders, sources, consumersOf, checksummed, unresolved, keyedReads, config },
-    config,
+    severityIn(config),
   );
   // Edits and results in the order of the stages; results then in item order.
   const stages = [checksums, own, health, order, lints];
@@ -67,7 +69,16 @@ export function transform(
   return {
     edits: stages.flatMap((stage) => stage.edits),
     results: sortByItem(
-      [producers, consumption, ...stages].flatMap((stage) => stage.results),
+      // The same note on many sources (KES's migration note on every KES item) is read once,
+      // folded after settle so that it names no resource that silences it.
+      foldRepeats(
+        settle(
+          [producers, consumption, ...stages].flatMap((stage) => stage.results),
+          resources,
+          config,
+        ),
+        new Set(producers.results),
+      ),
       resources,
     ),
     plan: { nodes, stores, sources, consumersOf, checksums: checksummed, placed, conflicts },

@@ -85,7 +85,7 @@ export function planWaves(
     defaults.set(node, config.storeWave);
   }
   const placement: Placement = { edits: [], results: [], placed: new Set(), conflicts: new Map() };
-  placeWaves(defaults, { conflictSeverity: config.waveConflictSeverity }, placement);
+  placeWaves(defaults, placement);
   if (config.syncWaves) {
     const { placed, conflicts, edits, results } = placement;
     return { nodes, placed, conflicts, edits, results: [...errors, ...results] };

@@ -147,7 +147,7 @@ describe('plan from kpt fn source equals kpt fn render', () => {
     expect(both).toEqual({
       status: 1,
       stdout: '',
-      stderr: `error: conflicting configuration: key=value arguments and --fn-config ${config}; give only one\n`,
+      stderr: `error: conflicting configuration: key=value arguments and --fn-config ${config}; give only one (invalid-config)\n`,
     });
     const missing = planOf('config-typed', pkg, '--fn-config', join(tmp, 'nope.yaml'));
     expect(missing.status).toBe(1);
@@ -171,7 +171,7 @@ describe('plan from kpt fn source equals kpt fn render', () => {
       '',
     ]);
     expect(out.stderr).toBe(
-      'error: ExternalSecret storefront/api-token has sync-wave 3, not below Deployment storefront/frontend (wave 0), so Argo CD may apply it too late: set argocd.argoproj.io/sync-wave to "-1" or lower, or remove it to let secret-rollout choose [ExternalSecret storefront/api-token metadata.annotations[argocd.argoproj.io/sync-wave] external-secret.yaml]\n',
+      'error: ExternalSecret storefront/api-token has sync-wave 3, not below Deployment storefront/frontend (wave 0), so Argo CD may apply it too late: set argocd.argoproj.io/sync-wave to "-1" or lower, or remove it to let secret-rollout choose [ExternalSecret storefront/api-token metadata.annotations[argocd.argoproj.io/sync-wave] external-secret.yaml] (wave-conflict)\n',
     );
   });
 });

@@ -3,6 +3,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { readConfig } from '../../src/model/config.js';
+import { ruleCatalog } from '../../src/rules/rule-table.js';
 import { run } from '../../src/run.js';
 import { deployment, envFrom, externalSecret, resourceList, secretKeyRef } from '../helpers.js';
 import {
@@ -186,7 +187,7 @@ describe('plain ConfigMaps and Secrets', () => {
 
   it('read their options: empty is off, keys are validated, the HMAC key is never shown', () => {
     const config = (data: Record<string, unknown>) =>
-      readConfig({ apiVersion: 'v1', kind: 'ConfigMap', data });
+      readConfig({ apiVersion: 'v1', kind: 'ConfigMap', data }, ruleCatalog);
     expect(config({ secretChecksumAnnotation: '' }).secretChecksumAnnotation).toBe('');
     expect(config({ clusterExternalSecretNamespaces: 'all' }).clusterExternalSecretNamespaces).toBe(
       'all',
@@ -198,11 +199,14 @@ describe('plain ConfigMaps and Secrets', () => {
       'must be selected or all',
     );
     const typed = () =>
-      readConfig({
-        apiVersion: 'fn.kpt.dev/v1alpha1',
-        kind: 'SecretRollout',
-        secretChecksumKey: 123456789,
-      });
+      readConfig(
+        {
+          apiVersion: 'fn.kpt.dev/v1alpha1',
+          kind: 'SecretRollout',
+          secretChecksumKey: 123456789,
+        },
+        ruleCatalog,
+      );
     expect(typed).toThrow('secretChecksumKey must be a string');
     expect(typed).not.toThrow('123456789');
   });

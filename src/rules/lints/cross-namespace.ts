@@ -8,7 +8,10 @@ import type { SecretSource } from '../sources/source.js';
 import type { Lint, UnresolvedRef } from './lint.js';
 
 export const crossNamespace: Lint = {
-  option: 'crossNamespaceSeverity',
+  id: 'cross-namespace',
+  severity: 'warning',
+  summary: 'A workload reads a Secret that sources produce only in other namespaces',
+  help: 'Fix the namespace on one side.',
   check({ resources, bystanders, sources, unresolved }, { report }) {
     if (unresolved.size === 0) return;
     // Plain Secrets and ConfigMaps in the input, parsed or copied through.

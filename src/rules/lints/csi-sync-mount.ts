@@ -12,7 +12,11 @@ import type { Lint } from './lint.js';
 const failure = 'CreateContainerConfigError, or a secret volume that cannot mount';
 
 export const csiSyncMount: Lint = {
-  option: 'csiSyncMountSeverity',
+  id: 'csi-sync-mount',
+  severity: 'warning',
+  summary:
+    'A workload reads a Secret the Secrets Store CSI driver syncs without mounting its class',
+  help: 'Mount the SecretProviderClass in the workload’s pod template: the driver creates and updates a synced Secret only while a pod mounts its class.',
   check({ sources, consumersOf }, { report }) {
     // A SecretProviderClass is one source for its mount and one per synced Secret, all on its item.
     const mounts = new Map<Resource, SecretSource>();

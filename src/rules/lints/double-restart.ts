@@ -309,7 +309,10 @@ function unreadMessages(resource: Resource, unread: Unread): string[] {
 }
 
 export const doubleRestart: Lint = {
-  option: 'doubleRestartSeverity',
+  id: 'double-restart',
+  severity: 'warning',
+  summary: 'A workload with a checksum that another mechanism restarts too',
+  help: 'Keep one restart mechanism: remove the other one, or opt the workload out with secret-rollout/ignore: "true".',
   // VSO kinds that are not sources are read as projections: keep their restart targets.
   reads: restartTargets.kinds.map((kind) => ({
     group: restartTargets.group,

@@ -7,7 +7,10 @@ import { hookKey, phaseOf } from '../order/phases.js';
 import type { Lint } from './lint.js';
 
 export const hookPhase: Lint = {
-  option: 'hookPhaseSeverity',
+  id: 'hook-phase',
+  severity: 'warning',
+  summary: 'A hook reads a source applied in a later sync phase',
+  help: 'Make the source (and its store, if it has one) a hook of the same phase, or run the consumer in a later phase: phase beats wave, so on first install the Secret does not exist yet.',
   check({ consumersOf }, { report }) {
     for (const [source, consumers] of consumersOf) {
       const sourcePhase = phaseOf(source.resource);

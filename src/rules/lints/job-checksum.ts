@@ -9,7 +9,10 @@ import { isKind, type Lint } from './lint.js';
 const syncOptionsKey = 'argocd.argoproj.io/sync-options';
 
 export const jobChecksum: Lint = {
-  option: 'jobChecksumSeverity',
+  id: 'job-checksum',
+  severity: 'warning',
+  summary: 'A plain Job whose pod template gets a checksum: Job templates are immutable',
+  help: 'Make it a hook with hook-delete-policy: BeforeHookCreation, or set argocd.argoproj.io/sync-options: Force=true,Replace=true: the apply fails when an immutable template changes.',
   check({ checksummed, config }, { report }) {
     for (const [resource, templates] of checksummed) {
       if (!isKind(resource, 'batch', 'Job') || phaseOf(resource)?.hook) continue;

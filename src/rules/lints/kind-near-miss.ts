@@ -133,7 +133,10 @@ export function unservedVersion(resource: Resource): { known: KnownKind; why: st
 const article = (kind: string) => `${/^[AEIOU]/.test(kind) ? 'an' : 'a'} ${kind}`;
 
 export const kindNearMiss: Lint = {
-  option: 'kindNearMissSeverity',
+  id: 'kind-near-miss',
+  severity: 'warning',
+  summary: 'A resource looks like a kind secret-rollout reads but is not one',
+  help: 'Set the apiVersion and kind the message gives: an item that is not read gets no checksum and no wave.',
   check({ resources }, { report }) {
     // An input has thousands of items and a dozen kinds: each kind is compared once.
     const misses = new Map<string, ReturnType<typeof nearMiss>>();

@@ -1,9 +1,10 @@
 // A lint reads the plan (which sources each pod template reads) and reports traps visible in the
-// manifests alone. Each lint is one module; its severity is a config option (`off` disables it).
+// manifests alone. Each lint is one module, which declares it whole (the Lint below).
 import type { Config } from '../../model/config.js';
 import type { MappingEdit } from '../../model/edit.js';
 import type { Trail } from '../../model/path.js';
 import { type Bystander, groupOf, type Resource } from '../../model/resource.js';
+import type { Rule } from '../../model/results.js';
 import type { SecretSource } from '../sources/source.js';
 import type { ProducedKind } from '../workloads/references.js';
 import type { PodTemplateShape } from '../workloads/shapes.js';
@@ -50,27 +51,32 @@ export type Report = (resource: Resource, message: string, field?: string) => vo
 export interface LintOutput {
   /** A finding, at the lint's severity. */
   report: Report;
-  /** An info result, for example about a fix the lint applied. */
+  /**
+   * An info result, for example about a fix the lint applied: it carries the lint's id (silenced
+   * with it, gone when it is off) but stays info whatever severity the lint is set to.
+   */
   note: Report;
   edits: MappingEdit[];
+  /**
+   * Whether a resource silences this lint (`secret-rollout/silence`): a result that names several
+   * resources leaves such ones out, as its own result on them would be dropped.
+   */
+  silenced: (resource: Resource) => boolean;
 }
 
-export interface Lint {
-  option:
-    | 'hookPhaseSeverity'
-    | 'jobChecksumSeverity'
-    | 'unpinnedVersionSeverity'
-    | 'vaultAgentJobSeverity'
-    | 'crossNamespaceSeverity'
-    | 'missingKeySeverity'
-    | 'kindNearMissSeverity'
-    | 'doubleRestartSeverity'
-    | 'scaledJobRolloutSeverity'
-    | 'csiSyncMountSeverity'
-    | 'nearNameSeverity';
+/**
+ * A lint, declared in its module: its rule (id, default severity, SARIF's texts), what it reads
+ * and its check. Its option is `<id in camelCase>Severity` (`unpinnedVersionSeverity`), the same
+ * as `severity: {<id>: …}` (rule-table.ts); `off` skips the check.
+ */
+export interface Lint extends Rule {
+  /** Lints report traps in what the user wrote: each can be set or silenced. */
+  readonly fixed?: never;
+  /** What to do about it: every lint says. */
+  readonly help: string;
   /**
    * Fields the lint reads of items of kinds that are not sources, beyond their metadata and pod
-   * templates: the reader builds only those of such items (rules/reads.ts).
+   * templates: the reader builds only those of such items (rules/read-plan.ts).
    */
   reads?: readonly { group: string; kind: string; fields: readonly string[] }[];
   check(context: LintContext, output: LintOutput): void;

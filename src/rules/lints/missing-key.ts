@@ -13,7 +13,10 @@ const listKeys = (keys: Iterable<string>) =>
     .join(', ');
 
 export const missingKey: Lint = {
-  option: 'missingKeySeverity',
+  id: 'missing-key',
+  severity: 'warning',
+  summary: 'A reference reads a key its Secret or ConfigMap will not have',
+  help: 'Fix the key on one side: the source alone decides the keys of what it produces.',
   check({ keyedReads }, { report }) {
     for (const { consumer, sources, keys, at } of keyedReads) {
       // Several sources writing one Secret: a key any of them makes is there; any unknown: unsure.

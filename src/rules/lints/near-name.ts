@@ -47,7 +47,10 @@ const extends_ = (long: string, short: string) =>
 const affixed = (a: string, b: string) => extends_(a, b) || extends_(b, a);
 
 export const nearName: Lint = {
-  option: 'nearNameSeverity',
+  id: 'near-name',
+  severity: 'info',
+  summary: 'A workload reads a Secret nothing in the input makes, next to a near name it makes',
+  help: 'Read the name the input makes; if the Secret comes from elsewhere (the cluster, a chart not in the input), silence the rule for that workload or set it off.',
   check({ resources, bystanders, sources, unresolved }, { report }) {
     if (unresolved.size === 0) return;
     // What the input makes, per kind and namespace; a name made anywhere (another namespace is
@@ -135,7 +138,7 @@ function message(resource: Resource, { kind, name }: UnresolvedRef, near: Made):
   return (
     `${describe(resource)} reads ${kind} ${name}, which nothing in the input makes, while ` +
     `${has} ${kind} ${near.name} in its namespace: if that is the one meant, fix the name; if ` +
-    `${name} comes from elsewhere (the cluster, a chart not in the input), set nearNameSeverity ` +
-    'to off'
+    `${name} comes from elsewhere (the cluster, a chart not in the input), silence near-name ` +
+    'for this workload (secret-rollout/silence) or set it off'
   );
 }

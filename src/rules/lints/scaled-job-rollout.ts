@@ -7,7 +7,10 @@ import { describe } from '../../model/results.js';
 import { isKind, type Lint } from './lint.js';
 
 export const scaledJobRollout: Lint = {
-  option: 'scaledJobRolloutSeverity',
+  id: 'scaled-job-rollout',
+  severity: 'info',
+  summary: 'A KEDA ScaledJob whose running Jobs a checksum change deletes',
+  help: 'Set spec.rollout.strategy: gradual, so running Jobs finish on the old spec.',
   reads: [
     {
       group: 'keda.sh',

@@ -85,8 +85,11 @@ interface Group {
 }
 
 export const unpinnedVersion: Lint = {
-  option: 'unpinnedVersionSeverity',
-  check({ resources, consumersOf }, { report, note }) {
+  id: 'unpinned-version',
+  severity: 'warning',
+  summary: 'An ExternalSecret whose remote value can rotate without a change in Git',
+  help: 'Pin remoteRef.version where the provider can; for a generator use refreshPolicy OnChange or refreshInterval 0; or accept it (set the rule to info or off): the checksum cannot follow a rotation of the remote value.',
+  check({ resources, consumersOf }, { report, note, silenced }) {
     // The stores of the input, found on the first look-up (most ExternalSecrets are pinned).
     let stores: Map<string, Resource> | undefined;
     const storeAt = (key: string) => {
@@ -130,7 +133,10 @@ export const unpinnedVersion: Lint = {
     for (const [resource, { namespace, consumers }] of read) {
       const site = esoSpecOf(resource);
       // Nobody reads it, or only Jobs that read the Secret afresh at each run: no trap.
-      if (!site || consumers.length === 0 || consumers.every(runsAfresh)) continue;
+      // Silenced on it: left out of its group too, which names every member.
+      if (!site || consumers.length === 0 || consumers.every(runsAfresh) || silenced(resource)) {
+        continue;
+      }
       for (const { why, store } of unpinnedEntries(site.spec)) {
         if (!store) {
           add('generator', () => ({ advice: 'generator' }), resource, why);

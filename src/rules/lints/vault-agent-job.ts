@@ -14,7 +14,10 @@ const prePopulateOnly = 'vault.hashicorp.com/agent-pre-populate-only';
 const isTrue = (value: unknown) => ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(String(value));
 
 export const vaultAgentJob: Lint = {
-  option: 'vaultAgentJobSeverity',
+  id: 'vault-agent-job',
+  severity: 'warning',
+  summary: 'A Job or CronJob with the Vault Agent sidecar never completes',
+  help: 'Set vault.hashicorp.com/agent-pre-populate-only: "true" on its pod template, or fixVaultAgentJobs: true to let secret-rollout set it.',
   check({ resources, config }, { report, note, edits }) {
     for (const resource of resources) {
       if (!isKind(resource, 'batch', 'Job') && !isKind(resource, 'batch', 'CronJob')) continue;

@@ -3,13 +3,8 @@
 import { parseInt64 } from '../../model/config.js';
 import { annotationEdit, annotationField, type MappingEdit } from '../../model/edit.js';
 import { ItemError, type Resource } from '../../model/resource.js';
-import {
-  deferredInfo,
-  describe,
-  type Result,
-  resourceResult,
-  type Severity,
-} from '../../model/results.js';
+import { noWaveOrder, syncWave, waveConflict } from '../../model/result-rules.js';
+import { deferredInfo, describe, type Result, resourceResult } from '../../model/results.js';
 
 export const syncWaveKey = 'argocd.argoproj.io/sync-wave';
 /** Argo CD parses waves as 64-bit integers. */
@@ -57,20 +52,12 @@ export interface Placement {
   conflicts: Map<WaveNode, WaveNode[]>;
 }
 
-export interface WaveOptions {
-  conflictSeverity: Severity;
-}
-
 /**
  * Places every node that has a default wave (ExternalSecrets, stores), after all the nodes that
  * must come after it (wantedWave); an explicit wave is kept and checked. Consumers are never
  * moved. Mutates `node.wave`.
  */
-export function placeWaves(
-  defaults: ReadonlyMap<WaveNode, bigint>,
-  options: WaveOptions,
-  placement: Placement,
-): void {
+export function placeWaves(defaults: ReadonlyMap<WaveNode, bigint>, placement: Placement): void {
   const order = dependencyOrder(defaults.keys(), placement);
   // The highest explicit wave of what must come before each node: those never move.
   const fixedBefore = highestBefore(order, (node) => node.wave.explicit);
@@ -83,7 +70,7 @@ export function placeWaves(
     if (wanted === undefined) {
       // Nothing is below the lowest 64-bit wave: a consumer there cannot be ordered after this.
       const message = `${describe(node.resource)} would need a sync-wave below ${minWave}, the lowest Argo CD parses: raise the waves of ${listed([...node.before].filter((n) => n.wave.value === minWave).map((n) => describe(n.resource)))}`;
-      placement.results.push(resourceResult(node.resource, 'error', message, { path: field }));
+      placement.results.push(resourceResult(noWaveOrder, node.resource, message, { path: field }));
       continue;
     }
     if (node.wave.explicit) {
@@ -104,7 +91,7 @@ export function placeWaves(
     const wave = node.wave.value;
     const { before } = node;
     placement.results.push(
-      deferredInfo(node.resource, () => ({
+      deferredInfo(syncWave, node.resource, () => ({
         message: `sync-wave ${wave}${beforeList(before)}`,
         field: { path: field, proposedValue: String(wave) },
       })),
@@ -119,7 +106,7 @@ export function placeWaves(
     placement.conflicts.set(node, late);
     const message = conflictMessage(node, late, wanted);
     placement.results.push(
-      resourceResult(node.resource, options.conflictSeverity, message, {
+      resourceResult(waveConflict, node.resource, message, {
         path: field,
         currentValue: String(node.wave.value),
         proposedValue: String(wanted),
@@ -159,7 +146,7 @@ function dependencyOrder(roots: Iterable<WaveNode>, placement: Placement): WaveN
       const seen = state.get(after);
       if (seen === 'visiting') {
         const message = `${describe(after.resource)} and ${describe(node.resource)} depend on each other (a store that reads the Secret of an ExternalSecret using it): no sync-wave order exists; break the cycle`;
-        placement.results.push(resourceResult(after.resource, 'error', message));
+        placement.results.push(resourceResult(noWaveOrder, after.resource, message));
       } else if (seen === undefined) {
         visit(after);
       }

@@ -5,6 +5,7 @@ import { canonicalJson, sha256Hex } from '../../model/hash.js';
 import type { JsonObject } from '../../model/json.js';
 import { getPath } from '../../model/path.js';
 import { ItemError, type Resource, readAnnotations } from '../../model/resource.js';
+import { selectedNamespaces } from '../../model/result-rules.js';
 import { describe, resourceResult } from '../../model/results.js';
 import { podTemplatesOf } from '../workloads/shapes.js';
 import {
@@ -72,7 +73,13 @@ export const clusterExternalSecret: SourceKind = {
         // This note goes on the first source only: the transform reports the notes of every source.
         notes: [
           ...(i === 0 && note
-            ? [resourceResult(resource, 'info', `${note}; selected: ${namespaces.join(', ')}`)]
+            ? [
+                resourceResult(
+                  selectedNamespaces,
+                  resource,
+                  `${note}; selected: ${namespaces.join(', ')}`,
+                ),
+              ]
             : []),
           ...notes,
         ],

@@ -7,6 +7,11 @@ import { canonicalJson, sha256Hex } from '../../model/hash.js';
 import { isObject, type Json, type JsonObject } from '../../model/json.js';
 import { fieldPath, getPath, parsePath, walk } from '../../model/path.js';
 import { groupOf, ItemError, type Resource } from '../../model/resource.js';
+import {
+  dependencyMissingKey,
+  dependencyNotInInput,
+  dependencyRefresh,
+} from '../../model/result-rules.js';
 import { describe, type Result, resourceResult } from '../../model/results.js';
 import { stringMap } from './fields.js';
 import { type NormalizeRule, normalize } from './normalize.js';
@@ -160,7 +165,7 @@ export function readDependencies(
     if (!found) {
       const what = `${group === generatorGroup ? 'generator ' : ''}${kind} ${scope ? `${scope}/` : ''}${name}`;
       const message = `${field}: ${what} is not in the input: ESO reads it at each refresh, and no checksum follows it`;
-      notes.push(resourceResult(resource, 'info', message, { path: field }));
+      notes.push(resourceResult(dependencyNotInInput, resource, message, { path: field }));
       continue;
     }
     const read = reads.get(found) ?? { reference, keys: new Set<string>() };
@@ -208,7 +213,7 @@ function entryOf(
   const found = keys.filter((key) => {
     if (present.has(key)) return true;
     const message = `${field}: ${describe(dependency)} has no key ${key}: ESO cannot render the template`;
-    notes.push(resourceResult(resource, 'warning', message, { path: field }));
+    notes.push(resourceResult(dependencyMissingKey, resource, message, { path: field }));
     return false;
   });
   if (secret && !secret.digests) return { kind, name, keys: found.sort() };
@@ -236,15 +241,15 @@ export function unfollowedDependencies(
   const unfollowed = `${refresh.why}: ESO does not sync again when ${dependenciesAnnotation} changes, so a change of ${names} does not reach the Secret`;
   if (dependencies.some((d) => groupOf(d.apiVersion) === generatorGroup)) {
     const message = `${unfollowed}; ESO keeps the value it made (refreshPolicy OnChange or a refreshInterval above 0 would make a new one at every sync)`;
-    return resourceResult(resource, 'info', message, field);
+    return resourceResult(dependencyRefresh, resource, message, field, 'info');
   }
   const advice = 'use refreshPolicy OnChange, or a refreshInterval above 0';
   if (!consumed) {
     const message = `${unfollowed} (no workload in the input reads it); ${advice}`;
-    return resourceResult(resource, 'info', message, field);
+    return resourceResult(dependencyRefresh, resource, message, field, 'info');
   }
   const message = `${unfollowed} while its consumers restart; ${advice}`;
-  return resourceResult(resource, 'warning', message, field);
+  return resourceResult(dependencyRefresh, resource, message, field);
 }
 
 /** An ESO spec and where it is: an ExternalSecret's `spec`, a ClusterExternalSecret's. */

@@ -2,6 +2,7 @@
 // Secret is always named after the ExternalSecret (KES has no target name).
 import type { JsonObject } from '../../model/json.js';
 import { ItemError } from '../../model/resource.js';
+import { kesMigration } from '../../model/result-rules.js';
 import { resourceResult } from '../../model/results.js';
 import {
   listContent,
@@ -90,7 +91,7 @@ export const kubernetesExternalSecret: SourceKind = {
       'data[].secretKey; dataFrom[] → dataFrom[].extract.key; template → spec.target.template';
     return operatorSecret(resource, config, {
       secretName: resource.name,
-      notes: [resourceResult(resource, 'info', migrate)],
+      notes: [resourceResult(kesMigration, resource, migrate)],
       content: listContent(normalized, 'data', 'name', narrowable),
       // When narrowable, data[].name alone names the Secret's keys.
       producedKeys: () =>

@@ -2,6 +2,7 @@
 // SealedSecret, in its namespace: Unseal() overwrites whatever spec.template.metadata says.
 import { isObject, type Json, type JsonObject } from '../../model/json.js';
 import { ItemError } from '../../model/resource.js';
+import { sealedSecretMetadata } from '../../model/result-rules.js';
 import { type Result, resourceResult } from '../../model/results.js';
 import type { KeySet } from '../workloads/references.js';
 import { objectField, optionalObject, optionalString, pickKeys, stringMap } from './fields.js';
@@ -56,7 +57,7 @@ export const sealedSecret: SourceKind = {
       if (written && written !== actual) {
         const message = `spec.template.metadata.${field} ${written} is ignored: the controller writes the Secret to the SealedSecret's ${field} (${actual ?? 'unset'})`;
         notes.push(
-          resourceResult(resource, 'warning', message, {
+          resourceResult(sealedSecretMetadata, resource, message, {
             path: `spec.template.metadata.${field}`,
           }),
         );

@@ -2,6 +2,7 @@
 // credentials from a Vault secrets engine (database, AWS, …) into `spec.destination.name` in its
 // namespace, and renews or replaces them on the lease's schedule.
 import type { Json, JsonObject } from '../../model/json.js';
+import { unfollowedRenewal } from '../../model/result-rules.js';
 import { resourceResult } from '../../model/results.js';
 import { objectField, optionalBoolean, stringMap } from './fields.js';
 import { type NormalizeRule, normalize } from './normalize.js';
@@ -54,7 +55,7 @@ export const vaultDynamicSecret: SourceKind = {
     const message = allowStatic
       ? `the checksum of Secret ${secretName} cannot follow Vault's rotation of these static credentials: it only rolls the consumers when the spec changes`
       : `the checksum of Secret ${secretName} cannot follow the credentials VSO requests when their lease can no longer be renewed: it only rolls the consumers when the spec changes (every spec change, since VSO then requests new ones)`;
-    notes.push(resourceResult(resource, 'info', message, { path: 'spec' }));
+    notes.push(resourceResult(unfollowedRenewal, resource, message, { path: 'spec' }));
     return operatorSecret(resource, config, {
       secretName,
       notes,

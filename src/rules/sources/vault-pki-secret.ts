@@ -2,6 +2,7 @@
 // certificate from a Vault PKI role into `spec.destination.name` in its namespace, and a new one
 // before it expires.
 import type { Json } from '../../model/json.js';
+import { unfollowedRenewal } from '../../model/result-rules.js';
 import { resourceResult } from '../../model/results.js';
 import { objectField } from './fields.js';
 import { type NormalizeRule, normalize } from './normalize.js';
@@ -37,7 +38,7 @@ export const vaultPkiSecret: SourceKind = {
     const { secretName, notes } = readDestination(resource, spec);
     const normalized = normalize(spec, rules);
     const message = `the checksum of Secret ${secretName} cannot follow the certificates VSO issues before the current one expires (expiryOffset): it only rolls the consumers when the spec changes (every spec change, since VSO then issues a new one)`;
-    notes.push(resourceResult(resource, 'info', message, { path: 'spec' }));
+    notes.push(resourceResult(unfollowedRenewal, resource, message, { path: 'spec' }));
     return operatorSecret(resource, config, {
       secretName,
       notes,

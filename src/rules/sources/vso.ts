@@ -3,6 +3,7 @@
 // fields count.
 import type { JsonObject } from '../../model/json.js';
 import { ItemError, type Resource } from '../../model/resource.js';
+import { vsoDestination } from '../../model/result-rules.js';
 import { type Result, resourceResult } from '../../model/results.js';
 import { objectField, optionalBoolean, optionalObject, requiredString } from './fields.js';
 import type { NormalizeRule } from './normalize.js';
@@ -24,7 +25,9 @@ export function readDestination(resource: Resource, spec: JsonObject): Destinati
   const notes: Result[] = [];
   if (!create) {
     const message = `spec.destination.create is false: VSO only writes the data of the existing Secret ${secretName} and fails until it exists; its type, labels and annotations are not VSO's`;
-    notes.push(resourceResult(resource, 'info', message, { path: 'spec.destination.create' }));
+    notes.push(
+      resourceResult(vsoDestination, resource, message, { path: 'spec.destination.create' }),
+    );
   }
   return { secretName, create, notes };
 }

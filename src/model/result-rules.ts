@@ -1,0 +1,162 @@
+// The rules of the results no lint reports: reading, options, edits, each planning stage's notes
+// and warnings. Lints declare their own in their modules; rules/rule-table.ts lists both, this
+// module's exports as they are (so a rule declared here is in the table). Declarations only, in
+// model/ so that every stage (sources and order too) and run.ts can name a result's rule.
+import type { Rule } from './results.js';
+
+// Results that make the run fail or say what it could not do: never lowered nor silenced.
+
+export const invalidInput: Rule = {
+  id: 'invalid-input',
+  severity: 'error',
+  fixed: true,
+  summary: 'The input or an item cannot be read: invalid YAML or JSON, too large, malformed',
+};
+export const invalidConfig: Rule = {
+  id: 'invalid-config',
+  severity: 'error',
+  fixed: true,
+  summary: 'The options cannot be read, or come from two places',
+};
+export const editRefused: Rule = {
+  id: 'edit-refused',
+  severity: 'error',
+  fixed: true,
+  summary: 'An edit could not be proven to change only the field it sets',
+};
+export const malformedField: Rule = {
+  id: 'malformed-field',
+  severity: 'error',
+  fixed: true,
+  summary: 'A field a rule reads is malformed: the rule skips that item',
+};
+export const checksumBudget: Rule = {
+  id: 'checksum-budget',
+  severity: 'error',
+  fixed: true,
+  summary: 'The checksums would take more work than the input size allows',
+};
+export const noWaveOrder: Rule = {
+  id: 'no-wave-order',
+  severity: 'error',
+  fixed: true,
+  summary: 'No sync-wave order exists: a dependency cycle, or a wave below the lowest',
+};
+export const notRendered: Rule = {
+  id: 'not-rendered',
+  severity: 'error',
+  fixed: true,
+  summary: 'Check mode: an annotation a render would set or change',
+};
+export const moreResults: Rule = {
+  id: 'more-results',
+  severity: 'info',
+  fixed: true,
+  summary: 'The count of info results past the first 200 (`plan` lists them all)',
+};
+
+// What the plan does and why: info unless it is a trap.
+
+export const checksum: Rule = {
+  id: 'checksum',
+  severity: 'info',
+  summary: 'A pod template gets the checksum of the sources it reads (a source, of what it reads)',
+};
+export const syncWave: Rule = {
+  id: 'sync-wave',
+  severity: 'info',
+  summary: 'A store, source or consumer gets (or keeps) its sync-wave',
+};
+export const waveConflict: Rule = {
+  id: 'wave-conflict',
+  severity: 'error',
+  summary: 'A sync-wave written in the input contradicts the order',
+  help: 'Lower the wave of what must come first, or raise the wave the message names.',
+};
+export const bareTemplate: Rule = {
+  id: 'bare-pod',
+  severity: 'info',
+  summary: 'A bare Pod reads a source: an annotation change does not restart it',
+};
+export const optedOut: Rule = {
+  id: 'opted-out',
+  severity: 'info',
+  summary: 'A workload opted out of checksums with secret-rollout/ignore',
+};
+export const sourceSkipped: Rule = {
+  id: 'source-skipped',
+  severity: 'info',
+  summary: 'A source that produces no Secret to follow, skipped',
+};
+export const duplicateWriter: Rule = {
+  id: 'duplicate-writer',
+  severity: 'warning',
+  summary: 'Several sources write one Secret',
+  help: 'Keep one source per Secret; each consumer’s checksum covers all of them meanwhile.',
+};
+export const secretChecksumKey: Rule = {
+  id: 'secret-checksum-key',
+  severity: 'warning',
+  summary: 'Without secretChecksumKey, checksums cover no Secret values',
+  help: 'Set secretChecksumKey to a random key kept secret (openssl rand -hex 32).',
+};
+export const selectedNamespaces: Rule = {
+  id: 'selected-namespaces',
+  severity: 'info',
+  summary: 'The namespaces a ClusterExternalSecret is assumed to select',
+};
+export const kesMigration: Rule = {
+  id: 'kes-migration',
+  severity: 'info',
+  summary: 'A Kubernetes External Secrets resource, with how to migrate it to ESO',
+};
+export const unfollowedRenewal: Rule = {
+  id: 'unfollowed-renewal',
+  severity: 'info',
+  summary: 'A VSO Secret whose renewal by the operator no checksum can follow',
+};
+export const vsoDestination: Rule = {
+  id: 'vso-destination',
+  severity: 'info',
+  summary: 'A VSO destination with create: false writes into an existing Secret',
+};
+export const dependencyNotInInput: Rule = {
+  id: 'dependency-not-in-input',
+  severity: 'info',
+  summary: 'An ExternalSecret reads a ConfigMap, Secret or generator the input does not have',
+};
+export const dependencyMissingKey: Rule = {
+  id: 'dependency-missing-key',
+  severity: 'warning',
+  summary: 'An ExternalSecret template reads a key its ConfigMap or Secret does not have',
+  help: 'Fix the key on one side: ESO cannot render the template.',
+};
+export const dependencyRefresh: Rule = {
+  id: 'dependency-refresh',
+  severity: 'warning',
+  summary: 'An ExternalSecret that does not sync again when its dependencies change',
+  help: 'Use refreshPolicy OnChange, or a refreshInterval above 0.',
+};
+export const sealedSecretMetadata: Rule = {
+  id: 'sealed-secret-metadata',
+  severity: 'warning',
+  summary: 'A SealedSecret template names a name or namespace the controller ignores',
+  help: 'Remove spec.template.metadata.name and namespace, or make them the SealedSecret’s own.',
+};
+export const healthCheck: Rule = {
+  id: 'health-check',
+  severity: 'info',
+  summary: 'The ExternalSecret health check installed into argocd-cm',
+};
+export const healthCheckKept: Rule = {
+  id: 'health-check-kept',
+  severity: 'warning',
+  summary: 'An argocd-cm customizes ExternalSecret health already: left unchanged',
+  help: 'Compare it with `secret-rollout argocd-health`, or set argocdHealthCheck: false.',
+};
+export const silenceAnnotation: Rule = {
+  id: 'silence-annotation',
+  severity: 'warning',
+  summary: 'A secret-rollout/silence entry that names no rule, or one that cannot be silenced',
+  help: 'Write the rule ids the results show, comma-separated.',
+};
