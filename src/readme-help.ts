@@ -61,17 +61,15 @@ export function terminalText(markdown: string): string {
 
 /** One line's inline markdown as plain text. */
 function inline(line: string): string {
-  return (
-    line
-      // A parenthesised link into the repository, `([details](docs/options.md#x))`, says nothing
-      // without its target: left out whole, not as a dangling "(details)".
-      .replace(/\s*\(\[[^\]]*\]\((?!https?:\/\/)[^)\s]*\)\)/g, '')
-      .replace(/!?\[([^\]]*)\]\(([^)\s]*)\)/g, (_, text: string, url: string) =>
-        /^https?:\/\//.test(url) && url !== text ? `${text} (${url})` : text,
-      )
-      .replace(/\*\*([^*]+)\*\*|__([^_]+)__/g, (_, a?: string, b?: string) => a ?? b ?? '')
-      .replace(/(^|[\s(])\*([^*\s][^*]*)\*(?=[\s).,;:!?]|$)/g, '$1$2')
-      .replace(/`+([^`]*)`+/g, '$1')
-      .replace(/\\([\\`*_{}[\]()#+\-.!|<>])/g, '$1')
-  );
+  // A parenthesised link into the repository, `([details](docs/options.md#x))`, says nothing
+  // without its target: left out whole, not as a dangling "(details)".
+  return line
+    .replace(/\s*\(\[[^\]]*\]\((?!https?:\/\/)[^)\s]*\)\)/g, '')
+    .replace(/!?\[([^\]]*)\]\(([^)\s]*)\)/g, (_, text: string, url: string) =>
+      /^https?:\/\//.test(url) && url !== text ? `${text} (${url})` : text,
+    )
+    .replace(/\*\*([^*]+)\*\*|__([^_]+)__/g, (_, a?: string, b?: string) => a ?? b ?? '')
+    .replace(/(^|[\s(])\*([^*\s][^*]*)\*(?=[\s).,;:!?]|$)/g, '$1$2')
+    .replace(/`+([^`]*)`+/g, '$1')
+    .replace(/\\([\\`*_{}[\]()#+\-.!|<>])/g, '$1');
 }
