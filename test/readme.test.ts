@@ -362,6 +362,41 @@ const checks: Record<string, (block: Block) => void> = {
     const direct = sh('secret-rollout impact examples/ci/impact/base examples/ci/impact/head');
     expect(out.stdout).toBe(`impact: impact-out/impact.md\n${direct.stdout}`);
   },
+  // Argo CD plugin's CI: in a repository of two commits of examples/ci/impact as app/, the
+  // render passes and the report says what the second commit restarts.
+  "# CI with the plugin: app/ is the Application's path, BASE the pull request's base commit": (
+    block,
+  ) => {
+    requireTool('kubectl');
+    const repo = path.join(scratch, 'cmp-ci', 'repo');
+    mkdirSync(repo, { recursive: true });
+    const git = (...args: string[]) => {
+      const out = spawnSync('git', args, { cwd: repo, encoding: 'utf8' });
+      expect(out.stderr).toBe('');
+      expect(out.status).toBe(0);
+    };
+    git('init', '-q', '-b', 'main');
+    git('config', 'user.email', 'ci@example.com');
+    git('config', 'user.name', 'CI');
+    for (const side of ['base', 'head']) {
+      rmSync(path.join(repo, 'app'), { recursive: true, force: true });
+      cpSync(path.join(scratch, 'examples/ci/impact', side), path.join(repo, 'app'), {
+        recursive: true,
+      });
+      git('add', '-A');
+      git('commit', '-q', '-m', side);
+    }
+    const out = spawnSync('bash', ['-euo', 'pipefail', '-c', block.text], {
+      cwd: repo,
+      env: { ...env, BASE: 'HEAD~1' },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    expect(out.status, out.stderr).toBe(0);
+    expect(readFileSync(path.join(repo, 'impact.md'), 'utf8')).toContain(
+      '**2 workloads will restart** because 1 secret source changed',
+    );
+  },
   // The wave-conflict sample is what plan prints for examples/wave-conflict (the error abridged).
   'WAVE  KIND            NAME                           DETAIL': (block) => {
     requireTool('kpt');
