@@ -135,7 +135,7 @@ const checks: Record<string, (block: Block) => void> = {
 
   // Examples (also `--help`'s): as a whole, in a copy of examples/ of its own, since the kpt
   // package it renders is rendered in place.
-  '# Add checksums and waves to a kpt package, with the command on PATH': (block) => {
+  '# Write checksums and waves into a kpt package in place, with the command on PATH': (block) => {
     const dir = path.join(scratch, 'examples-block');
     cpSync(path.join(scratch, 'examples'), path.join(dir, 'examples'), { recursive: true });
     const out = bash(['-euo', 'pipefail', '-c', block.text], dir);
