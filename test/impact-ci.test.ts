@@ -157,6 +157,7 @@ describe('examples/ci/impact.sh', () => {
         { resource: deployment('worker'), reasons },
       ],
       silentRotations: [],
+      unchangedSilentRotations: 0,
       waves: [],
       added: [],
       removed: [],

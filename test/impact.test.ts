@@ -146,6 +146,7 @@ describe('impact', () => {
         { resource: ref('StatefulSet', 'worker'), reasons: [reason] },
       ],
       silentRotations: [],
+      unchangedSilentRotations: 0,
       waves: [],
       added: [],
       removed: [],
@@ -412,6 +413,7 @@ describe('impact', () => {
     const md = impactMarkdown({
       rollouts,
       silentRotations: [],
+      unchangedSilentRotations: 0,
       waves: [],
       added: [],
       removed: [],

@@ -282,6 +282,207 @@ const plainSecret =
 const plainConfigMap =
   'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: db\ndata:\n  password: x\nbinaryData:\n  blob: AA==\n';
 
+/** A store of `provider` (its spec.provider field) named `name`, with an empty provider spec. */
+const store = (name: string, provider: string, kind = 'ClusterSecretStore') =>
+  `apiVersion: external-secrets.io/v1\nkind: ${kind}\nmetadata:\n  name: ${name}\n${kind === 'SecretStore' ? '  namespace: shop\n' : ''}spec:\n  provider:\n    ${provider}: {}\n`;
+
+/** ExternalSecret `name` on ClusterSecretStore `on`, one remoteRef without a version. */
+const unpinnedOn = (name: string, on: string) =>
+  externalSecret(name, { namespace: 'shop' }).replace('name: vault', `name: ${on}`);
+
+describe('unpinned version, per store', () => {
+  const messages = (items: string[]) =>
+    resultsOf(run(resourceList(items)).stdout)
+      .filter((r) => /rotation/.test(String(r.message)))
+      .map((r) => ({
+        severity: r.severity,
+        on: `${(r.resourceRef as { kind: string }).kind} ${(r.resourceRef as { name: string }).name}`,
+        message: String(r.message),
+        field: (r.field as { path: string } | undefined)?.path,
+      }));
+  const read = (name: string, kind?: string) => {
+    const app = deployment(`${name}-app`, envFrom(name), { namespace: 'shop' });
+    return kind ? app.replace('apps/v1\nkind: Deployment', `batch/v1\nkind: ${kind}`) : app;
+  };
+  const pad = (i: number) => String(i).padStart(2, '0');
+
+  it('20 on 1Password and 10 on AWS: one info for the store that cannot pin, one warning for the rest', () => {
+    const items = [store('op', 'onepasswordSDK'), store('aws', 'aws')];
+    for (let i = 0; i < 20; i++) items.push(unpinnedOn(`op-${pad(i)}`, 'op'), read(`op-${pad(i)}`));
+    for (let i = 0; i < 10; i++)
+      items.push(unpinnedOn(`aws-${pad(i)}`, 'aws'), read(`aws-${pad(i)}`));
+    const found = messages(items);
+    expect(found.map((f) => [f.severity, f.on, f.field])).toEqual([
+      ['info', 'ClusterSecretStore op', 'spec.provider.onepasswordSDK'],
+      ['warning', 'ExternalSecret aws-00', 'spec'],
+    ]);
+    expect(found[0]?.message).toMatch(
+      /^20 ExternalSecrets \(ExternalSecret shop\/op-00, ExternalSecret shop\/op-01, ExternalSecret shop\/op-02, ExternalSecret shop\/op-03, ExternalSecret shop\/op-04 and 15 more\) read from ClusterSecretStore op, whose provider onepasswordSDK rejects remoteRef.version .*Stakater Reloader/,
+    );
+    expect(found[0]?.message).not.toMatch(/pin remoteRef/);
+    expect(found[1]?.message).toBe(
+      'the checksums of 10 ExternalSecrets reading ClusterSecretStore aws (ExternalSecret shop/aws-00, ExternalSecret shop/aws-01, ExternalSecret shop/aws-02, ExternalSecret shop/aws-03, ExternalSecret shop/aws-04 and 5 more) cannot follow a rotation of the remote value (10 entries; in ExternalSecret shop/aws-00: data[1].remoteRef has no fixed version): pin remoteRef.version so that a new version rolls their consumers, or set unpinnedVersionSeverity to info or off',
+    );
+  });
+
+  it.each([
+    ['bitwardensecretsmanager', 'ignores'],
+    ['doppler', 'ignores'],
+    ['kubernetes', 'ignores'],
+    ['infisical', 'ignores'],
+    ['onepassword', 'rejects'],
+    ['webhook', 'only hands'],
+  ])('a %s store gets the rotation info, no advice to pin', (provider, does) => {
+    const found = messages([store('s', provider), unpinnedOn('db', 's'), read('db')]);
+    expect(found.map((f) => [f.severity, f.on])).toEqual([['info', 'ClusterSecretStore s']]);
+    expect(found[0]?.message).toContain(`whose provider ${provider} ${does}`);
+  });
+
+  it('a SecretStore resolves in the namespace of the ExternalSecret', () => {
+    const items = [
+      store('s', 'doppler', 'SecretStore'),
+      unpinnedOn('db', 's').replace('kind: ClusterSecretStore', 'kind: SecretStore'),
+      read('db'),
+    ];
+    expect(messages(items).map((f) => f.on)).toEqual(['SecretStore s']);
+  });
+
+  it('is quiet when only Jobs and CronJobs read the Secret, and for the fake provider', () => {
+    expect(messages([store('s', 'aws'), unpinnedOn('db', 's'), read('db', 'Job')])).toEqual([]);
+    expect(messages([store('s', 'doppler'), unpinnedOn('db', 's'), read('db', 'Job')])).toEqual([]);
+    expect(messages([store('s', 'fake'), unpinnedOn('db', 's'), read('db')])).toEqual([]);
+    // One long-running reader is enough.
+    const mixed = [store('s', 'aws'), unpinnedOn('db', 's'), read('db', 'Job'), read('db')];
+    expect(messages(mixed).map((f) => f.severity)).toEqual(['warning']);
+  });
+
+  it('an entry on another store counts with that store', () => {
+    const es = unpinnedOn('db', 'aws').replace(
+      '      property: user\n',
+      '      property: user\n    sourceRef:\n      storeRef: {name: op, kind: ClusterSecretStore}\n',
+    );
+    const found = messages([store('op', 'onepassword'), store('aws', 'aws'), es, read('db')]);
+    expect(found.map((f) => [f.severity, f.on])).toEqual([['info', 'ClusterSecretStore op']]);
+  });
+});
+
+describe('cross namespace', () => {
+  it('is one warning per workload and Secret, at the first reference, naming every reference', () => {
+    const twice = `env:\n- name: A\n  valueFrom:\n    secretKeyRef: {name: db, key: user}\n- name: B\n  valueFrom:\n    secretKeyRef: {name: db, key: password}`;
+    const out = run(
+      resourceList([
+        pinned('db').replace('  name: db\n', '  name: db\n  namespace: prod\n'),
+        deployment('app', twice, { namespace: 'staging' }),
+      ]),
+    );
+    const found = resultsOf(out.stdout).filter((r) => /never cross/.test(String(r.message)));
+    expect(found).toHaveLength(1);
+    expect(found[0]?.field).toEqual({
+      path: 'spec.template.spec.containers[0].env[0].valueFrom.secretKeyRef.name',
+    });
+    expect(found[0]?.message).toBe(
+      'Deployment staging/app reads Secret db (2 references: spec.template.spec.containers[0].env[0].valueFrom.secretKeyRef.name and spec.template.spec.containers[0].env[1].valueFrom.secretKeyRef.name), which ExternalSecret prod/db produces only in namespace prod: references never cross namespaces; check the namespace of both',
+    );
+  });
+});
+
+describe('near name', () => {
+  const near = (items: string[], config = '') =>
+    findings(items, /which nothing in the input makes/, config, 'info').map((f) => f.message);
+  const made = (name: string) => pinned(name);
+  const reads = (secret: string) => deployment('app', secretKeyRef(secret, 'user'));
+
+  it.each([
+    ['act-runner', 'gitea-act-runner'],
+    ['gitea-act-runner', 'act-runner'],
+    ['redis', 'redis-auth'],
+    ['redis-auth', 'redis'],
+    ['postgress', 'postgres'],
+    ['grafana-admin', 'grafana-admn'],
+    ['auth', 'auth2'],
+  ])('%s read, %s made: an info naming it', (read, source) => {
+    expect(near([made(source), reads(read)])).toEqual([
+      `Deployment app reads Secret ${read}, which nothing in the input makes, while ExternalSecret ${source} makes Secret ${source} in its namespace: if that is the one meant, fix the name; if ${read} comes from elsewhere (the cluster, a chart not in the input), set nearNameSeverity to off`,
+    ]);
+  });
+
+  it.each([
+    ['unrelated', 'gitea-act-runner', ''],
+    ['db', 'da', 'short names: everything is near'],
+    ['runner-x', 'act-runner', 'a shared segment is not a prefix'],
+    ['act-runner', 'act-runner', 'made'],
+  ])('%s read, %s made: quiet (%s)', (read, source) => {
+    expect(near([made(source), reads(read)])).toEqual([]);
+  });
+
+  it('is quiet when the name is made in another namespace (cross-namespace says it) or by a plain Secret', () => {
+    const elsewhere = made('act-runner').replace(
+      '  name: act-runner\n',
+      '  name: act-runner\n  namespace: ci\n',
+    );
+    expect(near([made('gitea-act-runner'), elsewhere, reads('act-runner')])).toEqual([]);
+    const plain =
+      'apiVersion: v1\nkind: Secret\nmetadata: {name: act-runner}\nstringData: {user: u}\n';
+    expect(near([made('gitea-act-runner'), plain, reads('act-runner')])).toEqual([]);
+  });
+
+  it('compares only within the namespace and kind, once per workload and Secret, and can be off', () => {
+    const other = made('gitea-act-runner').replace(
+      '  name: gitea-act-runner\n',
+      '  name: gitea-act-runner\n  namespace: ci\n',
+    );
+    expect(near([other, reads('act-runner')])).toEqual([]);
+    const twice = `${secretKeyRef('act-runner', 'user')}\n- name: Y\n  valueFrom:\n    secretKeyRef: {name: act-runner, key: password}`;
+    const found = findings(
+      [made('gitea-act-runner'), deployment('app', twice)],
+      /nothing in the input makes/,
+      '',
+      'info',
+    );
+    expect(found).toHaveLength(1);
+    expect(
+      near([made('gitea-act-runner'), reads('act-runner')], '  nearNameSeverity: "off"\n'),
+    ).toEqual([]);
+    expect(
+      findings(
+        [made('gitea-act-runner'), reads('act-runner')],
+        /nothing in the input makes/,
+        '  nearNameSeverity: warning\n',
+      ),
+    ).toHaveLength(1);
+  });
+
+  it('names a plain Secret of the input as what the input has', () => {
+    const plain =
+      'apiVersion: v1\nkind: Secret\nmetadata: {name: gitea-act-runner}\nstringData: {user: u}\n';
+    expect(near([plain, reads('act-runner')])).toEqual([
+      'Deployment app reads Secret act-runner, which nothing in the input makes, while the input has Secret gitea-act-runner in its namespace: if that is the one meant, fix the name; if act-runner comes from elsewhere (the cluster, a chart not in the input), set nearNameSeverity to off',
+    ]);
+  });
+
+  it('never finds a name over 253 characters near', () => {
+    const long = `${'a'.repeat(250)}-xyz`;
+    expect(near([made(`${long}1`), reads(long)])).toEqual([]);
+  });
+});
+
+describe('the same info on many sources', () => {
+  it('is one result naming them, for any source note (a skipped target manifest here)', () => {
+    const manifest = (name: string) =>
+      pinned(name).replace(
+        'spec:\n',
+        'spec:\n  target:\n    manifest: {apiVersion: v1, kind: ConfigMap}\n',
+      );
+    const out = run(resourceList(['a', 'b', 'c'].map(manifest)));
+    const skipped = resultsOf(out.stdout).filter((r) => /^skipped: /.test(String(r.message)));
+    expect(skipped).toHaveLength(1);
+    expect(skipped[0]?.resourceRef).toMatchObject({ name: 'a' });
+    expect(String(skipped[0]?.message)).toMatch(
+      /\(3 resources: ExternalSecret a, ExternalSecret b and ExternalSecret c\)$/,
+    );
+  });
+});
+
 describe('hook phase, for a source without a store', () => {
   it('does not tell to make a store a hook', () => {
     const doppler = `apiVersion: secrets.doppler.com/v1alpha1

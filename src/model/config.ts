@@ -39,6 +39,7 @@ export interface Config {
   doubleRestartSeverity: LintSeverity;
   scaledJobRolloutSeverity: LintSeverity;
   csiSyncMountSeverity: LintSeverity;
+  nearNameSeverity: LintSeverity;
   /**
    * Pod templates of custom kinds that the shape search does not find (`spec.template`,
    * `spec.jobTemplate.spec.template`): where each kind keeps one, in addition to those shapes.
@@ -87,6 +88,7 @@ export const defaultConfig: Readonly<Config> = {
   doubleRestartSeverity: 'warning',
   scaledJobRolloutSeverity: 'info',
   csiSyncMountSeverity: 'warning',
+  nearNameSeverity: 'info',
   podTemplates: [],
   fixVaultAgentJobs: false,
   verbose: false,
@@ -237,6 +239,7 @@ const options: { [K in keyof Config]: Parser<Config[K]> } = {
   doubleRestartSeverity: parseLintSeverity,
   scaledJobRolloutSeverity: parseLintSeverity,
   csiSyncMountSeverity: parseLintSeverity,
+  nearNameSeverity: parseLintSeverity,
   podTemplates: parsePodTemplates,
   fixVaultAgentJobs: parseBoolean,
   verbose: parseBoolean,

@@ -12,11 +12,12 @@ const code = (ref: Ref) => markdownName(describeRef(ref));
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 export function impactMarkdown(impact: Impact): string {
-  const { rollouts, silentRotations, waves, added, removed, newLints } = impact;
+  const { rollouts, silentRotations, unchangedSilentRotations, waves, added, removed, newLints } =
+    impact;
   const out: string[] = ['### secret-rollout impact', ''];
   const sources = new Set(rollouts.flatMap((r) => r.reasons.map((x) => describeRef(x.source))));
   const extras = [
-    silentRotations.length > 0 ? plural(silentRotations.length, 'silent rotation') : '',
+    silentRotations.length > 0 ? plural(silentRotations.length, 'new silent rotation') : '',
     waves.length > 0 ? plural(waves.length, 'wave change') : '',
     added.length > 0 ? `${added.length} added` : '',
     removed.length > 0 ? `${removed.length} removed` : '',
@@ -43,12 +44,19 @@ export function impactMarkdown(impact: Impact): string {
     out.push(
       '#### Silent rotations',
       '',
-      'These change upstream without a change in Git, so nothing restarts when they rotate:',
+      'New or changed in this change: these change upstream without a change in Git, so nothing restarts when they rotate:',
       '',
       ...silentRotations.map(
         (s) =>
           `- ${code(s.source)} (read by ${s.consumers.map(code).join(', ')}): ${s.why.map(markdownText).join('; ')}`,
       ),
+      '',
+    );
+  }
+  // The ones BASE already has are not news: one line, not the same list on every pull request.
+  if (unchangedSilentRotations > 0) {
+    out.push(
+      `${plural(unchangedSilentRotations, 'more silent rotation')} ${unchangedSilentRotations === 1 ? 'is' : 'are'} unchanged from the base (not listed).`,
       '',
     );
   }

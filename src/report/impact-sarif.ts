@@ -25,6 +25,7 @@ const ruleText: Record<string, string> = {
   'scaled-job-rollout': 'A KEDA ScaledJob whose running Jobs a checksum change deletes',
   'csi-sync-mount':
     'A workload reads a Secret the Secrets Store CSI driver syncs without mounting its class',
+  'near-name': 'A workload reads a Secret nothing in the input makes, next to a near name it makes',
   [generalRule]: 'Other warnings and errors of secret-rollout',
 };
 

@@ -6,13 +6,12 @@ import type { DeclaredTemplate } from '../model/config.js';
 import { annotationField } from '../model/edit.js';
 import { canonicalJson } from '../model/hash.js';
 import { isObject, type Json } from '../model/json.js';
-import { getPath } from '../model/path.js';
 import { groupOf, type Resource } from '../model/resource.js';
 import type { Result } from '../model/results.js';
 import { type Checksum, keysId, type SourceRead } from '../rules/checksums.js';
-import { unpinnedReasons } from '../rules/lints/unpinned-version.js';
+import { runsAfresh, unpinnedReasons } from '../rules/lints/unpinned-version.js';
 import { waveOf } from '../rules/order/waves.js';
-import { dependenciesAnnotation } from '../rules/sources/eso-dependencies.js';
+import { dependenciesAnnotation, esoSpecOf } from '../rules/sources/eso-dependencies.js';
 import type { SecretSource } from '../rules/sources/source.js';
 import type { Plan } from '../rules/transform.js';
 import { podTemplatesOf } from '../rules/workloads/shapes.js';
@@ -53,7 +52,10 @@ export interface WaveChange {
 
 export interface Impact {
   rollouts: Rollout[];
+  /** HEAD's silent rotations that BASE does not have as they are (new, or why or readers changed). */
   silentRotations: SilentRotation[];
+  /** How many of HEAD's silent rotations BASE has unchanged: counted, not listed on every PR. */
+  unchangedSilentRotations: number;
   waves: WaveChange[];
   added: Ref[];
   removed: Ref[];
@@ -133,9 +135,13 @@ export function compareSides(base: ImpactSide, head: ImpactSide): Impact {
 
   const lints = head.results.filter((r) => r.severity !== 'info');
   const seen = new Set(base.results.filter((r) => r.severity !== 'info').map(resultKey));
+  const silent = silentRotations(head.plan);
+  const before = new Set(silentRotations(base.plan).map(rotationKey));
+  const changed = silent.filter((s) => !before.has(rotationKey(s)));
   return {
     rollouts: rollouts.sort((a, b) => byRef(a.resource, b.resource)),
-    silentRotations: silentRotations(head.plan),
+    silentRotations: changed,
+    unchangedSilentRotations: silent.length - changed.length,
     waves: waves.sort((a, b) => byRef(a.resource, b.resource)),
     added: added.sort(byRef),
     removed: removed.sort(byRef),
@@ -143,6 +149,10 @@ export function compareSides(base: ImpactSide, head: ImpactSide): Impact {
     lints,
   };
 }
+
+/** A silent rotation across the sides: its source, reasons and readers, by identity. */
+const rotationKey = (s: SilentRotation) =>
+  [identity(s.source), ...s.why, ...s.consumers.map(identity)].join('\u0001');
 
 const resultKey = (r: Result) =>
   `${r.severity}\u0000${r.message}\u0000${r.resourceRef ? identity(r.resourceRef) : ''}\u0000${r.field?.path ?? ''}`;
@@ -374,27 +384,24 @@ export function diff(
 const isDeepEqual = (a: Json | undefined, b: Json | undefined) =>
   a === b || (a !== undefined && b !== undefined && canonicalJson(a) === canonicalJson(b));
 
-/** ExternalSecrets (and ClusterExternalSecrets) read by a workload that a rotation does not roll. */
+/**
+ * ExternalSecrets (and ClusterExternalSecrets) read by a workload that a rotation does not roll.
+ * Jobs and CronJobs are no such readers: each run reads the Secret afresh.
+ */
 function silentRotations(plan: Plan): SilentRotation[] {
   const bySource = new Map<Resource, Set<Resource>>();
   for (const source of plan.sources) {
-    const consumers = plan.consumersOf.get(source);
-    if (!consumers || consumers.size === 0) continue;
+    const consumers = [...(plan.consumersOf.get(source) ?? [])].filter((c) => !runsAfresh(c));
+    if (consumers.length === 0) continue;
     const all = bySource.get(source.resource) ?? new Set<Resource>();
     for (const c of consumers) all.add(c);
     bySource.set(source.resource, all);
   }
   const rotations: SilentRotation[] = [];
   for (const [resource, consumers] of bySource) {
-    if (groupOf(resource.apiVersion) !== 'external-secrets.io') continue;
-    const spec =
-      resource.kind === 'ExternalSecret'
-        ? getPath(resource.value, ['spec'])
-        : resource.kind === 'ClusterExternalSecret'
-          ? getPath(resource.value, ['spec', 'externalSecretSpec'])
-          : undefined;
-    if (spec === undefined) continue;
-    const why = unpinnedReasons(spec);
+    const site = esoSpecOf(resource);
+    if (site?.spec === undefined) continue;
+    const why = unpinnedReasons(site.spec);
     if (why.length === 0) continue;
     rotations.push({
       source: refOf(resource),
@@ -407,6 +414,7 @@ function silentRotations(plan: Plan): SilentRotation[] {
 
 /** The JSON document (schema/impact.schema.json): every key always present, lists sorted. */
 export function impactJson(impact: Impact): string {
-  const { rollouts, silentRotations, waves, added, removed } = impact;
-  return `${JSON.stringify({ rollouts, silentRotations, waves, added, removed }, null, 2)}\n`;
+  const { rollouts, silentRotations, unchangedSilentRotations, waves, added, removed } = impact;
+  const document = { rollouts, silentRotations, unchangedSilentRotations, waves, added, removed };
+  return `${JSON.stringify(document, null, 2)}\n`;
 }

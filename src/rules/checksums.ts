@@ -2,13 +2,14 @@
 // item order.
 
 import { annotationEdit, annotationField, type MappingEdit } from '../model/edit.js';
+import { addTo } from '../model/fold.js';
 import { canonicalJson, canonicalSize, sha256HexOfPieces } from '../model/hash.js';
 import type { Json } from '../model/json.js';
 import type { Resource } from '../model/resource.js';
 import { deferredInfo, type Result, resourceResult } from '../model/results.js';
 import type { Consumption } from './consumers.js';
 import type { SecretSource } from './sources/source.js';
-import { addTo, listNames } from './stage.js';
+import { listNames } from './stage.js';
 import type { KeySet } from './workloads/references.js';
 import { barePod, type PodTemplateShape } from './workloads/shapes.js';
 

@@ -4,6 +4,7 @@
 // wave is written on the source, never on the workload, and its pods need the Secret to start.
 import type { Config } from '../model/config.js';
 import { annotationField } from '../model/edit.js';
+import { addTo } from '../model/fold.js';
 import { fieldPath, getPath, type Keys } from '../model/path.js';
 import { type Resource, readAnnotations } from '../model/resource.js';
 import { type Result, resourceResult } from '../model/results.js';
@@ -11,7 +12,7 @@ import type { KeyedRead, UnresolvedRef } from './lints/lint.js';
 import type { Producers } from './producers.js';
 import { sourceKindOf } from './sources/index.js';
 import type { SecretSource } from './sources/source.js';
-import { addTo, guarded, listNames, unionKeys } from './stage.js';
+import { guarded, listNames, unionKeys } from './stage.js';
 import { optedOut, optOutKey } from './workloads/opt-out.js';
 import { type KeySet, secretUses } from './workloads/references.js';
 import { barePod, type PodTemplate, podTemplatesOf } from './workloads/shapes.js';
@@ -81,7 +82,8 @@ export function findConsumers(
           const sources = producers.producing(use.kind, resource.namespace, use.secretName);
           if (!sources) {
             const field = printed(shape.podSpec);
-            addTo(unresolved, resource, { kind: use.kind, name: use.secretName, field });
+            const { kind, secretName: name, named: at } = use;
+            addTo(unresolved, resource, { kind, name, field, at });
           }
           if (sources && use.at && use.keys !== 'all') {
             keyedReads.push({ consumer: resource, sources, keys: use.keys, at: use.at });

@@ -1,11 +1,12 @@
 // Stage 1: the producers, the secret sources of the input, by the Secret (or ConfigMap) each one
 // produces, and the stores they read from.
 import type { Config } from '../model/config.js';
+import { addTo, foldRepeats } from '../model/fold.js';
 import { groupOf, objectKey, type Resource } from '../model/resource.js';
 import { describe, type Result, resourceResult } from '../model/results.js';
 import { sourceKindOf, storeKindOf } from './sources/index.js';
 import type { Inventory, SecretSource } from './sources/source.js';
-import { addTo, guarded } from './stage.js';
+import { guarded } from './stage.js';
 import type { ProducedKind } from './workloads/references.js';
 
 export interface Producers {
@@ -59,7 +60,8 @@ export function findProducers(resources: readonly Resource[], config: Config): P
   return {
     sources,
     stores,
-    results,
+    // The same note on many sources (KES's migration note on every KES item) is read once.
+    results: foldRepeats(results),
     producing: (kind, namespace, name) => bySecret.get(objectKey(kind, namespace, name)),
   };
 }

@@ -18,13 +18,6 @@ export function guarded(results: Result[], resource: Resource, rule: () => void)
   }
 }
 
-/** Adds `value` to the group of `key`, a new group when it is the first. */
-export function addTo<K, V>(groups: Map<K, V[]>, key: K, value: V): void {
-  const group = groups.get(key);
-  if (group) group.push(value);
-  else groups.set(key, [value]);
-}
-
 /** The keys read by two reads of one Secret. */
 export function unionKeys(a: KeySet, b: KeySet): KeySet {
   if (a === 'all' || b === 'all') return 'all';

@@ -51,7 +51,7 @@ export function transform(
   const producers = findProducers(resources, config);
   const consumption = findConsumers(resources, producers, config);
   const checksums = planChecksums(consumption, inputBytes);
-  const own = planSourceAnnotations(producers);
+  const own = planSourceAnnotations(producers, consumption.consumersOf);
   const health = config.argocdHealthCheck ? planArgocdHealth(resources) : none;
   const order = planWaves(producers, consumption, config);
   const { sources, stores } = producers;

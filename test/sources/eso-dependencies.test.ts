@@ -269,6 +269,29 @@ describe('ExternalSecret templateFrom', () => {
     }
   });
 
+  it('without a workload reading the Secret, or with a generator, says it as an info and never advises a regenerating refresh', () => {
+    const once = '  refreshPolicy: CreatedOnce\n';
+    const unfollowed = (items: string[]) => {
+      const { results } = render(items, { secretChecksumKey: 'k3y' });
+      expect(results.filter((r) => r.severity === 'warning')).toEqual([]);
+      const notes = results.filter((r) => /does not reach the Secret/.test(String(r.message)));
+      expect(notes.map((r) => r.severity)).toEqual(['info']);
+      return String(notes[0]?.message);
+    };
+    // A password made once (issue #22): OnChange would make a new one at every change.
+    for (const items of [
+      [password(), generated(generatorRef('Password', 'pw'), once)],
+      [password(), generated(generatorRef('Password', 'pw'), once), consumer()],
+    ]) {
+      expect(unfollowed(items)).toBe(
+        'refreshPolicy CreatedOnce: ESO does not sync again when checksum/dependencies changes, so a change of Password shop/pw does not reach the Secret; ESO keeps the value it made (refreshPolicy OnChange or a refreshInterval above 0 would make a new one at every sync)',
+      );
+    }
+    expect(unfollowed([configMap(), templateSecret(), externalSecret({ policy: once })])).toMatch(
+      /does not reach the Secret \(no workload in the input reads it\); use refreshPolicy OnChange/,
+    );
+  });
+
   it('reads a ConfigMap that would otherwise be copied through, only when referenced', () => {
     // The output keeps every other ConfigMap byte for byte; the referenced one gets its wave.
     const items = [configMap({ name: 'unrelated' }), ...world()];
@@ -479,7 +502,7 @@ describe('ExternalSecret dependencies in the reports', () => {
     );
     const timer = [password(), generated(generatorRef('Password', 'pw'), ''), consumer()];
     const rotations = JSON.parse(
-      impact(side('BASE', timer), side('HEAD', timer), { format: 'json' }).stdout,
+      impact(side('BASE', world()), side('HEAD', timer), { format: 'json' }).stdout,
     ).silentRotations;
     expect(rotations).toEqual([
       expect.objectContaining({
@@ -487,7 +510,25 @@ describe('ExternalSecret dependencies in the reports', () => {
           'dataFrom[0] uses generator Password pw, which makes a new value at every refresh (refreshInterval 1h (the default)) and restarts no pod',
         ],
       }),
-    ]);
+    ]); // Already there in BASE: counted, not listed again on every pull request (issue #22).
+    const same = impact(side('BASE', timer), side('HEAD', timer), { format: 'json' });
+    expect(JSON.parse(same.stdout)).toMatchObject({
+      silentRotations: [],
+      unchangedSilentRotations: 1,
+    });
+    expect(impact(side('BASE', timer), side('HEAD', timer)).stdout).toContain(
+      '1 more silent rotation is unchanged from the base (not listed).',
+    );
+    // Read only by a Job, which reads the Secret afresh at each run: no silent rotation.
+    const job = deployment('api', envFrom('app'), { namespace: 'shop' }).replace(
+      'apps/v1\nkind: Deployment',
+      'batch/v1\nkind: Job',
+    );
+    const jobOnly = [password(), generated(generatorRef('Password', 'pw'), ''), job];
+    expect(
+      JSON.parse(impact(side('BASE', world()), side('HEAD', jobOnly), { format: 'json' }).stdout)
+        .silentRotations,
+    ).toEqual([]);
   });
 });
 
@@ -616,7 +657,7 @@ ${opts.dataFrom ?? ''}`;
       expect.objectContaining({
         severity: 'warning',
         message:
-          'refreshPolicy CreatedOnce: ESO does not sync again when checksum/dependencies changes, so a change of ConfigMap a2/tpl does not reach the Secret while its consumers restart; use refreshPolicy OnChange, or a refreshInterval above 0',
+          'refreshPolicy CreatedOnce: ESO does not sync again when checksum/dependencies changes, so a change of ConfigMap a1/tpl, ConfigMap a2/tpl does not reach the Secret while its consumers restart; use refreshPolicy OnChange, or a refreshInterval above 0',
         field: { path: 'spec.externalSecretSpec.refreshPolicy' },
       }),
     );

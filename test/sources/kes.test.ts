@@ -2,7 +2,7 @@
 // decides the content; a migration note.
 import { describe, expect, it } from 'vitest';
 import { externalSecret } from '../helpers.js';
-import { checksums, messagesAbout, moved, reader, sourceTests } from './harness.js';
+import { checksums, messagesAbout, moved, reader, render, sourceTests } from './harness.js';
 
 const defaultData = `  - key: secret/data/db
     name: password
@@ -46,6 +46,17 @@ describe('KES ExternalSecret', () => {
       expect(migrate).toContain('provider vault');
       expect(migrate).toContain('data[].name → data[].secretKey');
     },
+  });
+
+  it('gives the migration note once for twelve KES items, naming them (issue #22)', () => {
+    const names = Array.from({ length: 12 }, (_, i) => `db-${String(i).padStart(2, '0')}`);
+    const rendered = render(names.map((n) => kes().replace('  name: db\n', `  name: ${n}\n`)));
+    const notes = rendered.results.filter((r) => /KES is archived/.test(String(r.message)));
+    expect(notes).toHaveLength(1);
+    expect(notes[0]?.resourceRef).toMatchObject({ name: 'db-00' });
+    expect(String(notes[0]?.message)).toMatch(
+      /provider vault, named in .* \(12 resources: ExternalSecret shop\/db-00, ExternalSecret shop\/db-01, ExternalSecret shop\/db-02, ExternalSecret shop\/db-03, ExternalSecret shop\/db-04 and 7 more\)$/,
+    );
   });
 
   it('is told apart from an ESO ExternalSecret of the same name', () => {

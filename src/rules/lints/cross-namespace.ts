@@ -1,9 +1,11 @@
 // A workload reading a Secret that sources produce only in other namespaces: likely a missing or
 // wrong namespace on one side (references never cross namespaces).
+import { addTo, nameList } from '../../model/fold.js';
+import { fieldPath } from '../../model/path.js';
 import { objectKey } from '../../model/resource.js';
 import { describe } from '../../model/results.js';
 import type { SecretSource } from '../sources/source.js';
-import type { Lint } from './lint.js';
+import type { Lint, UnresolvedRef } from './lint.js';
 
 export const crossNamespace: Lint = {
   option: 'crossNamespaceSeverity',
@@ -21,25 +23,29 @@ export const crossNamespace: Lint = {
       }
     }
     const byName = new Map<string, SecretSource[]>();
-    for (const s of sources) {
-      const key = `${s.produces}/${s.secretName}`;
-      const same = byName.get(key);
-      if (same) same.push(s);
-      else byName.set(key, [s]);
-    }
+    for (const s of sources) addTo(byName, `${s.produces}/${s.secretName}`, s);
     for (const [resource, refs] of unresolved) {
-      for (const { kind, name, field } of refs) {
-        if (plain.has(objectKey(kind, resource.namespace, name))) continue;
-        const elsewhere = byName.get(`${kind}/${name}`) ?? [];
-        const [first] = elsewhere;
-        if (!first) continue;
+      // One warning per workload and Secret, however many references read it: at the first
+      // reference's field, naming the others' (as missing-key names each reference's field).
+      const bySecret = new Map<string, UnresolvedRef[]>();
+      for (const ref of refs) {
+        if (plain.has(objectKey(ref.kind, resource.namespace, ref.name))) continue;
+        if (!byName.has(`${ref.kind}/${ref.name}`)) continue;
+        addTo(bySecret, `${ref.kind}/${ref.name}`, ref);
+      }
+      for (const [key, same] of bySecret) {
+        const elsewhere = byName.get(key) as SecretSource[];
+        const { kind, name } = same[0] as UnresolvedRef;
+        const first = elsewhere[0] as SecretSource;
         const where = [...new Set(elsewhere.map((s) => s.namespace ?? '(none)'))].join(', ');
+        const fields = same.map((ref) => fieldPath(ref.at));
+        const all = fields.length > 1 ? ` (${fields.length} references: ${nameList(fields)})` : '';
         report(
           resource,
-          `${describe(resource)} reads ${kind} ${name}, which ${describe(first.resource)} ` +
+          `${describe(resource)} reads ${kind} ${name}${all}, which ${describe(first.resource)} ` +
             `produces only in namespace ${where}: references never cross namespaces; check the ` +
             'namespace of both',
-          field,
+          fields[0],
         );
       }
     }

@@ -11,6 +11,7 @@ import { jobChecksum } from './job-checksum.js';
 import { kindNearMiss } from './kind-near-miss.js';
 import type { Lint, LintContext } from './lint.js';
 import { missingKey } from './missing-key.js';
+import { nearName } from './near-name.js';
 import { scaledJobRollout } from './scaled-job-rollout.js';
 import { unpinnedVersion } from './unpinned-version.js';
 import { vaultAgentJob } from './vault-agent-job.js';
@@ -26,6 +27,7 @@ export const lints: readonly Lint[] = [
   doubleRestart,
   scaledJobRollout,
   csiSyncMount,
+  nearName,
 ];
 
 /** The lint that reported each result (`secret-rollout impact --format sarif` names its rule). */

@@ -32,6 +32,8 @@ export interface UnresolvedRef {
   name: string;
   /** The PodSpec that holds the reference. */
   field: string;
+  /** Where the reference names the Secret (`…secretKeyRef.name`), printed only when reported. */
+  at: Trail;
 }
 
 export interface KeyedRead {
@@ -64,7 +66,8 @@ export interface Lint {
     | 'kindNearMissSeverity'
     | 'doubleRestartSeverity'
     | 'scaledJobRolloutSeverity'
-    | 'csiSyncMountSeverity';
+    | 'csiSyncMountSeverity'
+    | 'nearNameSeverity';
   /**
    * Fields the lint reads of items of kinds that are not sources, beyond their metadata and pod
    * templates: the reader builds only those of such items (rules/reads.ts).

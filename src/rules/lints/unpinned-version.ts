@@ -1,74 +1,254 @@
 // An ExternalSecret (or the spec a ClusterExternalSecret gives its ExternalSecrets) whose content
 // the checksum cannot follow: remoteRefs without `version`, `dataFrom.find`, generators that run
 // on a timer. When the remote value rotates, nothing in Git changes.
+//
+// The advice depends on the store: pinning is advice only where the provider honours
+// `remoteRef.version` (docs/operators.md §8c); a store that cannot pin gets one info about how a
+// rotation reaches pods. Results are one per store and advice, naming the ExternalSecrets, so that
+// thirty ExternalSecrets on one store read as one finding.
+import { nameList } from '../../model/fold.js';
 import { isObject, type Json } from '../../model/json.js';
 import { getPath } from '../../model/path.js';
-import type { Resource } from '../../model/resource.js';
+import { groupOf, objectKey, type Resource } from '../../model/resource.js';
 import { describe } from '../../model/results.js';
-import { refreshOf, rotatesEveryRun } from '../sources/eso-dependencies.js';
-import { isKind, type Lint } from './lint.js';
+import { esoSpecOf, refreshOf, rotatesEveryRun } from '../sources/eso-dependencies.js';
+import { storeKindOf, storeKinds } from '../sources/index.js';
+import type { StoreRef } from '../sources/source.js';
+import type { Lint } from './lint.js';
 
-/** Where each ESO kind keeps its ExternalSecret spec. */
-const specAt: ReadonlyMap<string, string> = new Map([
-  ['ExternalSecret', 'spec'],
-  ['ClusterExternalSecret', 'spec.externalSecretSpec'],
+/**
+ * Consumers that read the Secret afresh at every run: a Job's pods start with the value of the
+ * day, so a rotation needs no restart (KEDA's ScaledJob makes Jobs).
+ */
+const freshKinds: ReadonlySet<string> = new Set([
+  'batch/Job',
+  'batch/CronJob',
+  'keda.sh/ScaledJob',
 ]);
+export const runsAfresh = (r: Resource) => freshKinds.has(`${groupOf(r.apiVersion)}/${r.kind}`);
+
+const rejects = 'rejects remoteRef.version (a sync with one fails)';
+const ignores = 'ignores remoteRef.version';
+/**
+ * ESO providers (the SecretStore's `spec.provider` field) that cannot pin a value by
+ * `remoteRef.version`, and what they do with one: their GetSecret, read at
+ * external-secrets/external-secrets@cc5bfbc2 (docs/operators.md §8c). Every other provider in
+ * that snapshot reads `remoteRef.version` as a fixed version; one not listed is taken to pin.
+ */
+const unpinnable: ReadonlyMap<string, string> = new Map([
+  ['onepassword', rejects],
+  ['onepasswordSDK', rejects],
+  ['delinea', rejects],
+  ['secretserver', rejects],
+  [
+    'oracle',
+    'reads remoteRef.version as a stage (CURRENT, PENDING, …), which moves with a rotation',
+  ],
+  ['webhook', 'only hands remoteRef.version to the webhook service, which decides what it means'],
+  ...[
+    'barbican',
+    'beyondtrust',
+    'beyondtrustworkloadcredentials',
+    'bitwardensecretsmanager',
+    'chef',
+    'conjur',
+    'crd',
+    'doppler',
+    'dvls',
+    'fortanix',
+    'github',
+    'gitlab',
+    'ibm',
+    'infisical',
+    'keepersecurity',
+    'kubernetes',
+    'ngrok',
+    'onboardbase',
+    'passbolt',
+    'passworddepot',
+    'previder',
+    'pulumi',
+    'senhasegura',
+  ].map((provider): [string, string] => [provider, ignores]),
+]);
+/** The fake provider serves the values written in the store's own spec: nothing rotates upstream. */
+const inGit = 'fake';
+
+/** One result to come: the ExternalSecrets that share a store and an advice. */
+interface Group {
+  advice: 'pin' | 'generator' | 'rotation';
+  store?: StoreRef;
+  storeResource?: Resource;
+  provider?: string;
+  members: Resource[];
+  reasons: Map<Resource, string[]>;
+}
 
 export const unpinnedVersion: Lint = {
   option: 'unpinnedVersionSeverity',
-  check({ consumersOf }, { report }) {
-    // A ClusterExternalSecret is a source per namespace: one warning for the resource.
-    const reported = new Set<Resource>();
+  check({ resources, consumersOf }, { report, note }) {
+    // The stores of the input, found on the first look-up (most ExternalSecrets are pinned).
+    let stores: Map<string, Resource> | undefined;
+    const storeAt = (key: string) => {
+      if (!stores) {
+        stores = new Map();
+        for (const r of resources) {
+          const kind = storeKindOf(r);
+          if (kind)
+            stores.set(objectKey(r.kind, kind.clusterScoped ? undefined : r.namespace, r.name), r);
+        }
+      }
+      return stores.get(key);
+    };
+    // A ClusterExternalSecret is a source per namespace: its consumers are those of all of them;
+    // a SecretStore it names is looked up in the first namespace it selects.
+    const read = new Map<Resource, { namespace: string | undefined; consumers: Resource[] }>();
     for (const [source, consumers] of consumersOf) {
-      const at = specAt.get(source.resource.kind);
-      if (
-        consumers.size === 0 ||
-        at === undefined ||
-        !isKind(source.resource, 'external-secrets.io', source.resource.kind) ||
-        reported.has(source.resource)
-      ) {
+      const entry = read.get(source.resource) ?? { namespace: source.namespace, consumers: [] };
+      entry.consumers.push(...consumers);
+      read.set(source.resource, entry);
+    }
+    const groups = new Map<string, Group>();
+    const add = (
+      key: string,
+      make: () => Omit<Group, 'members' | 'reasons'>,
+      es: Resource,
+      why: string,
+    ) => {
+      let group = groups.get(key);
+      if (!group) {
+        group = { ...make(), members: [], reasons: new Map() };
+        groups.set(key, group);
+      }
+      const reasons = group.reasons.get(es);
+      if (reasons) reasons.push(why);
+      else {
+        group.members.push(es);
+        group.reasons.set(es, [why]);
+      }
+    };
+    for (const [resource, { namespace, consumers }] of read) {
+      const site = esoSpecOf(resource);
+      // Nobody reads it, or only Jobs that read the Secret afresh at each run: no trap.
+      if (!site || consumers.length === 0 || consumers.every(runsAfresh)) continue;
+      for (const { why, store } of unpinnedEntries(site.spec)) {
+        if (!store) {
+          add('generator', () => ({ advice: 'generator' }), resource, why);
+          continue;
+        }
+        const clusterScoped = storeKinds.find((k) => k.kind === store.kind)?.clusterScoped;
+        const key = objectKey(store.kind, clusterScoped ? undefined : namespace, store.name);
+        const storeResource = storeAt(key);
+        const provider = providerOf(storeResource);
+        if (provider === inGit) continue;
+        const advice = provider !== undefined && unpinnable.has(provider) ? 'rotation' : 'pin';
+        add(
+          `${advice}\u0000${key}`,
+          () => ({ advice, store, storeResource, provider }),
+          resource,
+          why,
+        );
+      }
+    }
+    for (const group of groups.values()) {
+      if (group.advice === 'rotation') {
+        const { storeResource, provider } = group as Required<Group>;
+        note(storeResource, rotationMessage(group, provider), `spec.provider.${provider}`);
         continue;
       }
-      reported.add(source.resource);
-      const reasons = unpinnedReasons(getPath(source.resource.value, at));
-      if (reasons.length === 0) continue;
-      const shown =
-        reasons.length > 3 ? [...reasons.slice(0, 3), `${reasons.length - 3} more`] : reasons;
-      const generators = reasons.filter((r) => r.includes(' generator ')).length;
-      const fixes = [
-        generators < reasons.length
-          ? 'pin remoteRef.version so that a new version rolls its consumers'
-          : '',
-        generators > 0
-          ? 'for a generator, refreshPolicy OnChange or refreshInterval 0 if a value made once will do (a short-lived token must rotate: read it from a volume, which the kubelet updates)'
-          : '',
-      ];
-      report(
-        source.resource,
-        `the checksum of ${describe(source.resource)} cannot follow a rotation of the remote ` +
-          `value (${shown.join('; ')}): ${fixes.filter((f) => f !== '').join('; ')}, or set ` +
-          'unpinnedVersionSeverity to info or off',
-        at,
-      );
+      const [first] = group.members;
+      const site = first && esoSpecOf(first);
+      if (site) report(first as Resource, unpinnedMessage(group), site.at);
     }
   },
 };
+
+/** The provider a store names (its one `spec.provider` field), when the store is in the input. */
+function providerOf(store: Resource | undefined): string | undefined {
+  const provider = store && getPath(store.value, 'spec.provider');
+  const [name] = isObject(provider) ? Object.keys(provider) : [];
+  return name;
+}
+
+/** One ExternalSecret by name; several counted, then named. */
+const names = (members: readonly Resource[], from = '') =>
+  members.length === 1
+    ? describe(members[0] as Resource)
+    : `${members.length} ExternalSecrets${from} (${nameList(members.map(describe))})`;
+
+/** Reasons as a message lists them: the first three, the rest counted. */
+const shownReasons = (reasons: readonly string[]) =>
+  (reasons.length > 3 ? [...reasons.slice(0, 3), `${reasons.length - 3} more`] : reasons).join(
+    '; ',
+  );
+
+function unpinnedMessage({ advice, store, members, reasons }: Group): string {
+  const fix =
+    advice === 'pin'
+      ? `pin remoteRef.version so that a new version rolls ${members.length > 1 ? 'their' : 'its'} consumers`
+      : 'for a generator, refreshPolicy OnChange or refreshInterval 0 if a value made once will do (a short-lived token must rotate: read it from a volume, which the kubelet updates)';
+  const tail = `: ${fix}, or set unpinnedVersionSeverity to info or off`;
+  const [first] = members as [Resource];
+  const own = reasons.get(first) as string[];
+  if (members.length === 1) {
+    return `the checksum of ${describe(first)} cannot follow a rotation of the remote value (${shownReasons(own)})${tail}`;
+  }
+  const total = [...reasons.values()].reduce((n, list) => n + list.length, 0);
+  // A store kind other than ESO's two is text of the input: not repeated.
+  const known = store?.name && storeKinds.some((k) => k.kind === store.kind);
+  const from = known ? ` reading ${store.kind} ${store.name}` : '';
+  return (
+    `the checksums of ${names(members, from)} cannot follow ` +
+    `a rotation of the remote value (${total} entries; in ${describe(first)}: ${shownReasons(own)})${tail}`
+  );
+}
+
+function rotationMessage({ storeResource, members }: Group, provider: string): string {
+  const one = members.length === 1;
+  return (
+    `${names(members)} read${one ? 's' : ''} from ${describe(storeResource as Resource)}, whose ` +
+    `provider ${provider} ${unpinnable.get(provider)}: a rotation reaches ${one ? 'its Secret' : 'their Secrets'} ` +
+    'at the next refresh (refreshInterval) with no change in Git, so no checksum moves and nothing ' +
+    'restarts the pods that read them (environment variables and subPath mounts keep the old ' +
+    'value). To roll them on a rotation: a restarter that watches Secrets (Stakater Reloader or ' +
+    'similar), an app that re-reads a mounted volume (the kubelet updates it), or rotating through ' +
+    'Git (a new remote item or key name moves the checksum)'
+  );
+}
+
+/** An entry the checksum cannot follow, and the store it reads (none for a generator). */
+export interface UnpinnedEntry {
+  why: string;
+  store?: StoreRef;
+}
 
 /**
  * Why an ExternalSecret spec's content can change upstream without the spec changing (one reason
  * per entry that is not pinned); empty when every entry is pinned. `secret-rollout impact` reuses it.
  */
-export function unpinnedReasons(spec: Json | undefined): string[] {
-  const reasons: string[] = [];
+export const unpinnedReasons = (spec: Json | undefined): string[] =>
+  unpinnedEntries(spec).map((e) => e.why);
+
+/** The entries of unpinnedReasons, each with the store it reads from. */
+export function unpinnedEntries(spec: Json | undefined): UnpinnedEntry[] {
+  const entries: UnpinnedEntry[] = [];
   const list = (value: Json | undefined) => (Array.isArray(value) ? value : []);
+  const storeOf = (entry: Json): StoreRef | undefined => {
+    const ref = getPath(entry, 'sourceRef.storeRef') ?? getPath(spec, 'secretStoreRef');
+    if (!isObject(ref) || typeof ref.name !== 'string') return undefined;
+    return { kind: typeof ref.kind === 'string' ? ref.kind : 'SecretStore', name: ref.name };
+  };
+  // An entry whose store cannot be named still reads one: the advice is the default's.
+  const remote = (entry: Json, why: string) =>
+    entries.push({ why, store: storeOf(entry) ?? { kind: 'SecretStore', name: '' } });
   list(getPath(spec, 'data')).forEach((entry, i) => {
     if (isObject(getPath(entry, 'sourceRef.generatorRef'))) {
-      reasons.push(`data[${i}] uses a generator`);
+      entries.push({ why: `data[${i}] uses a generator` });
     } else if (
       isObject(getPath(entry, 'remoteRef')) &&
       !isPinned(getPath(entry, 'remoteRef.version'))
     ) {
-      reasons.push(`data[${i}].remoteRef has no fixed version`);
+      remote(entry, `data[${i}].remoteRef has no fixed version`);
     }
   });
   const refresh = refreshOf(spec);
@@ -79,21 +259,22 @@ export function unpinnedReasons(spec: Json | undefined): string[] {
       // (which moves the checksum). Fake returns its spec; others read a remote side.
       const { kind, name } = generator;
       if (!refresh.periodic || kind === 'Fake') return;
-      reasons.push(
-        typeof kind === 'string' && rotatesEveryRun(kind)
-          ? `dataFrom[${i}] uses generator ${kind} ${name}, which makes a new value at every refresh (${refresh.why}) and restarts no pod`
-          : `dataFrom[${i}] uses generator ${kind} ${name}, whose value the remote side decides`,
-      );
+      entries.push({
+        why:
+          typeof kind === 'string' && rotatesEveryRun(kind)
+            ? `dataFrom[${i}] uses generator ${kind} ${name}, which makes a new value at every refresh (${refresh.why}) and restarts no pod`
+            : `dataFrom[${i}] uses generator ${kind} ${name}, whose value the remote side decides`,
+      });
     } else if (isObject(getPath(entry, 'find'))) {
-      reasons.push(`dataFrom[${i}] uses find`);
+      remote(entry, `dataFrom[${i}] uses find`);
     } else if (
       isObject(getPath(entry, 'extract')) &&
       !isPinned(getPath(entry, 'extract.version'))
     ) {
-      reasons.push(`dataFrom[${i}].extract has no fixed version`);
+      remote(entry, `dataFrom[${i}].extract has no fixed version`);
     }
   });
-  return reasons;
+  return entries;
 }
 
 /**

@@ -5,7 +5,7 @@
 // input (`checksum/dependencies`): changing it is a change of the ExternalSecret, which ESO syncs.
 import { canonicalJson, sha256Hex } from '../../model/hash.js';
 import { isObject, type Json, type JsonObject } from '../../model/json.js';
-import { fieldPath, parsePath, walk } from '../../model/path.js';
+import { fieldPath, getPath, parsePath, walk } from '../../model/path.js';
 import { groupOf, ItemError, type Resource } from '../../model/resource.js';
 import { describe, type Result, resourceResult } from '../../model/results.js';
 import { stringMap } from './fields.js';
@@ -172,7 +172,6 @@ export function readDependencies(
   );
   const resources = [...reads.keys()];
   const hash = entries.length === 0 ? undefined : sha256Hex(canonicalJson(entries));
-  if (hash !== undefined) notes.push(...unfollowed(resource, spec, at, resources));
   return { resources, hash, notes };
 }
 
@@ -217,21 +216,54 @@ function entryOf(
 }
 
 /**
- * A warning when ESO does not sync on a change of the ExternalSecret (refreshPolicy CreatedOnce,
- * or Periodic with refreshInterval 0): then `checksum/dependencies` cannot bring a change of a
- * dependency to the Secret, and its consumers would restart on the old one.
+ * When ESO does not sync on a change of the ExternalSecret (refreshPolicy CreatedOnce, or Periodic
+ * with refreshInterval 0), `checksum/dependencies` cannot bring a change of a dependency to the
+ * Secret. A warning only where it matters and the advice is safe: workloads in the input read the
+ * Secret (they would restart on the old one), and no generator is read (OnChange or a timer would
+ * make a new password at every sync). Otherwise an info without that advice; with a generator,
+ * ESO keeping the value it made once is usually the point.
  */
-function unfollowed(
+export function unfollowedDependencies(
   resource: Resource,
-  spec: JsonObject,
-  at: string,
-  dependencies: Resource[],
-): Result[] {
+  { spec, at }: SpecAt,
+  dependencies: readonly Resource[],
+  consumed: boolean,
+): Result | undefined {
   const refresh = refreshOf(spec, at);
-  if (refresh.syncsOnChange) return [];
+  if (refresh.syncsOnChange || dependencies.length === 0) return undefined;
   const names = dependencies.map(describe).join(', ');
-  const message = `${refresh.why}: ESO does not sync again when ${dependenciesAnnotation} changes, so a change of ${names} does not reach the Secret while its consumers restart; use refreshPolicy OnChange, or a refreshInterval above 0`;
-  return [resourceResult(resource, 'warning', message, { path: refresh.field })];
+  const field = { path: refresh.field };
+  const unfollowed = `${refresh.why}: ESO does not sync again when ${dependenciesAnnotation} changes, so a change of ${names} does not reach the Secret`;
+  if (dependencies.some((d) => groupOf(d.apiVersion) === generatorGroup)) {
+    const message = `${unfollowed}; ESO keeps the value it made (refreshPolicy OnChange or a refreshInterval above 0 would make a new one at every sync)`;
+    return resourceResult(resource, 'info', message, field);
+  }
+  const advice = 'use refreshPolicy OnChange, or a refreshInterval above 0';
+  if (!consumed) {
+    const message = `${unfollowed} (no workload in the input reads it); ${advice}`;
+    return resourceResult(resource, 'info', message, field);
+  }
+  const message = `${unfollowed} while its consumers restart; ${advice}`;
+  return resourceResult(resource, 'warning', message, field);
+}
+
+/** An ESO spec and where it is: an ExternalSecret's `spec`, a ClusterExternalSecret's. */
+export interface SpecAt {
+  spec: Json | undefined;
+  at: string;
+}
+
+/** Where each ESO kind keeps its ExternalSecret spec. */
+const specPaths: ReadonlyMap<string, string> = new Map([
+  ['ExternalSecret', 'spec'],
+  ['ClusterExternalSecret', 'spec.externalSecretSpec'],
+]);
+
+/** The ExternalSecret spec of an ESO ExternalSecret or ClusterExternalSecret, else undefined. */
+export function esoSpecOf(resource: Resource): SpecAt | undefined {
+  const at = specPaths.get(resource.kind);
+  if (at === undefined || groupOf(resource.apiVersion) !== 'external-secrets.io') return undefined;
+  return { spec: getPath(resource.value, at), at };
 }
 
 export interface Refresh {

@@ -107,7 +107,8 @@ export interface SecretUse {
    * Where a reference that reads named keys names them (`…secretKeyRef.key`,
    * `…volumes[0].secret.items`), printed only if a lint reports it.
    */
-  at?: Trail;
+  at?: Trail /** Where the reference names its Secret (`…secretKeyRef.name`), printed only if reported. */;
+  named: Trail;
 }
 
 /** The table's paths, compiled once into one tree: a PodSpec is walked once for all rows. */
@@ -151,7 +152,13 @@ function addUse(
     const field = fieldPath([...trail, ...nameKeys]);
     throw new ItemError(`${field} is not a string`, field);
   }
-  const use: SecretUse = { kind: ref.kind, secretName: name, keys: keysOf(node, ref, trail) };
+  const use: SecretUse = {
+    kind: ref.kind,
+    secretName: name,
+    keys: keysOf(node, ref, trail),
+    // The walk reuses its trail: a reference keeps a copy.
+    named: [...trail, ...nameKeys],
+  };
   if (ref.optIn) use.optIn = ref.optIn;
   // Only named keys can be missing: the missing-key lint reports them at this field.
   if (use.keys !== 'all' && ref.keys !== 'all') {

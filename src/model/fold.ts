@@ -1,0 +1,57 @@
+// One result for many resources: a note that says the same of twelve resources is read once,
+// naming them, instead of twelve times; and the grouping every stage and lint shares.
+import type { ResourceRef, Result } from './results.js';
+
+/** Adds `value` to the group of `key`, a new group when it is the first. */
+export function addTo<K, V>(groups: Map<K, V[]>, key: K, value: V): void {
+  const group = groups.get(key);
+  if (group) group.push(value);
+  else groups.set(key, [value]);
+}
+
+/** Most names a folded result spells out; the rest are counted. */
+const shown = 5;
+
+/** `A, B and C`; past five, `A, B, C, D, E and 7 more`. Callers give a stable order and the count. */
+export function nameList(names: readonly string[]): string {
+  if (names.length <= 1) return names.join('');
+  if (names.length <= shown) {
+    return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+  }
+  const more = names.length - shown;
+  return `${names.slice(0, shown).join(', ')} and ${more} more`;
+}
+
+const named = (ref: ResourceRef) =>
+  `${ref.kind} ${ref.namespace === undefined ? '' : `${ref.namespace}/`}${ref.name}`;
+
+/**
+ * Info results with the same message at the same field of different resources, as one result on
+ * the first of them naming them all. Warnings and errors stay one per resource: each is a thing to
+ * fix (or silence) where it is. Results keep their order; a folded one stands where its first was.
+ */
+export function foldRepeats(results: readonly Result[]): Result[] {
+  const groups = new Map<string, Result[]>();
+  const keyOf = (r: Result) =>
+    r.severity === 'info' && r.resourceRef ? `${r.field?.path ?? ''}\u0000${r.message}` : undefined;
+  for (const result of results) {
+    const key = keyOf(result);
+    if (key !== undefined) addTo(groups, key, result);
+  }
+  const out: Result[] = [];
+  for (const result of results) {
+    const key = keyOf(result);
+    const group = key === undefined ? undefined : groups.get(key);
+    if (!group || group.length === 1) {
+      out.push(result);
+      continue;
+    }
+    if (group[0] !== result) continue;
+    const names = group.map((r) => named(r.resourceRef as ResourceRef));
+    out.push({
+      ...result,
+      message: `${result.message} (${names.length} resources: ${nameList(names)})`,
+    });
+  }
+  return out;
+}

@@ -1,0 +1,141 @@
+// A workload reading a Secret (or ConfigMap) that nothing in the input makes, while something in
+// its namespace makes a near name: `act-runner` read, `gitea-act-runner` made (a chart's release
+// prefix), or a typo (`postgress`). Nothing checksums or orders the read, and the pod fails to
+// start (or runs without it) if the name is wrong. An info: the Secret may well come from
+// elsewhere (the cluster, a chart not in the input).
+//
+// Cost stays linear in the input: names are indexed (by their first and last `-` segment and by
+// length), each read compares against a bounded number of them, and the edit distances of a run
+// share one budget of cells (names from the input can be crafted to be long and alike).
+import { addTo } from '../../model/fold.js';
+import { distance } from '../../model/near.js';
+import { fieldPath } from '../../model/path.js';
+import { objectKey, type Resource } from '../../model/resource.js';
+import { describe } from '../../model/results.js';
+import type { Lint, UnresolvedRef } from './lint.js';
+
+/** Longer names are never near (a Kubernetes name has at most 253 characters; model/near.ts). */
+const longest = 253;
+/** Names of one index bucket compared per read: a crafted input cannot make a read quadratic. */
+const perBucket = 16;
+/** Edit-distance cells (product of the lengths) a run spends; past it, only prefixes count. */
+const cellBudget = 1_000_000;
+
+/** Edits allowed for a name of this length: none under 4 characters (`db` is near everything). */
+const maxEdits = (length: number) => (length < 4 ? 0 : length < 8 ? 1 : 2);
+
+interface Made {
+  kind: string;
+  namespace: string | undefined;
+  name: string;
+  /** The source that makes it; none for a plain Secret or ConfigMap of the input. */
+  by?: string;
+}
+
+/** The first and last `-` segments: `x` and `<prefix>-x` share the last, `x-<suffix>` the first. */
+const first = (name: string) =>
+  name.slice(0, name.indexOf('-') + 1 ? name.indexOf('-') : name.length);
+const last = (name: string) => name.slice(name.lastIndexOf('-') + 1);
+
+/** Whether `long` is `short` with a `-` prefix or suffix added (`<prefix>-x`, `x-<suffix>`). */
+const extends_ = (long: string, short: string) =>
+  long.length > short.length + 1 &&
+  ((long.endsWith(short) && long[long.length - short.length - 1] === '-') ||
+    (long.startsWith(short) && long[short.length] === '-'));
+
+/** `x` and `<prefix>-x`, or `x` and `x-<suffix>`, either way round (no string is built). */
+const affixed = (a: string, b: string) => extends_(a, b) || extends_(b, a);
+
+export const nearName: Lint = {
+  option: 'nearNameSeverity',
+  check({ resources, bystanders, sources, unresolved }, { report }) {
+    if (unresolved.size === 0) return;
+    // What the input makes, per kind and namespace; a name made anywhere (another namespace is
+    // the cross-namespace lint's) or present as a plain item is no miss.
+    const made = new Map<string, Made>();
+    const anywhere = new Set<string>();
+    const add = (m: Made) => {
+      const key = objectKey(m.kind, m.namespace, m.name);
+      if (!made.has(key)) made.set(key, m);
+    };
+    for (const s of sources) {
+      anywhere.add(`${s.produces}/${s.secretName}`);
+      const { produces: kind, namespace, secretName: name } = s;
+      add({ kind, namespace, name, by: describe(s.resource) });
+    }
+    for (const items of [resources, bystanders]) {
+      for (const r of items) {
+        const plainKind = r.kind === 'Secret' || r.kind === 'ConfigMap';
+        if (r.apiVersion !== 'v1' || !plainKind || r.name === undefined) continue;
+        add({ kind: r.kind, namespace: r.namespace, name: r.name });
+      }
+    }
+    // The index, per kind and namespace: by first segment, last segment and length.
+    const buckets = new Map<string, Made[]>();
+    const bucket = (kind: string, ns: string | undefined, what: string) =>
+      `${objectKey(kind, ns, '')}\u0000${what}`;
+    for (const m of made.values()) {
+      if (m.name.length > longest) continue;
+      addTo(buckets, bucket(m.kind, m.namespace, `^${first(m.name)}`), m);
+      addTo(buckets, bucket(m.kind, m.namespace, `$${last(m.name)}`), m);
+      addTo(buckets, bucket(m.kind, m.namespace, `#${m.name.length}`), m);
+    }
+    let cells = cellBudget;
+    // Many workloads read the same missing name (a shared TLS Secret): looked up once each.
+    const looked = new Map<string, Made | undefined>();
+    for (const [resource, refs] of unresolved) {
+      const seen = new Set<string>();
+      for (const ref of refs) {
+        const { kind, name } = ref;
+        const key = objectKey(kind, resource.namespace, name);
+        if (seen.has(key) || name.length > longest) continue;
+        seen.add(key);
+        if (made.has(key) || anywhere.has(`${kind}/${name}`)) continue;
+        let near = looked.get(key);
+        if (!looked.has(key)) {
+          const prefix = bucket(kind, resource.namespace, '');
+          near = nearMatch(name, (what) => buckets.get(prefix + what));
+          looked.set(key, near);
+        }
+        if (near) report(resource, message(resource, ref, near), fieldPath(ref.at));
+      }
+    }
+
+    /** The near name: within the allowed edits first, else a prefix or suffix; undefined if none. */
+    function nearMatch(name: string, of: (what: string) => readonly Made[] | undefined) {
+      const max = maxEdits(name.length);
+      let best: Made | undefined;
+      let bestEdits = max + 1;
+      for (let length = name.length - max; length <= name.length + max && max > 0; length++) {
+        const alike = of(`#${length}`) ?? [];
+        for (let i = 0; i < Math.min(alike.length, perBucket) && cells > 0; i++) {
+          const m = alike[i] as Made;
+          cells -= name.length * m.name.length;
+          const edits = distance(name, m.name, max);
+          if (edits < bestEdits) {
+            best = m;
+            bestEdits = edits;
+          }
+        }
+      }
+      if (best) return best;
+      for (const what of [`$${last(name)}`, `^${first(name)}`]) {
+        const shared = of(what) ?? [];
+        for (let i = 0; i < Math.min(shared.length, perBucket); i++) {
+          if (affixed(name, (shared[i] as Made).name)) return shared[i];
+        }
+      }
+      return undefined;
+    }
+  },
+};
+
+function message(resource: Resource, { kind, name }: UnresolvedRef, near: Made): string {
+  const has = near.by ? `${near.by} makes` : 'the input has';
+  return (
+    `${describe(resource)} reads ${kind} ${name}, which nothing in the input makes, while ` +
+    `${has} ${kind} ${near.name} in its namespace: if that is the one meant, fix the name; if ` +
+    `${name} comes from elsewhere (the cluster, a chart not in the input), set nearNameSeverity ` +
+    'to off'
+  );
+}
