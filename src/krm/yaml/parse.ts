@@ -115,9 +115,12 @@ export function yamlProblem(text: string): YamlProblem | undefined {
  * is given at most (docs/limits.md). Its parser keeps every token of a document and its composer a
  * node per scalar: 150–300 bytes of memory and 1–2 µs per token, whatever the text's size. Text
  * made of tokens holds up to 1.5 per byte (`a,a,…`; `- - …` in a flow mapping, fuzz finding
- * 54a9d0f9a29bc557): 3 MiB of it (maxItemLength) cost 8–25 s and 0.9–1.5 GiB before, and 8 MiB
- * of such documents just under a bound of 1M peaked at 618 MiB. Manifests hold 0.1–0.33 tokens
- * per byte (examples/, testdata/reach/): 500k is 1.5–5 MiB of them.
+ * 54a9d0f9a29bc557): 3 MiB of it (maxItemLength) cost 8–25 s and 0.9–1.5 GiB before. Bounds of
+ * 1M and 750k let 8 MiB of such documents (bench family flow-dash-runs) peak at 694 and 585 MiB
+ * (memory the garbage collector had not yet taken back between documents), 500k at 425 MiB.
+ * Manifests hold 0.1–0.33 tokens per byte (examples/, testdata/reach/): 500k is 1.5–5 MiB of
+ * them, 1 MiB of short `kN: vN` lines (bench family wide-anchored-mapping, which main read at
+ * 2 MB in 2.5 s and 232 MiB).
  */
 export const maxTokens = 500_000;
 const tooManyTokens = `not read: more than ${maxTokens.toLocaleString('en')} YAML tokens (scalars, indicators, runs of spaces) for the conforming reader, which keeps about 300 bytes of memory per token; the first token past the bound is`;
