@@ -42,6 +42,8 @@ export interface Config {
   verbose: boolean;
   /** `check`: change nothing, report each edit a render would make as an error (a CI gate). */
   mode: Mode;
+  /** `hashed`: an ExternalSecret's Secret is named after its content, references rewritten. */
+  targetNames: 'keep' | 'hashed';
 }
 
 export type Mode = 'render' | 'check';
@@ -78,6 +80,7 @@ export const defaultConfig: Readonly<Config> = {
   fixVaultAgentJobs: false,
   verbose: false,
   mode: 'render',
+  targetNames: 'keep',
 };
 
 export const typedConfigApiVersion = 'fn.kpt.dev/v1alpha1';
@@ -192,6 +195,11 @@ const parseMode: Parser<Mode> = (raw, field) => {
   throw new ConfigError(`${field} must be render or check${got(raw)}`, field);
 };
 
+const parseTargetNames: Parser<'keep' | 'hashed'> = (raw, field) => {
+  if (raw === 'keep' || raw === 'hashed') return raw;
+  throw new ConfigError(`${field} must be keep or hashed${got(raw)}`, field);
+};
+
 const groupPattern = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)?$/;
 const kindPattern = /^[A-Za-z][A-Za-z0-9]*$/;
 const templatePathPattern = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
@@ -260,6 +268,7 @@ const options: { [K in Exclude<keyof Config, 'severity'>]: Parser<Config[K]> } =
   fixVaultAgentJobs: parseBoolean,
   verbose: parseBoolean,
   mode: parseMode,
+  targetNames: parseTargetNames,
 };
 /** The options, but those of the catalog that set one rule's severity (`unpinnedVersionSeverity`). */
 export const optionNames: readonly (keyof Config)[] = [

@@ -1,0 +1,276 @@
+// Stage 2 with `targetNames: hashed` (docs/target-names.md): each ExternalSecret's Secret is named
+// `<base name>-<hash of what decides its content>`, written as `spec.target.name`, and every
+// reference to it in the input is rewritten, as kustomize's namereference does for generated
+// ConfigMaps and Secrets. A new pod then names a Secret that holds the new content or does not
+// exist yet: it cannot start on the old value, whatever the deployer. The base name is recorded on
+// the ExternalSecret, so a second run recognises its own suffix (never a suffix on a suffix) and a
+// changed content moves it. The sources handed on see the content as it is after the edits, so
+// the checksums of this run are those of the next one.
+import type { Config } from '../model/config.js';
+import { annotationEdit, type MappingEdit } from '../model/edit.js';
+import { canonicalJson, sha256Hex } from '../model/hash.js';
+import { isObject, type Json, type JsonObject } from '../model/json.js';
+import { groupOf, ItemError, type Resource } from '../model/resource.js';
+import {
+  targetNameKept,
+  targetNameOrphans,
+  targetNameUnsafe,
+  targetRenamed,
+} from '../model/result-rules.js';
+import { describe, type Result, resourceResult } from '../model/results.js';
+import type { Producers } from './producers.js';
+import { sourceKindOf } from './sources/index.js';
+import type { SecretSource } from './sources/source.js';
+import { secretUses } from './workloads/references.js';
+import { podTemplatesOf } from './workloads/shapes.js';
+
+/** Where the ExternalSecret records the name its hashed names are made from. */
+export const baseNameAnnotation = 'secret-rollout/target-base-name';
+
+export interface TargetNames {
+  /** The producers, their renamed sources' content as after the edits. */
+  producers: Producers;
+  edits: MappingEdit[];
+  results: Result[];
+}
+
+/** A Secret name is a DNS subdomain: at most 253 characters. */
+const maxName = 253;
+const suffixLength = 10;
+/** kustomize's suffix: `-` and ten characters of its alphabet, after a recorded base name. */
+const suffixed = (base: string, name: string) =>
+  name.length === base.length + 1 + suffixLength &&
+  name.startsWith(`${base}-`) &&
+  /^[2-9b-df-z]+$/.test(name.slice(base.length + 1));
+
+/**
+ * kustomize's suffix for generated ConfigMaps and Secrets (kubernetes-sigs/kustomize
+ * api/hasher/hasher.go, `Encode`): the first ten hex digits of the SHA-256, with 0 1 3 a e
+ * mapped to g h k m t so that the suffix spells no words and reads as no number.
+ */
+export function hashSuffix(text: string): string {
+  const map: Readonly<Record<string, string>> = { '0': 'g', '1': 'h', '3': 'k', a: 'm', e: 't' };
+  return [...sha256Hex(text).slice(0, suffixLength)].map((c) => map[c] ?? c).join('');
+}
+
+interface Rename {
+  from: string;
+  to: string;
+}
+
+const templateFrom = ['spec', 'target', 'template', 'templateFrom'];
+const creationPolicy = { path: 'spec.target.creationPolicy' };
+
+export function planTargetNames(
+  resources: readonly Resource[],
+  producers: Producers,
+  config: Config,
+): TargetNames {
+  if (config.targetNames !== 'hashed') return { producers, edits: [], results: [] };
+  const edits: MappingEdit[] = [];
+  const results: Result[] = [];
+  // First every ExternalSecret's base name: a hash reads other Secrets' base names, never their
+  // suffixes, so no order among them is needed and a second run hashes the same text.
+  const hashed = new Map<SecretSource, string>();
+  for (const source of producers.sources) {
+    const base = baseName(source, results);
+    if (base !== undefined) hashed.set(source, base);
+  }
+  const baseOf = (namespace: string | undefined, name: string) => {
+    for (const source of producers.producing('Secret', namespace, name) ?? []) {
+      const base = hashed.get(source);
+      if (base !== undefined) return base;
+    }
+    return name;
+  };
+  const renames = new Map<SecretSource, Rename>();
+  for (const [source, base] of hashed) {
+    const { resource } = source;
+    const content = withTemplateNames(source.content('all'), (name) =>
+      baseOf(resource.namespace, name),
+    );
+    // Not the name itself: a target that held only the name is as if absent, as before the run.
+    if (isObject(content.target)) {
+      const { name: _name, ...target } = content.target;
+      if (Object.keys(target).length > 0) content.target = target;
+      else delete content.target;
+    }
+    const to = `${base}-${hashSuffix(canonicalJson(content))}`;
+    if (to.length > maxName) {
+      const message = `${describe(resource)}: its Secret's hashed name would be longer than ${maxName} characters; not renamed`;
+      results.push(resourceResult(targetNameUnsafe, resource, message));
+      continue;
+    }
+    if (resource.annotations[baseNameAnnotation] !== base) {
+      edits.push(annotationEdit(resource.index, ['metadata'], baseNameAnnotation, base));
+    }
+    if (source.secretName !== to) {
+      edits.push({ item: resource.index, path: ['spec', 'target'], key: 'name', value: to });
+      renames.set(source, { from: source.secretName, to });
+    }
+  }
+  const renamedTo = (namespace: string | undefined, name: string) => {
+    for (const source of producers.producing('Secret', namespace, name) ?? []) {
+      const rename = renames.get(source);
+      if (rename) return rename.to;
+    }
+    return undefined;
+  };
+  const rewritten = new Map<SecretSource, number>();
+  /** ExternalSecrets whose templateFrom reads a renamed Secret. */
+  const readers = new Set<Resource>();
+  const count = (namespace: string | undefined, name: string) => {
+    for (const source of producers.producing('Secret', namespace, name) ?? []) {
+      if (renames.has(source)) rewritten.set(source, (rewritten.get(source) ?? 0) + 1);
+    }
+  };
+  for (const resource of resources) {
+    if (renames.size === 0) break;
+    try {
+      if (sourceKindOf(resource)) {
+        if (rewriteTemplateReads(resource, renamedTo, edits, count)) readers.add(resource);
+        continue;
+      }
+      for (const { shape, podSpec } of podTemplatesOf(resource, config.podTemplates)) {
+        for (const use of secretUses(podSpec, shape.podSpec, true)) {
+          const to = use.kind === 'Secret' && renamedTo(resource.namespace, use.secretName);
+          if (!to || !use.named) continue;
+          const key = use.named.at(-1) as string;
+          edits.push({ item: resource.index, path: use.named.slice(0, -1), key, value: to });
+          count(resource.namespace, use.secretName);
+        }
+      }
+    } catch (error) {
+      // A malformed reference field: the consumers' stage reports it for this item.
+      if (!(error instanceof ItemError)) throw error;
+    }
+  }
+  for (const [source, { to }] of renames) {
+    const n = rewritten.get(source) ?? 0;
+    const message = `${describe(source.resource)}: its Secret is named ${to} after its content (targetNames: hashed); ${n} reference${n === 1 ? '' : 's'} rewritten. Names read as text (annotations, Helm values, Argo CD Applications, fields outside the reference table) are not`;
+    results.push(resourceResult(targetRenamed, source.resource, message));
+  }
+  return { producers: afterEdits(producers, renames, readers, renamedTo), edits, results };
+}
+
+/**
+ * The name a hashed Secret's name is made from, or undefined when this source is not renamed
+ * (with the reason as a result). The recorded base name counts while `target.name` is that name
+ * or that name with a suffix; a target name set by hand since is the new base.
+ */
+function baseName(source: SecretSource, results: Result[]): string | undefined {
+  const { resource } = source;
+  if (groupOf(resource.apiVersion) !== 'external-secrets.io') return undefined;
+  if (resource.kind === 'ClusterExternalSecret') {
+    // Its ExternalSecrets are made in the namespaces its selectors match in the cluster, which
+    // the input may not show: consumers there would keep the old name, whose Secret ESO deletes.
+    const message = `${describe(resource)}: its Secrets keep their name (targetNames: hashed renames ExternalSecrets only): the namespaces it selects are decided in the cluster, where consumers the input does not show would keep reading the old name`;
+    results.push(resourceResult(targetNameKept, resource, message));
+    return undefined;
+  }
+  if (resource.kind !== 'ExternalSecret') return undefined;
+  const target = isObject(resource.value.spec) ? resource.value.spec.target : undefined;
+  const policy = (isObject(target) && target.creationPolicy) || 'Owner';
+  if (policy !== 'Owner' && policy !== 'Orphan') {
+    const why =
+      policy === 'None'
+        ? 'creationPolicy None writes no Secret'
+        : 'ESO merges into a Secret that must exist under that name, which a hashed name never does';
+    const message = `${describe(resource)}: not renamed: ${why}`;
+    results.push(resourceResult(targetNameUnsafe, resource, message, creationPolicy));
+    return undefined;
+  }
+  if (policy === 'Orphan') {
+    const message = `${describe(resource)}: creationPolicy Orphan: ESO leaves the Secret of each previous name in the cluster, for you to delete (docs/target-names.md)`;
+    results.push(resourceResult(targetNameOrphans, resource, message, creationPolicy));
+  }
+  const recorded = resource.annotations[baseNameAnnotation];
+  const current = source.secretName;
+  if (recorded && (current === recorded || suffixed(recorded, current))) return recorded;
+  return current;
+}
+
+/** A copy of an ExternalSecret's content with each templateFrom Secret's name mapped. */
+function withTemplateNames(content: Json, map: (name: string) => string): JsonObject {
+  const copy: JsonObject = { ...(content as JsonObject) };
+  const target = copy.target;
+  if (!isObject(target) || !isObject(target.template)) return copy;
+  const list = target.template.templateFrom;
+  if (!Array.isArray(list)) return copy;
+  const mapped = list.map((entry) => {
+    const secret = isObject(entry) ? entry.secret : undefined;
+    if (!isObject(entry) || !isObject(secret) || typeof secret.name !== 'string') return entry;
+    return { ...entry, secret: { ...secret, name: map(secret.name) } };
+  });
+  copy.target = { ...target, template: { ...target.template, templateFrom: mapped } };
+  return copy;
+}
+
+/** An ExternalSecret's templateFrom reads of renamed Secrets, rewritten; whether there were any. */
+function rewriteTemplateReads(
+  resource: Resource,
+  renamedTo: (namespace: string | undefined, name: string) => string | undefined,
+  edits: MappingEdit[],
+  count: (namespace: string | undefined, name: string) => void,
+): boolean {
+  if (resource.kind !== 'ExternalSecret') return false;
+  const spec = resource.value.spec;
+  const target = isObject(spec) ? spec.target : undefined;
+  const template = isObject(target) ? target.template : undefined;
+  const list = isObject(template) ? template.templateFrom : undefined;
+  if (!Array.isArray(list)) return false;
+  let any = false;
+  list.forEach((entry, i) => {
+    const secret = isObject(entry) ? entry.secret : undefined;
+    if (!isObject(secret) || typeof secret.name !== 'string') return;
+    const to = renamedTo(resource.namespace, secret.name);
+    if (!to) return;
+    const path = [...templateFrom, i, 'secret'];
+    edits.push({ item: resource.index, path, key: 'name', value: to });
+    count(resource.namespace, secret.name);
+    any = true;
+  });
+  return any;
+}
+
+/**
+ * The producers as the next run reads them: a renamed source has its new Secret name and, in its
+ * content, `target.name`; an ExternalSecret reading a renamed Secret the new name in its
+ * templateFrom. Lookups stay by the names the input has, which its references still use.
+ */
+function afterEdits(
+  producers: Producers,
+  renames: ReadonlyMap<SecretSource, Rename>,
+  readers: ReadonlySet<Resource>,
+  renamedTo: (namespace: string | undefined, name: string) => string | undefined,
+): Producers {
+  if (renames.size === 0) return producers;
+  const replaced = new Map<SecretSource, SecretSource>();
+  for (const source of producers.sources) {
+    const rename = renames.get(source);
+    const { resource } = source;
+    if (!rename && !readers.has(resource)) continue;
+    // One copy per content object: checksums cache canonical JSON per object (checksums.ts).
+    const copies = new WeakMap<JsonObject, JsonObject>();
+    const content = (keys: Parameters<SecretSource['content']>[0]): Json => {
+      const before = source.content(keys);
+      if (!isObject(before)) return before;
+      let after = copies.get(before);
+      if (after === undefined) {
+        after = withTemplateNames(before, (name) => renamedTo(resource.namespace, name) ?? name);
+        if (rename)
+          after.target = { ...(isObject(after.target) ? after.target : {}), name: rename.to };
+        copies.set(before, after);
+      }
+      return after;
+    };
+    // The checksums cover the Secret's name too: the new one, as the next run reads it.
+    replaced.set(source, { ...source, content, ...(rename && { secretName: rename.to }) });
+  }
+  const swap = (source: SecretSource) => replaced.get(source) ?? source;
+  return {
+    ...producers,
+    sources: producers.sources.map(swap),
+    producing: (kind, namespace, name) => producers.producing(kind, namespace, name)?.map(swap),
+  };
+}
