@@ -83,6 +83,8 @@ export function planTargetNames(
     }
     return name;
   };
+  /** Each hashed Secret's name; `renames`, those the run changes. */
+  const named = new Map<SecretSource, string>();
   const renames = new Map<SecretSource, Rename>();
   for (const [source, base] of hashed) {
     const { resource } = source;
@@ -101,6 +103,7 @@ export function planTargetNames(
       results.push(resourceResult(targetNameUnsafe, resource, message));
       continue;
     }
+    named.set(source, to);
     if (resource.annotations[baseNameAnnotation] !== base) {
       edits.push(annotationEdit(resource.index, ['metadata'], baseNameAnnotation, base));
     }
@@ -116,16 +119,16 @@ export function planTargetNames(
     }
     return undefined;
   };
-  const rewritten = new Map<SecretSource, number>();
-  /** ExternalSecrets whose templateFrom reads a renamed Secret. */
-  const readers = new Set<Resource>();
+  /** References to each hashed Secret, rewritten or already naming it: the same on each run. */
+  const references = new Map<SecretSource, number>();
   const count = (namespace: string | undefined, name: string) => {
     for (const source of producers.producing('Secret', namespace, name) ?? []) {
-      if (renames.has(source)) rewritten.set(source, (rewritten.get(source) ?? 0) + 1);
+      if (named.has(source)) references.set(source, (references.get(source) ?? 0) + 1);
     }
   };
-  for (const resource of resources) {
-    if (renames.size === 0) break;
+  /** ExternalSecrets whose templateFrom reads a renamed Secret. */
+  const readers = new Set<Resource>();
+  for (const resource of named.size > 0 ? resources : []) {
     try {
       if (sourceKindOf(resource)) {
         if (rewriteTemplateReads(resource, renamedTo, edits, count)) readers.add(resource);
@@ -133,11 +136,12 @@ export function planTargetNames(
       }
       for (const { shape, podSpec } of podTemplatesOf(resource, config.podTemplates)) {
         for (const use of secretUses(podSpec, shape.podSpec, true)) {
-          const to = use.kind === 'Secret' && renamedTo(resource.namespace, use.secretName);
+          if (use.kind !== 'Secret') continue;
+          count(resource.namespace, use.secretName);
+          const to = renamedTo(resource.namespace, use.secretName);
           if (!to || !use.named) continue;
           const key = use.named.at(-1) as string;
           edits.push({ item: resource.index, path: use.named.slice(0, -1), key, value: to });
-          count(resource.namespace, use.secretName);
         }
       }
     } catch (error) {
@@ -145,9 +149,9 @@ export function planTargetNames(
       if (!(error instanceof ItemError)) throw error;
     }
   }
-  for (const [source, { to }] of renames) {
-    const n = rewritten.get(source) ?? 0;
-    const message = `${describe(source.resource)}: its Secret is named ${to} after its content (targetNames: hashed); ${n} reference${n === 1 ? '' : 's'} rewritten. Names read as text (annotations, Helm values, Argo CD Applications, fields outside the reference table) are not`;
+  for (const [source, name] of named) {
+    const n = references.get(source) ?? 0;
+    const message = `${describe(source.resource)}: its Secret is named ${name} after its content (targetNames: hashed), and ${n} reference${n === 1 ? '' : 's'} in the input name${n === 1 ? 's' : ''} it; names read as text (annotations, Helm values, Argo CD Applications, fields outside the reference table) are not rewritten`;
     results.push(resourceResult(targetRenamed, source.resource, message));
   }
   return { producers: afterEdits(producers, renames, readers, renamedTo), edits, results };
@@ -206,7 +210,10 @@ function withTemplateNames(content: Json, map: (name: string) => string): JsonOb
   return copy;
 }
 
-/** An ExternalSecret's templateFrom reads of renamed Secrets, rewritten; whether there were any. */
+/**
+ * An ExternalSecret's templateFrom reads: counted, and those of renamed Secrets rewritten;
+ * whether there were any of those.
+ */
 function rewriteTemplateReads(
   resource: Resource,
   renamedTo: (namespace: string | undefined, name: string) => string | undefined,
@@ -223,11 +230,11 @@ function rewriteTemplateReads(
   list.forEach((entry, i) => {
     const secret = isObject(entry) ? entry.secret : undefined;
     if (!isObject(secret) || typeof secret.name !== 'string') return;
+    count(resource.namespace, secret.name);
     const to = renamedTo(resource.namespace, secret.name);
     if (!to) return;
     const path = [...templateFrom, i, 'secret'];
     edits.push({ item: resource.index, path, key: 'name', value: to });
-    count(resource.namespace, secret.name);
     any = true;
   });
   return any;
