@@ -10,15 +10,18 @@ import type { Config } from '../model/config.js';
 import { annotationEdit, type MappingEdit } from '../model/edit.js';
 import { canonicalJson, sha256Hex } from '../model/hash.js';
 import { isObject, type Json, type JsonObject } from '../model/json.js';
+import { fieldPath } from '../model/path.js';
 import { groupOf, ItemError, type Resource } from '../model/resource.js';
 import {
+  dependencyNotInInput,
   targetNameKept,
   targetNameOrphans,
   targetNameUnsafe,
   targetRenamed,
 } from '../model/result-rules.js';
-import { describe, type Result, resourceResult } from '../model/results.js';
+import { describe, refOf, type Result, resourceResult } from '../model/results.js';
 import type { Producers } from './producers.js';
+import { notInInput } from './sources/eso-dependencies.js';
 import { sourceKindOf } from './sources/index.js';
 import type { SecretSource } from './sources/source.js';
 import { secretUses } from './workloads/references.js';
@@ -69,28 +72,40 @@ export function planTargetNames(
   if (config.targetNames !== 'hashed') return { producers, edits: [], results: [] };
   const edits: MappingEdit[] = [];
   const results: Result[] = [];
-  // First every ExternalSecret's base name: a hash reads other Secrets' base names, never their
-  // suffixes, so no order among them is needed and a second run hashes the same text.
+  // First every ExternalSecret's base name, then the names, each on first need.
   const hashed = new Map<SecretSource, string>();
+  /** ClusterExternalSecrets already noted: one source per namespace, one note. */
+  const kept = new Set<Resource>();
   for (const source of producers.sources) {
-    const base = baseName(source, results);
+    const base = baseName(source, results, kept);
     if (base !== undefined) hashed.set(source, base);
   }
-  const baseOf = (namespace: string | undefined, name: string) => {
-    for (const source of producers.producing('Secret', namespace, name) ?? []) {
-      const base = hashed.get(source);
-      if (base !== undefined) return base;
+  /** Each hashed Secret's name; `renames`, those the run changes. */
+  const named = new Map<SecretSource, string>();
+  const tooLong = new Set<SecretSource>();
+  const visiting = new Set<SecretSource>();
+  // An ExternalSecret that renders from another's Secret (templateFrom) hashes that Secret's
+  // hashed name: when that content changes, so do both names. The name is the same whether the
+  // input names the Secret as before or as after a run, so a second run hashes the same text.
+  const readName = (namespace: string | undefined, name: string): string => {
+    for (const dependency of producers.producing('Secret', namespace, name) ?? []) {
+      const base = hashed.get(dependency);
+      if (base === undefined) continue;
+      // A cycle, which ESO could never render: its base name ends it.
+      if (visiting.has(dependency)) return base;
+      return nameFor(dependency, base) ?? dependency.secretName;
     }
     return name;
   };
-  /** Each hashed Secret's name; `renames`, those the run changes. */
-  const named = new Map<SecretSource, string>();
-  const renames = new Map<SecretSource, Rename>();
-  for (const [source, base] of hashed) {
+  const nameFor = (source: SecretSource, base: string): string | undefined => {
+    const known = named.get(source);
+    if (known !== undefined || tooLong.has(source)) return known;
     const { resource } = source;
+    visiting.add(source);
     const content = withTemplateNames(source.content('all'), (name) =>
-      baseOf(resource.namespace, name),
+      readName(resource.namespace, name),
     );
+    visiting.delete(source);
     // Not the name itself: a target that held only the name is as if absent, as before the run.
     if (isObject(content.target)) {
       const { name: _name, ...target } = content.target;
@@ -101,9 +116,17 @@ export function planTargetNames(
     if (to.length > maxName) {
       const message = `${describe(resource)}: its Secret's hashed name would be longer than ${maxName} characters; not renamed`;
       results.push(resourceResult(targetNameUnsafe, resource, message));
-      continue;
+      tooLong.add(source);
+      return undefined;
     }
     named.set(source, to);
+    return to;
+  };
+  const renames = new Map<SecretSource, Rename>();
+  for (const [source, base] of hashed) {
+    const to = nameFor(source, base);
+    if (to === undefined) continue;
+    const { resource } = source;
     if (resource.annotations[baseNameAnnotation] !== base) {
       edits.push(annotationEdit(resource.index, ['metadata'], baseNameAnnotation, base));
     }
@@ -126,12 +149,15 @@ export function planTargetNames(
       if (named.has(source)) references.set(source, (references.get(source) ?? 0) + 1);
     }
   };
-  /** ExternalSecrets whose templateFrom reads a renamed Secret. */
-  const readers = new Set<Resource>();
+  /** ExternalSecrets whose templateFrom reads a renamed Secret, with what each read names now. */
+  const readers = new Map<Resource, Map<string, string>>();
   for (const resource of named.size > 0 ? resources : []) {
     try {
       if (sourceKindOf(resource)) {
-        if (rewriteTemplateReads(resource, renamedTo, edits, count)) readers.add(resource);
+        const notes = new Map<string, string>();
+        if (rewriteTemplateReads(resource, renamedTo, edits, count, notes)) {
+          readers.set(resource, notes);
+        }
         continue;
       }
       for (const { shape, podSpec } of podTemplatesOf(resource, config.podTemplates)) {
@@ -162,14 +188,19 @@ export function planTargetNames(
  * (with the reason as a result). The recorded base name counts while `target.name` is that name
  * or that name with a suffix; a target name set by hand since is the new base.
  */
-function baseName(source: SecretSource, results: Result[]): string | undefined {
+function baseName(
+  source: SecretSource,
+  results: Result[],
+  kept: Set<Resource>,
+): string | undefined {
   const { resource } = source;
   if (groupOf(resource.apiVersion) !== 'external-secrets.io') return undefined;
   if (resource.kind === 'ClusterExternalSecret') {
     // Its ExternalSecrets are made in the namespaces its selectors match in the cluster, which
     // the input may not show: consumers there would keep the old name, whose Secret ESO deletes.
     const message = `${describe(resource)}: its Secrets keep their name (targetNames: hashed renames ExternalSecrets only): the namespaces it selects are decided in the cluster, where consumers the input does not show would keep reading the old name`;
-    results.push(resourceResult(targetNameKept, resource, message));
+    if (!kept.has(resource)) results.push(resourceResult(targetNameKept, resource, message));
+    kept.add(resource);
     return undefined;
   }
   if (resource.kind !== 'ExternalSecret') return undefined;
@@ -219,6 +250,8 @@ function rewriteTemplateReads(
   renamedTo: (namespace: string | undefined, name: string) => string | undefined,
   edits: MappingEdit[],
   count: (namespace: string | undefined, name: string) => void,
+  /** The Secret each rewritten read names now, by its field: its notes name it so. */
+  notes: Map<string, string>,
 ): boolean {
   if (resource.kind !== 'ExternalSecret') return false;
   const spec = resource.value.spec;
@@ -235,6 +268,7 @@ function rewriteTemplateReads(
     if (!to) return;
     const path = [...templateFrom, i, 'secret'];
     edits.push({ item: resource.index, path, key: 'name', value: to });
+    notes.set(fieldPath(path), `Secret ${resource.namespace ? `${resource.namespace}/` : ''}${to}`);
     any = true;
   });
   return any;
@@ -248,7 +282,7 @@ function rewriteTemplateReads(
 function afterEdits(
   producers: Producers,
   renames: ReadonlyMap<SecretSource, Rename>,
-  readers: ReadonlySet<Resource>,
+  readers: ReadonlyMap<Resource, ReadonlyMap<string, string>>,
   renamedTo: (namespace: string | undefined, name: string) => string | undefined,
 ): Producers {
   if (renames.size === 0) return producers;
@@ -275,8 +309,20 @@ function afterEdits(
     replaced.set(source, { ...source, content, ...(rename && { secretName: rename.to }) });
   }
   const swap = (source: SecretSource) => replaced.get(source) ?? source;
+  // A read of a Secret no item is (an ExternalSecret makes it) is noted by the name it now has.
+  const byRef = new Map(
+    [...readers].map(([resource, notes]) => [refOf(resource), { resource, notes }]),
+  );
+  const results = producers.results.map((result) => {
+    const reader = result.resourceRef && byRef.get(result.resourceRef);
+    const field = result.field?.path;
+    const what = reader && field !== undefined && reader.notes.get(field);
+    if (!reader || !what || result.tags?.rule !== dependencyNotInInput.id) return result;
+    return notInInput(reader.resource, field as string, what);
+  });
   return {
     ...producers,
+    results,
     sources: producers.sources.map(swap),
     producing: (kind, namespace, name) => producers.producing(kind, namespace, name)?.map(swap),
   };
