@@ -3,6 +3,8 @@
 // by a content change, and the cases where a hashed name would break things refused. On main the
 // option is unknown: every test here fails there with invalid-config.
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { dump } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { each, parsePath } from '../src/model/path.js';
@@ -15,6 +17,7 @@ import {
   externalSecret,
   find,
   itemsOf,
+  repoRoot,
   resourceList,
   resultsOf,
   runOk,
@@ -230,6 +233,30 @@ spec:
     const fields = resultsOf(out.stdout).map((r) => (r.field as Obj | undefined)?.path);
     expect(fields).toContain('spec.target[name]');
     expect(fields).toContain('spec.template.spec.imagePullSecrets[0][name]');
+  });
+});
+
+describe('targetNames: hashed, in every layout', () => {
+  // Flow lists, quoted names, an anchor with its alias, a JSON document in the stream.
+  const text = readFileSync(path.join(repoRoot, 'testdata/target-names-layouts.yaml'), 'utf8');
+
+  it('rewrites each name where it stands, keeping its quotes, and nothing else', () => {
+    const out = run(text, { settings: hashed });
+    expect(out.exitCode).toBe(0);
+    const name = /name: "(db-[2-9b-df-z]{10})"/.exec(out.stdout)?.[1] as string;
+    expect(name).toBeDefined();
+    for (const line of [
+      `      imagePullSecrets: [{name: "${name}"}, {name: other}]`,
+      `      - {name: a, image: a, envFrom: [{secretRef: {name: '${name}'}}]}`,
+      `              name: &n ${name}   # anchored`,
+      // The alias is replaced by the value: the anchor it named now holds the new name too.
+      `            secretKeyRef: {key: p, name: "${name}"}`,
+      `   "envFrom": [{"secretRef": {"name": "${name}"}}]}]}}}}`,
+    ]) {
+      expect(out.stdout.split('\n')).toContain(line);
+    }
+    expect(out.stdout.match(/\bdb\b(?!-)/g)).toEqual(['db', 'db']); // the ExternalSecret's own
+    expect(run(out.stdout, { settings: hashed }).stdout).toBe(out.stdout);
   });
 });
 
