@@ -134,6 +134,20 @@ describe('targetNames: hashed', () => {
     expect(annotationsOf(find(items, 'ExternalSecret', 'db'))?.[base]).toBe('db-v2');
   });
 
+  it('warns, on each run, of an annotation that names the Secret as text', () => {
+    const reloaded = deployment('api', envFrom('db'), { namespace: 'shop' }).replace(
+      'metadata:\n  name: api',
+      'metadata:\n  annotations:\n    secret.reloader.stakater.com/reload: "other, db"\n  name: api',
+    );
+    const once = runOk(resourceList([es, reloaded]), hashed).stdout;
+    const warned = (out: string) =>
+      resultsOf(out).filter((r) => (r.tags as Obj).rule === 'target-name-as-text');
+    expect(warned(once)).toHaveLength(1);
+    expect(warned(once)[0]?.severity).toBe('warning');
+    expect(once).toContain('secret.reloader.stakater.com/reload: "other, db"');
+    expect(warned(runOk(once, hashed).stdout)).toEqual(warned(once));
+  });
+
   it.each([
     ['Merge', 'target-name-unsafe'],
     ['CreateOrMerge', 'target-name-unsafe'],

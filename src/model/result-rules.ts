@@ -126,6 +126,12 @@ export const targetRenamed: Rule = {
   summary:
     'targetNames hashed: an ExternalSecret’s Secret named after its content, references rewritten',
 };
+export const targetNameAsText: Rule = {
+  id: 'target-name-as-text',
+  severity: 'warning',
+  summary: 'targetNames hashed: an annotation names a renamed Secret as text, not rewritten',
+  help: 'Point the tool at the new name, or keep this ExternalSecret on targetNames: keep.',
+};
 export const targetNameKept: Rule = {
   id: 'target-name-kept',
   severity: 'info',

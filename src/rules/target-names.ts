@@ -14,6 +14,7 @@ import { fieldPath } from '../model/path.js';
 import { groupOf, ItemError, type Resource } from '../model/resource.js';
 import {
   dependencyNotInInput,
+  targetNameAsText,
   targetNameKept,
   targetNameOrphans,
   targetNameUnsafe,
@@ -180,7 +181,45 @@ export function planTargetNames(
     const message = `${describe(source.resource)}: its Secret is named ${name} after its content (targetNames: hashed), and ${n} reference${n === 1 ? '' : 's'} in the input name${n === 1 ? 's' : ''} it; names read as text (annotations, Helm values, Argo CD Applications, fields outside the reference table) are not rewritten`;
     results.push(resourceResult(targetRenamed, source.resource, message));
   }
+  readAsText(resources, named, hashed, results);
   return { producers: afterEdits(producers, renames, readers, renamedTo), edits, results };
+}
+
+/**
+ * Annotations that name a hashed Secret (Reloader's `secret.reloader.stakater.com/reload: db`,
+ * comma-separated lists): another tool reads that name as text, which is not rewritten. Any of
+ * the Secret's names counts (its base, the input's, the new one), so each run warns alike.
+ */
+function readAsText(
+  resources: readonly Resource[],
+  named: ReadonlyMap<SecretSource, string>,
+  hashed: ReadonlyMap<SecretSource, string>,
+  results: Result[],
+): void {
+  const byName = new Map<string, SecretSource>();
+  const key = (namespace: string | undefined, name: string) => `${namespace ?? ''}/${name}`;
+  for (const [source, to] of named) {
+    for (const name of [hashed.get(source) as string, source.secretName, to]) {
+      byName.set(key(source.namespace, name), source);
+    }
+  }
+  if (byName.size === 0) return;
+  for (const resource of resources) {
+    if (sourceKindOf(resource)) continue;
+    const found = new Set<SecretSource>();
+    for (const value of Object.values(resource.annotations)) {
+      for (const token of value.split(',')) {
+        const source = byName.get(key(resource.namespace, token.trim()));
+        if (source) found.add(source);
+      }
+    }
+    for (const source of found) {
+      const message = `${describe(resource)}: an annotation names the Secret of ${describe(source.resource)}, which targetNames: hashed renames to ${named.get(source)}; annotations are not rewritten`;
+      results.push(
+        resourceResult(targetNameAsText, resource, message, { path: 'metadata.annotations' }),
+      );
+    }
+  }
 }
 
 /**
