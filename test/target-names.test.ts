@@ -8,9 +8,9 @@ import path from 'node:path';
 import { dump } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { each, parsePath } from '../src/model/path.js';
-import { run } from '../src/run.js';
 import { hashSuffix } from '../src/rules/target-names.js';
 import { secretReferences } from '../src/rules/workloads/references.js';
+import { run } from '../src/run.js';
 import {
   deployment,
   envFrom,

@@ -20,7 +20,7 @@ import {
   targetNameUnsafe,
   targetRenamed,
 } from '../model/result-rules.js';
-import { describe, refOf, type Result, resourceResult } from '../model/results.js';
+import { describe, type Result, refOf, resourceResult } from '../model/results.js';
 import type { Producers } from './producers.js';
 import { notInInput } from './sources/eso-dependencies.js';
 import { sourceKindOf } from './sources/index.js';
