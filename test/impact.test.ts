@@ -368,7 +368,7 @@ describe('impact', () => {
     });
     const nameless = side('bad-item.yaml', 'apiVersion: v1\nmetadata: {}\n');
     expect(impact(good, nameless).stderr).toBe(
-      'secret-rollout: impact: HEAD bad-item.yaml: document 0: item has no kind string (invalid-input)\n',
+      'secret-rollout: impact: HEAD bad-item.yaml: document 0: item has no kind string: give it apiVersion and kind, or leave it out of the input (invalid-input)\n',
     );
     expect(impactCli([good], '9.9.9', scratch).stderr).toBe(
       'secret-rollout: impact: needs BASE and HEAD (files or directories), got 1 paths\n',

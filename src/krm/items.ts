@@ -8,6 +8,7 @@ import { getPath } from '../model/path.js';
 import type { ReadPlan } from '../model/read-plan.js';
 import {
   type Bystander,
+  fileOfItem,
   ItemError,
   maxNodes,
   type Resource,
@@ -142,7 +143,15 @@ export function readItems(input: Input, plan: ReadPlan): ReadItems {
       resources.push(toResource(index, value, nodeBound));
     } catch (error) {
       if (!(error instanceof ItemError)) throw error;
-      results.push(plainResult(invalidInput, `${where}${nameOf(value)}: ${error.message}`));
+      // kpt shows a result's message, not its file: the message names the file too.
+      const file = fileOfItem(value);
+      const inFile = file ? ` in ${file.path}` : '';
+      const result = plainResult(
+        invalidInput,
+        `${where}${nameOf(value)}${inFile}: ${error.message}${notKrmHint(error, input.format)}`,
+      );
+      if (file) result.file = file;
+      results.push(result);
     }
   };
   input.items.forEach((item, index) => {
@@ -160,6 +169,17 @@ export function readItems(input: Input, plan: ReadPlan): ReadItems {
     resources.sort((a, b) => a.index - b.index);
   }
   return read;
+}
+
+/**
+ * What to do about an item that is no Kubernetes object (a kustomization.yaml or a values file
+ * beside the manifests): kpt reads every YAML file of a package unless .krmignore lists it; a
+ * stream is what the user piped in.
+ */
+function notKrmHint(error: ItemError, format: Input['format']): string {
+  if (error.field !== 'apiVersion' && error.field !== 'kind') return '';
+  const fromKpt = format === 'yaml-list' || format === 'json-list';
+  return `: give it apiVersion and kind, or ${fromKpt ? "list its file in the package's .krmignore" : 'leave it out of the input'}`;
 }
 
 /** ` (Kind name)` of a raw item, where it has them, so an error names what the user wrote. */
