@@ -205,6 +205,10 @@ describe('impact', () => {
     expect(out.rollouts).toEqual([]);
     expect(out.added).toEqual([ref('Deployment', 'new')]);
     expect(out.removed).toEqual([ref('Deployment', 'old')]);
+    // The summary says what was added and removed: workloads (it read `1 added, 1 removed`).
+    expect(impact(base, head).stdout).toMatch(
+      /^### secret-rollout impact\n\nNothing rolls: no workload's secret checksum changes; 1 workload added, 1 workload removed\.\n/,
+    );
   });
 
   it('files and directories give the same JSON', () => {
