@@ -51,7 +51,7 @@ then the results. Changes nothing. Also reads options from a Kptfile in the inpu
     flags: [
       ['--format table|mermaid|json', 'the output: a table (default), a Mermaid picture, JSON'],
       ['--mermaid', 'the same as --format mermaid'],
-      verbose,
+      ['--verbose', 'info results too, and where the options came from'],
       ...optionFlags,
       help,
       version,
@@ -75,10 +75,11 @@ kpt or kustomize.`,
     ],
     summary: 'what the change from BASE to HEAD restarts: markdown, JSON or SARIF',
     about: `What the change from BASE to HEAD restarts: each a file, or a directory whose .yaml and
-.yml files are read (rendered or not). In a directory, files that are not Kubernetes manifests
-(no apiVersion and kind: Helm's Chart.yaml, values.yaml, an app's config) are skipped with one
-info line each on stderr, and files matched by .krmignore (as kpt reads it) or --exclude are
-not read.`,
+.yml files are read (rendered or not). They are paths, not git revisions: check a revision out
+(git worktree add) or render it to a file, as examples/ci/impact.sh does. In a directory, files
+that are not Kubernetes manifests (no apiVersion and kind: Helm's Chart.yaml, values.yaml, an
+app's config) are skipped with one info line each on stderr, and files matched by .krmignore
+(as kpt reads it) or --exclude are not read.`,
     flags: [
       ['--format markdown|json|sarif', 'the report: markdown (default), JSON, SARIF 2.1.0'],
       [
@@ -137,10 +138,11 @@ export function topHelp(readme: ReadmeHelp): string {
   const list = Object.entries(commands).map(([name, c]) => [name, c.summary] as const);
   return [
     `secret-rollout: ${readme.Short}`,
-    readme.Long,
+    // How to call it first: the README's Long block, with the options table, runs to a screenful.
     `Usage:\n${usageLines(runUsage, '  ')}\n  secret-rollout COMMAND ...   (secret-rollout COMMAND --help: its flags and examples)`,
     `Commands:\n${table(list)}`,
     `Flags:\n${table(runFlags)}`,
+    readme.Long,
     `Examples:\n${readme.Examples}`,
   ]
     .join('\n\n')

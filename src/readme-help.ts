@@ -30,7 +30,8 @@ export function readmeHelp(markdown: string): ReadmeHelp | { problem: string } {
  * Markdown as a terminal shows it: code blocks indented by two spaces without their fences (as
  * mdtogo does), Mermaid pictures, HTML comments and tables' rule lines left out, headings as
  * `Heading:`, a web link as `text (url)` and a link into the repository (docs/…, an anchor) as
- * its text, as an installed command has no docs/ beside it; no emphasis or code marks.
+ * its text, as an installed command has no docs/ beside it (left out when it is all of a
+ * parenthesis); no emphasis or code marks.
  */
 export function terminalText(markdown: string): string {
   const out: string[] = [];
@@ -60,7 +61,10 @@ export function terminalText(markdown: string): string {
 
 /** One line's inline markdown as plain text. */
 function inline(line: string): string {
+  // A parenthesised link into the repository, `([details](docs/options.md#x))`, says nothing
+  // without its target: left out whole, not as a dangling "(details)".
   return line
+    .replace(/\s*\(\[[^\]]*\]\((?!https?:\/\/)[^)\s]*\)\)/g, '')
     .replace(/!?\[([^\]]*)\]\(([^)\s]*)\)/g, (_, text: string, url: string) =>
       /^https?:\/\//.test(url) && url !== text ? `${text} (${url})` : text,
     )

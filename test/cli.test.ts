@@ -147,6 +147,16 @@ describe('the help text from the README (src/readme-help.ts, read by build.mjs)'
     });
   });
 
+  it('leaves out a parenthesis that is only a link into the repository, not a web link', () => {
+    const long = block(
+      'Long',
+      '\nExits 1 ([exit status](docs/c.md#exit)), see [ESO](https://e.io) ([site](https://e.io)).\n',
+    );
+    expect(readmeHelp(all.replace(/<!--mdtogo:Long-->[\s\S]*?<!--mdtogo-->/, long))).toMatchObject({
+      Long: 'Exits 1, see ESO (https://e.io) (site (https://e.io)).',
+    });
+  });
+
   it('names a block that is missing, doubled or empty (the build fails with it)', () => {
     expect(readmeHelp(all.replace(/<!--mdtogo:Long-->/, ''))).toEqual({
       problem:

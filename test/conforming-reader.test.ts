@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { locateByCst } from '../src/krm/yaml/locate-cst.js';
-import { ParseError, parseYaml, yamlProblem } from '../src/krm/yaml/parse.js';
+import { maxTokens, ParseError, parseYaml, yamlProblem } from '../src/krm/yaml/parse.js';
 import { run } from '../src/run.js';
 import { deep } from './depth.js';
 
@@ -210,5 +210,63 @@ describe('tags outside the core schema', () => {
     const toJS = vi.spyOn(Document.prototype, 'toJS');
     expect((parseYaml(text, 0, text) as { a: unknown }).a).toBeInstanceOf(Date);
     expect(toJS).toHaveBeenCalled();
+  });
+});
+
+describe('text made of tokens', () => {
+  // The conforming reader keeps ≈300 bytes of memory per token: 3 MiB of `- - …` (1.5M tokens)
+  // took 8.4 s and 880 MiB to fail (fuzz finding 54a9d0f9a29bc557, bench family flow-dash-runs).
+  const { Parser } = createRequire(import.meta.url)('yaml') as {
+    Parser: { prototype: { next: (source: string) => Generator<unknown> } };
+  };
+  /** The tokens the library's parser is handed while `read` runs. */
+  function tokensGiven(read: () => void): number {
+    const next = Parser.prototype.next;
+    let tokens = 0;
+    Parser.prototype.next = function (this: unknown, source: string) {
+      tokens++;
+      return next.call(this, source);
+    };
+    try {
+      read();
+    } finally {
+      Parser.prototype.next = next;
+    }
+    return tokens;
+  }
+  /** The finding's shape: a JSON-layout document, a duplicated line, `deep: - - … x`. */
+  const dashes = (n: number) =>
+    `{\n "kind": "ExternalSecret",\n "spec": {\n  "key": "a",\n  "key": "a",\n  deep: ${'- '.repeat(n)}x\n }\n}\n`;
+
+  it('are handed to the conforming reader up to maxTokens, then refused naming where', () => {
+    // 300k dashes are 600k tokens (a `-` and a space each): on main, all of them.
+    const text = dashes(300_000);
+    let thrown: unknown;
+    const tokens = tokensGiven(() => {
+      try {
+        parseYaml(text, 0, text);
+      } catch (error) {
+        thrown = error;
+      }
+    });
+    expect(tokens).toBeLessThanOrEqual(maxTokens);
+    expect(thrown).toBeInstanceOf(ParseError);
+    expect((thrown as Error).message).toMatch(
+      /^not read: more than 500,000 YAML tokens \(scalars, indicators, runs of spaces\) for the conforming reader, which keeps about 300 bytes of memory per token; the first token past the bound is at line 6, column \d+$/,
+    );
+  });
+
+  it('under the bound are judged as before', () => {
+    const text = dashes(1000);
+    expect(yamlProblem(text)).toEqual({
+      message: 'Map keys must be unique',
+      offset: text.lastIndexOf('"key"'),
+    });
+  });
+
+  it('are an error result naming the document, not a crash', () => {
+    const out = run(`---\n${dashes(300_000)}`);
+    expect(out.exitCode).toBe(1);
+    expect(out.stderr).toMatch(/^error: document 0: not read: more than 500,000 YAML tokens/);
   });
 });

@@ -94,8 +94,36 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
  * bash takes a socket on stdin for a remote shell and reads the machine's bashrc then, which may
  * not survive `-u` (as /etc/bash.bashrc's `$PS1` does not, depending on SHLVL).
  */
-function bash(args: string[], cwd = scratch) {
-  return spawnSync('bash', args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+function bash(args: string[], cwd = scratch, vars: NodeJS.ProcessEnv = {}) {
+  return spawnSync('bash', args, {
+    cwd,
+    env: { ...env, ...vars },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** A git repository at `dir` in the scratch directory: examples/ci/impact's base, then head, as app/. */
+function twoCommitRepo(dir: string): string {
+  const repo = path.join(scratch, dir);
+  mkdirSync(repo, { recursive: true });
+  const git = (...args: string[]) => {
+    const out = spawnSync('git', args, { cwd: repo, encoding: 'utf8' });
+    expect(out.stderr).toBe('');
+    expect(out.status).toBe(0);
+  };
+  git('init', '-q', '-b', 'main');
+  git('config', 'user.email', 'ci@example.com');
+  git('config', 'user.name', 'CI');
+  for (const side of ['base', 'head']) {
+    rmSync(path.join(repo, 'app'), { recursive: true, force: true });
+    cpSync(path.join(scratch, 'examples/ci/impact', side), path.join(repo, 'app'), {
+      recursive: true,
+    });
+    git('add', '-A');
+    git('commit', '-q', '-m', side);
+  }
+  return repo;
 }
 
 /** Runs a shell block as a user would paste it (bash, stop at the first failing command). */
@@ -135,7 +163,7 @@ const checks: Record<string, (block: Block) => void> = {
 
   // Examples (also `--help`'s): as a whole, in a copy of examples/ of its own, since the kpt
   // package it renders is rendered in place.
-  '# Add checksums and waves to a kpt package, with the command on PATH': (block) => {
+  '# Write checksums and waves into a kpt package in place, with the command on PATH': (block) => {
     const dir = path.join(scratch, 'examples-block');
     cpSync(path.join(scratch, 'examples'), path.join(dir, 'examples'), { recursive: true });
     const out = bash(['-euo', 'pipefail', '-c', block.text], dir);
@@ -335,25 +363,9 @@ const checks: Record<string, (block: Block) => void> = {
     block,
   ) => {
     requireTool('kubectl');
-    const repo = path.join(scratch, 'ci-clone');
-    mkdirSync(path.join(repo, 'ci'), { recursive: true });
+    const repo = twoCommitRepo('ci-clone');
+    mkdirSync(path.join(repo, 'ci'));
     cpSync(path.join(scratch, 'examples/ci/impact.sh'), path.join(repo, 'ci/impact.sh'));
-    const git = (...args: string[]) => {
-      const out = spawnSync('git', args, { cwd: repo, encoding: 'utf8' });
-      expect(out.stderr).toBe('');
-      expect(out.status).toBe(0);
-    };
-    git('init', '-q', '-b', 'main');
-    git('config', 'user.email', 'ci@example.com');
-    git('config', 'user.name', 'CI');
-    for (const side of ['base', 'head']) {
-      rmSync(path.join(repo, 'app'), { recursive: true, force: true });
-      cpSync(path.join(scratch, 'examples/ci/impact', side), path.join(repo, 'app'), {
-        recursive: true,
-      });
-      git('add', '-A');
-      git('commit', '-q', '-m', side);
-    }
     const out = bash(['-euo', 'pipefail', '-c', block.text], repo);
     // The gate ran on the rendered head and found nothing to change: quiet (info only with
     // --verbose), and no `check: a render would change` from the script.
@@ -361,6 +373,19 @@ const checks: Record<string, (block: Block) => void> = {
     expect(out.status).toBe(0);
     const direct = sh('secret-rollout impact examples/ci/impact/base examples/ci/impact/head');
     expect(out.stdout).toBe(`impact: impact-out/impact.md\n${direct.stdout}`);
+  },
+  // Argo CD plugin's CI: in a repository of two commits of examples/ci/impact as app/, the
+  // render passes and the report says what the second commit restarts.
+  "# CI with the plugin: app/ is the Application's path, BASE the pull request's base commit": (
+    block,
+  ) => {
+    requireTool('kubectl');
+    const repo = twoCommitRepo(path.join('cmp-ci', 'repo'));
+    const out = bash(['-euo', 'pipefail', '-c', block.text], repo, { BASE: 'HEAD~1' });
+    expect(out.status, out.stderr).toBe(0);
+    expect(readFileSync(path.join(repo, 'impact.md'), 'utf8')).toContain(
+      '**2 workloads will restart** because 1 secret source changed',
+    );
   },
   // The wave-conflict sample is what plan prints for examples/wave-conflict (the error abridged).
   'WAVE  KIND            NAME                           DETAIL': (block) => {

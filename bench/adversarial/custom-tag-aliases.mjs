@@ -3,7 +3,8 @@
 // At 3fcc96f js-yaml refused the tag, so the item went to the conforming reader's value, which
 // read the whole item a second time (≈1 s and ≈100 bytes of memory per byte) and refused it only
 // then; js-yaml now reads such tags as if absent, and the item is refused by the run's budget of
-// alias-expanded nodes, or read.
+// alias-expanded nodes, or read; from ≈1 MB (500,000 YAML tokens) it is refused before the
+// conforming reader reads it all (src/krm/yaml/parse.ts maxTokens).
 import { fill } from './_fill.mjs';
 
 const head =

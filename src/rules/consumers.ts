@@ -79,12 +79,12 @@ export function findConsumers(
         // Every reference orders its source first; opt-in ones count for the checksum only when on.
         const consumed = new Map<SecretSource, KeySet>();
         const { shape } = template;
-        for (const use of secretUses(template.podSpec, shape.podSpec)) {
+        for (const [index, use] of secretUses(template.podSpec, shape.podSpec).entries()) {
           const sources = producers.producing(use.kind, resource.namespace, use.secretName);
           if (!sources) {
             const field = printed(shape.podSpec);
-            const { kind, secretName: name, named: at } = use;
-            addTo(unresolved, resource, { kind, name, field, at });
+            const { kind, secretName: name } = use;
+            addTo(unresolved, resource, { kind, name, field, podSpec: shape.podSpec, use: index });
           }
           if (sources && use.at && use.keys !== 'all') {
             keyedReads.push({ consumer: resource, sources, keys: use.keys, at: use.at });

@@ -6,7 +6,7 @@
 // which follows the YAML test suite, decides (yamlProblem) before a value js-yaml read is used;
 // only a merge-key bomb, refused whatever else the text holds, is refused without asking it.
 import { CORE_SCHEMA, load, Type, YAMLException } from 'js-yaml';
-import type { Document, Node } from 'yaml';
+import type { Document, Node, Parser } from 'yaml';
 import { isObject, type Json } from '../../model/json.js';
 import { maxNodes } from '../../model/resource.js';
 import { lineNumberAt } from './lines.js';
@@ -86,6 +86,8 @@ export interface YamlProblem {
   offset: number;
   /** Valid YAML that no JSON holds (a collection key): said as such, not as invalid YAML. */
   valid?: true;
+  /** Not read at all (past maxTokens): no verdict on validity. */
+  unread?: true;
 }
 
 /** The problem as an error names it: `invalid YAML: … at line L, column C`. */
@@ -96,7 +98,7 @@ export function problemAt(
   fullText: string,
 ): string {
   const where = located(problem.message, text, problem.offset, spanStart, fullText);
-  return problem.valid ? where : `invalid YAML: ${where}`;
+  return problem.valid || problem.unread ? where : `invalid YAML: ${where}`;
 }
 
 /**
@@ -106,6 +108,37 @@ export function problemAt(
  */
 export function yamlProblem(text: string): YamlProblem | undefined {
   return judged(text).problem;
+}
+
+/**
+ * Tokens of one text (an item, a document, a run of contentless documents) the conforming reader
+ * is given at most (docs/limits.md). Its parser keeps every token of a document and its composer a
+ * node per scalar: 150–300 bytes of memory and 1–2 µs per token, whatever the text's size. Text
+ * made of tokens holds up to 1.5 per byte (`a,a,…`; `- - …` in a flow mapping, fuzz finding
+ * 54a9d0f9a29bc557): 3 MiB of it (maxItemLength) cost 8–25 s and 0.9–1.5 GiB before. Bounds of
+ * 1M and 750k let 8 MiB of such documents (bench family flow-dash-runs) peak at 694 and 585 MiB
+ * (memory the garbage collector had not yet taken back between documents), 500k at 425 MiB.
+ * Manifests hold 0.1–0.33 tokens per byte (examples/, testdata/reach/): 500k is 1.5–5 MiB of
+ * them, 1 MiB of short `kN: vN` lines (bench family wide-anchored-mapping, which main read at
+ * 2 MB in 2.5 s and 232 MiB).
+ */
+export const maxTokens = 500_000;
+const tooManyTokens = `not read: more than ${maxTokens.toLocaleString('en')} YAML tokens (scalars, indicators, runs of spaces) for the conforming reader, which keeps about 300 bytes of memory per token; the first token past the bound is`;
+
+/** The lexer's tokens handed to `parser` one by one; past maxTokens, the offset it reached. */
+function* bounded(text: string, parser: Parser) {
+  let tokens = 0;
+  for (const lexeme of new (loadYaml().Lexer)().lex(text)) {
+    if (++tokens > maxTokens) throw new TooManyTokens(parser.offset);
+    yield* parser.next(lexeme);
+  }
+  yield* parser.end();
+}
+
+class TooManyTokens extends Error {
+  constructor(readonly offset: number) {
+    super(tooManyTokens);
+  }
 }
 
 /** yamlProblem's verdict, with the documents the composer built for it. */
@@ -132,10 +165,17 @@ function judged(text: string): { problem?: YamlProblem; docs: Document.Parsed[] 
   const limit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   try {
-    for (const doc of composer.compose(new Parser().parse(text), true)) {
+    for (const doc of composer.compose(bounded(text, new Parser()), true)) {
       note(doc);
       docs.push(doc);
     }
+  } catch (error) {
+    if (!(error instanceof TooManyTokens)) throw error;
+    // A problem in a document before the bound (a run of documents) is still the first.
+    return {
+      problem: problem ?? { message: tooManyTokens, offset: error.offset, unread: true },
+      docs,
+    };
   } finally {
     Error.stackTraceLimit = limit;
   }

@@ -5,6 +5,7 @@ import { fieldPath } from '../../model/path.js';
 import { objectKey } from '../../model/resource.js';
 import { describe } from '../../model/results.js';
 import type { SecretSource } from '../sources/source.js';
+import { namedAt } from '../workloads/references.js';
 import type { Lint, UnresolvedRef } from './lint.js';
 
 export const crossNamespace: Lint = {
@@ -41,7 +42,7 @@ export const crossNamespace: Lint = {
         const { kind, name } = same[0] as UnresolvedRef;
         const first = elsewhere[0] as SecretSource;
         const where = [...new Set(elsewhere.map((s) => s.namespace ?? '(none)'))].join(', ');
-        const fields = same.map((ref) => fieldPath(ref.at));
+        const fields = same.map((ref) => fieldPath(namedAt(resource.value, ref.podSpec, ref.use)));
         const all = fields.length > 1 ? ` (${fields.length} references: ${nameList(fields)})` : '';
         report(
           resource,

@@ -2,7 +2,7 @@
 // manifests alone. Each lint is one module, which declares it whole (the Lint below).
 import type { Config } from '../../model/config.js';
 import type { MappingEdit } from '../../model/edit.js';
-import type { Trail } from '../../model/path.js';
+import type { Keys, Trail } from '../../model/path.js';
 import { type Bystander, groupOf, type Resource } from '../../model/resource.js';
 import type { Rule } from '../../model/results.js';
 import type { SecretSource } from '../sources/source.js';
@@ -33,8 +33,9 @@ export interface UnresolvedRef {
   name: string;
   /** The PodSpec that holds the reference. */
   field: string;
-  /** Where the reference names the Secret (`…secretKeyRef.name`), printed only when reported. */
-  at: Trail;
+  /** The PodSpec's path and the reference's place in it: `namedAt` finds its name field. */
+  podSpec: Keys;
+  use: number;
 }
 
 export interface KeyedRead {

@@ -12,6 +12,7 @@ import { distance } from '../../model/near.js';
 import { fieldPath } from '../../model/path.js';
 import { objectKey, type Resource } from '../../model/resource.js';
 import { describe } from '../../model/results.js';
+import { namedAt } from '../workloads/references.js';
 import type { Lint, UnresolvedRef } from './lint.js';
 
 /** Longer names are never near (a Kubernetes name has at most 253 characters; model/near.ts). */
@@ -100,7 +101,12 @@ export const nearName: Lint = {
           near = nearMatch(name, (what) => buckets.get(prefix + what));
           looked.set(key, near);
         }
-        if (near) report(resource, message(resource, ref, near), fieldPath(ref.at));
+        if (near)
+          report(
+            resource,
+            message(resource, ref, near),
+            fieldPath(namedAt(resource.value, ref.podSpec, ref.use)),
+          );
       }
     }
 

@@ -107,8 +107,12 @@ export interface SecretUse {
    * Where a reference that reads named keys names them (`…secretKeyRef.key`,
    * `…volumes[0].secret.items`), printed only if a lint reports it.
    */
-  at?: Trail /** Where the reference names its Secret (`…secretKeyRef.name`), printed only if reported. */;
-  named: Trail;
+  at?: Trail;
+  /**
+   * Where the reference names its Secret (`…secretKeyRef.name`): only when asked for (`namedAt`),
+   * as a copy per reference is memory on every workload of a large input, and few are reported.
+   */
+  named?: Trail;
 }
 
 /** The table's paths, compiled once into one tree: a PodSpec is walked once for all rows. */
@@ -123,16 +127,27 @@ function notA(node: Json, at: Trail, wanted: 'mapping' | 'list'): never {
 }
 
 /** Every Secret a PodSpec at `at` references, per the table; malformed fields are item errors. */
-export function secretUses(podSpec: JsonObject, at: Keys): SecretUse[] {
+export function secretUses(podSpec: JsonObject, at: Keys, keepNamed = false): SecretUse[] {
   // In the table's order, then document order, as if each row were walked on its own.
   const byRow: SecretUse[][] = [];
   const visit = (node: Json, trail: Trail, row: number) => {
     const uses = byRow[row] ?? [];
     byRow[row] = uses;
-    addUse(node, trail, secretReferences[row] as SecretReference, names[row] as Keys, uses);
+    const ref = secretReferences[row] as SecretReference;
+    addUse(node, trail, ref, names[row] as Keys, uses, keepNamed);
   };
   walkPaths(podSpec, compiled, visit, { at, mismatch: notA });
   return byRow.flat();
+}
+
+/**
+ * Where the `use`-th reference of the PodSpec at `at` (in `secretUses`' order) names its Secret:
+ * the PodSpec walked again, for a reference a lint reports.
+ */
+export function namedAt(value: Json, at: Keys, use: number): Trail {
+  const podSpec = getPath(value, at);
+  const found = isObject(podSpec) ? secretUses(podSpec, at, true)[use]?.named : undefined;
+  return found ?? [...at];
 }
 
 /** The reference object `node` found at `trail`: its use, if it names a Secret. */
@@ -142,6 +157,7 @@ function addUse(
   ref: SecretReference,
   nameKeys: Keys,
   uses: SecretUse[],
+  keepNamed: boolean,
 ): void {
   if (node === null) return;
   if (!isObject(node)) notA(node, trail, 'mapping');
@@ -152,13 +168,9 @@ function addUse(
     const field = fieldPath([...trail, ...nameKeys]);
     throw new ItemError(`${field} is not a string`, field);
   }
-  const use: SecretUse = {
-    kind: ref.kind,
-    secretName: name,
-    keys: keysOf(node, ref, trail),
-    // The walk reuses its trail: a reference keeps a copy.
-    named: [...trail, ...nameKeys],
-  };
+  const use: SecretUse = { kind: ref.kind, secretName: name, keys: keysOf(node, ref, trail) };
+  // The walk reuses its trail: a reference keeps a copy.
+  if (keepNamed) use.named = [...trail, ...nameKeys];
   if (ref.optIn) use.optIn = ref.optIn;
   // Only named keys can be missing: the missing-key lint reports them at this field.
   if (use.keys !== 'all' && ref.keys !== 'all') {
