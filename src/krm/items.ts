@@ -91,9 +91,7 @@ export function readItems(input: Input, plan: ReadPlan): ReadItems {
         const problem = checkItem(input.text, span, usual);
         if (problem) {
           if (input.format === 'yaml-stream') read.streamBroken = true;
-          results.push(
-            plainResult(invalidInput, `${where}${peekedName(itemText, span.entry)}: ${problem}`),
-          );
+          results.push(unparsed(where, itemText, span.entry, problem));
         }
         bystanders.push(bystander);
         if (!problem && plan.later.candidate(bystander)) candidates.push({ index, bystander });
@@ -133,9 +131,7 @@ export function readItems(input: Input, plan: ReadPlan): ReadItems {
         if (input.format === 'yaml-stream' && error.startsWith('invalid YAML')) {
           read.streamBroken = true;
         }
-        results.push(
-          plainResult(invalidInput, `${where}${peekedName(itemText, span.entry)}: ${error}`),
-        );
+        results.push(unparsed(where, itemText, span.entry, error));
         return;
       }
     }
@@ -143,15 +139,8 @@ export function readItems(input: Input, plan: ReadPlan): ReadItems {
       resources.push(toResource(index, value, nodeBound));
     } catch (error) {
       if (!(error instanceof ItemError)) throw error;
-      // kpt shows a result's message, not its file: the message names the file too.
-      const file = fileOfItem(value);
-      const inFile = file ? ` in ${file.path}` : '';
-      const result = plainResult(
-        invalidInput,
-        `${where}${nameOf(value)}${inFile}: ${error.message}${notKrmHint(error, input.format)}`,
-      );
-      if (file) result.file = file;
-      results.push(result);
+      const problem = `${error.message}${notKrmHint(error, input.format)}`;
+      results.push(inFile(`${where}${nameOf(value)}`, fileOfItem(value), problem));
     }
   };
   input.items.forEach((item, index) => {
@@ -189,6 +178,23 @@ function nameOf(value: unknown): string {
   return typeof value.kind === 'string' && typeof name === 'string'
     ? ` (${value.kind} ${name})`
     : '';
+}
+
+/**
+ * The error result of an item, with the file kpt read it from where its annotations say: kpt
+ * shows a result's message, not its file, so the message names the file too.
+ */
+function inFile(item: string, file: Resource['file'], problem: string): Result {
+  const result = plainResult(invalidInput, `${item}${file ? ` in ${file.path}` : ''}: ${problem}`);
+  if (file) result.file = file;
+  return result;
+}
+
+/** The error result of an item that did not parse: its kind, name and file read from its lines. */
+function unparsed(where: string, text: string, entry: boolean, problem: string): Result {
+  const peek = (key: string) => peekScalar(text, entry, ['metadata', 'annotations'], key);
+  const path = peek('internal.config.kubernetes.io/path') ?? peek('config.kubernetes.io/path');
+  return inFile(`${where}${peekedName(text, entry)}`, path ? { path } : undefined, problem);
 }
 
 /** ` (Kind name)` of an item that did not parse, read from its lines where they show it. */
