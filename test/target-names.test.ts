@@ -5,11 +5,12 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import fc from 'fast-check';
 import { dump } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { each, parsePath } from '../src/model/path.js';
 import { hashSuffix } from '../src/rules/target-names.js';
-import { secretReferences } from '../src/rules/workloads/references.js';
+import { secretReferences, secretUses } from '../src/rules/workloads/references.js';
 import { run } from '../src/run.js';
 import {
   deployment,
@@ -23,6 +24,8 @@ import {
   runOk,
   secretKeyRef,
 } from './helpers.js';
+import { getAt, readBack, renderStream } from './property/documents.js';
+import { scenarioArb, settingsOf, templatePathOf } from './property/gen.js';
 
 type Obj = Record<string, unknown>;
 const hashed = { targetNames: 'hashed' };
@@ -279,5 +282,58 @@ describe('the suffix', () => {
     // SHA-256 of the empty string starts e3b0c44298 (FIPS 180-2 test vector).
     expect(createHash('sha256').update('').digest('hex').slice(0, 10)).toBe('e3b0c44298');
     expect(hashSuffix('')).toBe('tkbgc44298');
+  });
+});
+
+describe('targetNames: hashed, on random inputs', () => {
+  // The property tests' generator (test/property/gen.ts): ExternalSecrets, stores and workloads of
+  // every kind, written in varied styles, as a stream.
+  const layout = { tape: [0], crlf: false, finalNewline: true };
+  const sourceName = (item: Obj) =>
+    // An empty target.name is unset, for ESO as here.
+    (((item.spec as Obj | undefined)?.target as Obj | undefined)?.name as string | undefined) ||
+    ((item.metadata as Obj).name as string);
+  const namesOf = (item: Obj): (string | undefined)[] => {
+    const at = templatePathOf(item.kind as string, item.apiVersion as string);
+    const podSpec = at && getAt(item as never, [...at.slice(0, -1), 'spec']);
+    // A PodSpec without containers is no pod template (shapes.ts), as for checksums.
+    if (!podSpec || typeof podSpec !== 'object' || Array.isArray(podSpec)) return [];
+    if (!('containers' in podSpec)) return [];
+    return secretUses(podSpec as never, []).map((use) =>
+      use.kind === 'Secret' ? use.secretName : undefined,
+    );
+  };
+
+  it('every reference names the new name of what it named, nothing else moves, a second run changes nothing', () => {
+    fc.assert(
+      fc.property(scenarioArb, (s) => {
+        const text = renderStream(
+          s.items.map((i) => i.value),
+          layout,
+        );
+        const settings = { ...settingsOf(s), ...hashed };
+        const out = run(text, { settings });
+        const plain = run(text, settingsOf(s) ? { settings: settingsOf(s) } : {});
+        expect(out.exitCode).toBe(plain.exitCode);
+        if (out.exitCode !== 0) return;
+        expect(run(out.stdout, { settings }).stdout).toBe(out.stdout);
+        const before = readBack(text, 'stream').items;
+        const after = readBack(out.stdout, 'stream').items;
+        // Old name → new name, per namespace, of each ExternalSecret the run hashed.
+        const renamed = new Map<string, string>();
+        before.forEach((item, i) => {
+          const now = after[i] as Obj;
+          if (item.kind !== 'ExternalSecret' || !annotationsOf(now)?.[base]) return;
+          const ns = (item.metadata as Obj).namespace ?? '';
+          renamed.set(`${ns}/${sourceName(item)}`, sourceName(now));
+        });
+        before.forEach((item, i) => {
+          const ns = (item.metadata as Obj | undefined)?.namespace ?? '';
+          const want = namesOf(item).map((n) => (n && renamed.get(`${ns}/${n}`)) ?? n);
+          expect(namesOf(after[i] as Obj)).toEqual(want);
+        });
+      }),
+      { numRuns: 60, seed: 20261126 },
+    );
   });
 });

@@ -79,7 +79,16 @@ export function planTargetNames(
   const kept = new Set<Resource>();
   for (const source of producers.sources) {
     const base = baseName(source, results, kept);
-    if (base !== undefined) hashed.set(source, base);
+    if (base === undefined) continue;
+    // Several writers of one Secret (duplicate-writer): each hash would give another Secret, and
+    // the consumers could name only one of them.
+    const writers = producers.producing('Secret', source.namespace, source.secretName) ?? [];
+    if (writers.length > 1) {
+      const message = `${describe(source.resource)}: not renamed: ${writers.length} sources write its Secret, which hashed names would split`;
+      results.push(resourceResult(targetNameUnsafe, source.resource, message));
+      continue;
+    }
+    hashed.set(source, base);
   }
   /** Each hashed Secret's name; `renames`, those the run changes. */
   const named = new Map<SecretSource, string>();
