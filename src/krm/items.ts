@@ -139,7 +139,7 @@ export function readItems(input: Input, plan: ReadPlan): ReadItems {
       }
     }
     try {
-      resources.push(toResource(index, value, nodeBound));
+      resources.push(toResource(index, value, nodeBound, plan.defaultNamespace));
     } catch (error) {
       if (!(error instanceof ItemError)) throw error;
       results.push(plainResult(invalidInput, `${where}${nameOf(value)}: ${error.message}`));
