@@ -55,7 +55,7 @@ describe("DopplerHQ's own sample, applied with kubectl apply into default", () =
     expect(warnings).toHaveLength(3);
     // On main: "references never cross namespaces; check the namespace of both".
     expect(warnings[0]).toBe(
-      "warning: Deployment doppler-test-deployment-envfrom reads Secret doppler-test-secret, which DopplerSecret doppler-operator-system/dopplersecret-test produces only in namespace default: the workload's namespace is unset, not different; if its deployer applies it in a namespace (Argo CD destination.namespace, Flux targetNamespace, kubectl -n, kpt inventory), set the option defaultNamespace to that namespace, else set its metadata.namespace [Deployment doppler-test-deployment-envfrom spec.template.spec.containers[0].envFrom[0].secretRef.name] (cross-namespace)",
+      "warning: Deployment doppler-test-deployment-envfrom reads Secret doppler-test-secret, which DopplerSecret doppler-operator-system/dopplersecret-test produces only in namespace default: the workload's namespace is unset, not different; if its deployer applies it in a namespace (Argo CD destination.namespace, Flux targetNamespace, kubectl or kpt live -n, else the kubeconfig context's), set the option defaultNamespace to that namespace, else set its metadata.namespace [Deployment doppler-test-deployment-envfrom spec.template.spec.containers[0].envFrom[0].secretRef.name] (cross-namespace)",
     );
     expect(out.stderr).not.toMatch(/never cross/);
   });
@@ -200,9 +200,9 @@ describe('plain Secrets copied through unparsed', () => {
     ];
     const stream = items.map((i) => `---\n${i}`).join('');
     expect(crossNamespace(run(stream).stderr)).toHaveLength(1);
-    expect(
-      crossNamespace(run(stream, { settings: { defaultNamespace: 'default' } }).stderr),
-    ).toEqual([]);
+    const out = run(stream, { settings: { defaultNamespace: 'default' } });
+    expect(out.exitCode).toBe(0);
+    expect(crossNamespace(out.stderr)).toEqual([]);
   });
 });
 

@@ -10,8 +10,8 @@ import type { Lint, UnresolvedRef } from './lint.js';
 
 const setDefault =
   'if its deployer applies it in a namespace (Argo CD destination.namespace, Flux targetNamespace, ' +
-  'kubectl -n, kpt inventory), set the option defaultNamespace to that namespace, else set its ' +
-  'metadata.namespace';
+  "kubectl or kpt live -n, else the kubeconfig context's), set the option defaultNamespace to " +
+  'that namespace, else set its metadata.namespace';
 
 export const crossNamespace: Lint = {
   id: 'cross-namespace',
