@@ -216,3 +216,61 @@ describe('the option', () => {
     expect(run(input, { settings: { defaultNamespace: '' } }).exitCode).toBe(0);
   });
 });
+
+describe('what sources read and select', () => {
+  const checksumOf = (stream: string, settings: Record<string, string>) =>
+    /checksum\/external-secrets: "([0-9a-f]{64})"/.exec(run(stream, { settings }).stdout)?.[1];
+
+  it('a templateFrom ConfigMap without a namespace is a dependency of an ExternalSecret in the default namespace', () => {
+    const items = (body: string) =>
+      [
+        `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: tpl\ndata:\n  config.yaml: "${body}"\n`,
+        externalSecret('db', { namespace: 'shop' }).replace(
+          '  data:\n',
+          '  target:\n    template:\n      templateFrom:\n      - configMap: {name: tpl, items: [{key: config.yaml}]}\n  data:\n',
+        ),
+        deployment('app', envFrom('db')),
+      ]
+        .map((i) => `---\n${i}`)
+        .join('');
+    const settings = { defaultNamespace: 'shop' };
+    const before = checksumOf(items('a'), settings);
+    expect(before).toBeDefined();
+    // On main the ConfigMap is another namespace's: the ExternalSecret's template reads none.
+    expect(checksumOf(items('b'), settings)).not.toBe(before);
+    expect(run(items('a'), { settings }).stderr).not.toMatch(/not in the input/);
+  });
+
+  it('a ClusterExternalSecret selecting all namespaces reaches a namespace-less workload there', () => {
+    const ces = `apiVersion: external-secrets.io/v1
+kind: ClusterExternalSecret
+metadata:
+  name: db
+spec:
+  namespaceSelectors: [{matchLabels: {team: shop}}]
+  externalSecretSpec:
+    secretStoreRef: {name: vault, kind: ClusterSecretStore}
+    target: {name: db}
+    data:
+    - secretKey: user
+      remoteRef: {key: db, property: user, version: "1"}
+`;
+    const stream = [ces, deployment('app', envFrom('db'))].map((i) => `---\n${i}`).join('');
+    const settings = { clusterExternalSecretNamespaces: 'all' };
+    expect(checksumOf(stream, settings)).toBeUndefined();
+    expect(checksumOf(stream, { ...settings, defaultNamespace: 'shop' })).toBeDefined();
+  });
+
+  it("says the source's namespace is unset when the workload names one and no source does", () => {
+    const stream = [externalSecret('db'), deployment('app', envFrom('db'), { namespace: 'shop' })]
+      .map((i) => `---\n${i}`)
+      .join('');
+    const [warning] = crossNamespace(run(stream).stderr);
+    expect(warning).toContain(
+      "which ExternalSecret db produces only in namespace (none): the source's namespace is unset, not different; if its deployer applies it",
+    );
+    const out = run(stream, { settings: { defaultNamespace: 'shop' } });
+    expect(crossNamespace(out.stderr)).toEqual([]);
+    expect(out.stdout).toMatch(/checksum\/external-secrets/);
+  });
+});
