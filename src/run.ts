@@ -4,11 +4,11 @@
 // items unchanged with an error per needed edit (check), or the plan (plan); `analyse` stops
 // before the writer (impact compares two). No process I/O here, so tests drive it directly.
 
-import { applyEdits } from './krm/edits.js';
+import { applyEdits } from './krm/apply-edits.js';
 import { readItems } from './krm/items.js';
 import { type Input, InputError, readInput } from './krm/read.js';
 import { writeOutput } from './krm/write.js';
-import type { Splice } from './krm/yaml/edit.js';
+import type { Splice } from './krm/yaml/splice.js';
 import { type Config, defaultConfig } from './model/config.js';
 import type { Resource } from './model/resource.js';
 import { invalidInput, moreResults } from './model/result-rules.js';

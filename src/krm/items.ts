@@ -1,11 +1,11 @@
-// The items of an input read as the read plan says (model/read-plan.ts): each parsed whole,
+// The items of an input read as the read plan says (model/read-contract.ts): each parsed whole,
 // projected to what the rules read, or copied through as a bystander known by its identity, then
 // the second pass the plan asks for. One walk of the input; every problem becomes an error result
 // naming the item.
 
 import { isObject } from '../model/json.js';
 import { getPath } from '../model/path.js';
-import type { ReadPlan } from '../model/read-plan.js';
+import type { ReadPlan } from '../model/read-contract.js';
 import {
   type Bystander,
   ItemError,
@@ -114,7 +114,7 @@ export function readItems(input: Input, plan: ReadPlan): ReadItems {
       if ('value' in parsed) ({ value, nodeBound } = parsed);
       else if (parsed.aliased && input.format === 'yaml-list') {
         // An alias to an anchor in another item: read it from the whole document, which every
-        // proof of an edit then reads again whole (edits.ts provenInDocument), at ≈1 s and
+        // proof of an edit then reads again whole (apply-edits.ts provenInDocument), at ≈1 s and
         // ≈100 bytes of memory per byte in the conforming reader. No renderer writes such lists
         // (kpt and kustomize write no anchors), so they are read up to a size that stays cheap.
         const { start, end } = input.document;
