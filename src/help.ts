@@ -65,7 +65,7 @@ kpt fn source pkg/ | secret-rollout plan --format json`,
     about: `Changes nothing: an error for every edit a run would make (a missing or stale checksum or
 wave), exit 1 if there is any. A CI gate on committed manifests, as option mode=check is inside
 kpt or kustomize.`,
-    flags: [verbose, ...optionFlags, help, version],
+    flags: [['--verbose', 'info results too, and a summary line'], ...optionFlags, help, version],
     examples: 'secret-rollout check < rendered/prod.yaml',
   },
   impact: {

@@ -15,7 +15,7 @@ import { dependenciesAnnotation, esoSpecOf } from '../rules/sources/eso-dependen
 import type { SecretSource } from '../rules/sources/source.js';
 import type { Plan } from '../rules/transform.js';
 import { podTemplatesOf } from '../rules/workloads/shapes.js';
-import { type Ref, refOf } from './ref.js';
+import { jsonRef, type Ref } from './ref.js';
 
 /** One side of the comparison: its resources, its plan and its results (rules only). */
 export interface ImpactSide {
@@ -103,14 +103,14 @@ export function compareSides(base: ImpactSide, head: ImpactSide): Impact {
   for (const [id, resource] of headById) {
     const before = baseById.get(id);
     if (!before) {
-      if (isWorkload(resource, head.podTemplates)) added.push(refOf(resource));
+      if (isWorkload(resource, head.podTemplates)) added.push(jsonRef(resource));
       continue;
     }
     const old = base.plan.checksums.get(before) ?? [];
     const now = head.plan.checksums.get(resource) ?? [];
     if (signature(old) === signature(now)) continue;
     rollouts.push({
-      resource: refOf(resource),
+      resource: jsonRef(resource),
       reasons: reasonsOf(
         old.flatMap((c) => c.consumed),
         now.flatMap((c) => c.consumed),
@@ -119,7 +119,8 @@ export function compareSides(base: ImpactSide, head: ImpactSide): Impact {
     });
   }
   for (const [id, resource] of baseById) {
-    if (!headById.has(id) && isWorkload(resource, base.podTemplates)) removed.push(refOf(resource));
+    if (!headById.has(id) && isWorkload(resource, base.podTemplates))
+      removed.push(jsonRef(resource));
   }
 
   const waves: WaveChange[] = [];
@@ -129,7 +130,7 @@ export function compareSides(base: ImpactSide, head: ImpactSide): Impact {
     const old = waveIn(base.plan, before);
     const now = waveIn(head.plan, resource);
     if (old !== undefined && now !== undefined && old !== now) {
-      waves.push({ resource: refOf(resource), old: String(old), new: String(now) });
+      waves.push({ resource: jsonRef(resource), old: String(old), new: String(now) });
     }
   }
 
@@ -241,7 +242,7 @@ function reasonsOf(
     const a = before.get(key);
     const b = after.get(key);
     const source = ((b ?? a) as SourceRead[])[0] as SourceRead;
-    const ref = refOf(source.source.resource);
+    const ref = jsonRef(source.source.resource);
     if (!a) {
       reasons.push({ source: ref, detail: `newly read (${produced(source.source)})` });
       continue;
@@ -262,7 +263,7 @@ function reasonsOf(
     const any = now[0] ?? old[0];
     if (any) {
       reasons.push({
-        source: refOf(any.source.resource),
+        source: jsonRef(any.source.resource),
         detail: 'the checksum covers its sources differently (options differ)',
       });
     }
@@ -404,9 +405,9 @@ function silentRotations(plan: Plan): SilentRotation[] {
     const why = unpinnedReasons(site.spec);
     if (why.length === 0) continue;
     rotations.push({
-      source: refOf(resource),
+      source: jsonRef(resource),
       why,
-      consumers: [...consumers].map(refOf).sort(byRef),
+      consumers: [...consumers].map(jsonRef).sort(byRef),
     });
   }
   return rotations.sort((a, b) => byRef(a.source, b.source));
