@@ -43,8 +43,8 @@ const envWithCli = (): NodeJS.ProcessEnv => ({
 });
 
 /** Helm 3's execRender.Run: stdout on success, else an error carrying stderr. */
-function helm3PostRender(manifests: string, args: string[] = []) {
-  const out = spawnSync('secret-rollout', args, {
+function helm3PostRender(manifests: string, args: string[] = [], executable = 'secret-rollout') {
+  const out = spawnSync(executable, args, {
     input: manifests,
     encoding: 'utf8',
     env: envWithCli(),
@@ -106,6 +106,26 @@ describe('Helm 3: --post-renderer secret-rollout', () => {
     const out = helm3PostRender(input);
     expect(out.ok).toBe(false);
     expect(out).toMatchObject({ error: expect.stringMatching(/invalid YAML/) });
+  });
+
+  it('an empty render (hooks or CRDs only) passes through post-render.sh; secret-rollout refuses it', () => {
+    const script = path.join(pluginDir, 'post-render.sh');
+    expect(helm3PostRender('', [], script)).toEqual({ ok: true, manifests: '', stderr: '' });
+    expect(helm3PostRender('')).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/no input/),
+    });
+    // Not empty: every byte reaches secret-rollout, the first one included.
+    for (const input of [
+      read('testdata/helm/v3-template.txt'),
+      `\n${read('testdata/helm/v3-template.txt')}`,
+    ]) {
+      expect(helm3PostRender(input, [], script)).toMatchObject({ ok: true, manifests: input });
+    }
+    expect(helm3PostRender('%x\n', [], script)).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/invalid YAML/),
+    });
   });
 
   it('a warning does not fail the release: exit 0', () => {
