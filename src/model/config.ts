@@ -21,6 +21,8 @@ export interface Config {
    * Namespace objects: `selected` (nothing), or `all` (every namespace with a workload).
    */
   clusterExternalSecretNamespaces: 'selected' | 'all';
+  /** The namespace the deployer applies namespace-less namespaced items in (`''`: none, as written). */
+  defaultNamespace: string;
   /** Pod-template annotation for a checksum over plain ConfigMaps (`''`: off). */
   configMapChecksumAnnotation: string;
   /** Pod-template annotation for a checksum over plain Secrets (`''`: off). */
@@ -71,6 +73,7 @@ export const defaultConfig: Readonly<Config> = {
   storeWave: -2n,
   imagePullSecrets: false,
   clusterExternalSecretNamespaces: 'selected',
+  defaultNamespace: '',
   configMapChecksumAnnotation: '',
   secretChecksumAnnotation: '',
   secretChecksumKey: '',
@@ -190,6 +193,17 @@ const parseNamespaceAssumption: Parser<'selected' | 'all'> = (raw, field) => {
   throw new ConfigError(`${field} must be selected or all${got(raw)}`, field);
 };
 
+/** A namespace name (a DNS-1123 label, as the API server requires), or `''` for none. */
+const parseNamespace: Parser<string> = (raw, field) => {
+  if (raw === '' || (typeof raw === 'string' && /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(raw))) {
+    return raw;
+  }
+  throw new ConfigError(
+    `${field} must be a namespace name (≤ 63 characters of a-z, 0-9 and -, starting and ending with a letter or digit), or empty${got(raw)}`,
+    field,
+  );
+};
+
 const parseMode: Parser<Mode> = (raw, field) => {
   if (raw === 'render' || raw === 'check') return raw;
   throw new ConfigError(`${field} must be render or check${got(raw)}`, field);
@@ -260,6 +274,7 @@ const options: { [K in Exclude<keyof Config, 'severity'>]: Parser<Config[K]> } =
   storeWave: parseWave,
   imagePullSecrets: parseBoolean,
   clusterExternalSecretNamespaces: parseNamespaceAssumption,
+  defaultNamespace: parseNamespace,
   configMapChecksumAnnotation: parseOptionalAnnotationKey,
   secretChecksumAnnotation: parseOptionalAnnotationKey,
   secretChecksumKey: parseKey,
