@@ -48,6 +48,13 @@ export const notRendered: Rule = {
   fixed: true,
   summary: 'Check mode: an annotation a render would set or change',
 };
+export const otherOrdering: Rule = {
+  id: 'other-ordering',
+  severity: 'error',
+  fixed: true,
+  summary:
+    'Check mode: the input carries the order annotations of another `ordering` than the one asked for',
+};
 export const moreResults: Rule = {
   id: 'more-results',
   severity: 'info',
@@ -72,6 +79,22 @@ export const waveConflict: Rule = {
   severity: 'error',
   summary: 'A sync-wave written in the input contradicts the order',
   help: 'Lower the wave of what must come first, or raise the wave the message names.',
+};
+export const dependsOn: Rule = {
+  id: 'depends-on',
+  severity: 'info',
+  summary: 'An item gets (or keeps) the depends-on entries of what must come before it',
+};
+export const changeRule: Rule = {
+  id: 'kapp-change-rule',
+  severity: 'info',
+  summary: 'An item gets (or keeps) kapp change rules for what must come before it',
+};
+export const orderSkipped: Rule = {
+  id: 'order-skipped',
+  severity: 'warning',
+  summary: 'An order edge is not written: an item has no namespace, or a key holds another value',
+  help: 'Set metadata.namespace on the item, or remove the annotation the message names.',
 };
 export const bareTemplate: Rule = {
   id: 'bare-pod',
