@@ -190,7 +190,7 @@ function checking(analysis: Analysis, options: RunOptions): Written {
   const { input, resources, results, planned } = analysis;
   // A render with errors writes nothing: its errors are the whole answer, as in run().
   const failed = hasErrors(results);
-  const drift = failed ? [] : checkResults(resources, planned.edits, planned.plan.checksums);
+  const drift = failed ? [] : checkResults(resources, planned.edits, planned.plan);
   const all = [...results, ...drift];
   const exitCode = hasErrors(all) ? 1 : 0;
   const reported = failed ? results.filter((r) => r.severity !== 'info') : capInfo(all);
@@ -259,6 +259,7 @@ const inPieces = (output: RunOutput): RunOutput<Pieces> => ({
 
 function emptyPlan(): TransformOutput {
   const plan = {
+    ordering: [],
     nodes: new Map(),
     stores: [],
     sources: [],

@@ -2,13 +2,16 @@
 // a render would make becomes an error result naming the resource, the field, the value a render
 // writes and the command that writes it. Pure: the planned edits in, results out.
 
+import { type Ordering, orderings } from '../model/config.js';
 import type { MappingEdit } from '../model/edit.js';
 import type { Json } from '../model/json.js';
 import { fieldPath, getPath } from '../model/path.js';
 import type { Resource } from '../model/resource.js';
-import { notRendered } from '../model/result-rules.js';
+import { notRendered, otherOrdering } from '../model/result-rules.js';
 import { describe, type Result, resourceResult } from '../model/results.js';
-import type { Checksum } from './checksums.js';
+import { changeGroupKey, dependsOnKey, ourRulePrefix } from './order/deployers.js';
+import { syncWaveKey } from './order/waves.js';
+import type { Plan } from './transform.js';
 
 /** A value short enough to quote in a message; longer ones (the health script) are only named. */
 const quotable = (value: string) => !value.includes('\n') && value.length <= 100;
@@ -27,8 +30,9 @@ const ours = (value: Json | undefined): value is string =>
 export function checkResults(
   resources: readonly Resource[],
   edits: readonly MappingEdit[],
-  checksums: ReadonlyMap<Resource, readonly Checksum[]> = new Map(),
+  plan: Pick<Plan, 'checksums' | 'nodes' | 'ordering'>,
 ): Result[] {
+  const { checksums } = plan;
   const byIndex = new Map(resources.map((r) => [r.index, r]));
   const covers = (resource: Resource, edit: MappingEdit): string | undefined => {
     const checksum = checksums
@@ -58,11 +62,54 @@ export function checkResults(
       now = ours(current) ? `is ${JSON.stringify(current)}` : 'differs';
       if (sources) now += `, not the checksum of ${sources}`;
     }
-    const value = quotable(edit.value)
-      ? JSON.stringify(edit.value)
-      : `the value in field.proposedValue (${edit.value.split('\n').length} lines)`;
+    // A value that keeps the input's own entries (a depends-on list) would quote them.
+    const keeps = typeof current === 'string' && !ours(current) && edit.value.includes(current);
+    const value =
+      quotable(edit.value) && !keeps
+        ? JSON.stringify(edit.value)
+        : `the value in field.proposedValue (${edit.value.split('\n').length} lines)`;
     const message = `${describe(resource)}: ${edit.key} ${now}; run secret-rollout (kpt fn render) to set ${edit.key} to ${value}`;
     results.push(resourceResult(notRendered, resource, message, field));
   }
-  return results;
+  const other = otherOrderingResult(edits, plan);
+  return other ? [other, ...results] : results;
+}
+
+/** Whether an annotation key is one a deployer's order is written in. */
+const formOf = (key: string): Ordering | undefined =>
+  key === syncWaveKey
+    ? 'argocd'
+    : key === dependsOnKey
+      ? 'depends-on'
+      : key === changeGroupKey || key.startsWith(ourRulePrefix)
+        ? 'kapp'
+        : undefined;
+
+/**
+ * A render made with another `ordering`: order annotations a render would add are missing, and
+ * the graph's items carry another deployer's instead. One error that names the option to use,
+ * before the missing annotations it explains.
+ */
+function otherOrderingResult(
+  edits: readonly MappingEdit[],
+  { nodes, ordering }: Pick<Plan, 'nodes' | 'ordering'>,
+): Result | undefined {
+  if (!edits.some((e) => formOf(e.key) !== undefined)) return undefined;
+  const found = new Map<Ordering, Resource>();
+  for (const node of nodes.values()) {
+    // A consumer's own wave says nothing: Argo CD users set them; sources and stores are ours.
+    const waited = node.before.size > 0;
+    for (const key of Object.keys(node.resource.annotations)) {
+      const form = formOf(key);
+      if (form === undefined || ordering.includes(form) || found.has(form)) continue;
+      if (form === 'argocd' && !waited) continue;
+      found.set(form, node.resource);
+    }
+  }
+  if (found.size === 0) return undefined;
+  const rendered = orderings.filter((o) => found.has(o));
+  const first = found.get(rendered[0] as Ordering) as Resource;
+  const asked = ordering.length === 0 ? 'none' : ordering.join(',');
+  const message = `${describe(first)} carries the order annotations of ordering: ${rendered.join(',')}, and those of ordering: ${asked}, which this check asks for, are missing: the input was rendered with another ordering. Check with ordering=${rendered.join(',')} (and any other deployer the render used), or render again with ordering=${asked}`;
+  return resourceResult(otherOrdering, first, message);
 }

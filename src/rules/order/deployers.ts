@@ -72,9 +72,10 @@ const qualifiedNamePart = /^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
 /** The rule that makes an item wait for a group (kapp: four tokens, one space each). */
 export const ruleAfter = (group: string) => `upsert after upserting ${group}`;
 
+/** The keys of the change rules this function writes. */
+export const ourRulePrefix = `${changeRulePrefix}.secret-rollout-`;
 /** One key per group waited for, named by a hash of it: stable, and within 63 characters. */
-export const changeRuleKey = (group: string) =>
-  `${changeRulePrefix}.secret-rollout-${sha256Hex(group).slice(0, 10)}`;
+export const changeRuleKey = (group: string) => `${ourRulePrefix}${sha256Hex(group).slice(0, 10)}`;
 
 /** The entries of a depends-on value as cli-utils splits them (comma, whitespace trimmed). */
 export const dependsOnEntries = (value: string) => value.split(',').map((e) => e.trim());
