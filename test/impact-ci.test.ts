@@ -159,6 +159,7 @@ describe('examples/ci/impact.sh', () => {
       silentRotations: [],
       unchangedSilentRotations: 0,
       waves: [],
+      order: [],
       added: [],
       removed: [],
     });

@@ -148,6 +148,7 @@ describe('impact', () => {
       silentRotations: [],
       unchangedSilentRotations: 0,
       waves: [],
+      order: [],
       added: [],
       removed: [],
     });
@@ -415,6 +416,7 @@ describe('impact', () => {
       silentRotations: [],
       unchangedSilentRotations: 0,
       waves: [],
+      order: [],
       added: [],
       removed: [],
       newLints: [],

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readConfig } from '../src/model/config.js';
 import { ruleCatalog } from '../src/rules/rule-table.js';
+import { impact } from '../src/impact-run.js';
 import { check, plan, run } from '../src/run.js';
 import {
   deployment,
@@ -357,6 +358,38 @@ describe('ordering: the option', () => {
     expect(out.stdout.split('\n')[0]).toBe('ordering: depends-on, kapp');
     const json = plan(resourceList(pkg()), { format: 'json', settings: { ordering: 'kapp' } });
     expect(JSON.parse(json.stdout).ordering).toEqual(['kapp']);
+  });
+});
+
+describe('impact with another ordering', () => {
+  const sideOf = (label: string, items: readonly string[]) => ({
+    label,
+    text: items.join('---\n'),
+    origins: [],
+  });
+  // HEAD: worker stops reading cache.
+  const head = sideOf('HEAD', [
+    ...pkg().slice(0, 5),
+    deployment('worker', envFrom('db'), { namespace: 'prod' }),
+  ]);
+  const orderOf = (ordering: string) =>
+    JSON.parse(
+      impact(sideOf('BASE', pkg()), head, { format: 'json', settings: { ordering } }).stdout,
+    ).order;
+
+  it('reports who waits for whom when the order is not Argo CD’s waves', () => {
+    const es = (name: string) => ({
+      apiVersion: 'external-secrets.io/v1',
+      kind: 'ExternalSecret',
+      namespace: 'prod',
+      name,
+    });
+    const worker = { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'prod', name: 'worker' };
+    expect(orderOf('depends-on')).toEqual([
+      { resource: worker, added: [], removed: [es('cache')] },
+    ]);
+    expect(orderOf('kapp')).toEqual(orderOf('depends-on'));
+    expect(orderOf('argocd')).toEqual([]);
   });
 });
 
