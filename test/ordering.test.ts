@@ -4,9 +4,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { impact } from '../src/impact-run.js';
 import { readConfig } from '../src/model/config.js';
 import { ruleCatalog } from '../src/rules/rule-table.js';
-import { impact } from '../src/impact-run.js';
 import { check, plan, run } from '../src/run.js';
 import {
   deployment,
