@@ -426,6 +426,14 @@ describe('check on a render made with another ordering', () => {
     const fresh = otherOrdering(resourceList(pkg()), 'depends-on');
     expect(fresh.exitCode).toBe(1);
     expect(fresh.other).toEqual([]);
+    // A depends-on of the user's own is no sign of a depends-on render.
+    const own = deployment('api', envFrom('db'), { namespace: 'prod' }).replace(
+      'metadata:\n  name: api\n',
+      `metadata:\n  name: api\n  annotations:\n    ${dependsOnKey}: /namespaces/prod/ConfigMap/x\n`,
+    );
+    const mixed = otherOrdering(resourceList([...pkg().slice(0, 4), own]), 'kapp');
+    expect(mixed.exitCode).toBe(1);
+    expect(mixed.other).toEqual([]);
   });
 });
 

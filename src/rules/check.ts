@@ -9,8 +9,14 @@ import { fieldPath, getPath } from '../model/path.js';
 import type { Resource } from '../model/resource.js';
 import { notRendered, otherOrdering } from '../model/result-rules.js';
 import { describe, type Result, resourceResult } from '../model/results.js';
-import { changeGroupKey, dependsOnKey, ourRulePrefix } from './order/deployers.js';
-import { syncWaveKey } from './order/waves.js';
+import {
+  changeGroupKey,
+  dependsOnEntries,
+  dependsOnKey,
+  dependsOnRef,
+  ourRulePrefix,
+} from './order/deployers.js';
+import { syncWaveKey, type WaveNode } from './order/waves.js';
 import type { Plan } from './transform.js';
 
 /** A value short enough to quote in a message; longer ones (the health script) are only named. */
@@ -85,6 +91,16 @@ const formOf = (key: string): Ordering | undefined =>
         ? 'kapp'
         : undefined;
 
+/** Whether a node's depends-on names something it waits for in the graph, as a render writes. */
+function namesAnEdge(node: WaveNode, nodes: Iterable<WaveNode>): boolean {
+  const entries = new Set(dependsOnEntries(node.resource.annotations[dependsOnKey] ?? ''));
+  for (const other of nodes) {
+    const ref = other.before.has(node) ? dependsOnRef(other.resource) : undefined;
+    if (ref !== undefined && entries.has(ref)) return true;
+  }
+  return false;
+}
+
 /**
  * A render made with another `ordering`: order annotations a render would add are missing, and
  * the graph's items carry another deployer's instead. One error that names the option to use,
@@ -103,6 +119,8 @@ function otherOrderingResult(
       const form = formOf(key);
       if (form === undefined || ordering.includes(form) || found.has(form)) continue;
       if (form === 'argocd' && !waited) continue;
+      // A depends-on of your own says nothing either: only an entry for an edge of the graph.
+      if (form === 'depends-on' && !namesAnEdge(node, nodes.values())) continue;
       found.set(form, node.resource);
     }
   }
