@@ -65,7 +65,7 @@ kpt fn source pkg/ | secret-rollout plan --format json`,
     about: `Changes nothing: an error for every edit a run would make (a missing or stale checksum or
 wave), exit 1 if there is any. A CI gate on committed manifests, as option mode=check is inside
 kpt or kustomize.`,
-    flags: [verbose, ...optionFlags, help, version],
+    flags: [['--verbose', 'info results too, and a summary line'], ...optionFlags, help, version],
     examples: 'secret-rollout check < rendered/prod.yaml',
   },
   impact: {
@@ -95,14 +95,21 @@ secret-rollout impact old.yaml new.yaml --format json
 secret-rollout impact main-tree/ pr-tree/ --exclude 'charts/*/templates/' --format sarif`,
   },
   health: {
-    usage: ['secret-rollout health'],
-    summary: 'print an argocd-cm patch with the ExternalSecret health check (alias: argocd-health)',
-    about: `Prints an argocd-cm patch that installs the generation-aware ExternalSecret health check
-(kubectl -n argocd patch configmap argocd-cm --type merge --patch-file FILE, or a kustomize
-patch). The old name argocd-health still works.`,
-    flags: [help, version],
+    usage: ['secret-rollout health [--for argocd|flux|kapp|kstatus]'],
+    summary: 'print the ExternalSecret readiness check for a deployer (alias: argocd-health)',
+    about: `Prints the generation-aware ExternalSecret readiness check in the deployer's own form: ready
+only once ESO has synced the current generation, so that what waits on it does not start on the
+old Secret. Reads no input. The old name argocd-health still works.
+  argocd   an argocd-cm patch with the Lua health check (the default)
+  flux     a Kustomization patch: spec.wait and a healthCheckExprs entry (CEL)
+  kapp     a kapp Config with a wait rule (a ytt function, kapp 0.48.0 or later)
+  kstatus  why kpt live apply and Config Sync cannot wait for it, and what to do instead`,
+    flags: [['--for DEPLOYER', 'argocd (default), flux, kapp or kstatus'], help, version],
     examples: `secret-rollout health > argocd-cm-patch.yaml
-kubectl -n argocd patch configmap argocd-cm --type merge --patch-file argocd-cm-patch.yaml`,
+kubectl -n argocd patch configmap argocd-cm --type merge --patch-file argocd-cm-patch.yaml
+secret-rollout health --for flux > flux-patch.yaml
+kubectl -n flux-system patch kustomization secrets --type merge --patch-file flux-patch.yaml
+secret-rollout health --for kapp > kapp-config.yaml && kapp deploy -a app -f manifests/ -f kapp-config.yaml`,
   },
 };
 

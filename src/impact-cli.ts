@@ -34,7 +34,10 @@ export function impactCli(args: readonly string[], version: string, cwd: string)
   const { positional, settings, fnConfigPath } = parsed;
   const format: ImpactFormat = parsed.format ?? 'markdown';
   if (positional.length !== 2) {
-    return failure(`needs BASE and HEAD (files or directories), got ${positional.length} paths`);
+    const n = positional.length;
+    return failure(
+      `needs BASE and HEAD (files or directories), got ${n} ${n === 1 ? 'path' : 'paths'}`,
+    );
   }
   let fnConfig: { path: string; text: string } | undefined;
   if (fnConfigPath !== undefined) {
@@ -96,7 +99,9 @@ export function readSide(
       directory = true;
     }
   } catch (error) {
-    return `cannot read ${label} ${given}: ${errorCode(error)}`;
+    // `impact HEAD~1 HEAD` reads paths, not revisions: say how to make a tree of a revision.
+    const revision = errorCode(error) === 'ENOENT' ? ` ${revisionHint}` : '';
+    return `cannot read ${label} ${given}: ${why(error)}${revision}`;
   }
   if (files.length === 0) return `${label} ${given}: no .yaml or .yml file in the directory`;
   const origins: Origin[] = [];
@@ -164,7 +169,7 @@ export function readFnConfig(given: string, cwd: string): { path: string; text: 
   try {
     text = leavesCwd(full, cwd) ? { why: outOfCwd } : readText(full);
   } catch (error) {
-    text = { why: errorCode(error) };
+    text = { why: why(error) };
   }
   return typeof text === 'string'
     ? { path: given, text }
@@ -176,7 +181,7 @@ function readText(file: string): string | { why: string } {
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(readFileSync(file));
   } catch (error) {
-    return { why: error instanceof TypeError ? 'not valid UTF-8' : errorCode(error) };
+    return { why: error instanceof TypeError ? 'not valid UTF-8' : why(error) };
   }
 }
 
@@ -202,6 +207,26 @@ const isBelow = (relative: string) =>
 /** The error's code (ENOENT, EACCES, …): the message of some errors quotes more than the path. */
 const errorCode = (error: unknown) => (error as NodeJS.ErrnoException).code ?? 'cannot be read';
 
+/** The common codes in words, as the C library says them; any other as its code. */
+const codeWords: Readonly<Record<string, string>> = {
+  ENOENT: 'no such file or directory',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EISDIR: 'is a directory',
+  ENOTDIR: 'not a directory',
+  ELOOP: 'too many levels of symbolic links',
+  ENAMETOOLONG: 'file name too long',
+  EMFILE: 'too many open files',
+  EIO: 'input/output error',
+};
+const why = (error: unknown) => {
+  const code = errorCode(error);
+  return codeWords[code] ?? code;
+};
+
+const revisionHint =
+  '(BASE and HEAD are paths: for a git revision, check it out first with git worktree add or git archive)';
+
 /** Where a link found in the directory `root` (its real path) points, if it may be read. */
 function followLink(link: string, named: string, root: string): string | { problem: string } {
   let target: string;
@@ -211,7 +236,7 @@ function followLink(link: string, named: string, root: string): string | { probl
     const code = errorCode(error);
     if (code === 'ELOOP') return { problem: `${named} is a symbolic link loop` };
     if (code === 'ENOENT') return { problem: `${named} is a symbolic link to nothing` };
-    return { problem: `cannot read ${named}: ${code}` };
+    return { problem: `cannot read ${named}: ${why(error)}` };
   }
   if (isBelow(path.relative(root, target))) return target;
   return { problem: `${named} is a symbolic link out of the directory (refused)` };
@@ -307,7 +332,7 @@ function readKrmignore(
     } else if (!stat.isFile()) return undefined;
   } catch (error) {
     if (errorCode(error) === 'ENOENT') return undefined;
-    return `cannot read ${named(file)}: ${errorCode(error)}`;
+    return `cannot read ${named(file)}: ${why(error)}`;
   }
   const text = readText(read);
   if (typeof text !== 'string') return `cannot read ${named(file)}: ${text.why}`;

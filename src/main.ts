@@ -1,11 +1,11 @@
 // The thin entry point: arguments, stdin, stdout/stderr, exit code. Everything else is in run().
 import { fstatSync } from 'node:fs';
 import { nearness, parseArgs } from './cli-args.js';
+import { deployers, healthFor, isDeployer } from './health.js';
 import { type Command, commandHelp, commandWords, topHelp, usageOf } from './help.js';
 import { impactCli, readFnConfig } from './impact-cli.js';
 import { nearest } from './model/near.js';
 import type { ReadmeHelp } from './readme-help.js';
-import { healthCheckPatch } from './rules/argocd-health.js';
 import { checkInPieces, type PlanFormat, plan, runInPieces } from './run.js';
 import { brokenPipeStatus, decode, readStdin, stdoutClosed, write } from './stdio.js';
 
@@ -40,19 +40,13 @@ async function main(argv: readonly string[]): Promise<number> {
   if (command === 'run' && /^[^-=]+$/.test(word)) return usageError('run', unknownCommand(word));
   if (command === 'impact') return emit(impactCli(args, SECRET_ROLLOUT_VERSION, process.cwd()));
   const planning = command === 'plan';
+  if (command === 'health') return health(args);
   const parsed = parseArgs(args, {
     ...(planning ? { formats } : {}),
-    flags: command === 'health' ? [] : planning ? ['--verbose', '--mermaid'] : ['--verbose'],
+    flags: planning ? ['--verbose', '--mermaid'] : ['--verbose'],
   });
   if ('error' in parsed) return usageError(command, parsed.error, parsed.usage);
   const { settings, fnConfigPath } = parsed;
-  if (command === 'health') {
-    // Room for a later `--for argocd|flux|…`; options would be silently ignored, so refused.
-    if (fnConfigPath !== undefined || Object.keys(settings).length > 0) {
-      return usageError('health', 'health takes no options');
-    }
-    return emit(healthCheckPatch());
-  }
   const verbose = parsed.flags.has('--verbose');
   const format: PlanFormat = parsed.format ?? (parsed.flags.has('--mermaid') ? 'mermaid' : 'table');
   const fnConfig =
@@ -77,6 +71,29 @@ async function main(argv: readonly string[]): Promise<number> {
       ? checkInPieces(text, { ...options, logToStderr })
       : runInPieces(text, { ...options, logToStderr });
   return emit(result);
+}
+
+/** `health [--for DEPLOYER]`: the readiness check for that deployer, Argo CD's by default. */
+function health(args: readonly string[]): number {
+  const parsed = parseArgs(args, { lists: ['--for'] });
+  if ('error' in parsed) return usageError('health', parsed.error, parsed.usage);
+  // Options would be silently ignored: refused.
+  if (parsed.fnConfigPath !== undefined || Object.keys(parsed.settings).length > 0) {
+    return usageError('health', 'health takes no options');
+  }
+  const given = parsed.lists.get('--for') ?? [];
+  if (given.length > 1) return usageError('health', '--for given twice', false);
+  const deployer = given[0] ?? 'argocd';
+  if (!isDeployer(deployer)) {
+    const near = nearest(deployer, deployers, nearness(deployer));
+    const hint = near === undefined ? '' : `, did you mean ${near}?`;
+    // The word is the user's own, typed on the command line.
+    return usageError(
+      'health',
+      `--for must be one of ${deployers.join(', ')}, got ${JSON.stringify(deployer)}${hint}`,
+    );
+  }
+  return emit(healthFor(deployer));
 }
 
 /**

@@ -4,18 +4,25 @@
 // items unchanged with an error per needed edit (check), or the plan (plan); `analyse` stops
 // before the writer (impact compares two). No process I/O here, so tests drive it directly.
 
-import { applyEdits } from './krm/edits.js';
+import { applyEdits } from './krm/apply-edits.js';
 import { readItems } from './krm/items.js';
 import { type Input, InputError, readInput } from './krm/read.js';
 import { writeOutput } from './krm/write.js';
-import type { Splice } from './krm/yaml/edit.js';
+import type { Splice } from './krm/yaml/splice.js';
 import { type Config, defaultConfig } from './model/config.js';
 import type { Resource } from './model/resource.js';
 import { invalidInput, moreResults } from './model/result-rules.js';
-import { complete, formatResult, hasErrors, plainResult, type Result } from './model/results.js';
+import {
+  complete,
+  formatResult,
+  hasErrors,
+  plainResult,
+  type Result,
+  severities,
+} from './model/results.js';
 import { type GivenOptions, resolveOptions } from './options.js';
 import { planJson, planMermaid, planTable } from './report/plan.js';
-import { checkResults } from './rules/check.js';
+import { type CheckedBy, checkResults } from './rules/check.js';
 import { readPlan } from './rules/read-plan.js';
 import { type TransformOutput, transform } from './rules/transform.js';
 
@@ -190,11 +197,19 @@ function checking(analysis: Analysis, options: RunOptions): Written {
   const { input, resources, results, planned } = analysis;
   // A render with errors writes nothing: its errors are the whole answer, as in run().
   const failed = hasErrors(results);
-  const drift = failed ? [] : checkResults(resources, planned.edits, planned.plan);
+  const stream = input.format === 'yaml-stream' || input.format === 'json-object';
+  const by: CheckedBy = stream ? 'stream' : options.logToStderr ? 'kustomize' : 'kpt';
+  const drift = failed ? [] : checkResults(resources, planned.edits, planned.plan, by);
   const all = [...results, ...drift];
   const exitCode = hasErrors(all) ? 1 : 0;
   const reported = failed ? results.filter((r) => r.severity !== 'info') : capInfo(all);
-  const written = output(input, new Map(), reported, options, true);
+  // On stderr, as plan: errors first, then warnings, info only with --verbose (a gate's answer is
+  // its errors). A ResourceList keeps every result, in its order, for kpt to show.
+  const verbose = options.verbose || analysis.config?.verbose;
+  const onStderr = severities.flatMap((severity) =>
+    severity === 'info' && !verbose ? [] : reported.filter((r) => r.severity === severity),
+  );
+  const written = output(input, new Map(), reported, options, true, onStderr);
   const summary = `secret-rollout check: ${count(input.items.length, 'item')}, ${count(drift.length, 'change')} needed, ${count(reported.length, 'result')}`;
   return { ...written, exitCode, summary };
 }
@@ -229,15 +244,16 @@ function output(
   reported: readonly Result[],
   options: RunOptions,
   quiet: boolean,
+  onStderr: readonly Result[] = reported,
 ): { stdout: Pieces; stderr: string[] } {
   const stdout = writeOutput(input, edited, reported);
   const stderr: string[] = [];
   if (input.format === 'yaml-stream' || input.format === 'json-object') {
-    for (const r of reported) stderr.push(formatResult(r));
+    for (const r of onStderr) stderr.push(formatResult(r));
     return { stdout: quiet ? [] : stdout, stderr };
   }
   if (options.logToStderr) {
-    for (const r of reported) if (r.severity !== 'info') stderr.push(formatResult(r));
+    for (const r of onStderr) if (r.severity !== 'info') stderr.push(formatResult(r));
   }
   return { stdout, stderr };
 }

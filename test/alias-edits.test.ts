@@ -7,8 +7,8 @@ import { maxAliasedList } from '../src/krm/items.js';
 import { run } from '../src/run.js';
 
 const reparsed = vi.hoisted(() => ({ documents: 0 }));
-vi.mock('../src/krm/yaml/edit.js', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../src/krm/yaml/edit.js')>();
+vi.mock('../src/krm/yaml/splice.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../src/krm/yaml/splice.js')>();
   return {
     ...actual,
     reparseItem: (text: string, entry: boolean) => {

@@ -18,6 +18,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { type RunOutput, run } from '../src/run.js';
 import { testTimeoutMs } from './depth.js';
+import { resultsOf } from './helpers.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const casesDir = path.join(root, 'test/bad-inputs');
@@ -216,6 +217,27 @@ describe('bad inputs', () => {
 
     it.skipIf(c.cliOnly)('run()', () => {
       check(c, runInProcess(input), 'run()');
+    });
+  });
+
+  // An item kpt read from a file carries that file, as every other result does (the message
+  // alone named `item 1`); a stream gets the fix that fits a stream, not kpt's .krmignore.
+  it('an item that is no Kubernetes object: the result names its file and what to do', () => {
+    const text = readFileSync(path.join(casesDir, '80-kustomization-in-kpt-package.yaml'), 'utf8');
+    expect(resultsOf(run(text).stdout)).toEqual([
+      {
+        severity: 'error',
+        message:
+          "item 1 in kustomization.yaml: item has no apiVersion string: give it apiVersion and kind, or list its file in the package's .krmignore",
+        tags: { rule: 'invalid-input' },
+        file: { path: 'kustomization.yaml' },
+      },
+    ]);
+    expect(run('kind: Deployment\nmetadata: {name: a}\n')).toEqual({
+      exitCode: 1,
+      stdout: '',
+      stderr:
+        'error: document 0 (Deployment a): item has no apiVersion string: give it apiVersion and kind, or leave it out of the input (invalid-input)\n',
     });
   });
 

@@ -40,12 +40,38 @@ const configMap = (data: string) =>
   `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: function-input\ndata:\n${data}`;
 
 describe('check mode', () => {
-  it('passes on what a render wrote: exit 0, nothing on stdout, the info of a render', () => {
+  it('passes on what a render wrote: exit 0, nothing on stdout or stderr; the info of a render with --verbose', () => {
     const out = check(rendered);
     expect(out.exitCode).toBe(0);
     expect(out.stdout).toBe('');
-    expect(out.stderr).toBe(run(rendered).stderr);
-    expect(out.stderr).not.toMatch(/^error/m);
+    // As plan: the render's warnings, its info only when asked (main printed it on every check).
+    const warnings = run(rendered)
+      .stderr.split('\n')
+      .filter((l) => l.startsWith('warning'));
+    expect(run(rendered).stderr).toMatch(/^info: /m);
+    expect(out.stderr).toBe(`${warnings.join('\n')}\n`);
+    const verbose = check(rendered, { verbose: true }).stderr;
+    for (const line of run(rendered).stderr.trimEnd().split('\n')) expect(verbose).toContain(line);
+  });
+
+  it('on stderr errors come first, then warnings, then info (with --verbose)', () => {
+    // An unpinned ExternalSecret gives a warning; the stream's missing annotations, errors.
+    const unpinned = stream().replace('      version: "1"\n', '');
+    const lines = check(unpinned, { verbose: true }).stderr.trimEnd().split('\n');
+    const severities = lines.map((l) => l.slice(0, l.indexOf(':')));
+    expect(new Set(severities)).toEqual(
+      new Set(['error', 'warning', 'info', 'secret-rollout check']),
+    );
+    const rank = ['error', 'warning', 'info', 'secret-rollout check'];
+    const ranks = severities.map((s) => rank.indexOf(s));
+    expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+    // Without --verbose: the errors and the warning only.
+    expect(
+      check(unpinned)
+        .stderr.trimEnd()
+        .split('\n')
+        .map((l) => l.slice(0, l.indexOf(':'))),
+    ).toEqual(['error', 'error', 'error', 'warning']);
   });
 
   it('--verbose counts the changes a render would make', () => {
@@ -76,7 +102,7 @@ describe('check mode', () => {
     expect(out.stdout).toBe('');
     const errors = out.stderr.split('\n').filter((l) => l.startsWith('error'));
     expect(errors).toEqual([
-      `error: Deployment shop/app: checksum/external-secrets is "${current}", not the checksum of ExternalSecret shop/db; run secret-rollout (kpt fn render) to set checksum/external-secrets to "${fresh}" [Deployment shop/app spec.template.metadata.annotations[checksum/external-secrets]] (not-rendered)`,
+      `error: Deployment shop/app: checksum/external-secrets is "${current}", not the checksum of ExternalSecret shop/db; render the manifests with secret-rollout (secret-rollout < in.yaml > out.yaml) to set checksum/external-secrets to "${fresh}" [Deployment shop/app spec.template.metadata.annotations[checksum/external-secrets]] (not-rendered)`,
     ]);
   });
 
@@ -86,11 +112,35 @@ describe('check mode', () => {
     expect(out.stdout).toBe('');
     expect(out.stderr.split('\n').filter((l) => l.startsWith('error'))).toEqual([
       expect.stringMatching(
-        /^error: Deployment shop\/app: checksum\/external-secrets is not set \(it covers ExternalSecret shop\/db\); run secret-rollout \(kpt fn render\) to set checksum\/external-secrets to "[0-9a-f]{64}" \[Deployment shop\/app /,
+        /^error: Deployment shop\/app: checksum\/external-secrets is not set \(it covers ExternalSecret shop\/db\); render the manifests with secret-rollout \(secret-rollout < in\.yaml > out\.yaml\) to set checksum\/external-secrets to "[0-9a-f]{64}" \[Deployment shop\/app /,
       ),
-      'error: ExternalSecret shop/db: argocd.argoproj.io/sync-wave is not set; run secret-rollout (kpt fn render) to set argocd.argoproj.io/sync-wave to "-1" [ExternalSecret shop/db metadata.annotations[argocd.argoproj.io/sync-wave]] (not-rendered)',
-      'error: ClusterSecretStore vault: argocd.argoproj.io/sync-wave is not set; run secret-rollout (kpt fn render) to set argocd.argoproj.io/sync-wave to "-2" [ClusterSecretStore vault metadata.annotations[argocd.argoproj.io/sync-wave]] (not-rendered)',
+      'error: ExternalSecret shop/db: argocd.argoproj.io/sync-wave is not set; render the manifests with secret-rollout (secret-rollout < in.yaml > out.yaml) to set argocd.argoproj.io/sync-wave to "-1" [ExternalSecret shop/db metadata.annotations[argocd.argoproj.io/sync-wave]] (not-rendered)',
+      'error: ClusterSecretStore vault: argocd.argoproj.io/sync-wave is not set; render the manifests with secret-rollout (secret-rollout < in.yaml > out.yaml) to set argocd.argoproj.io/sync-wave to "-2" [ClusterSecretStore vault metadata.annotations[argocd.argoproj.io/sync-wave]] (not-rendered)',
     ]);
+  });
+
+  it('the fix fits who asked: kpt fn render for kpt, a transformer for kustomize, a pipe for a stream', () => {
+    const list = resourceList(items());
+    const fixes = (out: { stdout: string }) =>
+      resultsOf(out.stdout)
+        .filter((r) => r.severity === 'error')
+        .map((r) => String(r.message).replace(/^.*; (.*) to set .*$/, '$1'));
+    expect(new Set(fixes(check(list)))).toEqual(new Set(['run kpt fn render']));
+    // kustomize sets LOG_TO_STDERR and shows stderr: errors and warnings there, errors first.
+    const kustomize = check(list, { logToStderr: true });
+    expect(new Set(fixes(kustomize))).toEqual(
+      new Set(['render with secret-rollout as a kustomize transformer']),
+    );
+    expect(kustomize.stderr.split('\n').map((l) => l.slice(0, l.indexOf(':')))).toEqual([
+      'error',
+      'error',
+      'error',
+      'warning',
+      '',
+    ]);
+    expect(check(stream()).stderr).toContain(
+      '; render the manifests with secret-rollout (secret-rollout < in.yaml > out.yaml) to set ',
+    );
   });
 
   it('a ResourceList comes back byte-identical with the results, by every way to ask', () => {
@@ -118,7 +168,7 @@ describe('check mode', () => {
       const errors = resultsOf(out.stdout).filter((r) => r.severity === 'error');
       expect(errors).toEqual([
         {
-          message: `Deployment shop/app: checksum/external-secrets is "${current}", not the checksum of ExternalSecret shop/db; run secret-rollout (kpt fn render) to set checksum/external-secrets to "${fresh}"`,
+          message: `Deployment shop/app: checksum/external-secrets is "${current}", not the checksum of ExternalSecret shop/db; run kpt fn render to set checksum/external-secrets to "${fresh}"`,
           severity: 'error',
           resourceRef: {
             apiVersion: 'apps/v1',
@@ -196,9 +246,9 @@ describe('check mode', () => {
     const out = check(cm);
     expect(out.exitCode).toBe(1);
     expect(out.stderr.split('\n').filter((l) => l.startsWith('error'))).toEqual([
-      'error: ConfigMap argocd/argocd-cm: resource.customizations.useOpenLibs.external-secrets.io_ExternalSecret is not set; run secret-rollout (kpt fn render) to set resource.customizations.useOpenLibs.external-secrets.io_ExternalSecret to "true" [ConfigMap argocd/argocd-cm data[resource.customizations.useOpenLibs.external-secrets.io_ExternalSecret]] (not-rendered)',
+      'error: ConfigMap argocd/argocd-cm: resource.customizations.useOpenLibs.external-secrets.io_ExternalSecret is not set; render the manifests with secret-rollout (secret-rollout < in.yaml > out.yaml) to set resource.customizations.useOpenLibs.external-secrets.io_ExternalSecret to "true" [ConfigMap argocd/argocd-cm data[resource.customizations.useOpenLibs.external-secrets.io_ExternalSecret]] (not-rendered)',
       expect.stringMatching(
-        /^error: ConfigMap argocd\/argocd-cm: resource\.customizations\.health\.external-secrets\.io_ExternalSecret is not set; run secret-rollout \(kpt fn render\) to set resource\.customizations\.health\.external-secrets\.io_ExternalSecret to the value in field\.proposedValue \(\d+ lines\) \[/,
+        /^error: ConfigMap argocd\/argocd-cm: resource\.customizations\.health\.external-secrets\.io_ExternalSecret is not set; render the manifests with secret-rollout \(secret-rollout < in\.yaml > out\.yaml\) to set resource\.customizations\.health\.external-secrets\.io_ExternalSecret to the value in field\.proposedValue \(\d+ lines\) \[/,
       ),
     ]);
     expect(check(runOk(cm).stdout).exitCode).toBe(0);
@@ -221,7 +271,7 @@ spec:
     const fix = check(job, { settings: { fixVaultAgentJobs: 'true' } });
     expect(fix.exitCode).toBe(1);
     expect(fix.stderr).toContain(
-      'error: Job migrate: vault.hashicorp.com/agent-pre-populate-only is not set; run secret-rollout (kpt fn render) to set vault.hashicorp.com/agent-pre-populate-only to "true" [Job migrate spec.template.metadata.annotations[vault.hashicorp.com/agent-pre-populate-only]]',
+      'error: Job migrate: vault.hashicorp.com/agent-pre-populate-only is not set; render the manifests with secret-rollout (secret-rollout < in.yaml > out.yaml) to set vault.hashicorp.com/agent-pre-populate-only to "true" [Job migrate spec.template.metadata.annotations[vault.hashicorp.com/agent-pre-populate-only]]',
     );
   });
 

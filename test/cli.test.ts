@@ -59,8 +59,8 @@ describe('CLI flags', () => {
     ['check --help', 'check', ['--verbose', '--fn-config', 'key=value']],
     ['impact --help', 'impact', ['--format', '--exclude', '--fn-config', '.krmignore']],
     ['impact base head -h', 'impact', ['--exclude']],
-    ['health --help', 'health', ['argocd-health']],
-    ['argocd-health --help', 'health', ['argocd-health']],
+    ['health --help', 'health', ['argocd-health', '--for', 'flux', 'kapp', 'kstatus']],
+    ['argocd-health --help', 'health', ['argocd-health', '--for']],
   ] as const)("%s prints the command's own help", (line, command, named) => {
     const out = cliRun(line.split(' '));
     expect(out).toMatchObject({ code: 0, stderr: '' });
@@ -70,6 +70,9 @@ describe('CLI flags', () => {
     // Not the top-level help.
     expect(out.stdout).not.toContain('Commands:');
   });
+
+  const healthUsage =
+    'Usage: secret-rollout health [--for argocd|flux|kapp|kstatus]\nMore: secret-rollout health --help\n';
 
   it('health prints the argocd-cm patch, as argocd-health does, and takes no options', () => {
     const health = cliRun(['health']);
@@ -81,9 +84,36 @@ describe('CLI flags', () => {
     const out = cliRun(['health', 'storeWave=-3']);
     expect(out.code).toBe(1);
     expect(out.stdout).toBe('');
-    expect(out.stderr).toBe(
-      'secret-rollout: health takes no options\nUsage: secret-rollout health\nMore: secret-rollout health --help\n',
-    );
+    expect(out.stderr).toBe(`secret-rollout: health takes no options\n${healthUsage}`);
+  });
+
+  it('health --for argocd is the default; --for flux, kapp and kstatus print their own check', () => {
+    const argocd = cliRun(['health']);
+    expect(cliRun(['health', '--for', 'argocd'])).toEqual(argocd);
+    expect(cliRun(['argocd-health', '--for=argocd'])).toEqual(argocd);
+    const outputs = ['flux', 'kapp', 'kstatus'].map((d) => cliRun(['health', '--for', d]));
+    for (const out of outputs) expect(out).toMatchObject({ code: 0, stderr: '' });
+    const [flux, kapp, kstatus] = outputs.map((out) => out.stdout);
+    expect(flux).toContain('healthCheckExprs:');
+    expect(kapp).toContain('kind: Config');
+    expect(kstatus).toContain('targetNames: hashed');
+    expect(new Set([argocd.stdout, flux, kapp, kstatus]).size).toBe(4);
+  });
+
+  it.each([
+    [
+      ['--for', 'fluxx'],
+      '--for must be one of argocd, flux, kapp, kstatus, got "fluxx", did you mean flux?',
+      true,
+    ],
+    [['--for', 'helm'], '--for must be one of argocd, flux, kapp, kstatus, got "helm"', true],
+    [['--for'], '--for needs a value', true],
+    [['--for', 'flux', '--for', 'kapp'], '--for given twice', false],
+    [['--fr', 'flux'], 'unknown argument "--fr", did you mean --for?', true],
+  ])('health %j is refused: %s', (args, error, usage) => {
+    const out = cliRun(['health', ...args]);
+    expect(out).toMatchObject({ code: 1, stdout: '' });
+    expect(out.stderr).toBe(`secret-rollout: ${error}\n${usage ? healthUsage : ''}`);
   });
 
   it.each([

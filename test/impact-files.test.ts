@@ -220,7 +220,7 @@ describe('a repository folder: files that are no manifests, .krmignore, --exclud
     expect(impact('ok', head)).toMatchObject({
       exitCode: 1,
       stderr:
-        'secret-rollout: impact: HEAD mixed-head/a.yaml: document 1: item has no apiVersion string (invalid-input)\n',
+        'secret-rollout: impact: HEAD mixed-head/a.yaml: document 1: item has no apiVersion string: give it apiVersion and kind, or leave it out of the input (invalid-input)\n',
     });
   });
 
@@ -238,7 +238,7 @@ describe('a repository folder: files that are no manifests, .krmignore, --exclud
     expect(impact('ok', 'given/values.yaml')).toMatchObject({
       exitCode: 1,
       stderr:
-        'secret-rollout: impact: HEAD given/values.yaml: document 0: item has no apiVersion string (invalid-input)\n',
+        'secret-rollout: impact: HEAD given/values.yaml: document 0: item has no apiVersion string: give it apiVersion and kind, or leave it out of the input (invalid-input)\n',
     });
   });
 

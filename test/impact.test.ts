@@ -206,6 +206,10 @@ describe('impact', () => {
     expect(out.rollouts).toEqual([]);
     expect(out.added).toEqual([ref('Deployment', 'new')]);
     expect(out.removed).toEqual([ref('Deployment', 'old')]);
+    // The summary says what was added and removed: workloads (it read `1 added, 1 removed`).
+    expect(impact(base, head).stdout).toMatch(
+      /^### secret-rollout impact\n\nNothing rolls: no workload's secret checksum changes; 1 workload added, 1 workload removed\.\n/,
+    );
   });
 
   it('files and directories give the same JSON', () => {
@@ -364,15 +368,23 @@ describe('impact', () => {
     });
     expect(impact('missing.yaml', good)).toEqual({
       stdout: '',
-      stderr: 'secret-rollout: impact: cannot read BASE missing.yaml: ENOENT\n',
+      stderr:
+        'secret-rollout: impact: cannot read BASE missing.yaml: no such file or directory (BASE and HEAD are paths: for a git revision, check it out first with git worktree add or git archive)\n',
       exitCode: 1,
     });
     const nameless = side('bad-item.yaml', 'apiVersion: v1\nmetadata: {}\n');
     expect(impact(good, nameless).stderr).toBe(
-      'secret-rollout: impact: HEAD bad-item.yaml: document 0: item has no kind string (invalid-input)\n',
+      'secret-rollout: impact: HEAD bad-item.yaml: document 0: item has no kind string: give it apiVersion and kind, or leave it out of the input (invalid-input)\n',
     );
     expect(impactCli([good], '9.9.9', scratch).stderr).toBe(
-      'secret-rollout: impact: needs BASE and HEAD (files or directories), got 1 paths\n',
+      'secret-rollout: impact: needs BASE and HEAD (files or directories), got 1 path\n',
+    );
+    expect(impactCli([good, good, good], '9.9.9', scratch).stderr).toBe(
+      'secret-rollout: impact: needs BASE and HEAD (files or directories), got 3 paths\n',
+    );
+    // A directory where a file is wanted, in words too (the code alone was all it said).
+    expect(impactCli(['--fn-config', 'bad-dir', good, good], '9.9.9', scratch).stderr).toBe(
+      'secret-rollout: impact: cannot read --fn-config bad-dir: is a directory\n',
     );
     expect(impact(good, good, '--format', 'html').stderr).toBe(
       'secret-rollout: impact: --format must be one of markdown, json, sarif, got "html"\n',

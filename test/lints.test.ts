@@ -121,8 +121,25 @@ describe('lints', () => {
       on: 'db',
     },
     {
+      // The fix names the field that pins an extract (main said remoteRef.version, which it has not).
+      lint: 'unpinned version (extract)',
+      pattern:
+        /dataFrom\[0\]\.extract has no fixed version\): pin dataFrom\[\]\.extract\.version so that/,
+      fires: [
+        pinned('db', '  dataFrom:\n  - extract: {key: db}\n'),
+        deployment('app', envFrom('db')),
+      ],
+      quiet: [
+        pinned('db', '  dataFrom:\n  - extract: {key: db, version: "4"}\n'),
+        deployment('app', envFrom('db')),
+      ],
+      on: 'db',
+    },
+    {
+      // find has no version field (ExternalSecretFind): no "pin" advice for it.
       lint: 'unpinned version (find)',
-      pattern: /dataFrom\[0\] uses find/,
+      pattern:
+        /dataFrom\[0\] uses find\): dataFrom\[\]\.find cannot be pinned: name its keys in data\[\] or dataFrom\[\]\.extract with a version so that a new version rolls its consumers, or/,
       fires: [
         pinned('db', '  dataFrom:\n  - find: {name: {regexp: "^db-"}}\n'),
         deployment('app', envFrom('db')),
@@ -305,6 +322,17 @@ describe('unpinned version, per store', () => {
     return kind ? app.replace('apps/v1\nkind: Deployment', `batch/v1\nkind: ${kind}`) : app;
   };
   const pad = (i: number) => String(i).padStart(2, '0');
+
+  it('names the field that pins each kind of entry, and says find cannot be pinned', () => {
+    const mixed = pinned(
+      'mixed',
+      '  dataFrom:\n  - find: {name: {regexp: "^db-"}}\n  - extract: {key: db}\n',
+    ).replace('      version: "1"\n', '');
+    const [found] = messages([store('aws', 'aws'), mixed, deployment('app', envFrom('mixed'))]);
+    expect(found?.message).toMatch(
+      /: pin remoteRef\.version and dataFrom\[\]\.extract\.version so that a new version rolls its consumers; dataFrom\[\]\.find cannot be pinned: name its keys in data\[\] or dataFrom\[\]\.extract with a version, or set unpinnedVersionSeverity to info or off$/,
+    );
+  });
 
   it('20 on 1Password and 10 on AWS: one info for the store that cannot pin, one warning for the rest', () => {
     const items = [store('op', 'onepasswordSDK'), store('aws', 'aws')];

@@ -191,7 +191,9 @@ const eitherNested: Record<string, string> = {
 const emptyNode = (node: unknown) =>
   node === null || (isScalar(node) && node.range?.[0] === node.range?.[1]);
 
-const shapeError = /^(?:item is .+, not a mapping|item has no (?:apiVersion|kind) string)$/;
+// An item without apiVersion or kind is told what to do (krm/items.ts notKrmHint).
+const shapeError =
+  /^(?:item is .+, not a mapping|item has no (?:apiVersion|kind) string(?:: give it apiVersion and kind, or .+)?)$/;
 
 /** What run() did with a placed case, against what the case and the reader ask for. */
 function outcome(c: SuiteCase, where: string): Outcome {

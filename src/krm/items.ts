@@ -1,13 +1,14 @@
-// The items of an input read as the read plan says (model/read-plan.ts): each parsed whole,
+// The items of an input read as the read plan says (model/read-contract.ts): each parsed whole,
 // projected to what the rules read, or copied through as a bystander known by its identity, then
 // the second pass the plan asks for. One walk of the input; every problem becomes an error result
 // naming the item.
 
 import { isObject } from '../model/json.js';
 import { getPath } from '../model/path.js';
-import type { ReadPlan } from '../model/read-plan.js';
+import type { ReadPlan } from '../model/read-contract.js';
 import {
   type Bystander,
+  fileOfItem,
   ItemError,
   maxNodes,
   type Resource,
@@ -90,9 +91,7 @@ export function readItems(input: Input, plan: ReadPlan): ReadItems {
         const problem = checkItem(input.text, span, usual);
         if (problem) {
           if (input.format === 'yaml-stream') read.streamBroken = true;
-          results.push(
-            plainResult(invalidInput, `${where}${peekedName(itemText, span.entry)}: ${problem}`),
-          );
+          results.push(unparsed(where, itemText, span.entry, problem));
         }
         bystanders.push(bystander);
         if (!problem && plan.later.candidate(bystander)) candidates.push({ index, bystander });
@@ -114,7 +113,7 @@ export function readItems(input: Input, plan: ReadPlan): ReadItems {
       if ('value' in parsed) ({ value, nodeBound } = parsed);
       else if (parsed.aliased && input.format === 'yaml-list') {
         // An alias to an anchor in another item: read it from the whole document, which every
-        // proof of an edit then reads again whole (edits.ts provenInDocument), at ≈1 s and
+        // proof of an edit then reads again whole (apply-edits.ts provenInDocument), at ≈1 s and
         // ≈100 bytes of memory per byte in the conforming reader. No renderer writes such lists
         // (kpt and kustomize write no anchors), so they are read up to a size that stays cheap.
         const { start, end } = input.document;
@@ -132,9 +131,7 @@ export function readItems(input: Input, plan: ReadPlan): ReadItems {
         if (input.format === 'yaml-stream' && error.startsWith('invalid YAML')) {
           read.streamBroken = true;
         }
-        results.push(
-          plainResult(invalidInput, `${where}${peekedName(itemText, span.entry)}: ${error}`),
-        );
+        results.push(unparsed(where, itemText, span.entry, error));
         return;
       }
     }
@@ -142,7 +139,8 @@ export function readItems(input: Input, plan: ReadPlan): ReadItems {
       resources.push(toResource(index, value, nodeBound));
     } catch (error) {
       if (!(error instanceof ItemError)) throw error;
-      results.push(plainResult(invalidInput, `${where}${nameOf(value)}: ${error.message}`));
+      const problem = `${error.message}${notKrmHint(error, input.format)}`;
+      results.push(inFile(`${where}${nameOf(value)}`, fileOfItem(value), problem));
     }
   };
   input.items.forEach((item, index) => {
@@ -162,6 +160,17 @@ export function readItems(input: Input, plan: ReadPlan): ReadItems {
   return read;
 }
 
+/**
+ * What to do about an item that is no Kubernetes object (a kustomization.yaml or a values file
+ * beside the manifests): kpt reads every YAML file of a package unless .krmignore lists it; a
+ * stream is what the user piped in.
+ */
+function notKrmHint(error: ItemError, format: Input['format']): string {
+  if (error.field !== 'apiVersion' && error.field !== 'kind') return '';
+  const fromKpt = format === 'yaml-list' || format === 'json-list';
+  return `: give it apiVersion and kind, or ${fromKpt ? "list its file in the package's .krmignore" : 'leave it out of the input'}`;
+}
+
 /** ` (Kind name)` of a raw item, where it has them, so an error names what the user wrote. */
 function nameOf(value: unknown): string {
   if (!isObject(value)) return '';
@@ -169,6 +178,23 @@ function nameOf(value: unknown): string {
   return typeof value.kind === 'string' && typeof name === 'string'
     ? ` (${value.kind} ${name})`
     : '';
+}
+
+/**
+ * The error result of an item, with the file kpt read it from where its annotations say: kpt
+ * shows a result's message, not its file, so the message names the file too.
+ */
+function inFile(item: string, file: Resource['file'], problem: string): Result {
+  const result = plainResult(invalidInput, `${item}${file ? ` in ${file.path}` : ''}: ${problem}`);
+  if (file) result.file = file;
+  return result;
+}
+
+/** The error result of an item that did not parse: its kind, name and file read from its lines. */
+function unparsed(where: string, text: string, entry: boolean, problem: string): Result {
+  const peek = (key: string) => peekScalar(text, entry, ['metadata', 'annotations'], key);
+  const path = peek('internal.config.kubernetes.io/path') ?? peek('config.kubernetes.io/path');
+  return inFile(`${where}${peekedName(text, entry)}`, path ? { path } : undefined, problem);
 }
 
 /** ` (Kind name)` of an item that did not parse, read from its lines where they show it. */

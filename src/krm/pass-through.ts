@@ -9,7 +9,7 @@
 // not the only writers of our input (CI pipes).
 
 import { isObject } from '../model/json.js';
-import type { ReadPlan } from '../model/read-plan.js';
+import type { ReadPlan } from '../model/read-contract.js';
 import type { Bystander, Projection } from '../model/resource.js';
 import { quickRead } from './read.js';
 import { peekScalar } from './yaml/locate-lines.js';

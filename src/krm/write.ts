@@ -3,9 +3,9 @@
 import type { Result } from '../model/results.js';
 import type { Input } from './read.js';
 import { resultsYaml } from './results-yaml.js';
-import type { Splice } from './yaml/edit.js';
 import { lineBreakOf } from './yaml/lines.js';
 import { jsonLayout } from './yaml/site.js';
+import type { Splice } from './yaml/splice.js';
 
 /**
  * What changes in each edited item's text (YAML), by item index, offsets in the item (editText);

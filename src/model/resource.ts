@@ -95,6 +95,19 @@ export function readAnnotations(value: Json | undefined, field: string): Record<
   return value as Record<string, string>;
 }
 
+/**
+ * The file of an item that is not a valid resource, from whichever path annotations it has, so its
+ * error result names the file as every other result does.
+ */
+export function fileOfItem(value: unknown): Resource['file'] {
+  const metadata = isObject(value) ? value.metadata : undefined;
+  const annotations = isObject(metadata) ? metadata.annotations : undefined;
+  if (!isObject(annotations)) return undefined;
+  const strings: Record<string, string> = {};
+  for (const [key, v] of Object.entries(annotations)) if (typeof v === 'string') strings[key] = v;
+  return fileOf(strings);
+}
+
 function fileOf(annotations: Record<string, string>): Resource['file'] {
   const path =
     annotations['internal.config.kubernetes.io/path'] ?? annotations['config.kubernetes.io/path'];

@@ -19,8 +19,9 @@ export function impactMarkdown(impact: Impact): string {
   const extras = [
     silentRotations.length > 0 ? plural(silentRotations.length, 'new silent rotation') : '',
     waves.length > 0 ? plural(waves.length, 'wave change') : '',
-    added.length > 0 ? `${added.length} added` : '',
-    removed.length > 0 ? `${removed.length} removed` : '',
+    // What was added is a workload, not a source: the sentence says so.
+    added.length > 0 ? plural(added.length, 'workload added', 'workloads added') : '',
+    removed.length > 0 ? plural(removed.length, 'workload removed', 'workloads removed') : '',
     newLints.length > 0 ? plural(newLints.length, 'new lint') : '',
   ].filter((s) => s !== '');
   const tail = extras.length > 0 ? `; ${extras.join(', ')}` : '';

@@ -15,7 +15,7 @@ import { dependenciesAnnotation, esoSpecOf } from '../rules/sources/eso-dependen
 import type { SecretSource } from '../rules/sources/source.js';
 import type { Plan } from '../rules/transform.js';
 import { podTemplatesOf } from '../rules/workloads/shapes.js';
-import { type Ref, refOf } from './ref.js';
+import { jsonRef, type Ref } from './ref.js';
 
 /** One side of the comparison: its resources, its plan and its results (rules only). */
 export interface ImpactSide {
@@ -114,14 +114,14 @@ export function compareSides(base: ImpactSide, head: ImpactSide): Impact {
   for (const [id, resource] of headById) {
     const before = baseById.get(id);
     if (!before) {
-      if (isWorkload(resource, head.podTemplates)) added.push(refOf(resource));
+      if (isWorkload(resource, head.podTemplates)) added.push(jsonRef(resource));
       continue;
     }
     const old = base.plan.checksums.get(before) ?? [];
     const now = head.plan.checksums.get(resource) ?? [];
     if (signature(old) === signature(now)) continue;
     rollouts.push({
-      resource: refOf(resource),
+      resource: jsonRef(resource),
       reasons: reasonsOf(
         old.flatMap((c) => c.consumed),
         now.flatMap((c) => c.consumed),
@@ -130,7 +130,8 @@ export function compareSides(base: ImpactSide, head: ImpactSide): Impact {
     });
   }
   for (const [id, resource] of baseById) {
-    if (!headById.has(id) && isWorkload(resource, base.podTemplates)) removed.push(refOf(resource));
+    if (!headById.has(id) && isWorkload(resource, base.podTemplates))
+      removed.push(jsonRef(resource));
   }
 
   const waves: WaveChange[] = [];
@@ -140,7 +141,7 @@ export function compareSides(base: ImpactSide, head: ImpactSide): Impact {
     const old = waveIn(base.plan, before);
     const now = waveIn(head.plan, resource);
     if (old !== undefined && now !== undefined && old !== now) {
-      waves.push({ resource: refOf(resource), old: String(old), new: String(now) });
+      waves.push({ resource: jsonRef(resource), old: String(old), new: String(now) });
     }
   }
 
@@ -203,11 +204,11 @@ function orderChanges(base: ImpactSide, head: ImpactSide): OrderChange[] {
     if (!baseIds.has(id)) continue;
     const before = old.get(id) ?? new Map<string, Resource>();
     const after = now.get(id) ?? new Map<string, Resource>();
-    const added = [...after].filter(([k]) => !before.has(k)).map(([, r]) => refOf(r));
-    const removed = [...before].filter(([k]) => !after.has(k)).map(([, r]) => refOf(r));
+    const added = [...after].filter(([k]) => !before.has(k)).map(([, r]) => jsonRef(r));
+    const removed = [...before].filter(([k]) => !after.has(k)).map(([, r]) => jsonRef(r));
     if (added.length === 0 && removed.length === 0) continue;
     changes.push({
-      resource: refOf(resource),
+      resource: jsonRef(resource),
       added: added.sort(byRef),
       removed: removed.sort(byRef),
     });
@@ -292,7 +293,7 @@ function reasonsOf(
     const a = before.get(key);
     const b = after.get(key);
     const source = ((b ?? a) as SourceRead[])[0] as SourceRead;
-    const ref = refOf(source.source.resource);
+    const ref = jsonRef(source.source.resource);
     if (!a) {
       reasons.push({ source: ref, detail: `newly read (${produced(source.source)})` });
       continue;
@@ -313,7 +314,7 @@ function reasonsOf(
     const any = now[0] ?? old[0];
     if (any) {
       reasons.push({
-        source: refOf(any.source.resource),
+        source: jsonRef(any.source.resource),
         detail: 'the checksum covers its sources differently (options differ)',
       });
     }
@@ -455,9 +456,9 @@ function silentRotations(plan: Plan): SilentRotation[] {
     const why = unpinnedReasons(site.spec);
     if (why.length === 0) continue;
     rotations.push({
-      source: refOf(resource),
+      source: jsonRef(resource),
       why,
-      consumers: [...consumers].map(refOf).sort(byRef),
+      consumers: [...consumers].map(jsonRef).sort(byRef),
     });
   }
   return rotations.sort((a, b) => byRef(a.source, b.source));

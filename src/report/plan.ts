@@ -8,7 +8,7 @@ import type { WaveNode } from '../rules/order/waves.js';
 import type { SecretSource } from '../rules/sources/source.js';
 import type { Plan } from '../rules/transform.js';
 import { mermaidText } from './markdown.js';
-import { type Ref, refOf } from './ref.js';
+import { jsonRef, type Ref } from './ref.js';
 
 type Role = 'store' | 'dependency' | 'source' | 'consumer';
 /** Order within a wave: stores and what sources read, sources, consumers. */
@@ -174,7 +174,7 @@ export function planMermaid(plan: Plan): string {
 
 /** Sorted, each resource once. */
 const refsOf = (resources: Iterable<Resource>): Ref[] =>
-  [...new Set(resources)].sort(byResource).map(refOf);
+  [...new Set(resources)].sort(byResource).map(jsonRef);
 
 /**
  * The plan as one JSON document (README, "Reviewing the order"): every key always present, lists
@@ -185,7 +185,7 @@ export function planJson(plan: Plan, results: readonly Result[]): string {
   for (const s of plan.sources)
     sourcesOf.set(s.resource, [...(sourcesOf.get(s.resource) ?? []), s]);
   const nodes = rows(plan).map((r) => ({
-    ...refOf(r.resource),
+    ...jsonRef(r.resource),
     role: r.role,
     wave: r.wave === undefined ? null : String(r.wave),
     waveSource: r.waveSource ?? null,
@@ -209,7 +209,7 @@ export function planJson(plan: Plan, results: readonly Result[]): string {
     .flatMap(([resource, list]) =>
       list
         .map((c) => ({
-          resource: refOf(resource),
+          resource: jsonRef(resource),
           field: annotationField(c.shape.metadata, c.annotation),
           annotation: c.annotation,
           value: c.value,

@@ -10,7 +10,7 @@ export interface Ref {
   name: string;
 }
 
-export const refOf = (r: Resource): Ref => ({
+export const jsonRef = (r: Resource): Ref => ({
   apiVersion: r.apiVersion,
   kind: r.kind,
   ...(r.namespace === undefined ? {} : { namespace: r.namespace }),

@@ -29,6 +29,14 @@ const quotable = (value: string) => !value.includes('\n') && value.length <= 100
 const ours = (value: Json | undefined): value is string =>
   typeof value === 'string' && /^(?:[0-9a-f]{64}|[+-]?\d{1,20}|true|false)$/.test(value);
 
+/** Who ran the check, which says how to render: kpt, kustomize (LOG_TO_STDERR), or a stream. */
+export type CheckedBy = 'kpt' | 'kustomize' | 'stream';
+const renderWith: Readonly<Record<CheckedBy, string>> = {
+  kpt: 'run kpt fn render',
+  kustomize: 'render with secret-rollout as a kustomize transformer',
+  stream: 'render the manifests with secret-rollout (secret-rollout < in.yaml > out.yaml)',
+};
+
 /**
  * One error per edit, in the order of the edits (every planned edit changes its item). A checksum
  * names what it covers (`checksums`, the plan's), so a stale one points at the edited source.
@@ -37,6 +45,7 @@ export function checkResults(
   resources: readonly Resource[],
   edits: readonly MappingEdit[],
   plan: Pick<Plan, 'checksums' | 'nodes' | 'ordering'>,
+  by: CheckedBy,
 ): Result[] {
   const { checksums } = plan;
   const byIndex = new Map(resources.map((r) => [r.index, r]));
@@ -74,7 +83,7 @@ export function checkResults(
       quotable(edit.value) && !keeps
         ? JSON.stringify(edit.value)
         : `the value in field.proposedValue (${edit.value.split('\n').length} lines)`;
-    const message = `${describe(resource)}: ${edit.key} ${now}; run secret-rollout (kpt fn render) to set ${edit.key} to ${value}`;
+    const message = `${describe(resource)}: ${edit.key} ${now}; ${renderWith[by]} to set ${edit.key} to ${value}`;
     results.push(resourceResult(notRendered, resource, message, field));
   }
   const other = otherOrderingResult(edits, plan);

@@ -4,7 +4,7 @@
 // that name a Secret or ConfigMap; sources are read whole (their content is hashed); items of
 // built-in kinds no rule reads are not built at all.
 import type { Config, DeclaredTemplate } from '../model/config.js';
-import type { PassesByName, ReadPlan } from '../model/read-plan.js';
+import type { PassesByName, ReadPlan } from '../model/read-contract.js';
 import {
   type Bystander,
   groupOf,

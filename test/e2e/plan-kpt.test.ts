@@ -151,7 +151,9 @@ describe('plan from kpt fn source equals kpt fn render', () => {
     });
     const missing = planOf('config-typed', pkg, '--fn-config', join(tmp, 'nope.yaml'));
     expect(missing.status).toBe(1);
-    expect(missing.stderr).toMatch(/^secret-rollout: cannot read --fn-config .*nope\.yaml: ENOENT/);
+    expect(missing.stderr).toMatch(
+      /^secret-rollout: cannot read --fn-config .*nope\.yaml: no such file or directory/,
+    );
     const format = planOf('config-typed', pkg, '--format', 'yaml');
     expect(format.status).toBe(1);
     expect(format.stderr.split('\n')[0]).toBe(

@@ -191,7 +191,7 @@ function judged(text: string): { problem?: YamlProblem; docs: Document.Parsed[] 
  * expression over the prefix keeps a backtracking entry per line, and overflowed the stack on
  * 3 million comment lines.
  */
-function secondYamlDirective(text: string): number | undefined {
+export function secondYamlDirective(text: string): number | undefined {
   const isYaml = (at: number) => text.startsWith('%YAML', at) && /[ \t]/.test(text[at + 5] ?? '');
   let afterYaml = false;
   for (let pos = 0; pos < text.length; ) {

@@ -82,13 +82,15 @@ interface Group {
   provider?: string;
   members: Resource[];
   reasons: Map<Resource, string[]>;
+  /** What would pin the group's entries (see UnpinnedEntry.pin). */
+  pins: Set<Pin>;
 }
 
 export const unpinnedVersion: Lint = {
   id: 'unpinned-version',
   severity: 'warning',
   summary: 'An ExternalSecret whose remote value can rotate without a change in Git',
-  help: 'Pin remoteRef.version where the provider can; for a generator use refreshPolicy OnChange or refreshInterval 0; or accept it (set the rule to info or off): the checksum cannot follow a rotation of the remote value.',
+  help: 'Pin remoteRef.version (dataFrom[].extract.version for an extract) where the provider can; dataFrom[].find cannot be pinned: name its keys in pinned entries instead; for a generator use refreshPolicy OnChange or refreshInterval 0; or accept it (set the rule to info or off): the checksum cannot follow a rotation of the remote value.',
   check({ resources, consumersOf }, { report, note, silenced }) {
     // The stores of the input, found on the first look-up (most ExternalSecrets are pinned).
     let stores: Map<string, Resource> | undefined;
@@ -114,15 +116,16 @@ export const unpinnedVersion: Lint = {
     const groups = new Map<string, Group>();
     const add = (
       key: string,
-      make: () => Omit<Group, 'members' | 'reasons'>,
+      make: () => Omit<Group, 'members' | 'reasons' | 'pins'>,
       es: Resource,
-      why: string,
+      { why, pin }: UnpinnedEntry,
     ) => {
       let group = groups.get(key);
       if (!group) {
-        group = { ...make(), members: [], reasons: new Map() };
+        group = { ...make(), members: [], reasons: new Map(), pins: new Set() };
         groups.set(key, group);
       }
+      if (pin) group.pins.add(pin);
       const reasons = group.reasons.get(es);
       if (reasons) reasons.push(why);
       else {
@@ -137,9 +140,10 @@ export const unpinnedVersion: Lint = {
       if (!site || consumers.length === 0 || consumers.every(runsAfresh) || silenced(resource)) {
         continue;
       }
-      for (const { why, store } of unpinnedEntries(site.spec)) {
+      for (const entry of unpinnedEntries(site.spec)) {
+        const { store } = entry;
         if (!store) {
-          add('generator', () => ({ advice: 'generator' }), resource, why);
+          add('generator', () => ({ advice: 'generator' }), resource, entry);
           continue;
         }
         const clusterScoped = storeKinds.find((k) => k.kind === store.kind)?.clusterScoped;
@@ -152,7 +156,7 @@ export const unpinnedVersion: Lint = {
           `${advice}\u0000${key}`,
           () => ({ advice, store, storeResource, provider }),
           resource,
-          why,
+          entry,
         );
       }
     }
@@ -188,10 +192,24 @@ const shownReasons = (reasons: readonly string[]) =>
     '; ',
   );
 
-function unpinnedMessage({ advice, store, members, reasons }: Group): string {
+/**
+ * The fix for entries a store could pin, by the field that pins them: `version` is a field of
+ * `data[].remoteRef` and of `dataFrom[].extract` (both ExternalSecretDataRemoteRef), while
+ * `dataFrom[].find` (ExternalSecretFind) has none (docs/operators.md §8c).
+ */
+function pinFix(pins: ReadonlySet<Pin>, their: string): string {
+  const fields = pinnable.filter((p) => pins.has(p)).map((p) => pinField[p]);
+  const rolls = `so that a new version rolls ${their} consumers`;
+  const pin = fields.length > 0 ? `pin ${fields.join(' and ')} ${rolls}` : '';
+  if (!pins.has('find')) return pin;
+  const find = `dataFrom[].find cannot be pinned: name its keys in data[] or dataFrom[].extract with a version${pin ? '' : ` ${rolls}`}`;
+  return pin ? `${pin}; ${find}` : find;
+}
+
+function unpinnedMessage({ advice, store, members, reasons, pins }: Group): string {
   const fix =
     advice === 'pin'
-      ? `pin remoteRef.version so that a new version rolls ${members.length > 1 ? 'their' : 'its'} consumers`
+      ? pinFix(pins, members.length > 1 ? 'their' : 'its')
       : 'for a generator, refreshPolicy OnChange or refreshInterval 0 if a value made once will do (a short-lived token must rotate: read it from a volume, which the kubelet updates)';
   const tail = `: ${fix}, or set unpinnedVersionSeverity to info or off`;
   const [first] = members as [Resource];
@@ -222,10 +240,20 @@ function rotationMessage({ storeResource, members }: Group, provider: string): s
   );
 }
 
+/** The field that pins an entry a store reads; `find` has none. */
+type Pin = 'remoteRef' | 'extract' | 'find';
+const pinField: Readonly<Record<Exclude<Pin, 'find'>, string>> = {
+  remoteRef: 'remoteRef.version',
+  extract: 'dataFrom[].extract.version',
+};
+const pinnable = ['remoteRef', 'extract'] as const;
+
 /** An entry the checksum cannot follow, and the store it reads (none for a generator). */
 export interface UnpinnedEntry {
   why: string;
   store?: StoreRef;
+  /** What would pin it: absent for a generator. */
+  pin?: Pin;
 }
 
 /**
@@ -245,8 +273,8 @@ export function unpinnedEntries(spec: Json | undefined): UnpinnedEntry[] {
     return { kind: typeof ref.kind === 'string' ? ref.kind : 'SecretStore', name: ref.name };
   };
   // An entry whose store cannot be named still reads one: the advice is the default's.
-  const remote = (entry: Json, why: string) =>
-    entries.push({ why, store: storeOf(entry) ?? { kind: 'SecretStore', name: '' } });
+  const remote = (entry: Json, why: string, pin: Pin) =>
+    entries.push({ why, store: storeOf(entry) ?? { kind: 'SecretStore', name: '' }, pin });
   list(getPath(spec, 'data')).forEach((entry, i) => {
     if (isObject(getPath(entry, 'sourceRef.generatorRef'))) {
       entries.push({ why: `data[${i}] uses a generator` });
@@ -254,7 +282,7 @@ export function unpinnedEntries(spec: Json | undefined): UnpinnedEntry[] {
       isObject(getPath(entry, 'remoteRef')) &&
       !isPinned(getPath(entry, 'remoteRef.version'))
     ) {
-      remote(entry, `data[${i}].remoteRef has no fixed version`);
+      remote(entry, `data[${i}].remoteRef has no fixed version`, 'remoteRef');
     }
   });
   const refresh = refreshOf(spec);
@@ -272,12 +300,12 @@ export function unpinnedEntries(spec: Json | undefined): UnpinnedEntry[] {
             : `dataFrom[${i}] uses generator ${kind} ${name}, whose value the remote side decides`,
       });
     } else if (isObject(getPath(entry, 'find'))) {
-      remote(entry, `dataFrom[${i}] uses find`);
+      remote(entry, `dataFrom[${i}] uses find`, 'find');
     } else if (
       isObject(getPath(entry, 'extract')) &&
       !isPinned(getPath(entry, 'extract.version'))
     ) {
-      remote(entry, `dataFrom[${i}].extract has no fixed version`);
+      remote(entry, `dataFrom[${i}].extract has no fixed version`, 'extract');
     }
   });
   return entries;

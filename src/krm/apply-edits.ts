@@ -11,6 +11,8 @@ import type { Resource } from '../model/resource.js';
 import { editRefused } from '../model/result-rules.js';
 import { plainResult, type Result } from '../model/results.js';
 import { type Input, parseItem, wholeDocument } from './read.js';
+import { lineBreakOf } from './yaml/lines.js';
+import type { ItemSpan, Span } from './yaml/spans.js';
 import {
   applySplices,
   applyToValue,
@@ -18,9 +20,7 @@ import {
   editText,
   reparseItem,
   type Splice,
-} from './yaml/edit.js';
-import { lineBreakOf } from './yaml/lines.js';
-import type { ItemSpan, Span } from './yaml/spans.js';
+} from './yaml/splice.js';
 
 /** An item's edits as applied to its text (`splices`), and the value it must then read as. */
 interface Applied {

@@ -3,3 +3,7 @@ declare module '*.lua?raw' {
   const text: string;
   export default text;
 }
+declare module '*.yaml?raw' {
+  const text: string;
+  export default text;
+}
