@@ -35,8 +35,8 @@ const isClusterScoped = (r: Resource) => clusterScoped.has(`${groupOf(r.apiVersi
 /**
  * cli-utils' object reference: `<group>/namespaces/<ns>/<Kind>/<name>`, cluster-scoped
  * `<group>/<Kind>/<name>`, core group empty. Undefined for a namespaced item without a namespace:
- * kpt live apply gives it the inventory's (cli-utils manifestreader setNamespaces), which the
- * input does not say.
+ * the applier gives it its default namespace (cli-utils manifestreader SetNamespaces), which the
+ * input does not say. (A `defaultNamespace` option would be passed here.)
  */
 export function dependsOnRef(resource: Resource): string | undefined {
   const group = groupOf(resource.apiVersion);
