@@ -231,6 +231,39 @@ describe('ordering: depends-on', () => {
     ).toBeUndefined();
   });
 
+  it('refuses a cycle, as cli-utils does, and writes nothing', () => {
+    // A store whose pod template reads the Secret of the ExternalSecret that uses it.
+    const readingStore = `apiVersion: external-secrets.io/v1
+kind: ClusterSecretStore
+metadata:
+  name: vault
+spec:
+  provider:
+    vault: {server: "https://vault"}
+  template:
+    spec:
+      containers:
+      - name: c
+        envFrom:
+        - secretRef: {name: db}
+`;
+    for (const ordering of ['depends-on', 'kapp']) {
+      const out = run(resourceList([externalSecret('db'), readingStore]), {
+        settings: { ordering },
+      });
+      expect(out.exitCode, ordering).toBe(1);
+      const errors = resultsOf(out.stdout).filter((r) => r.severity === 'error');
+      expect(errors.map((r) => r.message)).toEqual([expect.stringMatching(/depend on each other/)]);
+      for (const item of itemsOf(out.stdout)) {
+        expect(
+          Object.keys(annotations(item)).filter(
+            (k) => k.includes('/depends-on') || k.startsWith('kapp.'),
+          ),
+        ).toEqual([]);
+      }
+    }
+  });
+
   it('names a cluster-scoped store in the three-field form', () => {
     const input = resourceList(
       [

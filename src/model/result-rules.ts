@@ -40,7 +40,7 @@ export const noWaveOrder: Rule = {
   id: 'no-wave-order',
   severity: 'error',
   fixed: true,
-  summary: 'No sync-wave order exists: a dependency cycle, or a wave below the lowest',
+  summary: 'No order exists: a dependency cycle, or a sync-wave below the lowest',
 };
 export const notRendered: Rule = {
   id: 'not-rendered',

@@ -86,9 +86,17 @@ export function planWaves(
   for (const node of [...storeNodes.values(), ...dependencyNodes]) {
     defaults.set(node, config.storeWave);
   }
-  const placement: Placement = { edits: [], results: [], placed: new Set(), conflicts: new Map() };
+  const placement: Placement = {
+    edits: [],
+    results: [],
+    placed: new Set(),
+    conflicts: new Map(),
+    cycles: [],
+  };
   placeWaves(defaults, placement);
   const others = planDeployerOrder(nodes.values(), config.ordering);
+  // A cycle has no order in any deployer's terms (cli-utils: CyclicDependencyError).
+  const cycles = config.ordering.length > 0 ? placement.cycles : [];
   if (config.ordering.includes('argocd')) {
     const { placed, conflicts, edits, results } = placement;
     return {
@@ -96,7 +104,7 @@ export function planWaves(
       placed,
       conflicts,
       edits: [...edits, ...others.edits],
-      results: [...errors, ...results, ...others.results],
+      results: [...errors, ...cycles, ...results, ...others.results],
     };
   }
   // No wave is written: `plan` shows the waves Argo CD reads from the input as it is.
@@ -107,6 +115,6 @@ export function planWaves(
     placed: new Set(),
     conflicts: new Map(),
     edits,
-    results: [...errors, ...results],
+    results: [...errors, ...cycles, ...results],
   };
 }
