@@ -423,6 +423,9 @@ describe('impact with another ordering', () => {
     ]);
     expect(orderOf('kapp')).toEqual(orderOf('depends-on'));
     expect(orderOf('argocd')).toEqual([]);
+    const md = impact(sideOf('BASE', pkg()), head, { settings: { ordering: 'depends-on' } }).stdout;
+    expect(md).toContain('1 order change');
+    expect(md).toContain('| `Deployment prod/worker` | - | `ExternalSecret prod/cache` |');
   });
 });
 
