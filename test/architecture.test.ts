@@ -31,6 +31,7 @@ const insideRules: Record<string, readonly string[]> = {
  */
 const stages = [
   'rules/producers.ts',
+  'rules/target-names.ts',
   'rules/consumers.ts',
   'rules/checksums.ts',
   'rules/source-annotations.ts',

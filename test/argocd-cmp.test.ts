@@ -1,6 +1,7 @@
 // examples/argocd-cmp's plugin command line, run as the sidecar runs it: Argo CD hands the
 // Application's plugin env over with an ARGOCD_ENV_ prefix, and KUSTOMIZE_BUILD_OPTIONS reaches
-// `kustomize build` as words, never as shell code, and only the options the plugin allows.
+// `kustomize build` as words, never as shell code, and only the options the plugin allows; the
+// destination namespace (ARGOCD_APP_NAMESPACE) reaches secret-rollout as one word.
 // kustomize is a stand-in that records its arguments; the function is the built command (the
 // image's /app/secret-rollout.cjs). bash runs the script: the image's sh (BusyBox ash) has
 // pipefail, Debian's dash has not (--norc: bash reads ~/.bashrc when stdin is a socket).
@@ -110,6 +111,42 @@ describe('examples/argocd-cmp plugin.yaml', () => {
     expect(out.kustomize).toBeUndefined();
     expect(out.stderr).toMatch(/^secret-rollout plugin: kustomize build option not allowed here: /);
     expect(existsSync(path.join(work, 'pwned'))).toBe(false);
+  });
+
+  describe('the destination namespace (ARGOCD_APP_NAMESPACE) is the defaultNamespace option', () => {
+    // The app's manifests without their namespace, as Applications with destination.namespace have them.
+    const unset = manifests.replace(/^ {2}namespace: shop\n/gm, '');
+    beforeAll(() => writeFileSync(path.join(work, 'manifests.yaml'), unset));
+    afterAll(() => writeFileSync(path.join(work, 'manifests.yaml'), manifests));
+
+    it('matches namespace-less items in it, and writes no namespace', () => {
+      expect(unset).not.toContain('namespace:');
+      const out = generate(undefined, { ARGOCD_APP_NAMESPACE: 'shop' });
+      expect(out.status, out.stderr).toBe(0);
+      expect(out.stdout).toContain('checksum/external-secrets:');
+      expect(out.stdout).not.toContain('namespace:');
+      expect(out.stderr).toContain('Deployment shop/shop-api');
+    });
+
+    it('without one (or empty) the items stay namespace-less', () => {
+      for (const extra of [{}, { ARGOCD_APP_NAMESPACE: '' }]) {
+        const out = generate(undefined, extra);
+        expect(out.status, out.stderr).toBe(0);
+        expect(out.stderr).toContain('Deployment shop-api');
+      }
+    });
+
+    it.each(['$(touch pwned)', 'shop;touch pwned', 'shop `touch pwned`', 'Shop', '*'])(
+      'refuses %s as one word, as a namespace name the option does not take',
+      (namespace) => {
+        const out = generate(undefined, { ARGOCD_APP_NAMESPACE: namespace });
+        expect(out.status).toBe(1);
+        expect(out.stdout).toBe('');
+        expect(out.stderr).toContain('defaultNamespace must be a namespace name');
+        expect(out.stderr).not.toContain(namespace);
+        expect(existsSync(path.join(work, 'pwned'))).toBe(false);
+      },
+    );
   });
 
   it('a failing kustomize fails the generate command (pipefail)', () => {

@@ -186,7 +186,9 @@ function realInputs(): { name: string; text: string }[] {
       const files = readdirSync(dir).filter((f) => f === 'Kptfile' || f.endsWith('.yaml'));
       const text = files.map((f) => readFileSync(path.join(dir, f), 'utf8')).join('\n---\n');
       return { name: `examples/${d.name}`, text };
-    });
+    })
+    // A package whose files are all in folders below (examples/flux-in-place) has none here.
+    .filter(({ text }) => text !== '');
   const reach = path.join(repoRoot, 'testdata/reach');
   const reached = readdirSync(reach, { withFileTypes: true })
     .filter((d) => d.isDirectory())

@@ -224,7 +224,7 @@ describe('ordering: depends-on', () => {
     expect(out.exitCode).toBe(0);
     const skipped = resultsOf(out.stdout).filter((r) => (r.tags as Obj)?.rule === 'order-skipped');
     expect(skipped.map((r) => r.message)).toEqual([
-      'Deployment api is not made to wait for ExternalSecret db in config.kubernetes.io/depends-on: ExternalSecret db has no namespace, and kpt live apply and Config Sync give it one the input does not say; set metadata.namespace on it',
+      'Deployment api is not made to wait for ExternalSecret db in config.kubernetes.io/depends-on: ExternalSecret db has no namespace, and kpt live apply and Config Sync give it one the input does not say; set metadata.namespace on it, or the defaultNamespace option',
     ]);
     expect(
       annotations(find(itemsOf(out.stdout), 'Deployment', 'api'))[dependsOnKey],
@@ -262,6 +262,23 @@ spec:
         ).toEqual([]);
       }
     }
+  });
+
+  it('names a namespace-less item in the defaultNamespace option’s namespace', () => {
+    const input = resourceList([
+      store('vault-a'),
+      es('db', 'vault-a').replace('  namespace: prod\n', ''),
+      deployment('api', envFrom('db')),
+    ]);
+    const out = runOk(input, { ordering: 'depends-on', defaultNamespace: 'prod' });
+    expect(resultsOf(out.stdout).filter((r) => (r.tags as Obj)?.rule === 'order-skipped')).toEqual(
+      [],
+    );
+    const items = itemsOf(out.stdout);
+    expect(annotations(find(items, 'Deployment', 'api'))[dependsOnKey]).toBe(
+      'external-secrets.io/namespaces/prod/ExternalSecret/db',
+    );
+    expect((find(items, 'ExternalSecret', 'db').metadata as Obj).namespace).toBeUndefined();
   });
 
   it('names a cluster-scoped store in the three-field form', () => {

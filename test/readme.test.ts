@@ -463,6 +463,7 @@ const linkPages = [
     .filter((name) => name.endsWith('.md') && name !== 'README.md')
     .sort(),
   'argocd/README.md',
+  'helm/README.md',
   ...readdirSync(path.join(repoRoot, 'examples'))
     .sort()
     .map((name) => `examples/${name}/README.md`)

@@ -136,7 +136,7 @@ export function readItems(input: Input, plan: ReadPlan): ReadItems {
       }
     }
     try {
-      resources.push(toResource(index, value, nodeBound));
+      resources.push(toResource(index, value, nodeBound, plan.defaultNamespace));
     } catch (error) {
       if (!(error instanceof ItemError)) throw error;
       const problem = `${error.message}${notKrmHint(error, input.format)}`;

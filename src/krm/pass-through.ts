@@ -11,6 +11,7 @@
 import { isObject } from '../model/json.js';
 import type { ReadPlan } from '../model/read-contract.js';
 import type { Bystander, Projection } from '../model/resource.js';
+import { effectiveNamespace } from '../model/scope.js';
 import { quickRead } from './read.js';
 import { peekScalar } from './yaml/locate-lines.js';
 
@@ -28,7 +29,9 @@ export function passesThrough(
   if (!passes) return undefined;
   const identity = identityOf(itemText, entry);
   if (identity?.apiVersion !== apiVersion || identity.kind !== kind) return undefined;
-  return passes(identity.name) ? identity : undefined;
+  if (!passes(identity.name)) return undefined;
+  const namespace = effectiveNamespace(apiVersion, kind, identity.namespace, plan.defaultNamespace);
+  return namespace === identity.namespace ? identity : { ...identity, namespace };
 }
 
 const identityProjection: Projection = new Map<string, Projection>([

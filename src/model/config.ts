@@ -24,6 +24,8 @@ export interface Config {
    * Namespace objects: `selected` (nothing), or `all` (every namespace with a workload).
    */
   clusterExternalSecretNamespaces: 'selected' | 'all';
+  /** The namespace the deployer applies namespace-less namespaced items in (`''`: none, as written). */
+  defaultNamespace: string;
   /** Pod-template annotation for a checksum over plain ConfigMaps (`''`: off). */
   configMapChecksumAnnotation: string;
   /** Pod-template annotation for a checksum over plain Secrets (`''`: off). */
@@ -45,6 +47,8 @@ export interface Config {
   verbose: boolean;
   /** `check`: change nothing, report each edit a render would make as an error (a CI gate). */
   mode: Mode;
+  /** `hashed`: an ExternalSecret's Secret is named after its content, references rewritten. */
+  targetNames: 'keep' | 'hashed';
 }
 
 export type Mode = 'render' | 'check';
@@ -76,6 +80,7 @@ export const defaultConfig: Readonly<Config> = {
   storeWave: -2n,
   imagePullSecrets: false,
   clusterExternalSecretNamespaces: 'selected',
+  defaultNamespace: '',
   configMapChecksumAnnotation: '',
   secretChecksumAnnotation: '',
   secretChecksumKey: '',
@@ -85,6 +90,7 @@ export const defaultConfig: Readonly<Config> = {
   fixVaultAgentJobs: false,
   verbose: false,
   mode: 'render',
+  targetNames: 'keep',
 };
 
 export const typedConfigApiVersion = 'fn.kpt.dev/v1alpha1';
@@ -227,9 +233,25 @@ const parseOrdering: Parser<readonly Ordering[]> = (raw, field) => {
   return orderings.filter((o) => chosen.has(o));
 };
 
+/** A namespace name (a DNS-1123 label, as the API server requires), or `''` for none. */
+const parseNamespace: Parser<string> = (raw, field) => {
+  if (raw === '' || (typeof raw === 'string' && /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(raw))) {
+    return raw;
+  }
+  throw new ConfigError(
+    `${field} must be a namespace name (≤ 63 characters of a-z, 0-9 and -, starting and ending with a letter or digit), or empty${got(raw)}`,
+    field,
+  );
+};
+
 const parseMode: Parser<Mode> = (raw, field) => {
   if (raw === 'render' || raw === 'check') return raw;
   throw new ConfigError(`${field} must be render or check${got(raw)}`, field);
+};
+
+const parseTargetNames: Parser<'keep' | 'hashed'> = (raw, field) => {
+  if (raw === 'keep' || raw === 'hashed') return raw;
+  throw new ConfigError(`${field} must be keep or hashed${got(raw)}`, field);
 };
 
 const groupPattern = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)?$/;
@@ -292,6 +314,7 @@ const options: { [K in Exclude<keyof Config, 'severity'>]: Parser<Config[K]> } =
   storeWave: parseWave,
   imagePullSecrets: parseBoolean,
   clusterExternalSecretNamespaces: parseNamespaceAssumption,
+  defaultNamespace: parseNamespace,
   configMapChecksumAnnotation: parseOptionalAnnotationKey,
   secretChecksumAnnotation: parseOptionalAnnotationKey,
   secretChecksumKey: parseKey,
@@ -300,6 +323,7 @@ const options: { [K in Exclude<keyof Config, 'severity'>]: Parser<Config[K]> } =
   fixVaultAgentJobs: parseBoolean,
   verbose: parseBoolean,
   mode: parseMode,
+  targetNames: parseTargetNames,
 };
 /** The options, but those of the catalog that set one rule's severity (`unpinnedVersionSeverity`). */
 export const optionNames: readonly string[] = [...Object.keys(options), 'severity', 'syncWaves'];

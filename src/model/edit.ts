@@ -1,12 +1,16 @@
-// The only change this function makes: set one key in a mapping of an item (an annotation, or a
-// data key of Argo CD's argocd-cm), creating the mappings on the way when missing.
-import { fieldPath, type Keys } from './path.js';
+// The only change this function makes: set one key in a mapping of an item (an annotation, a
+// data key of Argo CD's argocd-cm, or a reference's name inside a list entry, targetNames),
+// creating the mappings on the way when missing.
+import { fieldPath, type Keys, type Trail } from './path.js';
 
 export interface MappingEdit {
   /** Index of the item in the input. */
   item: number;
-  /** Path to the mapping (`['metadata', 'annotations']`, `['data']`, …). */
-  path: Keys;
+  /**
+   * Path to the mapping (`['metadata', 'annotations']`, `['data']`, …); a number steps into an
+   * existing list entry, which is never created.
+   */
+  path: Trail;
   key: string;
   /** May span lines (written as a block scalar). */
   value: string;

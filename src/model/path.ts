@@ -131,19 +131,23 @@ export function walkPaths(
 const compiled = new Map<string, Keys>();
 
 /**
- * The value at a path without `[]` (text or keys), or undefined: what `walk` visits on such a
+ * The value at a path without `[]` (text, or keys and list positions), or undefined: what `walk` visits on such a
  * path, looked up without a visitor (it runs for every field a rule reads of every item).
  */
-export function getPath(value: Json | undefined, path: string | Keys): Json | undefined {
-  let keys = typeof path === 'string' ? compiled.get(path) : path;
+export function getPath(value: Json | undefined, path: string | Trail): Json | undefined {
+  let keys: Trail | undefined = typeof path === 'string' ? compiled.get(path) : path;
   if (keys === undefined) {
-    keys = parseKeys(path as string);
-    compiled.set(path as string, keys);
+    const parsed = parseKeys(path as string);
+    compiled.set(path as string, parsed);
+    keys = parsed;
   }
   let node = value;
   for (let depth = 0; depth < keys.length; depth++) {
-    if (typeof node !== 'object' || node === null || Array.isArray(node)) return undefined;
-    node = node[keys[depth] as string];
+    const key = keys[depth];
+    if (typeof node !== 'object' || node === null) return undefined;
+    // A number is a list position (an edit's path, MappingEdit), a name a mapping's key.
+    if (Array.isArray(node) !== (typeof key === 'number')) return undefined;
+    node = (node as Record<string | number, Json>)[key as string | number];
   }
   return node;
 }

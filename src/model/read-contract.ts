@@ -29,4 +29,9 @@ export interface ReadPlan {
     candidate(bystander: Bystander): boolean;
     wanted(resources: readonly Resource[]): (bystander: Bystander) => boolean;
   };
+  /**
+   * The namespace a namespace-less namespaced item lives in (option defaultNamespace), given to
+   * each Resource and Bystander as it is read (model/scope.ts), so that every rule sees it.
+   */
+  defaultNamespace: string | undefined;
 }

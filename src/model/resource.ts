@@ -2,6 +2,10 @@
 // of the core can trust them.
 import { isObject, type Json, type JsonObject } from './json.js';
 import { fieldPath } from './path.js';
+import { effectiveNamespace } from './scope.js';
+
+// Here for the rooms that read it beside Resource; it lives with the kinds' scopes.
+export { groupOf } from './scope.js';
 
 export interface Resource {
   /** Position of the item in the input list; edits and results refer to items by it. */
@@ -10,6 +14,7 @@ export interface Resource {
   readonly apiVersion: string;
   readonly kind: string;
   readonly name: string;
+  /** Its own, else the defaultNamespace option's for a namespaced kind (model/scope.ts). */
   readonly namespace: string | undefined;
   readonly annotations: Readonly<Record<string, string>>;
   readonly file: { path: string; index?: number } | undefined;
@@ -30,20 +35,17 @@ export class ItemError extends Error {
  */
 export type Projection = true | ReadonlyMap<string, Projection>;
 
-/** The group of an apiVersion (`external-secrets.io/v1` → `external-secrets.io`, `v1` → ``). */
-export function groupOf(apiVersion: string): string {
-  const slash = apiVersion.indexOf('/');
-  return slash < 0 ? '' : apiVersion.slice(0, slash);
-}
-
 /**
  * Validates the envelope of an item (`apiVersion`, `kind`, `metadata`) and wraps it. `nodeBound`:
  * a known upper bound of the value's node count; the alias-bomb walk is skipped below maxNodes.
+ * `defaultNamespace`: where a namespace-less namespaced item lives (model/scope.ts); the value
+ * keeps what it says.
  */
 export function toResource(
   index: number,
   value: unknown,
   nodeBound = Number.POSITIVE_INFINITY,
+  defaultNamespace?: string,
 ): Resource {
   if (!isObject(value)) {
     throw new ItemError(`item is ${describeType(value)}, not a mapping`);
@@ -75,7 +77,7 @@ export function toResource(
     apiVersion: apiVersion.trim(),
     kind,
     name,
-    namespace: namespace === '' ? undefined : namespace,
+    namespace: effectiveNamespace(apiVersion, kind, namespace || undefined, defaultNamespace),
     annotations,
     file: fileOf(annotations),
   };

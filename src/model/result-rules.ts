@@ -143,6 +143,36 @@ export const vsoDestination: Rule = {
   severity: 'info',
   summary: 'A VSO destination with create: false writes into an existing Secret',
 };
+export const targetRenamed: Rule = {
+  id: 'target-renamed',
+  severity: 'info',
+  summary:
+    'targetNames hashed: an ExternalSecret’s Secret named after its content, references rewritten',
+};
+export const targetNameAsText: Rule = {
+  id: 'target-name-as-text',
+  severity: 'warning',
+  summary: 'targetNames hashed: an annotation names a renamed Secret as text, not rewritten',
+  help: 'Point the tool at the new name, or keep this ExternalSecret on targetNames: keep.',
+};
+export const targetNameKept: Rule = {
+  id: 'target-name-kept',
+  severity: 'info',
+  summary: 'targetNames hashed: a ClusterExternalSecret’s Secrets keep their names',
+};
+export const targetNameUnsafe: Rule = {
+  id: 'target-name-unsafe',
+  severity: 'warning',
+  summary: 'targetNames hashed: an ExternalSecret not renamed, as a hashed name would break it',
+  help: 'creationPolicy Merge, CreateOrMerge or None: ESO writes into a Secret that must exist under its name; use Owner, or silence this.',
+};
+export const targetNameOrphans: Rule = {
+  id: 'target-name-orphans',
+  severity: 'warning',
+  summary:
+    'targetNames hashed with creationPolicy Orphan: each previous Secret stays in the cluster',
+  help: 'Use creationPolicy Owner (ESO then deletes the previous Secret), or delete them as docs/target-names.md says.',
+};
 export const dependencyNotInInput: Rule = {
   id: 'dependency-not-in-input',
   severity: 'info',

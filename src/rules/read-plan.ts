@@ -104,6 +104,7 @@ export function readPlan(config: Config, table: readonly Lint[] = lints): ReadPl
     passesThrough: passing(config, fieldsOf),
     projection,
     later: { candidate: readByName, wanted: inputReads },
+    defaultNamespace: config.defaultNamespace || undefined,
   };
 }
 

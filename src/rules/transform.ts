@@ -1,6 +1,6 @@
 // The pure core: parsed items and configuration in, annotation edits and results out. No I/O.
-// A pipeline of stages, each in its own module: sources → consumers → checksums → the sources'
-// own annotations → Argo CD health check → waves → lints.
+// A pipeline of stages, each in its own module: sources → target names → consumers → checksums →
+// the sources' own annotations → Argo CD health check → waves → lints.
 
 import type { Config, Ordering } from '../model/config.js';
 import type { MappingEdit } from '../model/edit.js';
@@ -16,6 +16,7 @@ import { findProducers } from './producers.js';
 import { settle, severityIn } from './rule-table.js';
 import { planSourceAnnotations } from './source-annotations.js';
 import type { SecretSource } from './sources/source.js';
+import { planTargetNames } from './target-names.js';
 import { planWaves } from './wave-plan.js';
 
 export interface TransformOutput {
@@ -52,7 +53,10 @@ export function transform(
   bystanders: readonly Bystander[],
   inputBytes: number,
 ): TransformOutput {
-  const producers = findProducers(resources, config);
+  const found = findProducers(resources, config);
+  // targetNames hashed: renames, and the sources as the next run reads them.
+  const names = planTargetNames(resources, found, config);
+  const { producers } = names;
   const consumption = findConsumers(resources, producers, config);
   const checksums = planChecksums(consumption, inputBytes);
   const own = planSourceAnnotations(producers, consumption.consumersOf);
@@ -66,7 +70,7 @@ export function transform(
     severityIn(config),
   );
   // Edits and results in the order of the stages; results then in item order.
-  const stages = [checksums, own, health, order, lints];
+  const stages = [names, checksums, own, health, order, lints];
   const { nodes, placed, conflicts } = order;
   return {
     edits: stages.flatMap((stage) => stage.edits),

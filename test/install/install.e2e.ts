@@ -14,7 +14,15 @@
 // passes --global=false). There the README's route is `npm pack git+…` (a non-global prepare,
 // which works) and installing that tarball; with npm ≥ 12 the test runs the direct command.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -123,6 +131,11 @@ function expectInstalled(prefix: string): void {
     stderr: '',
   });
   expect(run(bin, [], { cwd: work, input: manifests })).toEqual(reference);
+  // helm/README.md: `helm plugin install "$(npm root -g)/secret-rollout/helm/secret-rollout"`;
+  // Helm 4 executes post-render.sh itself, so it must stay executable.
+  const plugin = join(prefix, 'lib/node_modules/secret-rollout/helm/secret-rollout');
+  expect(existsSync(join(plugin, 'plugin.yaml'))).toBe(true);
+  expect(statSync(join(plugin, 'post-render.sh')).mode & 0o111).toBe(0o111);
 }
 
 /**
@@ -143,6 +156,8 @@ function pack(spec: string, cwd: string, dest: string): string {
     'package/dist/secret-rollout-bundle.cjs',
     'package/dist/secret-rollout-bundle.v8cache',
     'package/dist/secret-rollout.cjs',
+    'package/helm/secret-rollout/plugin.yaml',
+    'package/helm/secret-rollout/post-render.sh',
     'package/package.json',
   ]);
   return tarball;

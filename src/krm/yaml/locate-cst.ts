@@ -25,11 +25,16 @@ export const locateByCst: Locator = (text, entry, path, key) => {
   let map: YAMLMap = root;
   let parentColumn = -1;
   for (let depth = 0; depth <= path.length; depth++) {
-    const name = depth < path.length ? (path[depth] as string) : key;
+    const name = depth < path.length ? path[depth] : key;
     const missing = path.slice(depth);
     const pair = map.items.find((p) => isScalar(p.key) && p.key.value === name);
-    if (!pair) return insertionSite(text, map, parentColumn, missing);
-    const value = pair.value as Node | null;
+    if (!pair) return names(missing) ? insertionSite(text, map, parentColumn, missing) : undefined;
+    let value = pair.value as Node | null;
+    // A list entry by its position (a reference's name in `env[]`): it must exist.
+    for (; typeof path[depth + 1] === 'number'; depth++) {
+      if (!isSeq(value)) return undefined;
+      value = value.items[path[depth + 1] as number] as Node | null;
+    }
     const keyStart = (pair.key as Node).range?.[0] ?? 0;
     if (depth === path.length) {
       if (!(isScalar(value) || isAlias(value)) || !value.range) return undefined;
@@ -48,6 +53,8 @@ export const locateByCst: Locator = (text, entry, path, key) => {
     }
     if (!isScalar(value) || value.value !== null || !value.range) return undefined;
     const rest = path.slice(depth + 1);
+    // Only mappings are created, never list entries.
+    if (!names(rest)) return undefined;
     if (value.range[0] !== value.range[1]) {
       return { kind: 'null', start: value.range[0], end: value.range[1], missing: rest };
     }
@@ -59,6 +66,11 @@ export const locateByCst: Locator = (text, entry, path, key) => {
   }
   return undefined;
 };
+
+/** A path of mapping keys only, which an insertion can create. */
+function names(steps: readonly (string | number)[]): steps is readonly string[] {
+  return steps.every((step) => typeof step === 'string');
+}
 
 function insertionSite(
   text: string,

@@ -22,6 +22,8 @@ interface Found {
 }
 
 export const locateByLines: Locator = (text, entry, path, key) => {
+  // List entries (a reference's name in `env[]`) are the full parser's.
+  if (!path.every((step) => typeof step === 'string')) return undefined;
   const root = rootMapping(text, entry);
   return root && locateIn(text, root, path, key);
 };

@@ -13,11 +13,11 @@ export type Site =
   /** Replace an explicit null (`~`, `null`) with a flow mapping. */
   | { kind: 'null'; start: number; end: number; missing: readonly string[] };
 
-/** Finds the site for `key` in the mapping at `path`. */
+/** Finds the site for `key` in the mapping at `path` (a number: an existing list entry). */
 export type Locator = (
   itemText: string,
   entry: boolean,
-  path: readonly string[],
+  path: readonly (string | number)[],
   key: string,
 ) => Site | undefined;
 

@@ -15,20 +15,32 @@ export type { Splice };
 
 export class EditError extends Error {}
 
-/** Sets the key in a parsed value, creating missing mappings. */
+/**
+ * Sets the key in a parsed value, creating missing mappings. A numeric step names an existing
+ * list entry (a reference in `env[]`): missing, or not a list there, the value is left as it is,
+ * and the proof, comparing with it, refuses the edit.
+ */
 export function applyToValue(value: JsonObject, edit: MappingEdit): void {
-  let node = value;
-  for (const key of edit.path) {
-    const child = node[key];
-    if (isObject(child)) {
+  let node: Json = value;
+  for (const [depth, key] of edit.path.entries()) {
+    if (typeof key === 'number' || Array.isArray(node)) {
+      const entry: Json | undefined = Array.isArray(node) ? node[key as number] : undefined;
+      if (typeof key !== 'number' || !isObject(entry)) return;
+      node = entry;
+      continue;
+    }
+    const mapping: JsonObject = node as JsonObject;
+    const child = mapping[key];
+    const listNext = typeof edit.path[depth + 1] === 'number';
+    if (isObject(child) || (listNext && Array.isArray(child))) {
       node = child;
     } else {
       const created: JsonObject = {};
-      node[key] = created;
+      mapping[key] = created;
       node = created;
     }
   }
-  node[edit.key] = edit.value;
+  if (isObject(node)) node[edit.key] = edit.value;
 }
 
 /**

@@ -8,11 +8,16 @@ import type { SecretSource } from '../sources/source.js';
 import { namedAt } from '../workloads/references.js';
 import type { Lint, UnresolvedRef } from './lint.js';
 
+const setDefault =
+  'if its deployer applies it in a namespace (Argo CD destination.namespace, Flux targetNamespace, ' +
+  "kubectl or kpt live -n, else the kubeconfig context's), set the option defaultNamespace to " +
+  'that namespace, else set its metadata.namespace';
+
 export const crossNamespace: Lint = {
   id: 'cross-namespace',
   severity: 'warning',
   summary: 'A workload reads a Secret that sources produce only in other namespaces',
-  help: 'Fix the namespace on one side.',
+  help: 'Fix the namespace on one side; a namespace the deployer supplies is the defaultNamespace option.',
   check({ resources, bystanders, sources, unresolved }, { report }) {
     if (unresolved.size === 0) return;
     // Plain Secrets and ConfigMaps in the input, parsed or copied through.
@@ -44,11 +49,17 @@ export const crossNamespace: Lint = {
         const where = [...new Set(elsewhere.map((s) => s.namespace ?? '(none)'))].join(', ');
         const fields = same.map((ref) => fieldPath(namedAt(resource.value, ref.podSpec, ref.use)));
         const all = fields.length > 1 ? ` (${fields.length} references: ${nameList(fields)})` : '';
+        // A side without a namespace is most often not wrong but unset: the deployer gives it one.
+        const unset =
+          resource.namespace === undefined
+            ? `: the workload's namespace is unset, not different; ${setDefault}`
+            : elsewhere.every((s) => s.namespace === undefined)
+              ? `: the source's namespace is unset, not different; ${setDefault}`
+              : ': references never cross namespaces; check the namespace of both';
         report(
           resource,
           `${describe(resource)} reads ${kind} ${name}${all}, which ${describe(first.resource)} ` +
-            `produces only in namespace ${where}: references never cross namespaces; check the ` +
-            'namespace of both',
+            `produces only in namespace ${where}${unset}`,
           fields[0],
         );
       }

@@ -7,9 +7,10 @@
 import type { Ordering } from '../../model/config.js';
 import { annotationEdit, annotationField, type MappingEdit } from '../../model/edit.js';
 import { sha256Hex } from '../../model/hash.js';
-import { groupOf, type Resource } from '../../model/resource.js';
+import type { Resource } from '../../model/resource.js';
 import { changeRule, dependsOn, orderSkipped } from '../../model/result-rules.js';
 import { deferredInfo, describe, type Result, resourceResult } from '../../model/results.js';
+import { groupOf, isClusterScoped } from '../../model/scope.js';
 import type { WaveNode } from './waves.js';
 
 export const dependsOnKey = 'config.kubernetes.io/depends-on';
@@ -20,30 +21,21 @@ const changeRulePrefix = 'kapp.k14s.io/change-rule';
 /** The prefix of kapp change groups this function names (one per item something waits for). */
 export const groupPrefix = 'secret-rollout.dev/';
 
-/**
- * Kinds the order graph may hold that live outside namespaces: ESO's cluster kinds. Any other
- * item without `metadata.namespace` is namespaced and gets one from the deployer.
- */
-const clusterScoped = new Set([
-  'external-secrets.io/ClusterSecretStore',
-  'external-secrets.io/ClusterExternalSecret',
-  'generators.external-secrets.io/ClusterGenerator',
-]);
-
-const isClusterScoped = (r: Resource) => clusterScoped.has(`${groupOf(r.apiVersion)}/${r.kind}`);
+const clusterScoped = (r: Resource) => isClusterScoped(r.apiVersion, r.kind);
 
 /**
  * cli-utils' object reference: `<group>/namespaces/<ns>/<Kind>/<name>`, cluster-scoped
- * `<group>/<Kind>/<name>`, core group empty. Undefined for a namespaced item without a namespace:
- * the applier gives it its default namespace (cli-utils manifestreader SetNamespaces), which the
- * input does not say. (A `defaultNamespace` option would be passed here.)
+ * `<group>/<Kind>/<name>`, core group empty. A namespace-less namespaced item is named in the
+ * `defaultNamespace` option's namespace (Resource.namespace): the applier puts it in its default
+ * namespace (cli-utils manifestreader SetNamespaces). Undefined without the option: the input
+ * does not say which.
  */
 export function dependsOnRef(resource: Resource): string | undefined {
   const group = groupOf(resource.apiVersion);
   if (resource.namespace !== undefined) {
     return `${group}/namespaces/${resource.namespace}/${resource.kind}/${resource.name}`;
   }
-  return isClusterScoped(resource) ? `${group}/${resource.kind}/${resource.name}` : undefined;
+  return clusterScoped(resource) ? `${group}/${resource.kind}/${resource.name}` : undefined;
 }
 
 /**
@@ -54,7 +46,7 @@ export function dependsOnRef(resource: Resource): string | undefined {
 export function changeGroupOf(resource: Resource): string {
   const group = groupOf(resource.apiVersion);
   const kind = group === '' ? resource.kind : `${resource.kind}.${group}`;
-  const where = isClusterScoped(resource) ? '' : `${resource.namespace ?? ''}_`;
+  const where = clusterScoped(resource) ? '' : `${resource.namespace ?? ''}_`;
   return `${groupPrefix}${kind}_${where}${resource.name}`;
 }
 
@@ -125,7 +117,7 @@ function planDependsOn(resource: Resource, before: readonly Resource[], out: Dep
   for (const dependency of before) {
     const ref = dependsOnRef(dependency);
     if (ref === undefined) {
-      const message = `${describe(resource)} is not made to wait for ${describe(dependency)} in ${dependsOnKey}: ${describe(dependency)} has no namespace, and kpt live apply and Config Sync give it one the input does not say; set metadata.namespace on it`;
+      const message = `${describe(resource)} is not made to wait for ${describe(dependency)} in ${dependsOnKey}: ${describe(dependency)} has no namespace, and kpt live apply and Config Sync give it one the input does not say; set metadata.namespace on it, or the defaultNamespace option`;
       out.results.push(orderSkippedResult(resource, message, field));
       continue;
     }

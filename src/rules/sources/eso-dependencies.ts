@@ -21,6 +21,12 @@ import type { InputRead, Inventory } from './source.js';
 export const dependenciesAnnotation = 'checksum/dependencies';
 const generatorGroup = 'generators.external-secrets.io';
 
+/** The note on a dependency the input does not have (targetNames names it by its new name). */
+export function notInInput(resource: Resource, field: string, what: string): Result {
+  const message = `${field}: ${what} is not in the input: ESO reads it at each refresh, and no checksum follows it`;
+  return resourceResult(dependencyNotInInput, resource, message, { path: field });
+}
+
 /**
  * Where an ExternalSecret spec names what it reads (ESO v1 types). A generator in `data[]` is not
  * listed: ESO documents it as not implemented there.
@@ -164,8 +170,7 @@ export function readDependencies(
     const found = find(group, kind, scope, name);
     if (!found) {
       const what = `${group === generatorGroup ? 'generator ' : ''}${kind} ${scope ? `${scope}/` : ''}${name}`;
-      const message = `${field}: ${what} is not in the input: ESO reads it at each refresh, and no checksum follows it`;
-      notes.push(resourceResult(dependencyNotInInput, resource, message, { path: field }));
+      notes.push(notInInput(resource, field, what));
       continue;
     }
     const read = reads.get(found) ?? { reference, keys: new Set<string>() };
