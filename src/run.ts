@@ -199,7 +199,7 @@ function checking(analysis: Analysis, options: RunOptions): Written {
   const failed = hasErrors(results);
   const stream = input.format === 'yaml-stream' || input.format === 'json-object';
   const by: CheckedBy = stream ? 'stream' : options.logToStderr ? 'kustomize' : 'kpt';
-  const drift = failed ? [] : checkResults(resources, planned.edits, planned.plan.checksums, by);
+  const drift = failed ? [] : checkResults(resources, planned.edits, planned.plan, by);
   const all = [...results, ...drift];
   const exitCode = hasErrors(all) ? 1 : 0;
   const reported = failed ? results.filter((r) => r.severity !== 'info') : capInfo(all);
@@ -275,6 +275,7 @@ const inPieces = (output: RunOutput): RunOutput<Pieces> => ({
 
 function emptyPlan(): TransformOutput {
   const plan = {
+    ordering: [],
     nodes: new Map(),
     stores: [],
     sources: [],

@@ -158,6 +158,7 @@ describe('examples/ci/impact.sh', () => {
       silentRotations: [],
       unchangedSilentRotations: 0,
       waves: [],
+      order: [],
       added: [],
       removed: [],
     });

@@ -148,6 +148,7 @@ describe('impact', () => {
       silentRotations: [],
       unchangedSilentRotations: 0,
       waves: [],
+      order: [],
       added: [],
       removed: [],
     });
@@ -427,6 +428,7 @@ describe('impact', () => {
       silentRotations: [],
       unchangedSilentRotations: 0,
       waves: [],
+      order: [],
       added: [],
       removed: [],
       newLints: [],

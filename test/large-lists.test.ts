@@ -37,6 +37,7 @@ describe('lists longer than the stack holds as arguments', () => {
       file: undefined,
     });
     const plan: Plan = {
+      ordering: ['argocd'],
       nodes: new Map(),
       stores: Array.from({ length: many }, (_, i) => store(i)),
       sources: [],

@@ -131,6 +131,7 @@ describe('plan', () => {
   it('shows the waves a run without syncWaves leaves: the input’s', () => {
     const out = plan(input, { settings: { syncWaves: 'false' } });
     expect(out.stdout.split('\n')).toEqual([
+      'ordering: none (no order annotations written)',
       'WAVE  KIND                NAME      DETAIL',
       `-3    Deployment          shop/app  checksum/external-secrets=${checksum.slice(0, 12)}…`,
       '0     ClusterSecretStore  vault     before shop/db',
@@ -160,6 +161,7 @@ describe('plan --format json', () => {
     const waveField = 'metadata.annotations[argocd.argoproj.io/sync-wave]';
     const checksumField = 'spec.template.metadata.annotations[checksum/external-secrets]';
     expect(JSON.parse(out.stdout)).toEqual({
+      ordering: ['argocd'],
       nodes: [
         {
           ...vault,
@@ -229,7 +231,7 @@ describe('plan --format json', () => {
     });
     // Key order is part of the shape (diffable output).
     expect(out.stdout).toMatch(
-      /^\{\n {2}"nodes": \[\n {4}\{\n {6}"apiVersion": "external-secrets.io\/v1",\n {6}"kind": "ClusterSecretStore",\n {6}"name": "vault",\n {6}"role": "store",/,
+      /^\{\n {2}"ordering": \[\n {4}"argocd"\n {2}\],\n {2}"nodes": \[\n {4}\{\n {6}"apiVersion": "external-secrets.io\/v1",\n {6}"kind": "ClusterSecretStore",\n {6}"name": "vault",\n {6}"role": "store",/,
     );
   });
 

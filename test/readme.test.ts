@@ -330,6 +330,7 @@ const checks: Record<string, (block: Block) => void> = {
     expect(sh(table as string).stdout).toBe(block.next?.text);
     expect(sh(mermaid as string).stdout).toMatch(/^flowchart/);
     expect(Object.keys(JSON.parse(sh(json as string).stdout))).toEqual([
+      'ordering',
       'nodes',
       'checksums',
       'results',
@@ -403,7 +404,7 @@ const checks: Record<string, (block: Block) => void> = {
       sh('secret-rollout plan --format json < examples/ci/manifests.yaml').stdout,
     );
     const shown = new Set([...block.text.matchAll(/"(\w+)":/g)].map((m) => m[1]));
-    const keys = new Set<string>(['nodes', 'checksums', 'results']);
+    const keys = new Set<string>(['ordering', 'nodes', 'checksums', 'results']);
     for (const list of ['nodes', 'checksums']) {
       for (const entry of real[list]) for (const key of Object.keys(entry)) keys.add(key);
     }

@@ -10,8 +10,11 @@ import { type Rule, type RuleSeverity, severities } from './results.js';
 export interface Config {
   /** Pod-template annotation that carries the checksum. */
   checksumAnnotation: string;
-  /** Stamp `argocd.argoproj.io/sync-wave` on ExternalSecrets and stores. */
-  syncWaves: boolean;
+  /**
+   * The deployers whose order annotations are written (docs/ordering.md); empty: none. The older
+   * `syncWaves` switch is an alias (applyOptions).
+   */
+  ordering: readonly Ordering[];
   externalSecretWave: bigint;
   storeWave: bigint;
   /** Count `imagePullSecrets` as consumers (off: the kubelet reads them at pull time only). */
@@ -50,6 +53,10 @@ export interface Config {
 
 export type Mode = 'render' | 'check';
 
+/** Argo CD sync waves, kpt/Config Sync `depends-on`, kapp change groups and rules. */
+export const orderings = ['argocd', 'depends-on', 'kapp'] as const;
+export type Ordering = (typeof orderings)[number];
+
 /** A kind's pod template: the object holding the pod's `metadata` and `spec`. */
 export interface DeclaredTemplate {
   /** The API group, `''` for the core group. */
@@ -68,7 +75,7 @@ export interface RuleCatalog {
 
 export const defaultConfig: Readonly<Config> = {
   checksumAnnotation: 'checksum/external-secrets',
-  syncWaves: true,
+  ordering: ['argocd'],
   externalSecretWave: -1n,
   storeWave: -2n,
   imagePullSecrets: false,
@@ -193,6 +200,39 @@ const parseNamespaceAssumption: Parser<'selected' | 'all'> = (raw, field) => {
   throw new ConfigError(`${field} must be selected or all${got(raw)}`, field);
 };
 
+/**
+ * `ordering`: comma-separated in a ConfigMap, a list (or the same string) in the typed config;
+ * `none` alone for no order. Entries are named by position, never quoted.
+ */
+const parseOrdering: Parser<readonly Ordering[]> = (raw, field) => {
+  const entries =
+    typeof raw === 'string'
+      ? raw.split(',').map((e) => e.trim())
+      : Array.isArray(raw) && raw.every((e) => typeof e === 'string')
+        ? (raw as string[])
+        : undefined;
+  const known = `${orderings.join(', ')} or none`;
+  if (entries === undefined || entries.length === 0 || entries.every((e) => e === '')) {
+    throw new ConfigError(`${field} must be a list of ${known}${got(raw ?? null)}`, field);
+  }
+  if (entries.length === 1 && entries[0] === 'none') return [];
+  const chosen = new Set<Ordering>();
+  for (const [i, entry] of entries.entries()) {
+    if ((orderings as readonly string[]).includes(entry)) {
+      chosen.add(entry as Ordering);
+      continue;
+    }
+    const near = entry === 'none' ? undefined : nearest(entry, [...orderings, 'none']);
+    const problem = entry === 'none' ? 'is none, which stands alone' : `is not one of ${known}`;
+    throw new ConfigError(
+      `${field}: entry ${i + 1} ${problem}${near ? `; did you mean ${near}?` : ''}`,
+      field,
+    );
+  }
+  // The deployers in a fixed order, whatever order they were given in: one meaning, one form.
+  return orderings.filter((o) => chosen.has(o));
+};
+
 /** A namespace name (a DNS-1123 label, as the API server requires), or `''` for none. */
 const parseNamespace: Parser<string> = (raw, field) => {
   if (raw === '' || (typeof raw === 'string' && /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(raw))) {
@@ -269,7 +309,7 @@ const parseKey: Parser<string> = (raw, field) => {
 /** Every option but `severity`, which the rule table shapes (applyOptions). */
 const options: { [K in Exclude<keyof Config, 'severity'>]: Parser<Config[K]> } = {
   checksumAnnotation: parseAnnotationKey,
-  syncWaves: parseBoolean,
+  ordering: parseOrdering,
   externalSecretWave: parseWave,
   storeWave: parseWave,
   imagePullSecrets: parseBoolean,
@@ -286,10 +326,7 @@ const options: { [K in Exclude<keyof Config, 'severity'>]: Parser<Config[K]> } =
   targetNames: parseTargetNames,
 };
 /** The options, but those of the catalog that set one rule's severity (`unpinnedVersionSeverity`). */
-export const optionNames: readonly (keyof Config)[] = [
-  ...(Object.keys(options) as (keyof Config)[]),
-  'severity',
-];
+export const optionNames: readonly string[] = [...Object.keys(options), 'severity', 'syncWaves'];
 
 /**
  * Reads the functionConfig; `undefined` (none given) and an empty ConfigMap mean defaults.
@@ -331,12 +368,17 @@ function applyOptions(fields: Record<string, Json>, prefix: string, catalog: Rul
     setBy.set(rule, option);
     severity.set(rule, value);
   };
+  let syncWaves: boolean | undefined;
   for (const [key, raw] of Object.entries(fields)) {
     const field = `${prefix}${key}`;
     if (key === 'severity') {
       for (const [rule, value] of parseSeverities(raw, field, catalog)) {
         setSeverity(rule, value, field);
       }
+      continue;
+    }
+    if (key === 'syncWaves') {
+      syncWaves = parseBoolean(raw, field);
       continue;
     }
     const rule = catalog.options.get(key);
@@ -364,7 +406,27 @@ function applyOptions(fields: Record<string, Json>, prefix: string, catalog: Rul
     (config as unknown as Record<string, unknown>)[key] = parse(raw, field);
   }
   if (severity.size > 0) config.severity = severity;
+  if (syncWaves !== undefined)
+    applySyncWaves(config, syncWaves, Object.hasOwn(fields, 'ordering'), prefix);
   return config;
+}
+
+/**
+ * `syncWaves`, the older switch, is an alias: `true` is `ordering: argocd`, `false` is
+ * `ordering: none`. Given with `ordering`, it must agree on Argo CD (`syncWaves: false` with
+ * `ordering: depends-on` does), else neither is guessed.
+ */
+function applySyncWaves(config: Config, syncWaves: boolean, withOrdering: boolean, prefix: string) {
+  if (!withOrdering) {
+    config.ordering = syncWaves ? ['argocd'] : [];
+    return;
+  }
+  if (config.ordering.includes('argocd') !== syncWaves) {
+    throw new ConfigError(
+      `${prefix}syncWaves and ${prefix}ordering disagree about argocd: give ordering only (syncWaves is its older alias)`,
+      `${prefix}syncWaves`,
+    );
+  }
 }
 
 /** Argo CD parses waves with Go's strconv.Atoi: an optionally signed 64-bit decimal integer. */

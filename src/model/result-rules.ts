@@ -40,13 +40,20 @@ export const noWaveOrder: Rule = {
   id: 'no-wave-order',
   severity: 'error',
   fixed: true,
-  summary: 'No sync-wave order exists: a dependency cycle, or a wave below the lowest',
+  summary: 'No order exists: a dependency cycle, or a sync-wave below the lowest',
 };
 export const notRendered: Rule = {
   id: 'not-rendered',
   severity: 'error',
   fixed: true,
   summary: 'Check mode: an annotation a render would set or change',
+};
+export const otherOrdering: Rule = {
+  id: 'other-ordering',
+  severity: 'error',
+  fixed: true,
+  summary:
+    'Check mode: the input carries the order annotations of another `ordering` than the one asked for',
 };
 export const moreResults: Rule = {
   id: 'more-results',
@@ -72,6 +79,22 @@ export const waveConflict: Rule = {
   severity: 'error',
   summary: 'A sync-wave written in the input contradicts the order',
   help: 'Lower the wave of what must come first, or raise the wave the message names.',
+};
+export const dependsOn: Rule = {
+  id: 'depends-on',
+  severity: 'info',
+  summary: 'An item gets (or keeps) the depends-on entries of what must come before it',
+};
+export const changeRule: Rule = {
+  id: 'kapp-change-rule',
+  severity: 'info',
+  summary: 'An item gets (or keeps) kapp change rules for what must come before it',
+};
+export const orderSkipped: Rule = {
+  id: 'order-skipped',
+  severity: 'warning',
+  summary: 'An order edge is not written: an item has no namespace, or a key holds another value',
+  help: 'Set metadata.namespace on the item, or remove the annotation the message names.',
 };
 export const bareTemplate: Rule = {
   id: 'bare-pod',

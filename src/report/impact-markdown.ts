@@ -12,13 +12,22 @@ const code = (ref: Ref) => markdownName(describeRef(ref));
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 export function impactMarkdown(impact: Impact): string {
-  const { rollouts, silentRotations, unchangedSilentRotations, waves, added, removed, newLints } =
-    impact;
+  const {
+    rollouts,
+    silentRotations,
+    unchangedSilentRotations,
+    waves,
+    order,
+    added,
+    removed,
+    newLints,
+  } = impact;
   const out: string[] = ['### secret-rollout impact', ''];
   const sources = new Set(rollouts.flatMap((r) => r.reasons.map((x) => describeRef(x.source))));
   const extras = [
     silentRotations.length > 0 ? plural(silentRotations.length, 'new silent rotation') : '',
     waves.length > 0 ? plural(waves.length, 'wave change') : '',
+    order.length > 0 ? plural(order.length, 'order change') : '',
     // What was added is a workload, not a source: the sentence says so.
     added.length > 0 ? plural(added.length, 'workload added', 'workloads added') : '',
     removed.length > 0 ? plural(removed.length, 'workload removed', 'workloads removed') : '',
@@ -70,6 +79,18 @@ export function impactMarkdown(impact: Impact): string {
       ...waves.map(
         (w) => `| ${code(w.resource)} | ${markdownText(w.old)} → ${markdownText(w.new)} |`,
       ),
+      '',
+    );
+  }
+  // depends-on entries and kapp rules: who waits for whom (ordering other than argocd alone).
+  if (order.length > 0) {
+    const list = (refs: readonly Ref[]) => refs.map(code).join(', ') || '-';
+    out.push(
+      '#### Order',
+      '',
+      '| Resource | Now waits for | No longer waits for |',
+      '| --- | --- | --- |',
+      ...order.map((o) => `| ${code(o.resource)} | ${list(o.added)} | ${list(o.removed)} |`),
       '',
     );
   }

@@ -50,6 +50,15 @@ export interface WaveChange {
   new: string;
 }
 
+/** A resource whose order changed: what it waits for (depends-on entries, kapp rules). */
+export interface OrderChange {
+  resource: Ref;
+  /** What it waits for in HEAD, not in BASE. */
+  added: Ref[];
+  /** What it waited for in BASE, not in HEAD. */
+  removed: Ref[];
+}
+
 export interface Impact {
   rollouts: Rollout[];
   /** HEAD's silent rotations that BASE does not have as they are (new, or why or readers changed). */
@@ -57,6 +66,8 @@ export interface Impact {
   /** How many of HEAD's silent rotations BASE has unchanged: counted, not listed on every PR. */
   unchangedSilentRotations: number;
   waves: WaveChange[];
+  /** With an ordering other than Argo CD's (whose order the waves show): who waits for whom. */
+  order: OrderChange[];
   added: Ref[];
   removed: Ref[];
   /** HEAD's warnings and errors that BASE does not have (markdown and SARIF, not the JSON). */
@@ -134,6 +145,8 @@ export function compareSides(base: ImpactSide, head: ImpactSide): Impact {
     }
   }
 
+  const order = head.plan.ordering.some((o) => o !== 'argocd') ? orderChanges(base, head) : [];
+
   const lints = head.results.filter((r) => r.severity !== 'info');
   const seen = new Set(base.results.filter((r) => r.severity !== 'info').map(resultKey));
   const silent = silentRotations(head.plan);
@@ -144,6 +157,7 @@ export function compareSides(base: ImpactSide, head: ImpactSide): Impact {
     silentRotations: changed,
     unchangedSilentRotations: silent.length - changed.length,
     waves: waves.sort((a, b) => byRef(a.resource, b.resource)),
+    order,
     added: added.sort(byRef),
     removed: removed.sort(byRef),
     newLints: lints.filter((r) => !seen.has(resultKey(r))),
@@ -164,6 +178,43 @@ const signature = (checksums: readonly Checksum[]) =>
     .map((c) => `${annotationField(c.shape.metadata, c.annotation)}=${c.value}`)
     .sort()
     .join(',');
+
+/** What each resource waits for in a plan's order graph, by identity. */
+function waitsFor(plan: Plan): Map<string, Map<string, Resource>> {
+  const waits = new Map<string, Map<string, Resource>>();
+  for (const node of plan.nodes.values()) {
+    for (const after of node.before) {
+      const id = identity(after.resource);
+      const list = waits.get(id) ?? new Map<string, Resource>();
+      list.set(identity(node.resource), node.resource);
+      waits.set(id, list);
+    }
+  }
+  return waits;
+}
+
+/** Resources on both sides whose waits changed, sorted. */
+function orderChanges(base: ImpactSide, head: ImpactSide): OrderChange[] {
+  const old = waitsFor(base.plan);
+  const now = waitsFor(head.plan);
+  const baseIds = new Set(base.resources.map(identity));
+  const changes: OrderChange[] = [];
+  for (const resource of head.resources) {
+    const id = identity(resource);
+    if (!baseIds.has(id)) continue;
+    const before = old.get(id) ?? new Map<string, Resource>();
+    const after = now.get(id) ?? new Map<string, Resource>();
+    const added = [...after].filter(([k]) => !before.has(k)).map(([, r]) => jsonRef(r));
+    const removed = [...before].filter(([k]) => !after.has(k)).map(([, r]) => jsonRef(r));
+    if (added.length === 0 && removed.length === 0) continue;
+    changes.push({
+      resource: jsonRef(resource),
+      added: added.sort(byRef),
+      removed: removed.sort(byRef),
+    });
+  }
+  return changes.sort((a, b) => byRef(a.resource, b.resource));
+}
 
 /** The wave Argo CD uses: the planned one for stores, sources and consumers, else the input's. */
 function waveIn(plan: Plan, resource: Resource): bigint | undefined {
@@ -415,7 +466,16 @@ function silentRotations(plan: Plan): SilentRotation[] {
 
 /** The JSON document (schema/impact.schema.json): every key always present, lists sorted. */
 export function impactJson(impact: Impact): string {
-  const { rollouts, silentRotations, unchangedSilentRotations, waves, added, removed } = impact;
-  const document = { rollouts, silentRotations, unchangedSilentRotations, waves, added, removed };
+  const { rollouts, silentRotations, unchangedSilentRotations, waves, order, added, removed } =
+    impact;
+  const document = {
+    rollouts,
+    silentRotations,
+    unchangedSilentRotations,
+    waves,
+    order,
+    added,
+    removed,
+  };
   return `${JSON.stringify(document, null, 2)}\n`;
 }

@@ -128,7 +128,17 @@ export function planTable(plan: Plan): string {
       .map((c, i) => c.padEnd(widths[i] as number))
       .join('  ')
       .trimEnd();
-  return `${[header, ...cells].map(line).join('\n')}\n`;
+  return `${orderingLine(plan)}${[header, ...cells].map(line).join('\n')}\n`;
+}
+
+/**
+ * The deployers the order is written for, above the table when not Argo CD's alone (the
+ * default): WAVE then shows the waves Argo CD would read, which the run may not write.
+ */
+function orderingLine({ ordering }: Plan): string {
+  if (ordering.length === 1 && ordering[0] === 'argocd') return '';
+  const forms = ordering.length === 0 ? 'none (no order annotations written)' : ordering.join(', ');
+  return `ordering: ${forms}\n`;
 }
 
 export function planMermaid(plan: Plan): string {
@@ -207,5 +217,6 @@ export function planJson(plan: Plan, results: readonly Result[]): string {
         }))
         .sort((a, b) => compare(a.field, b.field)),
     );
-  return `${JSON.stringify({ nodes, checksums, results }, null, 2)}\n`;
+  const { ordering } = plan;
+  return `${JSON.stringify({ ordering, nodes, checksums, results }, null, 2)}\n`;
 }

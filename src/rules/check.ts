@@ -2,13 +2,22 @@
 // a render would make becomes an error result naming the resource, the field, the value a render
 // writes and the command that writes it. Pure: the planned edits in, results out.
 
+import { type Ordering, orderings } from '../model/config.js';
 import type { MappingEdit } from '../model/edit.js';
 import type { Json } from '../model/json.js';
 import { fieldPath, getPath } from '../model/path.js';
 import type { Resource } from '../model/resource.js';
-import { notRendered } from '../model/result-rules.js';
+import { notRendered, otherOrdering } from '../model/result-rules.js';
 import { describe, type Result, resourceResult } from '../model/results.js';
-import type { Checksum } from './checksums.js';
+import {
+  changeGroupKey,
+  dependsOnEntries,
+  dependsOnKey,
+  dependsOnRef,
+  ourRulePrefix,
+} from './order/deployers.js';
+import { syncWaveKey, type WaveNode } from './order/waves.js';
+import type { Plan } from './transform.js';
 
 /** A value short enough to quote in a message; longer ones (the health script) are only named. */
 const quotable = (value: string) => !value.includes('\n') && value.length <= 100;
@@ -35,9 +44,10 @@ const renderWith: Readonly<Record<CheckedBy, string>> = {
 export function checkResults(
   resources: readonly Resource[],
   edits: readonly MappingEdit[],
-  checksums: ReadonlyMap<Resource, readonly Checksum[]>,
+  plan: Pick<Plan, 'checksums' | 'nodes' | 'ordering'>,
   by: CheckedBy,
 ): Result[] {
+  const { checksums } = plan;
   const byIndex = new Map(resources.map((r) => [r.index, r]));
   const covers = (resource: Resource, edit: MappingEdit): string | undefined => {
     const checksum = checksums
@@ -67,11 +77,66 @@ export function checkResults(
       now = ours(current) ? `is ${JSON.stringify(current)}` : 'differs';
       if (sources) now += `, not the checksum of ${sources}`;
     }
-    const value = quotable(edit.value)
-      ? JSON.stringify(edit.value)
-      : `the value in field.proposedValue (${edit.value.split('\n').length} lines)`;
+    // A value that keeps the input's own entries (a depends-on list) would quote them.
+    const keeps = typeof current === 'string' && !ours(current) && edit.value.includes(current);
+    const value =
+      quotable(edit.value) && !keeps
+        ? JSON.stringify(edit.value)
+        : `the value in field.proposedValue (${edit.value.split('\n').length} lines)`;
     const message = `${describe(resource)}: ${edit.key} ${now}; ${renderWith[by]} to set ${edit.key} to ${value}`;
     results.push(resourceResult(notRendered, resource, message, field));
   }
-  return results;
+  const other = otherOrderingResult(edits, plan);
+  return other ? [other, ...results] : results;
+}
+
+/** Whether an annotation key is one a deployer's order is written in. */
+const formOf = (key: string): Ordering | undefined =>
+  key === syncWaveKey
+    ? 'argocd'
+    : key === dependsOnKey
+      ? 'depends-on'
+      : key === changeGroupKey || key.startsWith(ourRulePrefix)
+        ? 'kapp'
+        : undefined;
+
+/** Whether a node's depends-on names something it waits for in the graph, as a render writes. */
+function namesAnEdge(node: WaveNode, nodes: Iterable<WaveNode>): boolean {
+  const entries = new Set(dependsOnEntries(node.resource.annotations[dependsOnKey] ?? ''));
+  for (const other of nodes) {
+    const ref = other.before.has(node) ? dependsOnRef(other.resource) : undefined;
+    if (ref !== undefined && entries.has(ref)) return true;
+  }
+  return false;
+}
+
+/**
+ * A render made with another `ordering`: order annotations a render would add are missing, and
+ * the graph's items carry another deployer's instead. One error that names the option to use,
+ * before the missing annotations it explains.
+ */
+function otherOrderingResult(
+  edits: readonly MappingEdit[],
+  { nodes, ordering }: Pick<Plan, 'nodes' | 'ordering'>,
+): Result | undefined {
+  if (!edits.some((e) => formOf(e.key) !== undefined)) return undefined;
+  const found = new Map<Ordering, Resource>();
+  for (const node of nodes.values()) {
+    // A consumer's own wave says nothing: Argo CD users set them; sources and stores are ours.
+    const waited = node.before.size > 0;
+    for (const key of Object.keys(node.resource.annotations)) {
+      const form = formOf(key);
+      if (form === undefined || ordering.includes(form) || found.has(form)) continue;
+      if (form === 'argocd' && !waited) continue;
+      // A depends-on of your own says nothing either: only an entry for an edge of the graph.
+      if (form === 'depends-on' && !namesAnEdge(node, nodes.values())) continue;
+      found.set(form, node.resource);
+    }
+  }
+  if (found.size === 0) return undefined;
+  const rendered = orderings.filter((o) => found.has(o));
+  const first = found.get(rendered[0] as Ordering) as Resource;
+  const asked = ordering.length === 0 ? 'none' : ordering.join(',');
+  const message = `${describe(first)} carries the order annotations of ordering: ${rendered.join(',')}, and those of ordering: ${asked}, which this check asks for, are missing: the input was rendered with another ordering. Check with ordering=${rendered.join(',')} (and any other deployer the render used), or render again with ordering=${asked}`;
+  return resourceResult(otherOrdering, first, message);
 }

@@ -2,7 +2,7 @@
 // A pipeline of stages, each in its own module: sources → target names → consumers → checksums →
 // the sources' own annotations → Argo CD health check → waves → lints.
 
-import type { Config } from '../model/config.js';
+import type { Config, Ordering } from '../model/config.js';
 import type { MappingEdit } from '../model/edit.js';
 import { foldRepeats } from '../model/fold.js';
 import type { Bystander, Resource } from '../model/resource.js';
@@ -27,6 +27,8 @@ export interface TransformOutput {
 
 /** What was planned, for `secret-rollout plan`: the order graph and the checksums. */
 export interface Plan {
+  /** The deployers whose order annotations the run writes (`ordering`). */
+  ordering: readonly Ordering[];
   /** Stores, sources and consumers with their waves; `before` points at what comes later. */
   nodes: ReadonlyMap<Resource, WaveNode>;
   stores: readonly Resource[];
@@ -85,7 +87,16 @@ export function transform(
       ),
       resources,
     ),
-    plan: { nodes, stores, sources, consumersOf, checksums: checksummed, placed, conflicts },
+    plan: {
+      ordering: config.ordering,
+      nodes,
+      stores,
+      sources,
+      consumersOf,
+      checksums: checksummed,
+      placed,
+      conflicts,
+    },
   };
 }
 

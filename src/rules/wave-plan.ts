@@ -1,9 +1,11 @@
-// Stage 5: the order graph (stores → sources → consumers) and the sync waves that follow it.
+// Stage 5: the order graph (stores → sources → consumers), and the annotations that say it to
+// each deployer `ordering` names: Argo CD sync waves, depends-on, kapp (order/deployers.ts).
 import type { Config } from '../model/config.js';
 import type { MappingEdit } from '../model/edit.js';
 import { objectKey, type Resource } from '../model/resource.js';
 import type { Result } from '../model/results.js';
 import type { Consumption } from './consumers.js';
+import { planDeployerOrder } from './order/deployers.js';
 import { phaseOf } from './order/phases.js';
 import { type Placement, placeWaves, type WaveNode, waveOf } from './order/waves.js';
 import type { Producers } from './producers.js';
@@ -17,9 +19,9 @@ export interface WavePlan {
   placed: ReadonlySet<WaveNode>;
   /** Explicit waves that contradict the order, with the nodes they are not below. */
   conflicts: ReadonlyMap<WaveNode, readonly WaveNode[]>;
-  /** The waves to write (none without syncWaves). */
+  /** The waves (with `ordering: argocd`), then the other deployers' annotations to write. */
   edits: readonly MappingEdit[];
-  /** Malformed waves, then (with syncWaves) the waves and their conflicts. */
+  /** Malformed waves, then (with argocd) the waves and their conflicts, then the others'. */
   results: readonly Result[];
 }
 
@@ -29,7 +31,7 @@ const samePhase = (a: Resource, b: Resource) => {
   return phase !== undefined && phase.name === phaseOf(b)?.name;
 };
 
-/** The order graph is planned either way (for `plan`); its edits only count with syncWaves. */
+/** The order graph is planned either way (for `plan`); waves only count with `argocd`. */
 export function planWaves(
   { sources, stores }: Producers,
   { consumersOf }: Consumption,
@@ -84,13 +86,35 @@ export function planWaves(
   for (const node of [...storeNodes.values(), ...dependencyNodes]) {
     defaults.set(node, config.storeWave);
   }
-  const placement: Placement = { edits: [], results: [], placed: new Set(), conflicts: new Map() };
+  const placement: Placement = {
+    edits: [],
+    results: [],
+    placed: new Set(),
+    conflicts: new Map(),
+    cycles: [],
+  };
   placeWaves(defaults, placement);
-  if (config.syncWaves) {
+  const others = planDeployerOrder(nodes.values(), config.ordering);
+  // A cycle has no order in any deployer's terms (cli-utils: CyclicDependencyError).
+  const cycles = config.ordering.length > 0 ? placement.cycles : [];
+  if (config.ordering.includes('argocd')) {
     const { placed, conflicts, edits, results } = placement;
-    return { nodes, placed, conflicts, edits, results: [...errors, ...results] };
+    return {
+      nodes,
+      placed,
+      conflicts,
+      edits: [...edits, ...others.edits],
+      results: [...errors, ...cycles, ...results, ...others.results],
+    };
   }
-  // Nothing is written: `plan` shows the waves Argo CD reads from the input as it is.
+  // No wave is written: `plan` shows the waves Argo CD reads from the input as it is.
   for (const node of placement.placed) node.wave = waveOf(node.resource);
-  return { nodes, placed: new Set(), conflicts: new Map(), edits: [], results: errors };
+  const { edits, results } = others;
+  return {
+    nodes,
+    placed: new Set(),
+    conflicts: new Map(),
+    edits,
+    results: [...errors, ...cycles, ...results],
+  };
 }

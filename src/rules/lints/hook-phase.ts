@@ -11,7 +11,11 @@ export const hookPhase: Lint = {
   severity: 'warning',
   summary: 'A hook reads a source applied in a later sync phase',
   help: 'Make the source (and its store, if it has one) a hook of the same phase, or run the consumer in a later phase: phase beats wave, so on first install the Secret does not exist yet.',
-  check({ consumersOf }, { report }) {
+  check({ consumersOf, config }, { report }) {
+    // Waves order within a phase only where Argo CD reads them; else hooks simply run first.
+    const waves = config.ordering.includes('argocd');
+    const first = waves ? 'phase beats wave' : 'hooks run before the other resources';
+    const then = waves ? ' (waves then order it after the source)' : '';
     for (const [source, consumers] of consumersOf) {
       const sourcePhase = phaseOf(source.resource);
       if (!sourcePhase) continue;
@@ -28,9 +32,9 @@ export const hookPhase: Lint = {
           consumer,
           `${describe(consumer)} runs in the ${phase.name} phase but reads ${source.produces} ` +
             `${source.secretName} from ${describe(source.resource)}, applied in the ` +
-            `${sourcePhase.name} phase: phase beats wave, so on first install it does not exist ` +
-            `yet. Run the consumer in the ${sourcePhase.name} phase (waves then order it after the ` +
-            `source), or make ${hooks(phase.name)} too, with a delete policy that keeps the ` +
+            `${sourcePhase.name} phase: ${first}, so on first install it does not exist ` +
+            `yet. Run the consumer in the ${sourcePhase.name} phase${then}, ` +
+            `or make ${hooks(phase.name)} too, with a delete policy that keeps the ` +
             'Secret (BeforeHookCreation deletes an Owner-created Secret)',
           annotationField(['metadata'], hookKey),
         );

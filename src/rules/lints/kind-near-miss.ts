@@ -136,8 +136,8 @@ export const kindNearMiss: Lint = {
   id: 'kind-near-miss',
   severity: 'warning',
   summary: 'A resource looks like a kind secret-rollout reads but is not one',
-  help: 'Set the apiVersion and kind the message gives: an item that is not read gets no checksum and no wave.',
-  check({ resources }, { report }) {
+  help: 'Set the apiVersion and kind the message gives: an item that is not read gets no checksum and no place in the order.',
+  check({ resources, config }, { report }) {
     // An input has thousands of items and a dozen kinds: each kind is compared once.
     const misses = new Map<string, ReturnType<typeof nearMiss>>();
     for (const resource of resources) {
@@ -165,7 +165,7 @@ export const kindNearMiss: Lint = {
         resource,
         `${describe(resource)} (${resource.apiVersion}) looks like ${article(known.kind)} ` +
           `(${known.apiVersion}), but ${why.join(' and ')}, so secret-rollout does not read it ` +
-          `(no checksum, no wave). To count, set apiVersion: ${known.apiVersion} and kind: ` +
+          `(no checksum, no ${config.ordering.includes('argocd') ? 'wave' : 'order'}). To count, set apiVersion: ${known.apiVersion} and kind: ` +
           `${known.kind}`,
         why.some((w) => w.startsWith('its kind')) ? 'kind' : 'apiVersion',
       );

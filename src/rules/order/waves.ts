@@ -50,6 +50,8 @@ export interface Placement {
   placed: Set<WaveNode>;
   /** Explicit waves that contradict the order, with the nodes they are not below (`plan`). */
   conflicts: Map<WaveNode, WaveNode[]>;
+  /** Dependency cycles: no order exists, in waves or in any other deployer's annotations. */
+  cycles: Result[];
 }
 
 /**
@@ -145,8 +147,8 @@ function dependencyOrder(roots: Iterable<WaveNode>, placement: Placement): WaveN
     for (const after of node.before) {
       const seen = state.get(after);
       if (seen === 'visiting') {
-        const message = `${describe(after.resource)} and ${describe(node.resource)} depend on each other (a store that reads the Secret of an ExternalSecret using it): no sync-wave order exists; break the cycle`;
-        placement.results.push(resourceResult(noWaveOrder, after.resource, message));
+        const message = `${describe(after.resource)} and ${describe(node.resource)} depend on each other (a store that reads the Secret of an ExternalSecret using it): no order exists; break the cycle`;
+        placement.cycles.push(resourceResult(noWaveOrder, after.resource, message));
       } else if (seen === undefined) {
         visit(after);
       }
