@@ -70,7 +70,7 @@ const diff = (repo: string) =>
 
 describe('examples/flux-in-place, as its README says', () => {
   it('has the two commands', () => {
-    expect(render).toBe('kpt fn eval . --exec secret-rollout -- syncWaves=false');
+    expect(render).toBe('kpt fn eval . --exec secret-rollout -- ordering=none');
     expect(gate).toMatch(/^kpt fn eval \. --exec secret-rollout -o unwrap -- .*mode=check/);
   });
 

@@ -73,7 +73,7 @@ describe('Helm 3: --post-renderer secret-rollout', () => {
   it('adds the checksum to the stream Helm pipes, keeps every # Source line, and is idempotent', () => {
     const input = readFileSync(path.join(example, 'rendered/helm3-input.yaml'), 'utf8');
     const golden = readFileSync(path.join(example, 'rendered/helm3-output.yaml'), 'utf8');
-    const out = helm3PostRender(input, ['syncWaves=false']);
+    const out = helm3PostRender(input, ['ordering=none']);
     if (!out.ok) throw new Error(out.error);
     expect(out.manifests).toBe(golden);
     expect(insertedLines(input, out.manifests)).toEqual([
@@ -90,7 +90,7 @@ describe('Helm 3: --post-renderer secret-rollout', () => {
     ]);
     // Results go to stderr, which Helm 3 shows only on failure.
     expect(out.stderr).toMatch(/^info: checksum of ExternalSecret shop\/shop-db /m);
-    expect(helm3PostRender(out.manifests, ['syncWaves=false'])).toMatchObject({
+    expect(helm3PostRender(out.manifests, ['ordering=none'])).toMatchObject({
       ok: true,
       manifests: out.manifests,
     });
@@ -131,7 +131,7 @@ describe('Helm 3: --post-renderer secret-rollout', () => {
   it('a warning does not fail the release: exit 0', () => {
     // A hook reading the Secret: Helm 4 post-renders hooks, and the hook-phase lint warns.
     const input = readFileSync(path.join(example, 'rendered/helm4-input.yaml'), 'utf8');
-    const out = helm3PostRender(input, ['syncWaves=false']);
+    const out = helm3PostRender(input, ['ordering=none']);
     if (!out.ok) throw new Error(out.error);
     expect(out.stderr).toMatch(/^warning: Job shop\/shop-migrate /m);
   });
@@ -275,11 +275,11 @@ describe('Helm 4: the postrenderer/v1 plugin in helm/secret-rollout', () => {
   it('runs secret-rollout on the kyaml stream Helm 4 hands it, hooks included', () => {
     const input = readFileSync(path.join(example, 'rendered/helm4-input.yaml'), 'utf8');
     const golden = readFileSync(path.join(example, 'rendered/helm4-output.yaml'), 'utf8');
-    const out = helm4PostRender(pluginDir, input, ['syncWaves=false']);
+    const out = helm4PostRender(pluginDir, input, ['ordering=none']);
     expect(out).toEqual({ ok: true, manifests: golden });
     // The filename annotations Helm splits the result by are kept.
     expect(golden.match(/postrenderer\.helm\.sh\/postrender-filename: /g)).toHaveLength(4);
-    expect(helm4PostRender(pluginDir, golden, ['syncWaves=false'])).toEqual(out);
+    expect(helm4PostRender(pluginDir, golden, ['ordering=none'])).toEqual(out);
   });
 
   it("passes Helm 4's own merged stream through, never empty for a non-empty input", () => {
