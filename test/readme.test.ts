@@ -144,11 +144,6 @@ const checks: Record<string, (block: Block) => void> = {
   // Install: the tarball, git and npm link routes need a fresh clone and the registry;
   // `npm run test:install` (.ci/run) runs each from a clone of HEAD.
   "# 1. A tarball: a release's, or one packed from a clone (npm ci && npm pack)": () => {},
-  'secret-rollout --version        # the package version': (block) => {
-    const { stdout } = sh(block.text);
-    const { version } = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
-    expect(stdout.startsWith(`${version}\nsecret-rollout: `)).toBe(true);
-  },
 
   // Usage: every command it names is one the CLI takes (its --help exits 0 and reads no stdin).
   'secret-rollout [key=value ... | --fn-config FILE] [--verbose] < input.yaml': (block) => {
