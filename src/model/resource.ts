@@ -1,6 +1,8 @@
 // A parsed item with the few metadata fields every rule needs, checked once at the edge so the rest
 // of the core can trust them.
+
 import { isObject, type Json, type JsonObject } from './json.js';
+import { grouped } from './numbers.js';
 import { fieldPath } from './path.js';
 import { effectiveNamespace } from './scope.js';
 
@@ -146,7 +148,7 @@ function assertBounded(value: Json): void {
     const node = stack.pop() as Json;
     if (++count > maxNodes) {
       throw new ItemError(
-        `item expands to more than ${maxNodes.toLocaleString('en')} nodes (a YAML alias bomb?)`,
+        `item expands to more than ${grouped(maxNodes)} nodes (a YAML alias bomb?)`,
       );
     }
     // One push per element: a spread passes a list's elements as arguments, past ≈120k a RangeError.

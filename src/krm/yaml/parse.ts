@@ -5,9 +5,11 @@
 // anchors on a node, bad directives) and refuses some valid YAML. The `yaml` library's composer,
 // which follows the YAML test suite, decides (yamlProblem) before a value js-yaml read is used;
 // only a merge-key bomb, refused whatever else the text holds, is refused without asking it.
+
 import { CORE_SCHEMA, load, Type, YAMLException } from 'js-yaml';
 import type { Document, Node, Parser } from 'yaml';
 import { isObject, type Json } from '../../model/json.js';
+import { grouped } from '../../model/numbers.js';
 import { maxNodes } from '../../model/resource.js';
 import { lineNumberAt } from './lines.js';
 import loadYaml from './load-yaml.cjs';
@@ -123,7 +125,7 @@ export function yamlProblem(text: string): YamlProblem | undefined {
  * 2 MB in 2.5 s and 232 MiB).
  */
 export const maxTokens = 500_000;
-const tooManyTokens = `not read: more than ${maxTokens.toLocaleString('en')} YAML tokens (scalars, indicators, runs of spaces) for the conforming reader, which keeps about 300 bytes of memory per token; the first token past the bound is`;
+const tooManyTokens = `not read: more than ${grouped(maxTokens)} YAML tokens (scalars, indicators, runs of spaces) for the conforming reader, which keeps about 300 bytes of memory per token; the first token past the bound is`;
 
 /** The lexer's tokens handed to `parser` one by one; past maxTokens, the offset it reached. */
 function* bounded(text: string, parser: Parser) {
@@ -286,7 +288,7 @@ function charge(value: Json, text: string, spanStart: number, fullText: string):
 
 function overBudget(text: string, offset: number, spanStart: number, fullText: string) {
   const bound = expansionPerChar * fullText.length + expansionBase;
-  const problem = `YAML aliases expand this input to more than ${bound.toLocaleString('en')} nodes (${expansionPerChar} per character of input + ${expansionBase.toLocaleString('en')}; a YAML alias bomb?)`;
+  const problem = `YAML aliases expand this input to more than ${grouped(bound)} nodes (${expansionPerChar} per character of input + ${grouped(expansionBase)}; a YAML alias bomb?)`;
   return new ParseError(located(problem, text, offset, spanStart, fullText));
 }
 
@@ -342,7 +344,7 @@ function parseSpan(text: string, spanStart: number, fullText: string, charged: b
   // ≈100 bytes of memory per byte of text, and the refusal would stand whatever it found.
   if (/maxTotalMergeKeys/.test(reason)) {
     if (mergeBound < maxNodes) throw overBudget(text, offset, spanStart, fullText);
-    const bomb = `merge keys (<<) copy more than ${maxNodes.toLocaleString('en')} keys (a YAML merge-key bomb?)`;
+    const bomb = `merge keys (<<) copy more than ${grouped(maxNodes)} keys (a YAML merge-key bomb?)`;
     throw new ParseError(located(bomb, text, offset, spanStart, fullText));
   }
   // Also refused before the conforming reader judges the item, as a merge-key bomb is: past the
