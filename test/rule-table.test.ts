@@ -263,6 +263,20 @@ describe('silence per resource', () => {
     ]);
   });
 
+  it('warns of five entries each and counts the rest in one warning', () => {
+    // On main: one warning per entry, 1000 here (20,000 entries: 620 MB, 68 MB of output).
+    const out = run(resourceList([silenced(Array(1000).fill('x').join(',')), app]));
+    expect(out.exitCode).toBe(0);
+    const messages = rulesOf(out.stdout, 'silence-annotation').map((r) => r.message);
+    expect(messages).toHaveLength(6);
+    expect(messages[4]).toBe(
+      'ExternalSecret shop/db: secret-rollout/silence entry 5 names no rule',
+    );
+    expect(messages[5]).toBe(
+      'ExternalSecret shop/db: secret-rollout/silence entries 6, 7, 8, 9, 10 and 990 more name no rule or one that cannot be silenced too',
+    );
+  });
+
   it('never silences what makes the run fail', () => {
     const broken = silenced('malformed-field').replace(
       '  refreshInterval: 1h\n',

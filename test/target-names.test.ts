@@ -4,10 +4,11 @@
 // option is unknown: every test here fails there with invalid-config.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import fc from 'fast-check';
 import { dump } from 'js-yaml';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { each, parsePath } from '../src/model/path.js';
 import { hashSuffix } from '../src/rules/target-names.js';
 import { secretReferences, secretUses } from '../src/rules/workloads/references.js';
@@ -335,5 +336,34 @@ describe('targetNames: hashed, on random inputs', () => {
       }),
       { numRuns: 60, seed: 20261126 },
     );
+  });
+});
+
+describe('targetNames: hashed, many references in one item', () => {
+  // 80 KB, one Deployment of 1000 flow-style references, took 53 s: each reference's edit read
+  // the whole item again with the yaml library (a quadratic cost). Counted, not timed.
+  const { Composer } = createRequire(import.meta.url)('yaml') as {
+    Composer: { prototype: { compose: () => unknown } };
+  };
+  const input = (n: number) => {
+    const env = Array.from(
+      { length: n },
+      (_, i) => `- {name: E${i}, valueFrom: {secretKeyRef: {name: db, key: k}}}`,
+    );
+    return `${es}\n---\n${deployment('api', `env:\n${env.join('\n')}`, { namespace: 'shop' })}`;
+  };
+  const reads = (n: number) => {
+    const compose = vi.spyOn(Composer.prototype, 'compose');
+    const out = runOk(input(n), hashed).stdout;
+    const count = compose.mock.calls.length;
+    compose.mockRestore();
+    return { out, count };
+  };
+
+  it('reads the item with the yaml library a number of times that does not grow with them', () => {
+    const few = reads(20);
+    const many = reads(200);
+    expect(many.out.match(/name: db-[2-9b-df-z]{10}, key: k/g)).toHaveLength(200);
+    expect(many.count).toBe(few.count);
   });
 });

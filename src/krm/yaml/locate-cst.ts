@@ -1,7 +1,7 @@
 // The general locator: a full, position-keeping parse with the `yaml` library. Slower (which is
 // why locate-lines.ts runs first) but it understands flow mappings, quoted keys and explicit
 // nulls. Loaded only when needed, so start-up and the common case never pay for it.
-import type { Node, YAMLMap } from 'yaml';
+import type { Document, Node, YAMLMap } from 'yaml';
 import { aboveComments, lineAt } from './lines.js';
 import loadYaml from './load-yaml.cjs';
 import { firstBadKey } from './parse.js';
@@ -13,12 +13,20 @@ const styles: Partial<Record<string, ScalarStyle>> = {
   QUOTE_DOUBLE: 'double',
 };
 
+/** Undefined: the text is no YAML a locator may edit. */
+let last: { text: string; doc: Document.Parsed | undefined } | undefined;
+
 export const locateByCst: Locator = (text, entry, path, key) => {
   const { isAlias, isMap, isScalar, isSeq, parseDocument } = loadYaml();
   // Duplicate keys found with a set per mapping: the library's check (uniqueKeys) compares each
   // key with every key before it, 2·10⁸ comparisons for one mapping of 20k keys.
-  const doc = parseDocument(text, { uniqueKeys: false });
-  if (doc.errors.length > 0 || firstBadKey(doc) !== undefined) return undefined;
+  // The last text's document, kept: the edits of one item are located in one text (splice.ts).
+  if (last?.text !== text) {
+    const doc = parseDocument(text, { uniqueKeys: false });
+    last = { text, doc: doc.errors.length > 0 || firstBadKey(doc) !== undefined ? undefined : doc };
+  }
+  const { doc } = last;
+  if (!doc) return undefined;
   let root: unknown = doc.contents;
   if (entry) root = isSeq(root) && root.items.length === 1 ? root.items[0] : undefined;
   if (!isMap(root)) return undefined;

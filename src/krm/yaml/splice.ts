@@ -71,15 +71,37 @@ export function editText(
   };
   // A JSON document stays JSON: its edits are written in its own style.
   const json = jsonStyleOf(itemText, entry);
+  const locate = (locators: readonly Locator[], text: string, edit: MappingEdit) => {
+    for (const locator of locators) {
+      const site = locator(text, entry, edit.path, edit.key);
+      if (site) return site;
+    }
+    return undefined;
+  };
+  /**
+   * Every edit located in the item's text as it came, when that gives the same text as one edit
+   * after another: each replaces an existing value but at most one, and none touch. Many
+   * references renamed in one item (targetNames) then cost one read of it, not one each.
+   */
+  const atOnce = (locators: readonly Locator[]): Splice[] | undefined => {
+    const splices: Splice[] = [];
+    let inserts = 0;
+    for (const edit of edits) {
+      const site = locate(locators, itemText, edit);
+      if (!site || (site.kind !== 'value' && ++inserts > 1)) return undefined;
+      splices.push(spliceAt(itemText, site, edit.key, edit.value, lineBreak, json));
+    }
+    splices.sort((a, b) => a.start - b.start);
+    const touch = splices.some((s, i) => i > 0 && s.start <= (splices[i - 1] as Splice).end);
+    return touch ? undefined : splices;
+  };
   const attempt = (locators: readonly Locator[], prove: boolean): Splice[] | undefined => {
+    const together = edits.length > 1 ? atOnce(locators) : undefined;
+    if (together) return prove && !proven(applySplices(itemText, together)) ? undefined : together;
     let text = itemText;
     let last: Splice | undefined;
     for (const edit of edits) {
-      let site: ReturnType<Locator>;
-      for (const locate of locators) {
-        site = locate(text, entry, edit.path, edit.key);
-        if (site) break;
-      }
+      const site = locate(locators, text, edit);
       if (!site) return undefined;
       last = spliceAt(text, site, edit.key, edit.value, lineBreak, json);
       text = applySplices(text, [last]);
