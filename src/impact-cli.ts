@@ -329,7 +329,7 @@ function readKrmignore(
       const target = followLink(file, named(file), root);
       if (typeof target !== 'string') return target.problem;
       read = target;
-    } else if (!stat.isFile()) return undefined;
+    } else if (!stat.isFile()) return `cannot read ${named(file)}: not a regular file`;
   } catch (error) {
     if (errorCode(error) === 'ENOENT') return undefined;
     return `cannot read ${named(file)}: ${why(error)}`;

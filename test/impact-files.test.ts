@@ -314,4 +314,9 @@ describe('a repository folder: files that are no manifests, .krmignore, --exclud
       'HEAD krmignore-link: .krmignore is a symbolic link out of the directory (refused)',
     );
   });
+
+  it('refuses a .krmignore that is not a file, rather than reading the tree without it', () => {
+    const head = repo('krmignore-dir', { 'app.yaml': deployment('a'), '.krmignore/x': '' });
+    refused(impact('ok', head), 'HEAD krmignore-dir: cannot read .krmignore: not a regular file');
+  });
 });
