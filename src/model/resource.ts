@@ -6,9 +6,6 @@ import { grouped } from './numbers.js';
 import { fieldPath } from './path.js';
 import { effectiveNamespace } from './scope.js';
 
-// Here for the rooms that read it beside Resource; it lives with the kinds' scopes.
-export { groupOf } from './scope.js';
-
 export interface Resource {
   /** Position of the item in the input list; edits and results refer to items by it. */
   readonly index: number;

@@ -2,9 +2,10 @@
 // produces, and the stores they read from.
 import type { Config } from '../model/config.js';
 import { addTo } from '../model/fold.js';
-import { groupOf, objectKey, type Resource } from '../model/resource.js';
+import { objectKey, type Resource } from '../model/resource.js';
 import { duplicateWriter, secretChecksumKey, sourceSkipped } from '../model/result-rules.js';
 import { describe, plainResult, type Result, resourceResult } from '../model/results.js';
+import { groupOf } from '../model/scope.js';
 import { sourceKindOf, storeKindOf } from './sources/index.js';
 import type { Inventory, SecretSource } from './sources/source.js';
 import { guarded } from './stage.js';

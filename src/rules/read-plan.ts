@@ -5,13 +5,8 @@
 // built-in kinds no rule reads are not built at all.
 import type { Config, DeclaredTemplate } from '../model/config.js';
 import type { PassesByName, ReadPlan } from '../model/read-contract.js';
-import {
-  type Bystander,
-  groupOf,
-  objectKey,
-  type Projection,
-  type Resource,
-} from '../model/resource.js';
+import { type Bystander, objectKey, type Projection, type Resource } from '../model/resource.js';
+import { groupOf } from '../model/scope.js';
 import { lints } from './lints/index.js';
 import type { Lint } from './lints/lint.js';
 import { dependencyGroups, sourceKindOf, sourceKinds, storeKinds } from './sources/index.js';

@@ -11,7 +11,7 @@ import { annotationEdit, type MappingEdit } from '../model/edit.js';
 import { canonicalJson, sha256Hex } from '../model/hash.js';
 import { isObject, type Json, type JsonObject } from '../model/json.js';
 import { fieldPath } from '../model/path.js';
-import { groupOf, ItemError, type Resource } from '../model/resource.js';
+import { ItemError, type Resource } from '../model/resource.js';
 import {
   dependencyNotInInput,
   targetNameAsText,
@@ -21,6 +21,7 @@ import {
   targetRenamed,
 } from '../model/result-rules.js';
 import { describe, type Result, refOf, resourceResult } from '../model/results.js';
+import { groupOf } from '../model/scope.js';
 import type { Producers } from './producers.js';
 import { notInInput } from './sources/eso-dependencies.js';
 import { sourceKindOf } from './sources/index.js';

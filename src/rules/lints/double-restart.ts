@@ -5,8 +5,9 @@
 import { annotationField } from '../../model/edit.js';
 import { isObject, type Json } from '../../model/json.js';
 import { fieldPath, getPath, parsePath, walk } from '../../model/path.js';
-import { groupOf, objectKey, type Resource } from '../../model/resource.js';
+import { objectKey, type Resource } from '../../model/resource.js';
 import { describe } from '../../model/results.js';
+import { groupOf } from '../../model/scope.js';
 import type { SecretSource } from '../sources/source.js';
 import { optOutKey } from '../workloads/opt-out.js';
 import type { ProducedKind } from '../workloads/references.js';

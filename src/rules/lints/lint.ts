@@ -3,8 +3,9 @@
 import type { Config } from '../../model/config.js';
 import type { MappingEdit } from '../../model/edit.js';
 import type { Keys, Trail } from '../../model/path.js';
-import { type Bystander, groupOf, type Resource } from '../../model/resource.js';
+import type { Bystander, Resource } from '../../model/resource.js';
 import type { Rule } from '../../model/results.js';
+import { groupOf } from '../../model/scope.js';
 import type { SecretSource } from '../sources/source.js';
 import type { ProducedKind } from '../workloads/references.js';
 import type { PodTemplateShape } from '../workloads/shapes.js';

@@ -9,8 +9,9 @@
 import { nameList } from '../../model/fold.js';
 import { isObject, type Json } from '../../model/json.js';
 import { getPath } from '../../model/path.js';
-import { groupOf, objectKey, type Resource } from '../../model/resource.js';
+import { objectKey, type Resource } from '../../model/resource.js';
 import { describe } from '../../model/results.js';
+import { groupOf } from '../../model/scope.js';
 import { esoSpecOf, refreshOf, rotatesEveryRun } from '../sources/eso-dependencies.js';
 import { storeKindOf, storeKinds } from '../sources/index.js';
 import type { StoreRef } from '../sources/source.js';

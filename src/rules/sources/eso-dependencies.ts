@@ -6,13 +6,14 @@
 import { canonicalJson, sha256Hex } from '../../model/hash.js';
 import { isObject, type Json, type JsonObject } from '../../model/json.js';
 import { fieldPath, getPath, parsePath, walk } from '../../model/path.js';
-import { groupOf, ItemError, type Resource } from '../../model/resource.js';
+import { ItemError, type Resource } from '../../model/resource.js';
 import {
   dependencyMissingKey,
   dependencyNotInInput,
   dependencyRefresh,
 } from '../../model/result-rules.js';
 import { describe, type Result, resourceResult } from '../../model/results.js';
+import { groupOf } from '../../model/scope.js';
 import { stringMap } from './fields.js';
 import { type NormalizeRule, normalize } from './normalize.js';
 import { secretValues } from './secret.js';

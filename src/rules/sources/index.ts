@@ -1,5 +1,6 @@
 // The tables of kinds the planner knows. A new source is one module plus one line here.
-import { groupOf, type Resource } from '../../model/resource.js';
+import type { Resource } from '../../model/resource.js';
+import { groupOf } from '../../model/scope.js';
 import { bitwardenSecret } from './bitwarden-secret.js';
 import { clusterExternalSecret } from './cluster-external-secret.js';
 import { configMap } from './config-map.js';

@@ -4,7 +4,8 @@
 import type { DeclaredTemplate } from '../../model/config.js';
 import { isObject, type Json } from '../../model/json.js';
 import { getPath, type Keys, parseKeys } from '../../model/path.js';
-import { groupOf, type Resource } from '../../model/resource.js';
+import type { Resource } from '../../model/resource.js';
+import { groupOf } from '../../model/scope.js';
 
 export interface PodTemplateShape {
   /** Where the PodSpec is. */
