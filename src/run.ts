@@ -197,8 +197,11 @@ function checking(analysis: Analysis, options: RunOptions): Written {
   const { input, resources, results, planned } = analysis;
   // A render with errors writes nothing: its errors are the whole answer, as in run().
   const failed = hasErrors(results);
-  const stream = input.format === 'yaml-stream' || input.format === 'json-object';
-  const by: CheckedBy = stream ? 'stream' : options.logToStderr ? 'kustomize' : 'kpt';
+  const by: CheckedBy = holdsNoResults(input)
+    ? 'stream'
+    : options.logToStderr
+      ? 'kustomize'
+      : 'kpt';
   const drift = failed ? [] : checkResults(resources, planned.edits, planned.plan, by);
   const all = [...results, ...drift];
   const exitCode = hasErrors(all) ? 1 : 0;
@@ -248,7 +251,7 @@ function output(
 ): { stdout: Pieces; stderr: string[] } {
   const stdout = writeOutput(input, edited, reported);
   const stderr: string[] = [];
-  if (input.format === 'yaml-stream' || input.format === 'json-object') {
+  if (holdsNoResults(input)) {
     for (const r of onStderr) stderr.push(formatResult(r));
     return { stdout: quiet ? [] : stdout, stderr };
   }
@@ -257,6 +260,10 @@ function output(
   }
   return { stdout, stderr };
 }
+
+/** A stream or a JSON object: no place for results, which go to stderr (what check's fix names). */
+const holdsNoResults = (input: Input) =>
+  input.format === 'yaml-stream' || input.format === 'json-object';
 
 const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
