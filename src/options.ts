@@ -10,7 +10,7 @@ import { checkNesting, type Input, InputError, type InputItem, parseItem } from 
 import { ParseError, parseYaml } from './krm/yaml/parse.js';
 import { type Config, ConfigError, readConfig } from './model/config.js';
 import { isObject, type Json, type JsonObject } from './model/json.js';
-import { getPath } from './model/path.js';
+import { fileOfItem } from './model/resource.js';
 import { invalidConfig } from './model/result-rules.js';
 import { plainResult, type Result } from './model/results.js';
 import { ruleCatalog } from './rules/rule-table.js';
@@ -119,26 +119,17 @@ function configInKptfile(input: Input): KptfileConfig {
   };
   const kptfiles = input.items.flatMap((item) => {
     const value = itemValue(item, 'Kptfile');
-    return value && isKptfile(value) ? [{ value, path: pathOf(value) }] : [];
+    return value && isKptfile(value) ? [{ value, path: fileOfItem(value)?.path }] : [];
   });
   if (kptfiles.length === 0) return undefined;
   return kptfileConfig(kptfiles, (path) => {
     const name = path.split('/').pop() ?? path;
     return input.items.flatMap((item) => {
       const value = itemValue(item, name);
-      const at = value && pathOf(value);
+      const at = value && fileOfItem(value)?.path;
       return value && at !== undefined && normalise(at) === path ? [value] : [];
     });
   });
-}
-
-/** The package path kpt annotates an item with (`kpt fn source`). */
-function pathOf(value: JsonObject): string | undefined {
-  const annotations = getPath(value, ['metadata', 'annotations']);
-  if (!isObject(annotations)) return undefined;
-  const path =
-    annotations['internal.config.kubernetes.io/path'] ?? annotations['config.kubernetes.io/path'];
-  return typeof path === 'string' ? path : undefined;
 }
 
 /** A parsed item with its path in the package (kpt's path annotations), where it has one. */

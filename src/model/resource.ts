@@ -103,18 +103,19 @@ export function readAnnotations(value: Json | undefined, field: string): Record<
 export function fileOfItem(value: unknown): Resource['file'] {
   const metadata = isObject(value) ? value.metadata : undefined;
   const annotations = isObject(metadata) ? metadata.annotations : undefined;
-  if (!isObject(annotations)) return undefined;
-  const strings: Record<string, string> = {};
-  for (const [key, v] of Object.entries(annotations)) if (typeof v === 'string') strings[key] = v;
-  return fileOf(strings);
+  return isObject(annotations) ? fileOf(annotations) : undefined;
 }
 
-function fileOf(annotations: Record<string, string>): Resource['file'] {
-  const path =
-    annotations['internal.config.kubernetes.io/path'] ?? annotations['config.kubernetes.io/path'];
+/** kpt's path annotations (the internal one first); values that are not strings count as absent. */
+function fileOf(annotations: Readonly<Record<string, Json | undefined>>): Resource['file'] {
+  const text = (key: string) => {
+    const v = annotations[key];
+    return typeof v === 'string' ? v : undefined;
+  };
+  const path = text('internal.config.kubernetes.io/path') ?? text('config.kubernetes.io/path');
   if (path === undefined) return undefined;
   const index = Number(
-    annotations['internal.config.kubernetes.io/index'] ?? annotations['config.kubernetes.io/index'],
+    text('internal.config.kubernetes.io/index') ?? text('config.kubernetes.io/index'),
   );
   return Number.isInteger(index) && index > 0 ? { path, index } : { path };
 }
