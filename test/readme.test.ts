@@ -145,6 +145,21 @@ const checks: Record<string, (block: Block) => void> = {
   // `npm run test:install` (.ci/run) runs each from a clone of HEAD.
   "# 1. A tarball: a release's, or one packed from a clone (npm ci && npm pack)": () => {},
 
+  // The README's two commands, which .ci/run runs in a fresh clone (`npm ci`, then `npm test` at
+  // full depth): here, that each names the package script it says, and that the example's script
+  // runs the built function on a bundled stream and succeeds.
+  'npm ci && npm run example   # build, run on a bundled example stream: output on stdout, results on stderr':
+    (block) => {
+      const { scripts } = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
+      expect(block.text).toContain('npm ci && npm test ');
+      expect(scripts.test).toMatch(/vitest run$/);
+      expect(scripts.example).toMatch(
+        /^npm run build --silent && node dist\/secret-rollout\.cjs < examples\//,
+      );
+      const { stdout } = sh(scripts.example.replace(/^npm run build --silent && /, ''));
+      expect(stdout).toContain('checksum/external-secrets');
+    },
+
   // Usage: every command it names is one the CLI takes (its --help exits 0 and reads no stdin).
   'secret-rollout [key=value ... | --fn-config FILE] [--verbose] < input.yaml': (block) => {
     const second = block.text.split('\n')[1] as string;
