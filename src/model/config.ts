@@ -49,6 +49,14 @@ export interface Config {
   mode: Mode;
   /** `hashed`: an ExternalSecret's Secret is named after its content, references rewritten. */
   targetNames: 'keep' | 'hashed';
+  /** Per chart, the values path where a HelmRelease's checksum goes instead of a post-renderer. */
+  helmReleaseChecksumPath: readonly HelmChecksumPath[];
+}
+
+/** `chart=path.in.values`: the annotations mapping under spec.values for releases of a chart. */
+export interface HelmChecksumPath {
+  chart: string;
+  path: readonly string[];
 }
 
 export type Mode = 'render' | 'check';
@@ -91,6 +99,7 @@ export const defaultConfig: Readonly<Config> = {
   verbose: false,
   mode: 'render',
   targetNames: 'keep',
+  helmReleaseChecksumPath: [],
 };
 
 export const typedConfigApiVersion = 'fn.kpt.dev/v1alpha1';
@@ -264,13 +273,16 @@ const versionLike = /^v\d+((alpha|beta)\d+)?$/;
  * typed config. The group is always written, empty for the core group (`/PodTemplate:template`),
  * so an apiVersion given by mistake (`v1/Pod`, `apps/v1/Deployment`) is caught, not guessed.
  */
+/** One comma-separated string (key=value, ConfigMap) or a list of strings (typed, Kptfile). */
+const listOfStrings = (raw: Json): string[] | undefined =>
+  typeof raw === 'string'
+    ? raw.split(',')
+    : Array.isArray(raw) && raw.every((e) => typeof e === 'string')
+      ? (raw as string[])
+      : undefined;
+
 const parsePodTemplates: Parser<readonly DeclaredTemplate[]> = (raw, field) => {
-  const entries =
-    typeof raw === 'string'
-      ? raw.split(',')
-      : Array.isArray(raw) && raw.every((e) => typeof e === 'string')
-        ? (raw as string[])
-        : undefined;
+  const entries = listOfStrings(raw);
   if (entries === undefined) {
     throw new ConfigError(
       `${field} must be a list of group/Kind:path.to.template strings${got(raw)}`,
@@ -300,6 +312,30 @@ const parsePodTemplates: Parser<readonly DeclaredTemplate[]> = (raw, field) => {
   return [...declared.values()];
 };
 
+/** `chart=dotted.path` entries, a list or one comma-separated string; entries named by position. */
+const parseHelmChecksumPaths: Parser<readonly HelmChecksumPath[]> = (raw, field) => {
+  const entries = listOfStrings(raw);
+  if (entries === undefined) {
+    throw new ConfigError(
+      `${field} must be a list of chart=path.in.values strings${got(raw)}`,
+      field,
+    );
+  }
+  const byChart = new Map<string, HelmChecksumPath>();
+  for (const [i, entry] of entries.map((e) => e.trim()).entries()) {
+    if (entry === '' && typeof raw === 'string') continue;
+    const [chart = '', path = ''] = entry.split('=', 2);
+    if (!/^[A-Za-z0-9][-A-Za-z0-9_.]*$/.test(chart) || !templatePathPattern.test(path)) {
+      throw new ConfigError(
+        `${field}: entry ${i + 1} is not chart=path.in.values (app-template=defaultPodOptions.annotations)`,
+        field,
+      );
+    }
+    byChart.set(chart, { chart, path: path.split('.') });
+  }
+  return [...byChart.values()];
+};
+
 /** A key: the message never shows the value. */
 const parseKey: Parser<string> = (raw, field) => {
   if (typeof raw === 'string') return raw;
@@ -324,6 +360,7 @@ const options: { [K in Exclude<keyof Config, 'severity'>]: Parser<Config[K]> } =
   verbose: parseBoolean,
   mode: parseMode,
   targetNames: parseTargetNames,
+  helmReleaseChecksumPath: parseHelmChecksumPaths,
 };
 /** The options, but those of the catalog that set one rule's severity (`unpinnedVersionSeverity`). */
 export const optionNames: readonly string[] = [...Object.keys(options), 'severity', 'syncWaves'];

@@ -160,6 +160,12 @@ export const targetNameKept: Rule = {
   severity: 'info',
   summary: 'targetNames hashed: a ClusterExternalSecret’s Secrets keep their names',
 };
+export const helmReleaseRead: Rule = {
+  id: 'helm-release-reads',
+  severity: 'info',
+  summary:
+    "A Flux HelmRelease reads a source's Secret (valuesFrom, a values path, or secret-rollout/consumes)",
+};
 export const targetNameUnsafe: Rule = {
   id: 'target-name-unsafe',
   severity: 'warning',

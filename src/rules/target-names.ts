@@ -11,7 +11,7 @@ import { annotationEdit, type MappingEdit } from '../model/edit.js';
 import { canonicalJson, sha256Hex } from '../model/hash.js';
 import { isObject, type Json, type JsonObject } from '../model/json.js';
 import { fieldPath } from '../model/path.js';
-import { ItemError, type Resource } from '../model/resource.js';
+import { ItemError, objectKey, type Resource } from '../model/resource.js';
 import {
   dependencyNotInInput,
   targetNameAsText,
@@ -26,6 +26,7 @@ import type { Producers } from './producers.js';
 import { notInInput } from './sources/eso-dependencies.js';
 import { sourceKindOf } from './sources/index.js';
 import type { SecretSource } from './sources/source.js';
+import { helmReads, isHelmRelease } from './workloads/helm-release.js';
 import { secretUses } from './workloads/references.js';
 import { podTemplatesOf } from './workloads/shapes.js';
 
@@ -78,9 +79,17 @@ export function planTargetNames(
   const hashed = new Map<SecretSource, string>();
   /** ClusterExternalSecrets already noted: one source per namespace, one note. */
   const kept = new Set<Resource>();
+  const helmReaders = helmReadersByName(resources);
   for (const source of producers.sources) {
     const base = baseName(source, results, kept);
     if (base === undefined) continue;
+    // A chart builds the name from values we do not rewrite: the renamed Secret would not be found.
+    const readers = helmReaders.get(objectKey('Secret', source.namespace, source.secretName));
+    if (readers) {
+      const message = `${describe(source.resource)}: not renamed: ${[...readers].map(describe).join(', ')} read${readers.size === 1 ? 's' : ''} its Secret by name through Helm values (valuesFrom, values or secret-rollout/consumes), which targetNames: hashed cannot rewrite`;
+      results.push(resourceResult(targetNameUnsafe, source.resource, message));
+      continue;
+    }
     // Several writers of one Secret (duplicate-writer): each hash would give another Secret, and
     // the consumers could name only one of them.
     const writers = producers.producing('Secret', source.namespace, source.secretName) ?? [];
@@ -193,6 +202,25 @@ export function planTargetNames(
   }
   readAsText(resources, named, hashed, results);
   return { producers: afterEdits(producers, renames, readers, renamedTo), edits, results };
+}
+
+/** The HelmReleases that read each Secret, by `Secret/namespace/name` (helm-release.ts). */
+function helmReadersByName(resources: readonly Resource[]): Map<string, Set<Resource>> {
+  const readers = new Map<string, Set<Resource>>();
+  for (const resource of resources) {
+    if (!isHelmRelease(resource)) continue;
+    try {
+      for (const read of helmReads(resource)) {
+        if (read.kind !== 'Secret') continue;
+        const key = objectKey('Secret', read.namespace, read.name);
+        readers.set(key, (readers.get(key) ?? new Set()).add(resource));
+      }
+    } catch (error) {
+      // A malformed field: the consumers' stage reports it for this item.
+      if (!(error instanceof ItemError)) throw error;
+    }
+  }
+  return readers;
 }
 
 /**
