@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { dump, loadAll } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { impact } from '../src/impact-run.js';
+import { readConfig } from '../src/model/config.js';
 import { toResource } from '../src/model/resource.js';
+import { ruleCatalog } from '../src/rules/rule-table.js';
 import {
   helmReads,
   patchedKinds,
@@ -136,6 +138,60 @@ describe('a HelmRelease through run()', () => {
       'spec.values.controllers.main.containers.app.envFrom[0].secretRef.name',
     );
     expect(wave(find(itemsOf(out.stdout), 'ExternalSecret', 'web-secret'))).toBe('-1');
+  });
+
+  it('every ordering form orders its source before it', () => {
+    const input = resourceList([es, helmRelease('web', appTemplate('web-secret'))]);
+    const out = runOk(input, { ordering: 'depends-on,kapp' });
+    const items = itemsOf(out.stdout);
+    const hr = find(items, 'HelmRelease', 'web') as { metadata: { annotations: Obj } };
+    expect(hr.metadata.annotations['config.kubernetes.io/depends-on']).toBe(
+      'external-secrets.io/namespaces/shop/ExternalSecret/web-secret',
+    );
+    expect(Object.keys(hr.metadata.annotations)).toContainEqual(
+      expect.stringMatching(/^kapp\.k14s\.io\/change-rule\.secret-rollout-/),
+    );
+  });
+
+  it('opted out: no checksum, still ordered', () => {
+    const hr = helmRelease(
+      'web',
+      appTemplate('web-secret'),
+      '  annotations:\n    secret-rollout/ignore: "true"\n',
+    );
+    const out = runOk(resourceList([es, hr]));
+    const item = find(itemsOf(out.stdout), 'HelmRelease', 'web') as { spec: Obj };
+    expect(item.spec.postRenderers).toBeUndefined();
+    expect(resultsOf(out.stdout).map((r) => (r.tags as Obj)?.rule)).toContain('opted-out');
+    expect(wave(find(itemsOf(out.stdout), 'ExternalSecret', 'web-secret'))).toBe('-1');
+  });
+
+  it('helmReleaseChecksumPath in every config form; a bad entry is named by position', () => {
+    const expected = [{ chart: 'app-template', path: ['defaultPodOptions', 'annotations'] }];
+    const typed = { apiVersion: 'fn.kpt.dev/v1alpha1', kind: 'SecretRollout' };
+    const cm = { apiVersion: 'v1', kind: 'ConfigMap' };
+    const option = 'app-template=defaultPodOptions.annotations';
+    expect(
+      readConfig({ ...typed, helmReleaseChecksumPath: [option] }, ruleCatalog)
+        .helmReleaseChecksumPath,
+    ).toEqual(expected);
+    expect(
+      readConfig({ ...cm, data: { helmReleaseChecksumPath: option } }, ruleCatalog)
+        .helmReleaseChecksumPath,
+    ).toEqual(expected);
+    expect(() =>
+      readConfig({ ...cm, data: { helmReleaseChecksumPath: `${option},x=a[].b` } }, ruleCatalog),
+    ).toThrow('data.helmReleaseChecksumPath: entry 2 is not chart=path.in.values');
+  });
+
+  it('check fails on a missing post-renderer entry', () => {
+    const checked = run(resourceList([es, helmRelease('web', appTemplate('web-secret'))]), {
+      settings: { mode: 'check' },
+    });
+    expect(checked.exitCode).toBe(1);
+    expect(resultsOf(checked.stdout).map((r) => (r.field as Obj | undefined)?.path)).toContain(
+      'spec.postRenderers',
+    );
   });
 
   it('a name it cannot evaluate matches nothing', () => {

@@ -119,8 +119,75 @@ function strip(item: Obj, checksumKey: string): Obj {
   };
   const path = templatePathOf(copy.kind as string, copy.apiVersion as string);
   if (path) drop(path, checksumKey);
+  // A HelmRelease's checksum is its post-renderer entry, which the generated input never has.
+  if (copy.kind === 'HelmRelease' && isObj(copy.spec)) delete copy.spec.postRenderers;
   if (isStoreOrSource(copy)) drop(['metadata'], waveKey);
   return copy;
+}
+
+/**
+ * The output without the post-renderer entries appended to HelmReleases (the generated input has
+ * none): a block `postRenderers:` line and the lines below it that are deeper or its list's
+ * entries, a JSON document's `"postRenderers": [` to its `],`, or a flow `postRenderers: [...]`
+ * entry inserted into a flow mapping's line.
+ */
+function withoutPostRenderers(text: string): string {
+  const lines = text.split('\n');
+  const kept: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = withoutFlowEntry(lines[i] as string);
+    const json = /^( *)"postRenderers": ?\[\r?$/.exec(line);
+    if (json) {
+      const close = new RegExp(`^${json[1]}\\],?\\r?$`);
+      while (i + 1 < lines.length && !close.test(lines[i + 1] as string)) i++;
+      i++;
+      continue;
+    }
+    const m = /^( *)postRenderers:\r?$/.exec(line);
+    if (!m) {
+      kept.push(line);
+      continue;
+    }
+    const indent = (m[1] as string).length;
+    const inside = (next: string) => {
+      const own = (/^ */.exec(next) as RegExpExecArray)[0].length;
+      return own > indent || (own === indent && next.slice(own).startsWith('- '));
+    };
+    while (i + 1 < lines.length && inside(lines[i + 1] as string)) i++;
+  }
+  return kept.join('\n');
+}
+
+/**
+ * `{postRenderers: [ … ], rest}` → `{rest}` (or `"postRenderers":[…],` in a JSON document): the
+ * list skipped bracket by bracket, strings whole.
+ */
+function withoutFlowEntry(line: string): string {
+  const found = /"?postRenderers"?: ?\[/.exec(line);
+  if (!found) return line;
+  const start = found.index;
+  let depth = 0;
+  for (let i = start + found[0].length - 1; i < line.length; i++) {
+    const c = line[i];
+    if (c === '"') {
+      for (i++; i < line.length && line[i] !== '"'; i++) if (line[i] === '\\') i++;
+    } else if (c === '[' || c === '{') depth++;
+    else if ((c === ']' || c === '}') && --depth === 0) {
+      const rest = line.slice(i + 1);
+      return line.slice(0, start) + rest.replace(/^, ?/, '');
+    }
+  }
+  return line;
+}
+
+/** The checksum in a HelmRelease's post-renderer entry (the same in each of its patches). */
+function releaseChecksum(item: Obj, key: string): string | undefined {
+  const list = getAt(item, ['spec', 'postRenderers']);
+  const first = Array.isArray(list) ? getAt(list[0], ['kustomize', 'patches']) : undefined;
+  const entry = Array.isArray(first) ? getAt(first[0], ['patch']) : undefined;
+  const found =
+    typeof entry === 'string' ? new RegExp(`"${key}": "([0-9a-f]{64})"`).exec(entry) : null;
+  return found?.[1];
 }
 
 function annotation(item: Obj, metaPath: readonly string[], key: string): Json | undefined {
@@ -205,6 +272,12 @@ function checkCase(s: Scenario, mode: Mode, layout: Layout): void {
       const want = expected.checksums.get(index) ?? annotation(inputItem, path, ck);
       expect(annotation(item, path, ck), `checksum of item ${index}\n${context()}`).toEqual(want);
     }
+    if (item.kind === 'HelmRelease') {
+      const got = releaseChecksum(item, ck);
+      expect(got, `checksum of release ${index}\n${context()}`).toEqual(
+        expected.checksums.get(index),
+      );
+    }
     if (isStoreOrSource(item)) {
       const wave = expected.waves.get(index);
       const want =
@@ -236,15 +309,18 @@ function checkCase(s: Scenario, mode: Mode, layout: Layout): void {
       back.items[consumer]?.kind as string,
       back.items[consumer]?.apiVersion as string,
     );
+    const item = back.items[consumer] as Obj;
     expect(
-      path && annotation(back.items[consumer] as Obj, path, ck),
+      path ? annotation(item, path, ck) : releaseChecksum(item, ck),
       `edge ${es} → ${consumer}`,
     ).toMatch(/^[0-9a-f]{64}$/);
   }
 
   // (b) lines survive in order.
   if (mode !== 'json') {
-    const body = mode === 'list' ? withoutResults(text, out.stdout) : out.stdout;
+    const body = withoutPostRenderers(
+      mode === 'list' ? withoutResults(text, out.stdout) : out.stdout,
+    );
     expect(lineDiff(text, body, { checksum: ck }), context()).toBeUndefined();
     // (f) no inserted line between a comment and the key below it.
     expect(commentDiff(text, body, { checksum: ck }), context()).toBeUndefined();
@@ -303,8 +379,8 @@ function checkModeCase(s: Scenario, mode: Mode, layout: Layout, viaOption: boole
     // The fix names how to render for the input's form: kpt for a ResourceList, else a stream.
     const proposals =
       mode === 'stream'
-        ? /render the manifests with secret-rollout \(secret-rollout < in\.yaml > out\.yaml\) to set /
-        : /run kpt fn render to set /;
+        ? /render the manifests with secret-rollout \(secret-rollout < in\.yaml > out\.yaml\) to (set|append) /
+        : /run kpt fn render to (set|append) /;
     if (mode === 'stream') {
       const errors = chk.stderr.split('\n').filter((l) => l.startsWith('error: '));
       expect(errors.length, context()).toBeGreaterThan(0);
@@ -335,7 +411,7 @@ function annotationsByIdentity(items: Obj[], ck: string): Record<string, unknown
     const id = `${item.apiVersion} ${item.kind} ${m.namespace || ''}/${m.name}`;
     const path = templatePathOf(item.kind as string, item.apiVersion as string);
     out[id] = {
-      checksum: path ? annotation(item, path, ck) : undefined,
+      checksum: path ? annotation(item, path, ck) : releaseChecksum(item, ck),
       wave: annotation(item, ['metadata'], waveKey),
     };
   }
