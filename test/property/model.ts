@@ -136,7 +136,11 @@ function uses(podSpec: Obj): Map<string, Keys> {
 function valuesUses(values: Json | undefined): Map<string, Keys> {
   const out = new Map<string, Keys>();
   const visit = (node: Json | undefined, path: (string | number)[]) => {
-    if (Array.isArray(node)) node.forEach((child, i) => visit(child, [...path, i]));
+    if (Array.isArray(node)) {
+      node.forEach((child, i) => {
+        visit(child, [...path, i]);
+      });
+    }
     if (!isObj(node)) return;
     for (const [key, child] of Object.entries(node)) {
       const parent = path[path.length - 1];
