@@ -7,7 +7,8 @@ export function lineDiff(
   output: string,
   keys: { checksum: string },
 ): string | undefined {
-  const aligned = align(input, withoutOurPostRenderers(input, output), keys);
+  const [a, b] = ourPatchesAside(input, output);
+  const aligned = align(a, b, keys);
   return typeof aligned === 'string' ? aligned : undefined;
 }
 
@@ -20,10 +21,10 @@ export function commentDiff(
   output: string,
   keys: { checksum: string },
 ): string | undefined {
-  const ours = withoutOurPostRenderers(input, output);
-  const aligned = align(input, ours, keys);
+  const [inputText, ours] = ourPatchesAside(input, output);
+  const aligned = align(inputText, ours, keys);
   if (typeof aligned === 'string') return aligned;
-  const a = input.split('\n').map((l) => l.replace(/\r$/, ''));
+  const a = inputText.split('\n').map((l) => l.replace(/\r$/, ''));
   const b = ours.split('\n').map((l) => l.replace(/\r$/, ''));
   const isContent = (l: string) => l.trim() !== '' && !l.trimStart().startsWith('#');
   for (let i = 0; i < a.length; i++) {
@@ -198,10 +199,9 @@ const marker = '# secret-rollout: checksums of what this release reads';
  * anywhere (then it is ours).
  */
 export function withoutOurPostRenderers(input: string, output: string): string {
-  // Appended entries add marker lines; an entry updated in place (or text of the input that
-  // holds the marker) is compared line by line as usual.
-  const count = (text: string) => text.split(marker).length - 1;
-  if (count(output) <= count(input)) return output;
+  // An appended entry adds a `kustomize` key; one updated in place does not.
+  const count = (text: string) => text.split(/"?kustomize"?:/).length - 1;
+  if (!output.includes(marker) || count(output) <= count(input)) return output;
   const created = !input.includes('postRenderers');
   const lines = output.split('\n');
   const indentOf = (line: string) => (/^ */.exec(line) as RegExpExecArray)[0].length;
@@ -238,6 +238,38 @@ export function withoutOurPostRenderers(input: string, output: string): string {
       );
     })
     .join('\n');
+}
+
+/**
+ * Input and output with our post-renderer entries aside: appended ones dropped from the output
+ * and, where the input holds the marker (an entry a render updates in place), every `patch:`
+ * value on both sides written as `~`, its block scalar lines dropped: those values are ours to set.
+ */
+function ourPatchesAside(input: string, output: string): [string, string] {
+  const appended = withoutOurPostRenderers(input, output);
+  if (!input.includes(marker)) return [input, appended];
+  return [withoutPatchValues(input), withoutPatchValues(appended)];
+}
+
+function withoutPatchValues(text: string): string {
+  const lines = text.split('\n');
+  const kept: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    const m = /^( *)(- )?"?patch"?: ?(.*?)(\r?)$/.exec(line);
+    if (!m) {
+      kept.push(line);
+      continue;
+    }
+    const [, indent = '', dash = '', value = '', cr = ''] = m;
+    kept.push(`${indent}${dash}patch: ~${cr}`);
+    if (!/^[|>]/.test(value)) continue;
+    const column = indent.length + dash.length;
+    const inside = (l: string) =>
+      l.trim() === '' || (/^ */.exec(l) as RegExpExecArray)[0].length > column;
+    while (i + 1 < lines.length && inside(lines[i + 1] as string)) i++;
+  }
+  return kept.join('\n');
 }
 
 /** A line without the flow (or JSON) entries holding the marker, and an emptied list we created. */
