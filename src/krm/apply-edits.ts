@@ -74,8 +74,9 @@ export function applyEdits(
       value = resource.value;
       if (whole) value = 'value' in whole ? whole.value : null;
       // A parsed alias is the anchored object itself: an edit applied there would also appear
-      // wherever it is aliased, and the proof would accept an edit that changes those places.
-      else if (/[&*]/.test(text)) value = unshared(resource.value);
+      // wherever it is aliased, and the proof would accept an edit that changes those places
+      // (an entry appended to a list another key aliases). So in a whole re-read value too.
+      if (/[&*]/.test(text)) value = unshared(value);
       if (isObject(value)) for (const edit of itemEdits) applyToValue(value, edit);
       return value;
     };

@@ -246,11 +246,13 @@ const formatKey = (key: string) => formatScalar(key, 'plain');
 /**
  * Whether a literal block scalar holds the string exactly: more than one line, something on
  * them, only printable characters (a block scalar has no escapes: `\r`, controls, a BOM or a
- * lone surrogate cannot be written), no line of only white space (read as indentation).
+ * lone surrogate cannot be written), no line of only white space (read as indentation), at most
+ * one line break at the end (`|+` would also keep the blank lines that follow it in the item).
  */
 function literalFits(value: string): boolean {
   return (
     value.includes('\n') &&
+    !value.endsWith('\n\n') &&
     /[^\n]/.test(value) &&
     !/(?![\t\n])[\p{Cc}\p{Cs}\u2028\u2029\ufeff]/u.test(value) &&
     !/(?:^|\n)[ \t]+(?:\n|$)/.test(value)
