@@ -432,8 +432,25 @@ describe('hostile items: edited correctly or refused with one line naming field,
     const [item] = readBack(out.text, 'stream', true).items;
     expect(specOf(item).postRenderers).toEqual([{ deep }]);
   });
-});
 
+  it('an entry nested deeper than the reader follows: refused, whatever the layout or format', () => {
+    let deep: Json = 'leaf';
+    for (let i = 0; i < 600; i++) deep = i % 2 ? { k: deep } : [deep];
+    const edit = (i: number) => [append(i, { deep })];
+    const text = hr('  postRenderers: []\n');
+    const out = apply(text, edit);
+    expect(out.errors).toEqual([
+      'item 0 (HelmRelease app): the entry for spec.postRenderers nests deeper than the 500 levels the reader follows',
+    ]);
+    expect(out.text).toBe(text);
+    const json = JSON.stringify({
+      apiVersion: 'config.kubernetes.io/v1',
+      kind: 'ResourceList',
+      items: [load(text)],
+    });
+    expect(apply(json, edit).errors).toHaveLength(1);
+  });
+});
 describe('cost: bounded by the item and the entry, counted', () => {
   it('one re-read of the edited item per proof, whatever the entry’s size', () => {
     for (const size of [1, 10, 100, 1000]) {

@@ -22,6 +22,7 @@ import {
   editText,
   reparseItem,
   type Splice,
+  tooDeep,
 } from './yaml/splice.js';
 
 /** An item's edits as applied to its text (`splices`), and the value it must then read as. */
@@ -61,7 +62,9 @@ export function applyEdits(
     const span = input.items[resource.index]?.span;
     if (!span) {
       // JSON: the value itself is the output, edited below once no edit is refused.
-      const refusal = itemEdits.map((edit) => notAList(resource.value, edit)).find(Boolean);
+      const refusal = itemEdits
+        .map((edit) => tooDeep(edit) ?? notAList(resource.value, edit))
+        .find(Boolean);
       if (refusal) refused.set(resource.index, refusal);
       continue;
     }
