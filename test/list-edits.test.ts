@@ -329,6 +329,28 @@ describe('applying twice is detectable', () => {
   });
 });
 
+describe('an appended entry updated in place on a later run', () => {
+  it('a MappingEdit into it sets the patch: a | block stays one, at its indentation', () => {
+    const once = appended(hr('  postRenderers:\n  - kustomize: {}\n  interval: 5m\n\n')).text;
+    const newer = patch.replace('abc', 'def');
+    const update: MappingEdit = {
+      item: 0,
+      path: ['spec', 'postRenderers', 1, 'kustomize', 'patches', 0],
+      key: 'patch',
+      value: newer,
+    };
+    const out = apply(once, () => [update]);
+    expect(out.errors).toEqual([]);
+    expect(out.text).toBe(once.replace('checksum/x: abc', 'checksum/x: def'));
+    // Without its final line break (`|-`); on one line it is double-quoted; blank lines after stay.
+    const strip = apply(once, () => [{ ...update, value: newer.trimEnd() }]).text;
+    expect(strip).toBe(once.replace('patch: |', 'patch: |-').replace('abc', 'def'));
+    const line = apply(once, () => [{ ...update, value: 'one line' }]).text;
+    expect(line).toContain('      - patch: "one line"\n        target:');
+    expect(specOf(load(line) as Json).interval).toBe('5m');
+  });
+});
+
 describe('check mode words an appended entry without the input’s text', () => {
   it('names the list, its entries, the fix; the entry only in field.proposedValue', () => {
     const text = hr('  postRenderers:\n  - kustomize: {patches: [{patch: SECRET-LOOKING-TEXT}]}\n');

@@ -92,15 +92,29 @@ export const locateByCst: Locator = (text, entry, path, key) => {
   const reached = reach(text, entry, path, key);
   if (!reached || 'kind' in reached) return reached;
   const { isAlias, isScalar } = loadYaml();
-  const { value } = reached;
+  const { value, keyStart } = reached;
   if (!(isScalar(value) || isAlias(value)) || !value.range) return undefined;
   const style = isScalar(value) ? styles[value.type ?? ''] : undefined;
-  if (style) return { kind: 'value', start: value.range[0], end: value.range[1], style };
-  // A block scalar or an alias: replaced by a one-line double-quoted value. A block scalar's
-  // range ends after its last line break, which the replacement must keep.
-  const end = value.range[1];
-  const keep = text[end - 1] === '\n' ? (text[end - 2] === '\r' ? 2 : 1) : 0;
-  return { kind: 'value', start: value.range[0], end: end - keep, style: 'double' };
+  const [start, end] = value.range;
+  if (style) return { kind: 'value', start, end, style };
+  if (isAlias(value)) return { kind: 'value', start, end, style: 'double' };
+  // A block scalar: a multi-line value stays one, at the same indentation (a checksum patch in
+  // a post-renderer updated in place); a one-line value is double-quoted. Its range runs on over
+  // its last line break and the blank lines after it, which stay.
+  const body = text.slice(start, end).replace(/(?:\r?\n[ \t]*)+$/, '');
+  const header = text.indexOf('\n', start);
+  const column = columnOf(text, keyStart);
+  let indent = column + 2;
+  for (let at = header + 1; header >= 0 && at < start + body.length; ) {
+    const line = lineAt(text, at);
+    if (line.end > line.start + line.indent) {
+      indent = line.indent;
+      break;
+    }
+    at = line.next;
+  }
+  const block = { column, indent };
+  return { kind: 'value', start, end: start + body.length, style: 'double', block };
 };
 
 /**
