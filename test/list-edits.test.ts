@@ -118,7 +118,9 @@ function apply(text: string, edits: (item: number) => Edit[]) {
   counted.located = 0;
   const edited = applyEdits(input, read.resources, all, results, read.aliased, read.projected);
   const errors = results.filter((r) => r.severity === 'error').map((r) => r.message);
-  return { text: writeOutput(input, edited, results).join(''), errors, read };
+  // As run.ts: an error leaves every item as it came.
+  const output = writeOutput(input, errors.length > 0 ? new Map() : edited, results).join('');
+  return { text: output, errors, read };
 }
 const appended = (text: string) => apply(text, (i) => [append(i)]);
 
@@ -398,6 +400,15 @@ describe('hostile items: edited correctly or refused with one line naming field,
   it('a list another key aliases: appending would change both', () => {
     expectRefused(hr('  postRenderers: &pr\n  - kustomize: {}\n  copy: *pr\n'), 7, 3);
     expectRefused(hr('  postRenderers: &pr [{kustomize: {}}]\n  copy: *pr\n'), 7, 3);
+  });
+
+  it('a list another item of the ResourceList aliases: refused there too, with the list named', () => {
+    const text = `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: helm.toolkit.fluxcd.io/v2\n  kind: HelmRelease\n  metadata: {name: app, namespace: shop}\n  spec:\n    postRenderers: &pr\n    - kustomize: {}\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: c, namespace: shop}\n  data:\n    copy: *pr\n`;
+    const out = apply(text, (i) => (i === 0 ? [append(i)] : []));
+    expect(out.errors).toEqual([
+      'item 0 (HelmRelease app): the edit of spec.postRenderers is inside a YAML anchor that other items alias: it would change them too at line 8, column 5',
+    ]);
+    expect(readBack(out.text, 'list', true).items).toEqual(readBack(text, 'list', true).items);
   });
 
   it('a list that is itself an alias, or comes from a merge key', () => {

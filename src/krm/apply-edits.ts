@@ -13,6 +13,7 @@ import { editRefused } from '../model/result-rules.js';
 import { plainResult, type Result } from '../model/results.js';
 import { type Input, parseItem, wholeDocument } from './read.js';
 import { lineBreakOf } from './yaml/lines.js';
+import { whereIs } from './yaml/locate-cst.js';
 import { located } from './yaml/parse.js';
 import type { ItemSpan, Span } from './yaml/spans.js';
 import {
@@ -90,11 +91,7 @@ export function applyEdits(
       applied.set(resource.index, { span, text, edits: itemEdits, splices, expected });
     } catch (error) {
       if (!(error instanceof EditError)) throw error;
-      const { message, offset } = error;
-      refused.set(
-        resource.index,
-        offset === undefined ? message : located(message, text, offset, span.start, input.text),
-      );
+      refused.set(resource.index, where(error, text, span.start, input.text));
     }
   }
   // A JSON input is written from its value: edited only when nothing is refused, as a YAML input
@@ -115,13 +112,16 @@ export function applyEdits(
           one.splices = editText(text, span.entry, edits, one.expected, lineBreak, reparse);
         }
         if (!provenInDocument(inDocument, new Map([[index, one]]), false)) {
+          // An appended entry's list is named, with where it is.
+          const append = one.edits.find(isListEntryEdit);
           throw new EditError(
-            'the edit is inside a YAML anchor that other items alias: it would change them too',
+            `the edit${append ? ` of ${listField(append)}` : ''} is inside a YAML anchor that other items alias: it would change them too`,
+            append && whereIs(one.text, one.span.entry, append.path, append.key),
           );
         }
       } catch (error) {
         if (!(error instanceof EditError)) throw error;
-        refused.set(index, error.message);
+        refused.set(index, where(error, one.text, one.span.start, input.text));
       }
     };
     // All edits at once, one re-read; where that fails, each half the same way, down to single
@@ -156,6 +156,12 @@ export function applyEdits(
     } else if (one) edited.set(resource.index, one.splices);
   }
   return edited;
+}
+
+/** A refusal's message, with the line and column in the input where it has an offset. */
+function where(error: EditError, text: string, spanStart: number, input: string): string {
+  const { message, offset } = error;
+  return offset === undefined ? message : located(message, text, offset, spanStart, input);
 }
 
 /**
