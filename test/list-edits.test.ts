@@ -325,6 +325,11 @@ describe('applying twice is detectable', () => {
     expect(hasListEntry(value, append(0))).toBe(false);
     const once = appended(text).text;
     expect(hasListEntry(load(once) as Json, append(0))).toBe(true);
+    // Whatever the key order, and for objects without a prototype (as some readers build them).
+    const reordered = Object.assign(Object.create(null) as JsonObject, {
+      kustomize: { patches: [{ patch, target: { kind: 'Deployment' } }] },
+    });
+    expect(hasListEntry({ spec: { postRenderers: [reordered] } }, append(0))).toBe(true);
     // The edit itself is not idempotent: the rule planning it asks hasListEntry first.
     const twice = appended(once).text;
     expect(((load(twice) as Obj).spec as Obj).postRenderers).toHaveLength(3);
