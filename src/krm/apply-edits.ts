@@ -13,6 +13,7 @@ import { editRefused } from '../model/result-rules.js';
 import { plainResult, type Result } from '../model/results.js';
 import { type Input, parseItem, wholeDocument } from './read.js';
 import { lineBreakOf } from './yaml/lines.js';
+import { whereIs } from './yaml/locate-cst.js';
 import { located } from './yaml/parse.js';
 import type { ItemSpan, Span } from './yaml/spans.js';
 import {
@@ -22,6 +23,7 @@ import {
   editText,
   reparseItem,
   type Splice,
+  tooDeep,
 } from './yaml/splice.js';
 
 /** An item's edits as applied to its text (`splices`), and the value it must then read as. */
@@ -61,7 +63,9 @@ export function applyEdits(
     const span = input.items[resource.index]?.span;
     if (!span) {
       // JSON: the value itself is the output, edited below once no edit is refused.
-      const refusal = itemEdits.map((edit) => notAList(resource.value, edit)).find(Boolean);
+      const refusal = itemEdits
+        .map((edit) => tooDeep(edit) ?? notAList(resource.value, edit))
+        .find(Boolean);
       if (refusal) refused.set(resource.index, refusal);
       continue;
     }
@@ -74,8 +78,9 @@ export function applyEdits(
       value = resource.value;
       if (whole) value = 'value' in whole ? whole.value : null;
       // A parsed alias is the anchored object itself: an edit applied there would also appear
-      // wherever it is aliased, and the proof would accept an edit that changes those places.
-      else if (/[&*]/.test(text)) value = unshared(resource.value);
+      // wherever it is aliased, and the proof would accept an edit that changes those places
+      // (an entry appended to a list another key aliases). So in a whole re-read value too.
+      if (/[&*]/.test(text)) value = unshared(value);
       if (isObject(value)) for (const edit of itemEdits) applyToValue(value, edit);
       return value;
     };
@@ -86,11 +91,7 @@ export function applyEdits(
       applied.set(resource.index, { span, text, edits: itemEdits, splices, expected });
     } catch (error) {
       if (!(error instanceof EditError)) throw error;
-      const { message, offset } = error;
-      refused.set(
-        resource.index,
-        offset === undefined ? message : located(message, text, offset, span.start, input.text),
-      );
+      refused.set(resource.index, where(error, text, span.start, input.text));
     }
   }
   // A JSON input is written from its value: edited only when nothing is refused, as a YAML input
@@ -111,13 +112,16 @@ export function applyEdits(
           one.splices = editText(text, span.entry, edits, one.expected, lineBreak, reparse);
         }
         if (!provenInDocument(inDocument, new Map([[index, one]]), false)) {
+          // An appended entry's list is named, with where it is.
+          const append = one.edits.find(isListEntryEdit);
           throw new EditError(
-            'the edit is inside a YAML anchor that other items alias: it would change them too',
+            `the edit${append ? ` of ${listField(append)}` : ''} is inside a YAML anchor that other items alias: it would change them too`,
+            append && whereIs(one.text, one.span.entry, append.path, append.key),
           );
         }
       } catch (error) {
         if (!(error instanceof EditError)) throw error;
-        refused.set(index, error.message);
+        refused.set(index, where(error, one.text, one.span.start, input.text));
       }
     };
     // All edits at once, one re-read; where that fails, each half the same way, down to single
@@ -152,6 +156,12 @@ export function applyEdits(
     } else if (one) edited.set(resource.index, one.splices);
   }
   return edited;
+}
+
+/** A refusal's message, with the line and column in the input where it has an offset. */
+function where(error: EditError, text: string, spanStart: number, input: string): string {
+  const { message, offset } = error;
+  return offset === undefined ? message : located(message, text, offset, spanStart, input);
 }
 
 /**

@@ -2,7 +2,7 @@
 // data key of Argo CD's argocd-cm, or a reference's name inside a list entry, targetNames), or
 // append one entry to a list of an item (a HelmRelease's spec.postRenderers), creating the list
 // and the mappings on the way when missing. Nothing else of the item is rewritten.
-import { isDeepStrictEqual } from 'node:util';
+import { canonicalJson } from './hash.js';
 import type { Json, JsonObject } from './json.js';
 import { fieldPath, getPath, type Keys, type Trail } from './path.js';
 
@@ -51,11 +51,14 @@ export function listField(edit: ListEntryEdit): string {
 
 /**
  * Whether the list the edit appends to already holds an entry equal to `edit.entry` (in `value`,
- * the item's value): a second run plans no edit when this says so, so runs converge.
+ * the item's value): a second run plans no edit when this says so, so runs converge. Compared as
+ * canonical JSON, whatever the key order and however the reader built the objects.
  */
 export function hasListEntry(value: Json, edit: ListEntryEdit): boolean {
   const list = getPath(value, [...edit.path, edit.key]);
-  return Array.isArray(list) && list.some((entry) => isDeepStrictEqual(entry, edit.entry));
+  if (!Array.isArray(list)) return false;
+  const wanted = canonicalJson(edit.entry);
+  return list.some((entry) => canonicalJson(entry) === wanted);
 }
 
 /** Sets an annotation in the metadata mapping at `metadataPath`. */

@@ -92,15 +92,29 @@ export const locateByCst: Locator = (text, entry, path, key) => {
   const reached = reach(text, entry, path, key);
   if (!reached || 'kind' in reached) return reached;
   const { isAlias, isScalar } = loadYaml();
-  const { value } = reached;
+  const { value, keyStart } = reached;
   if (!(isScalar(value) || isAlias(value)) || !value.range) return undefined;
   const style = isScalar(value) ? styles[value.type ?? ''] : undefined;
-  if (style) return { kind: 'value', start: value.range[0], end: value.range[1], style };
-  // A block scalar or an alias: replaced by a one-line double-quoted value. A block scalar's
-  // range ends after its last line break, which the replacement must keep.
-  const end = value.range[1];
-  const keep = text[end - 1] === '\n' ? (text[end - 2] === '\r' ? 2 : 1) : 0;
-  return { kind: 'value', start: value.range[0], end: end - keep, style: 'double' };
+  const [start, end] = value.range;
+  if (style) return { kind: 'value', start, end, style };
+  if (isAlias(value)) return { kind: 'value', start, end, style: 'double' };
+  // A block scalar: a multi-line value stays one, at the same indentation (a checksum patch in
+  // a post-renderer updated in place); a one-line value is double-quoted. Its range runs on over
+  // its last line break and the blank lines after it, which stay.
+  const body = text.slice(start, end).replace(/(?:\r?\n[ \t]*)+$/, '');
+  const header = text.indexOf('\n', start);
+  const column = columnOf(text, keyStart);
+  let indent = column + 2;
+  for (let at = header + 1; header >= 0 && at < start + body.length; ) {
+    const line = lineAt(text, at);
+    if (line.end > line.start + line.indent) {
+      indent = line.indent;
+      break;
+    }
+    at = line.next;
+  }
+  const block = { column, indent };
+  return { kind: 'value', start, end: start + body.length, style: 'double', block };
 };
 
 /**
@@ -124,10 +138,13 @@ export function locateListByCst(
   const step = parentColumn < 0 ? 2 : Math.max(keyColumn - parentColumn, 1);
   const range = value?.range;
   if (isSeq(value) && range && !value.flow) {
-    // The list's value ends after its last entry's line (and that line's comment).
+    // After the line where the last entry's value ends (and that line's comment): the list's own
+    // range runs on to the next key's indentation.
+    const lastEnd = contentEnd(value);
+    if (lastEnd === undefined) return undefined;
     const dash = columnOf(text, range[0]);
     const seqIndent = dash > keyColumn ? 'wide' : 'compact';
-    return { kind: 'append', at: lineEnd(text, range[1]), dash, step, seqIndent };
+    return { kind: 'append', at: lineEnd(text, lastEnd), dash, step, seqIndent };
   }
   const empty = (isSeq(value) && value.items.length === 0) || isScalar(value) || value === null;
   if (isScalar(value) && value.value !== null) return undefined;
@@ -153,6 +170,23 @@ export function locateListByCst(
     return open < 0 ? undefined : { kind: 'append-flow', at: open + 1, empty: true };
   }
   return { kind: 'append-flow', at: lastEnd, empty: false };
+}
+
+/**
+ * Where a block collection's text ends: the end of its last scalar or flow collection. The
+ * library's ranges of block collections run on over the comments and indentation after them.
+ */
+function contentEnd(node: Node | null | undefined): number | undefined {
+  const { isMap, isScalar, isSeq } = loadYaml();
+  if (isSeq(node) && !node.flow) return contentEnd(node.items.at(-1) as Node | null);
+  if (isMap(node) && !node.flow) {
+    const last = node.items.at(-1);
+    const value = last?.value as Node | null | undefined;
+    // `key:` with nothing after it: its null has no text.
+    const empty = !value || (isScalar(value) && value.range?.[0] === value.range?.[1]);
+    return empty ? (last?.key as Node | null)?.range?.[1] : contentEnd(value);
+  }
+  return node?.range?.[1];
 }
 
 /** The start of the line after the one `offset` is on (or `offset` itself, a line start after a break). */
@@ -208,14 +242,19 @@ function insertionSite(
       ? undefined
       : { kind: 'flow', at: at + 1, empty: map.items.length === 0, missing };
   }
-  const firstKey = map.items[0]?.key as Node | undefined;
-  const start = firstKey?.range?.[0];
-  if (start === undefined) return undefined;
-  const keyColumn = columnOf(text, start);
-  const lineStart = start - keyColumn;
-  // Only before a key that starts its own line, or an explicit `? key` entry (not after `- `).
-  const prefix = text.slice(lineStart, start);
-  if (!/^ *(\? +)?$/.test(prefix)) return undefined;
+  // Only before a key that starts its own line, or an explicit `? key` entry: not after `- `,
+  // so in a list entry (a ResourceList's item) before its second key.
+  let lineStart = 0;
+  let prefix: string | undefined;
+  for (const pair of map.items.slice(0, 2)) {
+    const start = (pair.key as Node | null)?.range?.[0];
+    if (start === undefined) return undefined;
+    lineStart = start - columnOf(text, start);
+    prefix = text.slice(lineStart, start);
+    if (/^ *(\? +)?$/.test(prefix)) break;
+    prefix = undefined;
+  }
+  if (prefix === undefined) return undefined;
   const column = prefix.length - prefix.trimStart().length;
   return {
     kind: 'lines',

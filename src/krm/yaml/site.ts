@@ -8,8 +8,17 @@ import { isObject, type Json } from '../../model/json.js';
 export type ScalarStyle = 'plain' | 'single' | 'double';
 
 export type Site =
-  /** The annotation exists: replace its value, keeping the quoting style. */
-  | { kind: 'value'; start: number; end: number; style: ScalarStyle }
+  /**
+   * The key exists: replace its value, keeping the quoting style; `block`: it is a block scalar
+   * whose key is at `column`, its lines at `indent`, which a multi-line value stays.
+   */
+  | {
+      kind: 'value';
+      start: number;
+      end: number;
+      style: ScalarStyle;
+      block?: { column: number; indent: number };
+    }
   /** Insert block lines at a line start: `missing` mappings, then the annotation. */
   | { kind: 'lines'; at: number; indent: number; step: number; missing: readonly string[] }
   /** Insert into a flow mapping right after its `{`. */
@@ -71,9 +80,16 @@ export function spliceAt(
 ): Splice {
   if (json && site.kind !== 'lines') return jsonSplice(text, site, key, value, lineBreak, json);
   switch (site.kind) {
-    case 'value':
+    case 'value': {
       // Only a string replaces a value: a list entry's site is a ListSite.
-      return { start: site.start, end: site.end, text: formatScalar(value as string, site.style) };
+      const string = value as string;
+      const { block } = site;
+      const text =
+        block && literalFits(string)
+          ? blockLiteral('', string, ' '.repeat(block.indent), lineBreak, block.column)
+          : formatScalar(string, site.style);
+      return { start: site.start, end: site.end, text };
+    }
     case 'lines': {
       // Mixed line endings: use the one of the line the new lines follow (or precede).
       lineBreak = localLineBreak(text, site.at, lineBreak);
@@ -246,11 +262,13 @@ const formatKey = (key: string) => formatScalar(key, 'plain');
 /**
  * Whether a literal block scalar holds the string exactly: more than one line, something on
  * them, only printable characters (a block scalar has no escapes: `\r`, controls, a BOM or a
- * lone surrogate cannot be written), no line of only white space (read as indentation).
+ * lone surrogate cannot be written), no line of only white space (read as indentation), at most
+ * one line break at the end (`|+` would also keep the blank lines that follow it in the item).
  */
 function literalFits(value: string): boolean {
   return (
     value.includes('\n') &&
+    !value.endsWith('\n\n') &&
     /[^\n]/.test(value) &&
     !/(?![\t\n])[\p{Cc}\p{Cs}\u2028\u2029\ufeff]/u.test(value) &&
     !/(?:^|\n)[ \t]+(?:\n|$)/.test(value)

@@ -7,6 +7,7 @@ import { type Edit, isListEntryEdit, type ListEntryEdit, listField } from '../..
 import { isObject, type Json, type JsonObject } from '../../model/json.js';
 import { locateByCst, locateListByCst, seqIndentOf, whereIs } from './locate-cst.js';
 import { locateByLines } from './locate-lines.js';
+import { maxDepth } from './nesting.js';
 import { parseYaml } from './parse.js';
 import { isPlainLayout } from './plain-layout.js';
 import {
@@ -67,6 +68,29 @@ export function applyToValue(value: JsonObject, edit: Edit): void {
   }
 }
 
+/**
+ * Why an entry cannot be appended however the item is written: nested deeper than the readers
+ * follow, the output would be refused when read again (the proof, the next run). Counted before
+ * any text is written, without recursion. The item's own levels above the entry: its path, the
+ * list, and a ResourceList's two.
+ */
+export function tooDeep(edit: Edit): string | undefined {
+  if (!isListEntryEdit(edit) || !nestedBeyond(edit.entry, maxDepth - edit.path.length - 3)) {
+    return undefined;
+  }
+  return `the entry for ${listField(edit)} nests deeper than the ${maxDepth} levels the reader follows`;
+}
+
+/** Whether `value` nests collections more than `levels` deep, counted without recursion. */
+function nestedBeyond(value: Json, levels: number): boolean {
+  let level: Json[] = [value];
+  for (let depth = 0; level.length > 0; depth++) {
+    if (depth > levels) return true;
+    level = level.flatMap((v) => (Array.isArray(v) ? v : isObject(v) ? Object.values(v) : []));
+  }
+  return false;
+}
+
 /** A copy of a value with every mapping's keys in the order the writers use (site.ts). */
 function sortedCopy(value: Json): Json {
   if (Array.isArray(value)) return value.map(sortedCopy);
@@ -109,6 +133,10 @@ export function editText(
     ...edits.filter((e) => isListEntryEdit(e)),
   ];
   const appends = ordered.some(isListEntryEdit);
+  for (const edit of ordered) {
+    const deep = tooDeep(edit);
+    if (deep) throw new EditError(deep);
+  }
   /** The edit's splice in `text`, or undefined where the locators find no site for it. */
   const splice = (locators: readonly Locator[], text: string, edit: Edit) => {
     if (isListEntryEdit(edit)) return appendSplice(text, entry, edit, lineBreak, json);
