@@ -140,6 +140,30 @@ describe('a HelmRelease through run()', () => {
     expect(wave(find(itemsOf(out.stdout), 'ExternalSecret', 'web-secret'))).toBe('-1');
   });
 
+  it('values resolve in the target namespace, valuesFrom in its own', () => {
+    const hr = `apiVersion: helm.toolkit.fluxcd.io/v2beta2
+kind: HelmRelease
+metadata:
+  name: web
+  namespace: flux-system
+spec:
+  targetNamespace: shop
+  valuesFrom:
+    - kind: Secret
+      name: web-secret
+${appTemplate('{{ .Release.Namespace }}-{{ .Release.Name }}').replace(/^/gm, '  ')}
+`;
+    const sources = [es, externalSecret('shop-shop-web', { namespace: 'shop' })];
+    const out = runOk(resourceList([...sources, hr]));
+    const reads = resultsOf(out.stdout).filter(
+      (r) => (r.tags as Obj)?.rule === 'helm-release-reads',
+    );
+    // shop/web-secret is not in flux-system; shop-shop-web is the release's own, in shop.
+    expect(reads.map((r) => r.message)).toEqual([
+      'its release reads Secret shop-shop-web of ExternalSecret shop/shop-shop-web (.Release.Namespace, .Release.Name substituted)',
+    ]);
+  });
+
   it('every ordering form orders its source before it', () => {
     const input = resourceList([es, helmRelease('web', appTemplate('web-secret'))]);
     const out = runOk(input, { ordering: 'depends-on,kapp' });
