@@ -3,7 +3,7 @@
 // field reads it: ordered after its store, one info). On main both were skipped: no checksum, no
 // wave, a "skipped" info.
 import { describe, expect, it } from 'vitest';
-import { run } from '../src/run.js';
+import { plan, run } from '../src/run.js';
 import {
   checksumKey,
   deployment,
@@ -154,5 +154,15 @@ describe('an ExternalSecret with a custom resource target', () => {
     ]);
     expect(out.stderr).not.toMatch(/skipped|unread-source/);
     expect(out.stdout).not.toContain(checksumKey);
+  });
+
+  it('is shown by plan as the kind it writes', () => {
+    const table = plan(resourceList([custom]));
+    expect(table.stdout).toMatch(
+      /ExternalSecret +shop\/settings +writes AppConfig shop\/app-config\n/,
+    );
+    const json = JSON.parse(plan(resourceList([custom]), { format: 'json' }).stdout);
+    const [node] = json.nodes.filter((n: Obj) => n.kind === 'ExternalSecret');
+    expect(node.writes).toEqual([{ kind: 'AppConfig', namespace: 'shop', name: 'app-config' }]);
   });
 });

@@ -88,11 +88,12 @@ export const externalSecret: SourceKind = {
  * like a Secret (configMapKeyRef, configMapRef, volumes, projections); any other kind by no
  * PodSpec field.
  */
-export function targetOf(spec: ExternalSecretSpec): Pick<SecretSource, 'produces'> {
+export function targetOf(spec: ExternalSecretSpec): Pick<SecretSource, 'produces' | 'writtenKind'> {
   const { manifest } = spec;
   if (!manifest) return { produces: 'Secret' };
-  const configMap = manifest.apiVersion === 'v1' && manifest.kind === 'ConfigMap';
-  return { produces: configMap ? 'ConfigMap' : 'CustomResource' };
+  if (manifest.apiVersion === 'v1' && manifest.kind === 'ConfigMap')
+    return { produces: 'ConfigMap' };
+  return { produces: 'CustomResource', writtenKind: manifest.kind };
 }
 
 /**

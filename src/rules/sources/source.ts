@@ -19,6 +19,8 @@ export interface SecretSource {
    * target (`target.manifest`) of a kind no PodSpec field names, which only its store orders.
    */
   produces: ProducedKind | 'CustomResource';
+  /** With `CustomResource`, the kind written (what reports name); else `produces` says it. */
+  writtenKind?: string;
   /** Where it lands: the resource's namespace, or each selected one for cluster kinds. */
   namespace: string | undefined;
   /** Name of the produced Secret (or ConfigMap). */
