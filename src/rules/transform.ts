@@ -15,6 +15,7 @@ import type { WaveNode } from './order/waves.js';
 import { findProducers } from './producers.js';
 import { settle, severityIn } from './rule-table.js';
 import { planSourceAnnotations } from './source-annotations.js';
+import { inputReaders } from './sources/index.js';
 import type { SecretSource } from './sources/source.js';
 import { planTargetNames } from './target-names.js';
 import { planWaves } from './wave-plan.js';
@@ -65,8 +66,21 @@ export function transform(
   const { sources, stores } = producers;
   const { consumersOf, unresolved, keyedReads } = consumption;
   const { checksummed } = checksums;
+  const readersOf = inputReaders(sources, producers.producing);
+  const unreadable = new Set(consumption.consumers.flatMap((c) => (c.error ? [c.resource] : [])));
   const lints = runLints(
-    { resources, bystanders, sources, consumersOf, checksummed, unresolved, keyedReads, config },
+    {
+      resources,
+      bystanders,
+      sources,
+      consumersOf,
+      readersOf,
+      unreadable,
+      checksummed,
+      unresolved,
+      keyedReads,
+      config,
+    },
     severityIn(config),
   );
   // Edits and results in the order of the stages; results then in item order.
