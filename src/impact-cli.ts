@@ -35,7 +35,16 @@ const failure = (message: string): RunOutput => ({
   exitCode: 1,
 });
 
-export function impactCli(args: readonly string[], version: string, cwd: string): RunOutput {
+/**
+ * `planning`: called with the larger side's length once both are read, before they are planned
+ * (main.ts tunes V8 for a large input there, as it does for a run's stdin).
+ */
+export function impactCli(
+  args: readonly string[],
+  version: string,
+  cwd: string,
+  planning?: (largestSide: number) => void,
+): RunOutput {
   const parsed = parseArgs(args, impactArgs);
   if ('error' in parsed) return failure(parsed.error);
   const { positional, settings, fnConfigPath } = parsed;
@@ -69,6 +78,7 @@ export function impactCli(args: readonly string[], version: string, cwd: string)
     }
   }
   const [base, head] = sides as [SideInput, SideInput];
+  planning?.(Math.max(base.text.length, head.text.length));
   const { full, ...out } = impact(base, head, {
     settings,
     format,

@@ -96,6 +96,19 @@ describe('impact on a monorepo (50 applications, a directory each)', () => {
     expect(readFileSync(path.join(scratch, 'whole.md'), 'utf8')).toBe(out.stdout);
   });
 
+  it('tells its caller the larger side once both are read, before planning (main.ts tunes V8 there)', () => {
+    const sizes: number[] = [];
+    impactCli(['base', 'head', '--format', 'json'], '9.9.9', scratch, (n) => sizes.push(n));
+    const joined = (side: string) =>
+      impactCli([side, side, '--format', 'json'], '9.9.9', scratch, (n) => sizes.push(n));
+    joined('base');
+    joined('head');
+    // The larger of the two sides' streams, counted in characters.
+    expect(sizes).toHaveLength(3);
+    expect(sizes[0]).toBe(Math.max(sizes[1] as number, sizes[2] as number));
+    expect(sizes[0]).toBeGreaterThan(50 * 1000);
+  });
+
   it('refuses --max-chars and --output-full where they mean nothing or cannot be done', () => {
     const fails = (...args: string[]) => {
       const out = impact(...args);
