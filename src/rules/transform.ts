@@ -3,7 +3,7 @@
 // the sources' own annotations → Argo CD health check → waves → lints.
 
 import type { Config, Ordering } from '../model/config.js';
-import type { MappingEdit } from '../model/edit.js';
+import type { Edit } from '../model/edit.js';
 import { foldRepeats } from '../model/fold.js';
 import type { Bystander, Resource } from '../model/resource.js';
 import type { ResourceRef, Result } from '../model/results.js';
@@ -21,7 +21,7 @@ import { planTargetNames } from './target-names.js';
 import { planWaves } from './wave-plan.js';
 
 export interface TransformOutput {
-  edits: MappingEdit[];
+  edits: Edit[];
   results: Result[];
   plan: Plan;
 }
