@@ -222,6 +222,36 @@ spec:
   });
 });
 
+describe('operator readers with targetNames hashed', () => {
+  it('keeps the name of a Secret an operator resource reads, with a warning naming the field', () => {
+    const cluster = `apiVersion: postgresql.cnpg.io/v1
+kind: Cluster
+metadata:
+  name: db
+  namespace: ci
+spec:
+  backup:
+    barmanObjectStore:
+      destinationPath: s3://backups/db
+      s3Credentials:
+        accessKeyId: {name: db-backup, key: ACCESS_KEY_ID}
+        secretAccessKey: {name: db-backup, key: ACCESS_SECRET_KEY}
+`;
+    const out = runOk(resourceList([store, fromStore('db-backup'), fromStore('other'), cluster]), {
+      targetNames: 'hashed',
+    }).stdout;
+    const items = itemsOf(out);
+    const target = (name: string) =>
+      ((find(items, 'ExternalSecret', name).spec as Obj).target as Obj | undefined)?.name;
+    expect(target('db-backup')).toBeUndefined();
+    expect(target('other')).toMatch(/^other-/);
+    const unsafe = resultsOf(out).filter((r) => ruleOf(r) === 'target-name-unsafe');
+    expect(unsafe.map((r) => r.message)).toEqual([
+      'ExternalSecret ci/db-backup: not renamed: Cluster ci/db reads its Secret by name (spec.backup.barmanObjectStore.s3Credentials.accessKeyId.name), which a hashed name would break',
+    ]);
+  });
+});
+
 describe('operator readers in plan', () => {
   const trigger = `apiVersion: keda.sh/v1alpha1
 kind: TriggerAuthentication
