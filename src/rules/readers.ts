@@ -37,7 +37,7 @@ export function findReaders(
         for (const source of others) {
           readersOf.set(source, (readersOf.get(source) ?? new Set()).add(resource));
         }
-        const message = `${field} names Secret ${namespace}/${name}, which ${listNames(others)} writes: ordered after it; its controller re-reads the Secret, so no checksum`;
+        const message = `${field} names Secret ${namespace === undefined ? '' : `${namespace}/`}${name}, which ${listNames(others)} writes: ordered after it; its controller re-reads the Secret, so no checksum`;
         results.push(resourceResult(secretReader, resource, message, { path: field }));
       }
     });

@@ -70,7 +70,17 @@ export function transform(
   const { consumersOf, unresolved, keyedReads } = consumption;
   const { checksummed } = checksums;
   const lints = runLints(
-    { resources, bystanders, sources, consumersOf, checksummed, unresolved, keyedReads, config },
+    {
+      resources,
+      bystanders,
+      sources,
+      consumersOf,
+      readersOf: readers.readersOf,
+      checksummed,
+      unresolved,
+      keyedReads,
+      config,
+    },
     severityIn(config),
   );
   // Edits and results in the order of the stages; results then in item order.

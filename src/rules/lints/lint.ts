@@ -17,6 +17,8 @@ export interface LintContext {
   sources: readonly SecretSource[];
   /** The resources whose pod templates read each source. */
   consumersOf: ReadonlyMap<SecretSource, ReadonlySet<Resource>>;
+  /** Operator resources that read each source's Secret (rules/readers.ts): not workloads. */
+  readersOf: ReadonlyMap<SecretSource, ReadonlySet<Resource>>;
   /** Pod templates that carry a checksum, per resource, with the sources each checksum covers. */
   checksummed: ReadonlyMap<
     Resource,

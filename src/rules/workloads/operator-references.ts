@@ -264,6 +264,8 @@ export const readerFields: readonly ReaderField[] = [
   ...persistentVolume,
 ];
 
+const readerKinds: ReadonlySet<string> = new Set(readerFields.map((f) => f.kind));
+
 /** The option's entries as rows: the namespace beside the name under its own key, if given. */
 function optionFields(option: readonly SecretReader[]): ReaderField[] {
   return option.map(({ group, kind, path, namespacePath }) => ({
@@ -320,7 +322,8 @@ export function readerPaths(option: readonly SecretReader[]): ReadonlyMap<string
 
 /** One Secret a reader names: where it is looked up, and the field that names it. */
 export interface NamedSecret {
-  namespace: string;
+  /** Undefined for a namespace-less reader of a row that reads in its own: matched as consumers are. */
+  namespace: string | undefined;
   name: string;
   /** Where the name is, as results print it (`spec.secretTargetRef[0].name`). */
   field: string;
@@ -328,10 +331,12 @@ export interface NamedSecret {
 
 /**
  * The Secrets a resource names through the table's or the option's fields. A name that is not a
- * non-empty string, or a reader with no namespace to look in, names nothing: the reader is not
- * ours to validate, and no order is better than a wrong one.
+ * non-empty string, or a reference with no namespace beside it on a cluster-scoped reader, names
+ * nothing: the reader is not ours to validate, and no order is better than a wrong one.
  */
 export function secretsNamedBy(resource: Resource, option: readonly SecretReader[]): NamedSecret[] {
+  // The kind first, a string comparison: groupOf splits the apiVersion, and this runs per item.
+  if (!readerKinds.has(resource.kind) && !option.some((o) => o.kind === resource.kind)) return [];
   const compiled = readerRows(option).get(kindKey(groupOf(resource.apiVersion), resource.kind));
   if (!compiled) return [];
   const named: NamedSecret[] = [];
@@ -346,7 +351,8 @@ export function secretsNamedBy(resource: Resource, option: readonly SecretReader
         const given = isObject(holder) ? getPath(holder, rule.beside) : undefined;
         if (typeof given === 'string' && given !== '') namespace = given;
       }
-      if (namespace === undefined) return;
+      // A cluster-scoped reader without a namespace beside the name: none to look in.
+      if (namespace === undefined && rule !== 'own') return;
       named.push({ namespace, name: node, field: fieldPath(trail) });
     });
   }
