@@ -139,6 +139,44 @@ spec:
     ]);
   });
 
+  it('orders a ClusterSecretStore after the ExternalSecret whose Secret its auth names (namespace beside it)', () => {
+    const tokenStore = (namespace: string) => `apiVersion: external-secrets.io/v1
+kind: ClusterSecretStore
+metadata:
+  name: vault-ci
+spec:
+  provider:
+    vault:
+      server: https://vault
+      auth:
+        tokenSecretRef: {name: vault-token, key: token, namespace: ${namespace}}
+`;
+    const user = `apiVersion: external-secrets.io/v1
+kind: ExternalSecret
+metadata:
+  name: app
+  namespace: ci
+spec:
+  secretStoreRef: {kind: ClusterSecretStore, name: vault-ci}
+  data:
+  - secretKey: k
+    remoteRef: {key: app}
+`;
+    const wavesFor = (namespace: string) => {
+      const items = itemsOf(
+        runOk(resourceList([store, fromStore('vault-token'), tokenStore(namespace), user])).stdout,
+      );
+      return [
+        wave(find(items, 'ExternalSecret', 'vault-token')),
+        wave(find(items, 'ClusterSecretStore', 'vault-ci')),
+        wave(find(items, 'ExternalSecret', 'app')),
+      ];
+    };
+    expect(wavesFor('ci')).toEqual(['-3', '-2', '-1']);
+    // The Secret in another namespace is not the one the ExternalSecret writes: no edge.
+    expect(wavesFor('other')).toEqual(['-1', '-2', '-1']);
+  });
+
   it('orders a source before a reader it never moves, and writes no checksum on it', () => {
     const trigger = `apiVersion: keda.sh/v1alpha1
 kind: TriggerAuthentication
