@@ -57,6 +57,17 @@ spec:
       generatorRef: {apiVersion: generators.external-secrets.io/v1alpha1, kind: GithubAccessToken, name: gh}
 `;
 
+/** A KEDA TriggerAuthentication reading Secret ci/rabbit-conn; `metadata`: lines to add. */
+const trigger = (metadata = '') => `apiVersion: keda.sh/v1alpha1
+kind: TriggerAuthentication
+metadata:
+  name: rabbit
+  namespace: ci
+${metadata}spec:
+  secretTargetRef:
+  - {parameter: host, name: rabbit-conn, key: host}
+`;
+
 type Obj = Record<string, unknown>;
 const annotationsOf = (item: Obj) =>
   ((item.metadata as Obj).annotations ?? {}) as Record<string, string>;
@@ -178,20 +189,8 @@ spec:
   });
 
   it('orders a source before a reader it never moves, and writes no checksum on it', () => {
-    const trigger = `apiVersion: keda.sh/v1alpha1
-kind: TriggerAuthentication
-metadata:
-  name: rabbit
-  namespace: ci
-  annotations:
-    argocd.argoproj.io/sync-wave: "-5"
-spec:
-  secretTargetRef:
-  - parameter: host
-    name: rabbit-conn
-    key: host
-`;
-    const items = itemsOf(runOk(resourceList([store, fromStore('rabbit-conn'), trigger])).stdout);
+    const early = trigger('  annotations:\n    argocd.argoproj.io/sync-wave: "-5"\n');
+    const items = itemsOf(runOk(resourceList([store, fromStore('rabbit-conn'), early])).stdout);
     expect(wave(find(items, 'ExternalSecret', 'rabbit-conn'))).toBe('-6');
     expect(wave(find(items, 'TriggerAuthentication', 'rabbit'))).toBe('-5');
     const reader = find(items, 'TriggerAuthentication', 'rabbit');
@@ -291,16 +290,7 @@ spec:
 });
 
 describe('operator readers in plan', () => {
-  const trigger = `apiVersion: keda.sh/v1alpha1
-kind: TriggerAuthentication
-metadata:
-  name: rabbit
-  namespace: ci
-spec:
-  secretTargetRef:
-  - {parameter: host, name: rabbit-conn, key: host}
-`;
-  const input = resourceList([store, fromStore('rabbit-conn'), trigger]);
+  const input = resourceList([store, fromStore('rabbit-conn'), trigger()]);
 
   it('lists a reader with what it reads, after its source', () => {
     const lines = plan(input).stdout.split('\n');
