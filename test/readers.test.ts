@@ -188,6 +188,13 @@ spec:
     expect(wavesFor('other')).toEqual(['-1', '-2', '-1']);
   });
 
+  it('counts as a reader for unread-source: a Secret only an operator resource reads is read', () => {
+    const unread = (items: string[]) =>
+      resultsOf(runOk(resourceList(items)).stdout).filter((r) => ruleOf(r) === 'unread-source');
+    expect(unread([store, fromStore('rabbit-conn')])).toHaveLength(1);
+    expect(unread([store, fromStore('rabbit-conn'), trigger()])).toEqual([]);
+  });
+
   it('orders a source before a reader it never moves, and writes no checksum on it', () => {
     const early = trigger('  annotations:\n    argocd.argoproj.io/sync-wave: "-5"\n');
     const items = itemsOf(runOk(resourceList([store, fromStore('rabbit-conn'), early])).stdout);

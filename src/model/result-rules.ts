@@ -116,6 +116,12 @@ export const sourceSkipped: Rule = {
   severity: 'info',
   summary: 'A source that produces no Secret to follow, skipped',
 };
+export const manifestTarget: Rule = {
+  id: 'manifest-target',
+  severity: 'info',
+  summary:
+    'An ExternalSecret writes a custom resource (target.manifest) no pod reads: ordered only',
+};
 export const duplicateWriter: Rule = {
   id: 'duplicate-writer',
   severity: 'warning',
@@ -163,7 +169,8 @@ export const targetNameAsText: Rule = {
 export const targetNameKept: Rule = {
   id: 'target-name-kept',
   severity: 'info',
-  summary: 'targetNames hashed: a ClusterExternalSecret’s Secrets keep their names',
+  summary:
+    'targetNames hashed: a ClusterExternalSecret’s Secrets, or a ConfigMap or custom resource target, keep their names',
 };
 export const targetNameUnsafe: Rule = {
   id: 'target-name-unsafe',

@@ -33,7 +33,7 @@ interface Row {
 
 const name = (r: Resource) => `${r.namespace === undefined ? '' : `${r.namespace}/`}${r.name}`;
 const produced = (s: SecretSource) =>
-  `${s.produces} ${s.namespace === undefined ? '' : `${s.namespace}/`}${s.secretName}`;
+  `${s.writtenKind ?? s.produces} ${s.namespace === undefined ? '' : `${s.namespace}/`}${s.secretName}`;
 /** Code-unit order: the same on every machine, whatever the locale. */
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const order = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0);
@@ -229,7 +229,7 @@ export function planJson(plan: Plan, results: readonly Result[]): string {
     before: refsOf([...(plan.nodes.get(r.resource)?.before ?? [])].map((n) => n.resource)),
     writes: (sourcesOf.get(r.resource) ?? [])
       .map((s) => ({
-        kind: s.produces as string,
+        kind: s.writtenKind ?? s.produces,
         ...(s.namespace === undefined ? {} : { namespace: s.namespace }),
         name: s.secretName,
       }))

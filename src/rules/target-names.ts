@@ -81,6 +81,7 @@ interface Rename {
 
 const templateFrom = ['spec', 'target', 'template', 'templateFrom'];
 const creationPolicy = { path: 'spec.target.creationPolicy' };
+const manifestField = { path: 'spec.target.manifest' };
 
 export function planTargetNames(
   resources: readonly Resource[],
@@ -280,6 +281,16 @@ function baseName(
   }
   if (resource.kind !== 'ExternalSecret') return undefined;
   const target = isObject(resource.value.spec) ? resource.value.spec.target : undefined;
+  if (source.produces !== 'Secret') {
+    // A generic target keeps its name: what reads a ConfigMap or a custom resource by name
+    // (templateFrom, operators, Helm values) is not all rewritten here, and a ConfigMap's pods
+    // roll by their checksum.
+    const rolls = source.produces === 'ConfigMap' ? '; the pods that read it roll by checksum' : '';
+    const what = source.produces === 'ConfigMap' ? 'ConfigMap' : 'custom resource';
+    const message = `${describe(resource)}: its ${what} keeps its name (target.manifest; targetNames: hashed renames Secret targets only)${rolls}`;
+    results.push(resourceResult(targetNameKept, resource, message, manifestField));
+    return undefined;
+  }
   const policy = (isObject(target) && target.creationPolicy) || 'Owner';
   if (policy !== 'Owner' && policy !== 'Orphan') {
     const why =

@@ -16,6 +16,7 @@ import { findProducers } from './producers.js';
 import { findReaders } from './readers.js';
 import { settle, severityIn } from './rule-table.js';
 import { planSourceAnnotations } from './source-annotations.js';
+import { inputReaders } from './sources/index.js';
 import type { SecretSource } from './sources/source.js';
 import { planTargetNames } from './target-names.js';
 import { planWaves } from './wave-plan.js';
@@ -69,13 +70,22 @@ export function transform(
   const { sources, stores } = producers;
   const { consumersOf, unresolved, keyedReads } = consumption;
   const { checksummed } = checksums;
+  // What reads each Secret other than a pod template: sources (templateFrom), operator readers.
+  const readersOf = inputReaders(sources, producers.producing);
+  for (const [source, readersOfSource] of readers.readersOf) {
+    for (const reader of readersOfSource) {
+      readersOf.set(source, (readersOf.get(source) ?? new Set()).add(reader));
+    }
+  }
+  const unreadable = new Set(consumption.consumers.flatMap((c) => (c.error ? [c.resource] : [])));
   const lints = runLints(
     {
       resources,
       bystanders,
       sources,
       consumersOf,
-      readersOf: readers.readersOf,
+      readersOf,
+      unreadable,
       checksummed,
       unresolved,
       keyedReads,

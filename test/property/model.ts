@@ -37,6 +37,8 @@ interface Res {
 
 interface Source {
   res: Res;
+  /** A Secret, or with `target.manifest` (ConfigMap, the one the generator makes) a ConfigMap. */
+  produces: 'Secret' | 'ConfigMap';
   secretName: string;
   essential: Obj;
   narrowable: boolean;
@@ -94,8 +96,12 @@ function wave(annotations: Record<string, string>, fallback: boolean): bigint | 
   return int(annotations[hookKey]) ?? 0n;
 }
 
-/** Secret uses of a PodSpec: secret name → keys read. */
-function uses(podSpec: Obj): Map<string, Keys> {
+/** Secret (or ConfigMap) uses of a PodSpec: name → keys read. */
+function uses(podSpec: Obj, kind: Source['produces']): Map<string, Keys> {
+  const [keyRef, fromRef, volumeField, volumeName, projected] =
+    kind === 'Secret'
+      ? ['secretKeyRef', 'secretRef', 'secret', 'secretName', 'secret']
+      : ['configMapKeyRef', 'configMapRef', 'configMap', 'name', 'configMap'];
   const out = new Map<string, Keys>();
   const add = (name: Json | undefined, keys: Keys) => {
     if (typeof name !== 'string') return;
@@ -112,19 +118,21 @@ function uses(podSpec: Obj): Map<string, Keys> {
   for (const list of ['containers', 'initContainers', 'ephemeralContainers']) {
     for (const c of (podSpec[list] as Obj[] | undefined) ?? []) {
       for (const e of (c.env as Obj[] | undefined) ?? []) {
-        const ref = at(e, ['valueFrom', 'secretKeyRef']);
+        const ref = at(e, ['valueFrom', keyRef]);
         if (isObj(ref)) add(ref.name, typeof ref.key === 'string' ? new Set([ref.key]) : 'all');
       }
       for (const e of (c.envFrom as Obj[] | undefined) ?? []) {
-        const ref = e.secretRef;
+        const ref = e[fromRef];
         if (isObj(ref)) add(ref.name, 'all');
       }
     }
   }
   for (const v of (podSpec.volumes as Obj[] | undefined) ?? []) {
-    if (isObj(v.secret)) add(v.secret.secretName, itemKeys(v.secret.items));
+    const volume = v[volumeField];
+    if (isObj(volume)) add(volume[volumeName], itemKeys(volume.items));
     for (const s of (at(v, ['projected', 'sources']) as Obj[] | undefined) ?? []) {
-      if (isObj(s.secret)) add(s.secret.name, itemKeys(s.secret.items));
+      const source = s[projected];
+      if (isObj(source)) add(source.name, itemKeys(source.items));
     }
   }
   return out;
@@ -162,7 +170,6 @@ export function model(items: readonly Item[], options: Options): Expected {
     if (!isSource(res)) continue;
     const spec = res.value.spec as Obj;
     const target = (spec.target ?? undefined) as Obj | undefined;
-    if (target?.manifest != null) continue;
     const stores: Source['stores'] = [];
     const addStore = (ref: Json | undefined) => {
       if (!isObj(ref)) return;
@@ -180,6 +187,7 @@ export function model(items: readonly Item[], options: Options): Expected {
     const essential = items[res.index]?.essential as Obj;
     sources.push({
       res,
+      produces: target?.manifest != null ? 'ConfigMap' : 'Secret',
       secretName: (target?.name as string | undefined) || res.name,
       essential,
       narrowable: essential.dataFrom === undefined && target?.template == null,
@@ -216,18 +224,23 @@ export function model(items: readonly Item[], options: Options): Expected {
     }
     for (const podSpec of specs) {
       const consumed: { source: Source; keys: Keys }[] = [];
-      const read = uses(podSpec);
       const pulled = pullSecrets(podSpec);
-      if (options.imagePullSecrets) for (const name of pulled) read.set(name, 'all');
-      for (const [secret, keys] of read) {
-        for (const source of sources) {
-          if (source.secretName === secret && source.res.ns === res.ns)
-            consumed.push({ source, keys });
+      for (const kind of ['Secret', 'ConfigMap'] as const) {
+        const read = uses(podSpec, kind);
+        if (kind === 'Secret' && options.imagePullSecrets) {
+          for (const name of pulled) read.set(name, 'all');
+        }
+        for (const [name, keys] of read) {
+          for (const source of sources) {
+            if (source.produces === kind && source.secretName === name && source.res.ns === res.ns)
+              consumed.push({ source, keys });
+          }
         }
       }
       const ordered = [...consumed.map((c) => c.source)];
       for (const source of sources) {
-        if (pulled.includes(source.secretName) && source.res.ns === res.ns) ordered.push(source);
+        const pulls = source.produces === 'Secret' && pulled.includes(source.secretName);
+        if (pulls && source.res.ns === res.ns) ordered.push(source);
       }
       for (const source of ordered) {
         const list = consumersOf.get(source) ?? [];
