@@ -74,6 +74,11 @@ export const syncWave: Rule = {
   severity: 'info',
   summary: 'A store, source or consumer gets (or keeps) its sync-wave',
 };
+export const secretReader: Rule = {
+  id: 'secret-reader',
+  severity: 'info',
+  summary: 'An operator resource reads a Secret a source writes: ordered after it, no checksum',
+};
 export const waveConflict: Rule = {
   id: 'wave-conflict',
   severity: 'error',

@@ -11,7 +11,7 @@ import { annotationEdit, type MappingEdit } from '../model/edit.js';
 import { canonicalJson, sha256Hex } from '../model/hash.js';
 import { isObject, type Json, type JsonObject } from '../model/json.js';
 import { fieldPath } from '../model/path.js';
-import { ItemError, type Resource } from '../model/resource.js';
+import { ItemError, objectKey, type Resource } from '../model/resource.js';
 import {
   dependencyNotInInput,
   targetNameAsText,
@@ -26,6 +26,7 @@ import type { Producers } from './producers.js';
 import { notInInput } from './sources/eso-dependencies.js';
 import { sourceKindOf } from './sources/index.js';
 import type { SecretSource } from './sources/source.js';
+import { secretsNamedBy } from './workloads/operator-references.js';
 import { secretUses } from './workloads/references.js';
 import { podTemplatesOf } from './workloads/shapes.js';
 
@@ -37,6 +38,21 @@ export interface TargetNames {
   producers: Producers;
   edits: MappingEdit[];
   results: Result[];
+}
+
+/** The first operator reader (reader table, secretReferences) of each Secret, by objectKey. */
+function operatorReaders(
+  resources: readonly Resource[],
+  config: Config,
+): Map<string, { resource: Resource; field: string }> {
+  const readers = new Map<string, { resource: Resource; field: string }>();
+  for (const resource of resources) {
+    for (const { namespace, name, field } of secretsNamedBy(resource, config.secretReferences)) {
+      const key = objectKey('Secret', namespace, name);
+      if (!readers.has(key)) readers.set(key, { resource, field });
+    }
+  }
+  return readers;
 }
 
 /** A Secret name is a DNS subdomain: at most 253 characters. */
@@ -79,9 +95,19 @@ export function planTargetNames(
   const hashed = new Map<SecretSource, string>();
   /** ClusterExternalSecrets already noted: one source per namespace, one note. */
   const kept = new Set<Resource>();
+  const secretReaders = operatorReaders(resources, config);
   for (const source of producers.sources) {
     const base = baseName(source, results, kept);
     if (base === undefined) continue;
+    // An operator resource (a CNPG Cluster, a KEDA TriggerAuthentication) names the Secret in its
+    // own spec and its controller re-reads it by that name: a rename would break it at the next
+    // read, and rewriting its spec would change a resource this function only orders.
+    const reader = secretReaders.get(objectKey('Secret', source.namespace, source.secretName));
+    if (reader) {
+      const message = `${describe(source.resource)}: not renamed: ${describe(reader.resource)} reads its Secret by name (${reader.field}), which a hashed name would break`;
+      results.push(resourceResult(targetNameUnsafe, source.resource, message));
+      continue;
+    }
     // Several writers of one Secret (duplicate-writer): each hash would give another Secret, and
     // the consumers could name only one of them.
     const writers = producers.producing('Secret', source.namespace, source.secretName) ?? [];

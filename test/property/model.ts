@@ -1,6 +1,7 @@
 // An independent model of what the function must do, written from its specification (not from
 // src/plan or src/transform): which pod templates consume which ExternalSecrets, the checksum each
-// template gets, and the sync waves of ExternalSecrets and stores.
+// template gets, the sync waves of ExternalSecrets and stores, and the operator readers (a KEDA
+// TriggerAuthentication, a custom kind named by secretReferences) ordered after their sources.
 import { createHash } from 'node:crypto';
 import type { Item, Options } from './gen.js';
 import { isObj, type Json, type Obj } from './render.js';
@@ -249,6 +250,25 @@ export function model(items: readonly Item[], options: Options): Expected {
       if (consumed.length === 0) continue;
       if (bare) expected.barePods.add(res.index);
       else expected.checksums.set(res.index, checksumOf(consumed));
+    }
+  }
+  // Operator readers (docs/secret-readers.md): ordered after the sources of the Secret they
+  // name, like consumers, never checksummed. A TriggerAuthentication is in the reader table; the
+  // custom Backup kind counts only when secretReferences names it.
+  for (const res of resources) {
+    const secret =
+      res.kind === 'TriggerAuthentication' && group(res.apiVersion) === 'keda.sh'
+        ? at((at(res.value, ['spec', 'secretTargetRef']) as Json[] | undefined)?.[0], ['name'])
+        : options.secretReferences &&
+            res.kind === 'Backup' &&
+            group(res.apiVersion) === 'example.com'
+          ? at(res.value, ['spec', 'credentials', 'name'])
+          : undefined;
+    for (const source of sources) {
+      if (source.secretName !== secret || source.res.ns !== res.ns) continue;
+      const list = consumersOf.get(source) ?? [];
+      if (!list.includes(res)) list.push(res);
+      consumersOf.set(source, list);
     }
   }
   for (const [source, consumers] of consumersOf) {
