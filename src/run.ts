@@ -292,6 +292,7 @@ function emptyPlan(): TransformOutput {
     stores: [],
     sources: [],
     consumersOf: new Map(),
+    readersOf: new Map(),
     checksums: new Map(),
     placed: new Set<never>(),
     conflicts: new Map(),
