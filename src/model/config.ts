@@ -51,6 +51,14 @@ export interface Config {
   targetNames: 'keep' | 'hashed';
   /** Fields of custom kinds that name a Secret their controller reads (`secretReferences`). */
   secretReferences: readonly SecretReader[];
+  /** Per chart, the values path where a HelmRelease's checksum goes instead of a post-renderer. */
+  helmReleaseChecksumPath: readonly HelmChecksumPath[];
+}
+
+/** `chart=path.in.values`: the annotations mapping under spec.values for releases of a chart. */
+export interface HelmChecksumPath {
+  chart: string;
+  path: readonly string[];
 }
 
 export type Mode = 'render' | 'check';
@@ -104,6 +112,7 @@ export const defaultConfig: Readonly<Config> = {
   mode: 'render',
   targetNames: 'keep',
   secretReferences: [],
+  helmReleaseChecksumPath: [],
 };
 
 export const typedConfigApiVersion = 'fn.kpt.dev/v1alpha1';
@@ -361,6 +370,30 @@ const parseSecretReferences: Parser<readonly SecretReader[]> = (raw, field) =>
     },
   );
 
+/** `chart=dotted.path` entries, a list or one comma-separated string; entries named by position. */
+const parseHelmChecksumPaths: Parser<readonly HelmChecksumPath[]> = (raw, field) => {
+  const entries = listEntries(raw);
+  if (entries === undefined) {
+    throw new ConfigError(
+      `${field} must be a list of chart=path.in.values strings${got(raw)}`,
+      field,
+    );
+  }
+  const byChart = new Map<string, HelmChecksumPath>();
+  for (const [i, entry] of entries.map((e) => e.trim()).entries()) {
+    if (entry === '' && typeof raw === 'string') continue;
+    const [chart = '', path = ''] = entry.split('=', 2);
+    if (!/^[A-Za-z0-9][-A-Za-z0-9_.]*$/.test(chart) || !templatePathPattern.test(path)) {
+      throw new ConfigError(
+        `${field}: entry ${i + 1} is not chart=path.in.values (app-template=defaultPodOptions.annotations)`,
+        field,
+      );
+    }
+    byChart.set(chart, { chart, path: path.split('.') });
+  }
+  return [...byChart.values()];
+};
+
 /** A key: the message never shows the value. */
 const parseKey: Parser<string> = (raw, field) => {
   if (typeof raw === 'string') return raw;
@@ -386,6 +419,7 @@ const options: { [K in Exclude<keyof Config, 'severity'>]: Parser<Config[K]> } =
   mode: parseMode,
   targetNames: parseTargetNames,
   secretReferences: parseSecretReferences,
+  helmReleaseChecksumPath: parseHelmChecksumPaths,
 };
 /** The options, but those of the catalog that set one rule's severity (`unpinnedVersionSeverity`). */
 export const optionNames: readonly string[] = [...Object.keys(options), 'severity', 'syncWaves'];

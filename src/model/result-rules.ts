@@ -172,6 +172,12 @@ export const targetNameKept: Rule = {
   summary:
     'targetNames hashed: a ClusterExternalSecret’s Secrets, or a ConfigMap or custom resource target, keep their names',
 };
+export const helmReleaseRead: Rule = {
+  id: 'helm-release-reads',
+  severity: 'info',
+  summary:
+    "A Flux HelmRelease reads a source's Secret (valuesFrom, a values path, or secret-rollout/consumes)",
+};
 export const targetNameUnsafe: Rule = {
   id: 'target-name-unsafe',
   severity: 'warning',

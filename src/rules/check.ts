@@ -61,8 +61,7 @@ export function checkResults(
       ?.find(
         (c) =>
           c.annotation === edit.key &&
-          fieldPath([...c.shape.metadata, 'annotations'], c.annotation) ===
-            fieldPath(edit.path, edit.key),
+          fieldPath(c.shape.annotations, c.annotation) === fieldPath(edit.path, edit.key),
       );
     return checksum && [...new Set(checksum.sources.map((s) => describe(s.resource)))].join(', ');
   };

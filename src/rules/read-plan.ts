@@ -10,6 +10,7 @@ import { groupOf } from '../model/scope.js';
 import { lints } from './lints/index.js';
 import type { Lint } from './lints/lint.js';
 import { dependencyGroups, sourceKindOf, sourceKinds, storeKinds } from './sources/index.js';
+import { helmReleaseGroup } from './workloads/helm-release.js';
 import { readerPaths } from './workloads/operator-references.js';
 import { secretReferences } from './workloads/references.js';
 import {
@@ -232,6 +233,8 @@ function projectionsOf(
     if (sourceKinds.some(known) || storeKinds.some(known) || dependencyGroups.has(group)) {
       return true;
     }
+    // A HelmRelease is read whole: its values can name a Secret anywhere (helm-values.ts).
+    if (group === helmReleaseGroup && kind === 'HelmRelease') return true;
     const key = kindKey(group, kind);
     if (!special.has(key)) return nonSourceProjection();
     let projection = byKind.get(key);

@@ -26,6 +26,7 @@ import type { Producers } from './producers.js';
 import { notInInput } from './sources/eso-dependencies.js';
 import { sourceKindOf } from './sources/index.js';
 import type { SecretSource } from './sources/source.js';
+import { helmReads, isHelmRelease } from './workloads/helm-release.js';
 import { secretsNamedBy } from './workloads/operator-references.js';
 import { secretUses } from './workloads/references.js';
 import { podTemplatesOf } from './workloads/shapes.js';
@@ -96,9 +97,17 @@ export function planTargetNames(
   /** ClusterExternalSecrets already noted: one source per namespace, one note. */
   const kept = new Set<Resource>();
   const secretReaders = operatorReaders(resources, config);
+  const helmReaders = helmReadersByName(resources);
   for (const source of producers.sources) {
     const base = baseName(source, results, kept);
     if (base === undefined) continue;
+    // A chart builds the name from values we do not rewrite: the renamed Secret would not be found.
+    const releases = helmReaders.get(objectKey('Secret', source.namespace, source.secretName));
+    if (releases) {
+      const message = `${describe(source.resource)}: not renamed: ${[...releases].map(describe).join(', ')} read${releases.size === 1 ? 's' : ''} its Secret by name through Helm values (valuesFrom, values or secret-rollout/consumes), which targetNames: hashed cannot rewrite`;
+      results.push(resourceResult(targetNameUnsafe, source.resource, message));
+      continue;
+    }
     // An operator resource (a CNPG Cluster, a KEDA TriggerAuthentication) names the Secret in its
     // own spec and its controller re-reads it by that name: a rename would break it at the next
     // read, and rewriting its spec would change a resource this function only orders.
@@ -220,6 +229,25 @@ export function planTargetNames(
   }
   readAsText(resources, named, hashed, results);
   return { producers: afterEdits(producers, renames, readers, renamedTo), edits, results };
+}
+
+/** The HelmReleases that read each Secret, by `Secret/namespace/name` (helm-release.ts). */
+function helmReadersByName(resources: readonly Resource[]): Map<string, Set<Resource>> {
+  const readers = new Map<string, Set<Resource>>();
+  for (const resource of resources) {
+    if (!isHelmRelease(resource)) continue;
+    try {
+      for (const read of helmReads(resource)) {
+        if (read.kind !== 'Secret') continue;
+        const key = objectKey('Secret', read.namespace, read.name);
+        readers.set(key, (readers.get(key) ?? new Set()).add(resource));
+      }
+    } catch (error) {
+      // A malformed field: the consumers' stage reports it for this item.
+      if (!(error instanceof ItemError)) throw error;
+    }
+  }
+  return readers;
 }
 
 /**

@@ -550,6 +550,8 @@ const workloadKinds = [
   ['batch/v1', 'CronJob'],
   ['v1', 'Pod'],
   ['argoproj.io/v1alpha1', 'Rollout'],
+  // Its pods are rendered in the cluster: the PodSpec is the chart's values (model.ts).
+  ['helm.toolkit.fluxcd.io/v2', 'HelmRelease'],
 ] as const;
 
 const workloadArb = fc.record({
@@ -576,6 +578,7 @@ export type WorkloadDesc = typeof workloadArb extends fc.Arbitrary<infer T> ? T 
 /** Where a workload kind keeps its pod template's metadata, by this test's own table. */
 export function templatePathOf(kind: string, apiVersion: string): string[] | undefined {
   if (kind === 'Pod' && apiVersion === 'v1') return undefined;
+  if (kind === 'HelmRelease') return undefined;
   return kind === 'CronJob'
     ? ['spec', 'jobTemplate', 'spec', 'template', 'metadata']
     : ['spec', 'template', 'metadata'];
@@ -590,6 +593,8 @@ function buildWorkload(d: WorkloadDesc, name: string): Item & { desc: WorkloadDe
   let value: Obj;
   if (kind === 'Pod') {
     value = { apiVersion, kind, metadata, spec };
+  } else if (kind === 'HelmRelease') {
+    value = { apiVersion, kind, metadata, spec: { interval: '1h', values: { pod: spec } } };
   } else {
     const template: Obj = {};
     const meta = templateMetadata(d.templateMeta);

@@ -138,6 +138,48 @@ function uses(podSpec: Obj, kind: Source['produces']): Map<string, Keys> {
   return out;
 }
 
+/**
+ * A HelmRelease's values, by this test's own reading of docs/helm-release.md: strings whose path
+ * ends in secretKeyRef.name / configMapKeyRef.name (their key), secretRef.name / configMapRef.name
+ * or, for a Secret, secretName (all keys).
+ */
+function valuesUses(values: Json | undefined, kind: Source['produces']): Map<string, Keys> {
+  const [ref, keyRef] =
+    kind === 'Secret' ? ['secretRef', 'secretKeyRef'] : ['configMapRef', 'configMapKeyRef'];
+  const out = new Map<string, Keys>();
+  const visit = (node: Json | undefined, path: (string | number)[]) => {
+    if (Array.isArray(node)) {
+      node.forEach((child, i) => {
+        visit(child, [...path, i]);
+      });
+    }
+    if (!isObj(node)) return;
+    for (const [key, child] of Object.entries(node)) {
+      const parent = path[path.length - 1];
+      let keys: Keys | undefined;
+      if (typeof child !== 'string') keys = undefined;
+      else if ((kind === 'Secret' && key === 'secretName') || (key === 'name' && parent === ref))
+        keys = 'all';
+      else if (key === 'name' && parent === keyRef)
+        keys = typeof node.key === 'string' ? new Set([node.key]) : 'all';
+      if (keys === undefined) visit(child as Json, [...path, key]);
+      else {
+        const prior = out.get(child as string);
+        out.set(
+          child as string,
+          prior === undefined
+            ? keys
+            : prior === 'all' || keys === 'all'
+              ? 'all'
+              : new Set([...prior, ...keys]),
+        );
+      }
+    }
+  };
+  visit(values, []);
+  return out;
+}
+
 /** Pull secrets: they always order their ExternalSecret first; in the checksum only when opted in. */
 function pullSecrets(podSpec: Obj): string[] {
   return ((podSpec.imagePullSecrets as Obj[] | undefined) ?? [])
@@ -210,8 +252,10 @@ export function model(items: readonly Item[], options: Options): Expected {
   for (const res of resources) {
     if (isSource(res)) continue;
     const bare = res.kind === 'Pod' && res.apiVersion === 'v1';
+    const helm = res.kind === 'HelmRelease';
     const specs: Obj[] = [];
-    if (bare) {
+    if (helm) specs.push({});
+    else if (bare) {
       if (isObj(res.value.spec)) specs.push(res.value.spec);
     } else {
       for (const path of [
@@ -226,7 +270,9 @@ export function model(items: readonly Item[], options: Options): Expected {
       const consumed: { source: Source; keys: Keys }[] = [];
       const pulled = pullSecrets(podSpec);
       for (const kind of ['Secret', 'ConfigMap'] as const) {
-        const read = uses(podSpec, kind);
+        const read = helm
+          ? valuesUses(at(res.value, ['spec', 'values']), kind)
+          : uses(podSpec, kind);
         if (kind === 'Secret' && options.imagePullSecrets) {
           for (const name of pulled) read.set(name, 'all');
         }
