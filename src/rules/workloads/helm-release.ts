@@ -212,31 +212,41 @@ export interface OurEntry {
 
 /**
  * Finds our entry by the marker its patches start with. An entry whose patches are not ours one
- * for one (edited by hand) is an item error: writing another would apply both.
+ * for one (edited by hand) is an item error: writing another would apply both. So is a second
+ * entry with the marker: helm-controller applies post-renderers in order, so a copy after the
+ * one we update would set its stale checksums last, and the pods would never roll.
  */
 export function ourEntry(resource: Resource): OurEntry | undefined {
   const list = getPath(resource.value, 'spec.postRenderers');
   if (list === undefined || list === null) return undefined;
   if (!Array.isArray(list))
     throw new ItemError('spec.postRenderers is not a list', 'spec.postRenderers');
+  let found: OurEntry | undefined;
   for (const [index, entry] of list.entries()) {
     const patches = getPath(entry, 'kustomize.patches');
     if (!Array.isArray(patches)) continue;
     const texts = patches.map((p) => text(getPath(p, 'patch')));
     if (!texts.some((t) => t?.startsWith(patchMarker))) continue;
+    const field = fieldPath(['spec', 'postRenderers', index]);
+    if (found) {
+      const first = fieldPath(['spec', 'postRenderers', found.index]);
+      throw new ItemError(
+        `${field} is a second copy of secret-rollout's entry ${first}: helm-controller applies both, the later one last, and it is never updated: remove it`,
+        field,
+      );
+    }
     const same =
       patches.length === patchedKinds.length &&
       patchedKinds.every((kind, i) => getPath(patches[i] as Json, 'target.kind') === kind.kind);
     if (!same) {
-      const field = fieldPath(['spec', 'postRenderers', index]);
       throw new ItemError(
         `${field} is secret-rollout's entry, changed by hand: remove it and a render writes it again`,
         field,
       );
     }
-    return { index, patches: texts };
+    found = { index, patches: texts };
   }
-  return undefined;
+  return found;
 }
 
 /** Where our entry's `i`-th patch text is. */
