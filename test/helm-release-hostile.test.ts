@@ -48,4 +48,33 @@ describe('our post-renderer entry, copied or edited by hand', () => {
       ['spec.postRenderers[1]', expect.stringContaining('a second copy of secret-rollout')],
     ]);
   });
+
+  const edits: Record<string, (entry: ReturnType<typeof ours>) => unknown> = {
+    'a target narrowed to one name': (entry) => {
+      (entry.kustomize.patches[0]?.target as Obj).name = 'only-this';
+      return entry;
+    },
+    'a target in another group': (entry) => {
+      (entry.kustomize.patches[0]?.target as Obj).group = 'extensions';
+      return entry;
+    },
+    'an extra kustomize field': (entry) => ({
+      kustomize: { ...entry.kustomize, images: [{ name: 'web', newTag: 'x' }] },
+    }),
+    'a patch without its text': (entry) => {
+      delete (entry.kustomize.patches[1] as Partial<(typeof entry.kustomize.patches)[1]>)?.patch;
+      return entry;
+    },
+    'a patch whose text is no string': (entry) => {
+      (entry.kustomize.patches[2] as Obj).patch = 5;
+      return entry;
+    },
+  };
+  it.each(Object.keys(edits))('%s is an error naming the entry', (edit) => {
+    const out = run(withEntries([edits[edit]?.(ours())]));
+    expect(out.exitCode).toBe(1);
+    expect(errors(out.stdout)).toEqual([
+      ['spec.postRenderers[0]', expect.stringContaining("secret-rollout's entry, changed by hand")],
+    ]);
+  });
 });

@@ -5,8 +5,8 @@
 // `helmReleaseChecksumPath` option names for its chart (docs/helm-release.md). The facts from
 // helm-controller's code are cited in docs/operators.md.
 import type { HelmChecksumPath } from '../../model/config.js';
-import { sha256Hex } from '../../model/hash.js';
-import { isObject, type Json } from '../../model/json.js';
+import { canonicalJson, sha256Hex } from '../../model/hash.js';
+import { isObject, type Json, type JsonObject } from '../../model/json.js';
 import { fieldPath, getPath, type Keys, type Trail } from '../../model/path.js';
 import { ItemError, type Resource } from '../../model/resource.js';
 import { groupOf } from '../../model/scope.js';
@@ -204,6 +204,24 @@ export function postRendererEntry(annotations: ReadonlyMap<string, string>) {
   };
 }
 
+/**
+ * An entry with each patch's text blanked, as canonical JSON: a hand edit anywhere but in a text
+ * (a target narrowed by name or moved to another group, a field added, a text removed) makes it
+ * differ from ours, and kustomize would then patch other objects than the ones we mean.
+ */
+function skeletonOf(entry: Json, patches: readonly Json[]): string {
+  const blanked = patches.map((p) =>
+    isObject(p) && typeof p.patch === 'string' ? { ...p, patch: '' } : p,
+  );
+  const kustomize = getPath(entry, 'kustomize');
+  return canonicalJson({
+    ...(entry as JsonObject),
+    kustomize: { ...(kustomize as JsonObject), patches: blanked },
+  });
+}
+const blankEntry = postRendererEntry(new Map());
+const ourSkeleton = skeletonOf(blankEntry, blankEntry.kustomize.patches);
+
 /** Our entry in spec.postRenderers: its position, and each patch's text as the input has it. */
 export interface OurEntry {
   index: number;
@@ -235,10 +253,7 @@ export function ourEntry(resource: Resource): OurEntry | undefined {
         field,
       );
     }
-    const same =
-      patches.length === patchedKinds.length &&
-      patchedKinds.every((kind, i) => getPath(patches[i] as Json, 'target.kind') === kind.kind);
-    if (!same) {
+    if (skeletonOf(entry, patches) !== ourSkeleton) {
       throw new ItemError(
         `${field} is secret-rollout's entry, changed by hand: remove it and a render writes it again`,
         field,
