@@ -4,6 +4,7 @@
 import { dump } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { postRendererEntry } from '../src/rules/workloads/helm-release.js';
+import { substitute } from '../src/rules/workloads/helm-values.js';
 import { run } from '../src/run.js';
 import { externalSecret, resourceList, resultsOf } from './helpers.js';
 
@@ -76,5 +77,41 @@ describe('our post-renderer entry, copied or edited by hand', () => {
     expect(errors(out.stdout)).toEqual([
       ['spec.postRenderers[0]', expect.stringContaining("secret-rollout's entry, changed by hand")],
     ]);
+  });
+});
+
+describe('substituting the built-ins into a hostile value', () => {
+  const builtIns = new Map([['.Release.Name', 'web']]);
+  // Values of each shape that a regular expression beginning with a whitespace run read in time
+  // quadratic in the run (a 100 KB value took 9 s), `n` the size of the repeated part.
+  const shapes: Record<string, (n: number) => string> = {
+    'a run of spaces before a {{ that is no action': (n) => `${' '.repeat(n)}{{x`,
+    'a run of spaces before an action': (n) => `${' '.repeat(n)}{{ .Release.Name }}`,
+    'a run of spaces inside an action': (n) => `{{ ${' '.repeat(n)}x }}`,
+    'a run of spaces a right trim skips': (n) => `{{ .Release.Name -}}${' '.repeat(n)}x`,
+    'many actions': (n) => '{{- .Release.Name -}} '.repeat(n / 20),
+    'many opens and no close': (n) => '{{ '.repeat(n / 3),
+  };
+  // The meter adds up the characters looked at: each at most a few times, at 1× and 8× the size.
+  it.each(Object.keys(shapes))('%s: at most a few looks at each character', (shape) => {
+    const make = shapes[shape] as (n: number) => string;
+    for (const n of [1_000, 8_000]) {
+      const text = make(n);
+      const meter = { visited: 0 };
+      substitute(text, builtIns, meter);
+      expect(meter.visited).toBeGreaterThanOrEqual(text.length);
+      expect(meter.visited, `${shape} at ${text.length} characters`).toBeLessThanOrEqual(
+        4 * text.length,
+      );
+    }
+  });
+
+  it('gives what Go templates render, or nothing', () => {
+    expect(substitute('  {{- .Release.Name -}}  -x', builtIns)?.name).toBe('web-x');
+    expect(substitute('a {{ .Release.Name }} b', builtIns)?.name).toBe('a web b');
+    expect(substitute('{{$.Release.Name}}{{ .Release.Name }}', builtIns)?.name).toBe('webweb');
+    for (const text of ['{{ {{ .Release.Name }}', '{{ .Release.Name }}}}', '{{- -}}', '{{ }}']) {
+      expect(substitute(text, builtIns), text).toBeUndefined();
+    }
   });
 });

@@ -101,25 +101,55 @@ export function valueReads(values: Json | undefined): ValueRead[] {
 /** The built-ins a value may use, by their expression: `.Release.Name` → the release's name. */
 export type BuiltIns = ReadonlyMap<string, string>;
 
-/** `{{ .Release.Name }}`, `{{- $.Release.Name -}}`, with the whitespace its dashes trim. */
-const action = /(\s*)\{\{(-\s)?\s*\$?(\.[A-Za-z.]*?)\s*(\s-)?\}\}(\s*)/g;
-
 /**
  * The value with the built-ins substituted, and those used; undefined when it holds any other
- * template text (a pipeline, a variable, a value we cannot know), which never matches.
+ * template text (a pipeline, a variable, a value we cannot know), which never matches. Each
+ * `{{ … }}` is found with indexOf and read on its own, so every character of the value is looked
+ * at a bounded number of times (a regular expression that began with a whitespace run took time
+ * quadratic in a run of spaces before a `{{`); `meter` counts them for the tests.
  */
 export function substitute(
   text: string,
   builtIns: BuiltIns,
+  meter?: { visited: number },
 ): { name: string; used: string[] } | undefined {
+  if (meter) meter.visited += text.length; // the search for a first `{{`
   if (!text.includes('{{')) return { name: text, used: [] };
   const used: string[] = [];
-  let unknown = false;
-  const name = text.replace(action, (_all, before, trimLeft, expression, trimRight, after) => {
-    const value = builtIns.get(expression);
-    if (value === undefined) unknown = true;
-    else if (!used.includes(expression)) used.push(expression);
-    return `${trimLeft ? '' : before}${value ?? ''}${trimRight ? '' : after}`;
-  });
-  return unknown || name.includes('{{') || name.includes('}}') ? undefined : { name, used };
+  let name = '';
+  let from = 0; // where the text not yet copied starts
+  for (let open = text.indexOf('{{'); open !== -1; open = text.indexOf('{{', from)) {
+    const close = text.indexOf('}}', open + 2);
+    if (meter) meter.visited += (close === -1 ? text.length : close + 2) - from;
+    if (close === -1) return undefined;
+    const action = builtInAction(text.slice(open + 2, close));
+    const value = action && builtIns.get(action.expression);
+    if (!action || value === undefined) return undefined;
+    if (!used.includes(action.expression)) used.push(action.expression);
+    const before = text.slice(from, open);
+    name += (action.trimLeft ? before.trimEnd() : before) + value;
+    from = close + 2;
+    if (action.trimRight) {
+      const start = from;
+      while (from < text.length && /\s/.test(text.charAt(from))) from++;
+      if (meter) meter.visited += from - start;
+    }
+  }
+  if (meter) meter.visited += text.length - from;
+  name += text.slice(from);
+  return name.includes('{{') || name.includes('}}') ? undefined : { name, used };
+}
+
+/**
+ * An action's text between `{{` and `}}` read as `[- ][$].Field.Path[ -]`, the dashes Go's trim
+ * markers (a dash and a space); undefined for anything else.
+ */
+function builtInAction(
+  body: string,
+): { expression: string; trimLeft: boolean; trimRight: boolean } | undefined {
+  const trimLeft = /^-\s/.test(body);
+  const trimRight = /\s-$/.test(body);
+  const inner = body.slice(trimLeft ? 2 : 0, trimRight ? -2 : undefined).trim();
+  const expression = inner.startsWith('$.') ? inner.slice(1) : inner;
+  return /^(\.[A-Za-z]+)+$/.test(expression) ? { expression, trimLeft, trimRight } : undefined;
 }
