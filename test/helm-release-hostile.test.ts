@@ -110,6 +110,12 @@ describe('substituting the built-ins into a hostile value', () => {
     expect(substitute('  {{- .Release.Name -}}  -x', builtIns)?.name).toBe('web-x');
     expect(substitute('a {{ .Release.Name }} b', builtIns)?.name).toBe('a web b');
     expect(substitute('{{$.Release.Name}}{{ .Release.Name }}', builtIns)?.name).toBe('webweb');
+    // Go's trim markers and what they trim are ASCII white space only (text/template doc.go):
+    // a no-break space or a line separator stays in the name, and is no trim marker.
+    expect(substitute('\u00a0{{- .Release.Name }}-x', builtIns)?.name).toBe('\u00a0web-x');
+    expect(substitute('{{ .Release.Name -}}\u2028x', builtIns)?.name).toBe('web\u2028x');
+    expect(substitute('{{-\u00a0.Release.Name }}', builtIns)).toBeUndefined();
+    expect(substitute('{{\u00a0.Release.Name }}', builtIns)).toBeUndefined();
     for (const text of ['{{ {{ .Release.Name }}', '{{ .Release.Name }}}}', '{{- -}}', '{{ }}']) {
       expect(substitute(text, builtIns), text).toBeUndefined();
     }

@@ -126,12 +126,13 @@ export function substitute(
     const value = action && builtIns.get(action.expression);
     if (!action || value === undefined) return undefined;
     if (!used.includes(action.expression)) used.push(action.expression);
-    const before = text.slice(from, open);
-    name += (action.trimLeft ? before.trimEnd() : before) + value;
+    let end = open;
+    if (action.trimLeft) while (end > from && isGoSpace(text.charAt(end - 1))) end--;
+    name += text.slice(from, end) + value;
     from = close + 2;
     if (action.trimRight) {
       const start = from;
-      while (from < text.length && /\s/.test(text.charAt(from))) from++;
+      while (from < text.length && isGoSpace(text.charAt(from))) from++;
       if (meter) meter.visited += from - start;
     }
   }
@@ -141,15 +142,26 @@ export function substitute(
 }
 
 /**
+ * White space as Go templates define it, for trim markers and what they trim: space, tab, CR and
+ * LF only (text/template doc.go, "Text and spaces"); JavaScript's \s and trim() also take
+ * U+00A0, U+2028 and the like, which Go keeps in the rendered name.
+ */
+const isGoSpace = (c: string) => c === ' ' || c === '\t' || c === '\r' || c === '\n';
+
+/**
  * An action's text between `{{` and `}}` read as `[- ][$].Field.Path[ -]`, the dashes Go's trim
- * markers (a dash and a space); undefined for anything else.
+ * markers (a dash and an ASCII space); undefined for anything else.
  */
 function builtInAction(
   body: string,
 ): { expression: string; trimLeft: boolean; trimRight: boolean } | undefined {
-  const trimLeft = /^-\s/.test(body);
-  const trimRight = /\s-$/.test(body);
-  const inner = body.slice(trimLeft ? 2 : 0, trimRight ? -2 : undefined).trim();
+  const trimLeft = body.startsWith('-') && isGoSpace(body.charAt(1));
+  const trimRight = body.endsWith('-') && isGoSpace(body.charAt(body.length - 2));
+  let start = trimLeft ? 2 : 0;
+  let end = body.length - (trimRight ? 2 : 0);
+  while (start < end && isGoSpace(body.charAt(start))) start++;
+  while (end > start && isGoSpace(body.charAt(end - 1))) end--;
+  const inner = body.slice(start, end);
   const expression = inner.startsWith('$.') ? inner.slice(1) : inner;
   return /^(\.[A-Za-z]+)+$/.test(expression) ? { expression, trimLeft, trimRight } : undefined;
 }
