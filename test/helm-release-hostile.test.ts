@@ -3,6 +3,8 @@
 // lose text. Each case failed on the first version of the HelmRelease consumer.
 import { dump } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
+import { readConfig } from '../src/model/config.js';
+import { ruleCatalog } from '../src/rules/rule-table.js';
 import { postRendererEntry } from '../src/rules/workloads/helm-release.js';
 import { substitute } from '../src/rules/workloads/helm-values.js';
 import { run } from '../src/run.js';
@@ -118,6 +120,30 @@ describe('substituting the built-ins into a hostile value', () => {
     expect(substitute('{{\u00a0.Release.Name }}', builtIns)).toBeUndefined();
     for (const text of ['{{ {{ .Release.Name }}', '{{ .Release.Name }}}}', '{{- -}}', '{{ }}']) {
       expect(substitute(text, builtIns), text).toBeUndefined();
+    }
+  });
+});
+
+describe('helmReleaseChecksumPath entries that would lose text', () => {
+  const typed = { apiVersion: 'fn.kpt.dev/v1alpha1', kind: 'SecretRollout' };
+  const cm = { apiVersion: 'v1', kind: 'ConfigMap' };
+  const forms = (entries: string[]) => [
+    () => readConfig({ ...typed, helmReleaseChecksumPath: entries }, ruleCatalog),
+    () => readConfig({ ...cm, data: { helmReleaseChecksumPath: entries.join(',') } }, ruleCatalog),
+  ];
+  it('a second = is an error, not a path cut short', () => {
+    for (const form of forms(['app-template=defaultPodOptions.annotations=x'])) {
+      expect(form).toThrow('helmReleaseChecksumPath: entry 1 is not chart=path.in.values');
+    }
+  });
+  it('a chart named twice is an error, not the last entry winning', () => {
+    for (const form of forms(['app-template=a.annotations', 'app-template=b.annotations'])) {
+      expect(form).toThrow('helmReleaseChecksumPath: entry 2 names the chart of an earlier entry');
+    }
+    for (const form of forms(['app-template=a.annotations', 'app-template=a.annotations'])) {
+      expect(form().helmReleaseChecksumPath).toEqual([
+        { chart: 'app-template', path: ['a', 'annotations'] },
+      ]);
     }
   });
 });

@@ -382,10 +382,20 @@ const parseHelmChecksumPaths: Parser<readonly HelmChecksumPath[]> = (raw, field)
   const byChart = new Map<string, HelmChecksumPath>();
   for (const [i, entry] of entries.map((e) => e.trim()).entries()) {
     if (entry === '' && typeof raw === 'string') continue;
-    const [chart = '', path = ''] = entry.split('=', 2);
+    // At the first '=': a second one fails the path's pattern instead of being cut off.
+    const at = entry.indexOf('=');
+    const chart = at === -1 ? '' : entry.slice(0, at);
+    const path = entry.slice(at + 1);
     if (!/^[A-Za-z0-9][-A-Za-z0-9_.]*$/.test(chart) || !templatePathPattern.test(path)) {
       throw new ConfigError(
         `${field}: entry ${i + 1} is not chart=path.in.values (app-template=defaultPodOptions.annotations)`,
+        field,
+      );
+    }
+    const earlier = byChart.get(chart);
+    if (earlier && earlier.path.join('.') !== path) {
+      throw new ConfigError(
+        `${field}: entry ${i + 1} names the chart of an earlier entry with another path: keep one`,
         field,
       );
     }
