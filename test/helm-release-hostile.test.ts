@@ -8,7 +8,7 @@ import { ruleCatalog } from '../src/rules/rule-table.js';
 import { postRendererEntry } from '../src/rules/workloads/helm-release.js';
 import { substitute } from '../src/rules/workloads/helm-values.js';
 import { run } from '../src/run.js';
-import { externalSecret, resourceList, resultsOf } from './helpers.js';
+import { externalSecret, find, itemsOf, resourceList, resultsOf } from './helpers.js';
 
 type Obj = Record<string, unknown>;
 
@@ -146,4 +146,23 @@ describe('helmReleaseChecksumPath entries that would lose text', () => {
       ]);
     }
   });
+});
+
+describe('a values path named like a property every JavaScript object has', () => {
+  // Read as a path into spec.values, `toString` found Object.prototype's function: an error
+  // ("spec.values.toString is a function") for a key the values simply do not have.
+  it.each(['toString', 'constructor', '__proto__.annotations', 'valueOf.annotations'])(
+    '%s: created in the values like any missing key',
+    (path) => {
+      const settings = { helmReleaseChecksumPath: `app-template=${path}` };
+      const out = run(resourceList([es, helmRelease('')]), { settings });
+      expect(errors(out.stdout)).toEqual([]);
+      const hr = find(itemsOf(out.stdout), 'HelmRelease', 'web') as { spec: { values: Obj } };
+      const annotations = path
+        .split('.')
+        .reduce<unknown>((node, key) => (node as Obj)[key], hr.spec.values) as Obj;
+      expect(Object.hasOwn(annotations, 'checksum/external-secrets')).toBe(true);
+      expect(run(out.stdout, { settings }).stdout).toBe(out.stdout);
+    },
+  );
 });
