@@ -136,6 +136,19 @@ describe('helmReleaseChecksumPath entries that would lose text', () => {
       expect(form).toThrow('helmReleaseChecksumPath: entry 1 is not chart=path.in.values');
     }
   });
+  it('a path too deep for the next run to read is an error; one at the bound runs twice', () => {
+    // 600 keys: the first run wrote mappings nested past the reader's 500 levels, and the second
+    // run refused its own output.
+    const keys = (n: number) => Array.from({ length: n }, () => 'a').join('.');
+    for (const form of forms([`app-template=${keys(65)}`])) {
+      expect(form).toThrow('helmReleaseChecksumPath: entry 1 has a path of more than 64 keys');
+    }
+    const settings = { helmReleaseChecksumPath: `app-template=${keys(64)}` };
+    const out = run(resourceList([es, helmRelease('')]), { settings });
+    expect(out.exitCode).toBe(0);
+    expect(run(out.stdout, { settings }).stdout).toBe(out.stdout);
+  });
+
   it('a chart named twice is an error, not the last entry winning', () => {
     for (const form of forms(['app-template=a.annotations', 'app-template=b.annotations'])) {
       expect(form).toThrow('helmReleaseChecksumPath: entry 2 names the chart of an earlier entry');

@@ -371,6 +371,12 @@ const parseSecretReferences: Parser<readonly SecretReader[]> = (raw, field) =>
   );
 
 /** `chart=dotted.path` entries, a list or one comma-separated string; entries named by position. */
+/**
+ * The keys of a checksum path at most: the run writes its mappings, and an output nested past the
+ * 500 levels the reader takes (docs/limits.md) would fail the next run. Charts' paths have 2-4.
+ */
+const maxChecksumPathKeys = 64;
+
 const parseHelmChecksumPaths: Parser<readonly HelmChecksumPath[]> = (raw, field) => {
   const entries = listEntries(raw);
   if (entries === undefined) {
@@ -392,6 +398,13 @@ const parseHelmChecksumPaths: Parser<readonly HelmChecksumPath[]> = (raw, field)
         field,
       );
     }
+    const keys = path.split('.');
+    if (keys.length > maxChecksumPathKeys) {
+      throw new ConfigError(
+        `${field}: entry ${i + 1} has a path of more than ${maxChecksumPathKeys} keys`,
+        field,
+      );
+    }
     const earlier = byChart.get(chart);
     if (earlier && earlier.path.join('.') !== path) {
       throw new ConfigError(
@@ -399,7 +412,7 @@ const parseHelmChecksumPaths: Parser<readonly HelmChecksumPath[]> = (raw, field)
         field,
       );
     }
-    byChart.set(chart, { chart, path: path.split('.') });
+    byChart.set(chart, { chart, path: keys });
   }
   return [...byChart.values()];
 };
