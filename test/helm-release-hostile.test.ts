@@ -225,3 +225,19 @@ ${Array.from({ length: places }, (_, i) => `      a${i}: {annotations: {reloader
     expect(hashed).toBeLessThanOrEqual(4 * text.length);
   });
 });
+
+describe('a checksum path through a value that is no mapping', () => {
+  // The edit refused to write there ("could not insert the annotation without changing anything
+  // else"), naming neither the field nor what was wrong with it.
+  it.each([
+    ['a string', '"flat"', 'spec.values.defaultPodOptions is a string, not a mapping'],
+    ['a list', '[1, 2]', 'spec.values.defaultPodOptions is a list, not a mapping'],
+  ])('%s is an error naming the field', (_, value, message) => {
+    const settings = { helmReleaseChecksumPath: 'app-template=defaultPodOptions.annotations' };
+    const out = run(resourceList([es, helmRelease(`  defaultPodOptions: ${value}`)]), { settings });
+    expect(out.exitCode).toBe(1);
+    expect(errors(out.stdout)).toEqual([
+      ['spec.values.defaultPodOptions', expect.stringContaining(message)],
+    ]);
+  });
+});
