@@ -10,7 +10,7 @@ import { isObject, type Json, type JsonObject } from '../../model/json.js';
 import { fieldPath, getPath, type Keys, type Trail } from '../../model/path.js';
 import { ItemError, type Resource } from '../../model/resource.js';
 import { groupOf } from '../../model/scope.js';
-import { type BuiltIns, substitute, valueReads } from './helm-values.js';
+import { type BuiltIns, maxValuesPath, substitute, valueReads } from './helm-values.js';
 import type { KeySet } from './references.js';
 
 export const helmReleaseGroup = 'helm.toolkit.fluxcd.io';
@@ -134,16 +134,25 @@ export function valuesAnnotations(
   resource: Resource,
 ): { metadata: Keys; annotations: Record<string, Json> }[] {
   const found: { metadata: Keys; annotations: Record<string, Json> }[] = [];
+  // One trail, copied only where a mapping is found: a copy per node cost nodes × depth.
+  const trail = ['spec', 'values'];
+  let printed = 0; // the trail's length under spec.values as fieldPath writes it
   // Mappings only: charts take pod annotations from mappings of options, not from lists.
-  const visit = (node: Json | undefined, trail: string[]) => {
+  const visit = (node: Json | undefined) => {
     if (!isObject(node)) return;
     for (const [key, child] of Object.entries(node)) {
-      if (key === 'annotations' && isObject(child))
-        found.push({ metadata: trail, annotations: child });
-      visit(child, [...trail, key]);
+      // Past the bound the release is an error of the consumers' stage (valueReads).
+      if (key === 'annotations' && isObject(child) && printed <= maxValuesPath) {
+        found.push({ metadata: [...trail], annotations: child });
+      }
+      trail.push(key);
+      printed += key.length + 1;
+      visit(child);
+      printed -= key.length + 1;
+      trail.pop();
     }
   };
-  visit(getPath(resource.value, 'spec.values'), ['spec', 'values']);
+  visit(getPath(resource.value, 'spec.values'));
   return found;
 }
 

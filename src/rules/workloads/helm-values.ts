@@ -5,6 +5,7 @@
 // (docs/helm-release.md has the table and its limits).
 import { isObject, type Json, type JsonObject } from '../../model/json.js';
 import { each, type Path, parsePath, type Trail } from '../../model/path.js';
+import { ItemError } from '../../model/resource.js';
 import type { KeySet, ProducedKind } from './references.js';
 
 export interface ValueReference {
@@ -58,10 +59,26 @@ function endsWith(trail: Trail, tail: Path): boolean {
   );
 }
 
+/**
+ * The longest path under spec.values a result names, in characters as printed (`a.b[0].c`). Keys
+ * are free text, as long as the input makes them: each result naming a path of the input's size
+ * would make the output quadratic in it (many reads or Reloader annotations under one long key).
+ * Charts' paths are under a hundred characters.
+ */
+export const maxValuesPath = 4096;
+
+/** The error for a read or an annotations mapping at a longer path: it names no key. */
+const valuesPathTooLong = () =>
+  new ItemError(
+    `spec.values names a Secret or holds annotations at a path longer than ${maxValuesPath} characters, which no result can name: shorten its keys`,
+    'spec.values',
+  );
+
 /** Every string of `values` at a path the table names, in document order. */
 export function valueReads(values: Json | undefined): ValueRead[] {
   const reads: ValueRead[] = [];
   const trail: (string | number)[] = [];
+  let printed = 0; // the trail's length as fieldPath writes it
   const visit = (node: Json, parent: JsonObject | undefined) => {
     if (typeof node === 'string') {
       if (parent) matchAt(node, parent);
@@ -69,16 +86,25 @@ export function valueReads(values: Json | undefined): ValueRead[] {
     }
     if (Array.isArray(node)) {
       node.forEach((child, i) => {
+        const step = String(i).length + 2;
         trail.push(i);
+        printed += step;
         visit(child, undefined);
+        printed -= step;
         trail.pop();
       });
       return;
     }
     if (!isObject(node)) return;
     for (const [key, child] of Object.entries(node)) {
+      // The double-restart lint names such a mapping (valuesAnnotations), and skips it past this.
+      if (key === 'annotations' && isObject(child) && printed > maxValuesPath) {
+        throw valuesPathTooLong();
+      }
       trail.push(key);
+      printed += key.length + 1;
       visit(child, node);
+      printed -= key.length + 1;
       trail.pop();
     }
   };
@@ -90,6 +116,7 @@ export function valueReads(values: Json | undefined): ValueRead[] {
     );
     const ref = valueReferences[row];
     if (!ref) return;
+    if (printed > maxValuesPath) throw valuesPathTooLong();
     const key = ref.keyField === undefined ? undefined : parent[ref.keyField];
     const keys: KeySet = typeof key === 'string' ? new Set([key]) : 'all';
     reads.push({ row: ref, text, trail: [...trail], keys });
