@@ -180,15 +180,8 @@ describe('a values path named like a property every JavaScript object has', () =
   );
 });
 
-describe('Reloader annotations at many places of long values paths', () => {
-  // The double-restart lint told its finds apart by their field path, a Map key hashed whole:
-  // 10,000 places under a 100 KB key (700 KB of input) ran for more than ten minutes. Counted
-  // here: the characters of the string keys every Map of the run hashes, against the input's size
-  // (under a key of 4,000 characters: a path past 4,096 is an error, below).
-  const input = (keyLength: number, places: number) =>
-    resourceList([
-      es,
-      `apiVersion: helm.toolkit.fluxcd.io/v2
+/** A consuming release whose values hold `body` under one key of the input's making. */
+const longKeyRelease = (key: string, body: string) => `apiVersion: helm.toolkit.fluxcd.io/v2
 kind: HelmRelease
 metadata:
   name: web
@@ -199,12 +192,22 @@ spec:
   interval: 1h
   chartRef: {kind: OCIRepository, name: app-template}
   values:
-    ? ${'k'.repeat(keyLength)}
+    ? ${key}
     :
-${Array.from({ length: places }, (_, i) => `      a${i}: {annotations: {reloader.stakater.com/auto: "true"}}\n`).join('')}`,
-    ]);
+${body}`;
+
+/** `n` mappings under that key, each with these annotations. */
+const places = (n: number, annotations: string) =>
+  Array.from({ length: n }, (_, i) => `      a${i}: {annotations: {${annotations}}}\n`).join('');
+
+describe('Reloader annotations at many places of long values paths', () => {
+  // The double-restart lint told its finds apart by their field path, a Map key hashed whole:
+  // 10,000 places under a 100 KB key (700 KB of input) ran for more than ten minutes. Counted
+  // here: the characters of the string keys every Map of the run hashes, against the input's size
+  // (under a key of 4,000 characters: a path past 4,096 is an error, below).
   it('hashes a bounded number of characters per character of input', () => {
-    const text = input(4_000, 1_000);
+    const body = places(1_000, 'reloader.stakater.com/auto: "true"');
+    const text = resourceList([es, longKeyRelease('k'.repeat(4_000), body)]);
     let hashed = 0;
     const original = Map.prototype.set;
     const set = vi.spyOn(Map.prototype, 'set').mockImplementation(function (
@@ -246,28 +249,12 @@ describe('a checksum path through a value that is no mapping', () => {
 describe('values paths longer than a result can name', () => {
   // Each result names its values path: 1,000 invalid Reloader lists under one 100 KB key (181 KB
   // of input) wrote 100 MB of warnings, a size of places × key length. Counted: output bytes.
-  const release = (key: string, body: string) => `apiVersion: helm.toolkit.fluxcd.io/v2
-kind: HelmRelease
-metadata:
-  name: web
-  namespace: shop
-  annotations:
-    secret-rollout/consumes: web-secret
-spec:
-  interval: 1h
-  chartRef: {kind: OCIRepository, name: app-template}
-  values:
-    ? ${key}
-    :
-${body}`;
-  const places = (n: number, annotations: string) =>
-    Array.from({ length: n }, (_, i) => `      a${i}: {annotations: {${annotations}}}\n`).join('');
   it.each([
     ['Reloader lists', places(300, `secret.reloader.stakater.com/reload: "(,web-secret"`)],
     ['Reloader switches', places(300, 'reloader.stakater.com/auto: "true"')],
     ['reads', '      a: {envFrom: [{secretRef: {name: web-secret}}]}\n'],
   ])('%s under a key of 20,000 characters: an error naming spec.values', (_, body) => {
-    const text = resourceList([es, release('k'.repeat(20_000), body)]);
+    const text = resourceList([es, longKeyRelease('k'.repeat(20_000), body)]);
     const out = run(text);
     expect(out.exitCode).toBe(1);
     expect(errors(out.stdout)).toEqual([
@@ -278,7 +265,7 @@ ${body}`;
   it('a path of 4,000 characters is read and named', () => {
     const text = resourceList([
       es,
-      release('k'.repeat(4_000), '      a: {envFrom: [{secretRef: {name: web-secret}}]}\n'),
+      longKeyRelease('k'.repeat(4_000), '      a: {envFrom: [{secretRef: {name: web-secret}}]}\n'),
     ]);
     const out = run(text);
     expect(out.exitCode).toBe(0);
