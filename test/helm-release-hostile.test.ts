@@ -1,6 +1,8 @@
 // A HelmRelease from an untrusted pull request (docs/helm-release.md): our post-renderer entry
-// copied or edited by hand, values built to make substitution slow, option entries that would
-// lose text. Each case failed on the first version of the HelmRelease consumer.
+// copied or edited by hand, values built to make substitution or the lints slow or the output
+// huge, option entries that would lose text. Each finding's cases failed on the first version of
+// the HelmRelease consumer; the cases at a bound (a 64-key path, a 4,000-character one, identical
+// option entries) pass on both and keep the bound from cutting real input.
 import { dump } from 'js-yaml';
 import { describe, expect, it, vi } from 'vitest';
 import { readConfig } from '../src/model/config.js';
