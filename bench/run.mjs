@@ -152,6 +152,46 @@ function verify(name, inputFile, format, expected) {
   return { m, ok: errors.length === 0 };
 }
 
+/** One shape at one size: generated, checked, then timed; its table row, if the check ran. */
+function measure(shape, n) {
+  const { items, expected } = generate(n, 1, shape);
+  let row;
+  const name = `${shape} N=${label(n)}`;
+  const base = join(tmp, `${shape}-${n}`);
+  const rl = `${base}.yaml`;
+  writeFileSync(rl, toResourceList(items));
+  if (withKpt) writeDir(items, `${base}.d`);
+  console.error(`${name}: ${expected.podTemplates} pod templates expected to get the checksum`);
+  // The checked run doubles as the function's warm-up.
+  const v = verify(`fn ${name} ResourceList`, rl, 'rl', expected);
+  // The stream form once (its reading does not depend on the shape): CI's time as before.
+  if (quick && shape === shapes[0])
+    verify(`fn ${name} YAML stream`, writeStream(base, items), 'stream', expected);
+  const cmds = [
+    { name: 'fn', cmd: fnArgv, stdin: rl },
+    { name: 'js-yaml', cmd: JS_YAML, stdin: rl, inner: true },
+    withKpt && { name: 'kpt', cmd: ['kpt', 'fn', 'source', `${base}.d`] },
+  ].filter(Boolean);
+  if (!quick) roundRobin(cmds.slice(1, 2), 1); // warm-up of js-yaml (kpt's files are cached)
+  if (v.m) {
+    const k = n >= 100000 ? bigRuns : runs;
+    const res = quick ? { fn: [v.m] } : roundRobin(cmds, k);
+    row = { shape, n, mb: readFileSync(rl).length / 1e6, ok: v.ok, res };
+  }
+  // Up to hundreds of MB a size (fan-in at 100k): gone before the next one, unless --keep.
+  if (!flag('--keep')) {
+    for (const f of [
+      `${base}.d`,
+      rl,
+      `${rl}.out`,
+      `${base}.stream.yaml`,
+      `${base}.stream.yaml.out`,
+    ])
+      rmSync(f, { recursive: true, force: true });
+  }
+  return row ? [row] : [];
+}
+
 const emptyRl = join(tmp, 'empty.yaml');
 writeFileSync(emptyRl, 'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n');
 const none = { checksum: new Set(), syncWave: new Map() };
@@ -161,39 +201,11 @@ try {
   const rows = [];
   for (const shape of shapes) {
     for (const n of sizes) {
-      const { items, expected } = generate(n, 1, shape);
-      const name = `${shape} N=${label(n)}`;
-      const base = join(tmp, `${shape}-${n}`);
-      const rl = `${base}.yaml`;
-      writeFileSync(rl, toResourceList(items));
-      if (withKpt) writeDir(items, `${base}.d`);
-      console.error(`${name}: ${expected.podTemplates} pod templates expected to get the checksum`);
-      // The checked run doubles as the function's warm-up.
-      const v = verify(`fn ${name} ResourceList`, rl, 'rl', expected);
-      // The stream form once (its reading does not depend on the shape): CI's time as before.
-      if (quick && shape === shapes[0])
-        verify(`fn ${name} YAML stream`, writeStream(base, items), 'stream', expected);
-      const cmds = [
-        { name: 'fn', cmd: fnArgv, stdin: rl },
-        { name: 'js-yaml', cmd: JS_YAML, stdin: rl, inner: true },
-        withKpt && { name: 'kpt', cmd: ['kpt', 'fn', 'source', `${base}.d`] },
-      ].filter(Boolean);
-      if (!quick) roundRobin(cmds.slice(1, 2), 1); // warm-up of js-yaml (kpt's files are cached)
-      if (v.m) {
-        const k = n >= 100000 ? bigRuns : runs;
-        const res = quick ? { fn: [v.m] } : roundRobin(cmds, k);
-        rows.push({ shape, n, mb: readFileSync(rl).length / 1e6, ok: v.ok, res });
-      }
-      // Up to hundreds of MB a size (fan-in at 100k): gone before the next one, unless --keep.
-      if (!flag('--keep')) {
-        for (const f of [
-          `${base}.d`,
-          rl,
-          `${rl}.out`,
-          `${base}.stream.yaml`,
-          `${base}.stream.yaml.out`,
-        ])
-          rmSync(f, { recursive: true, force: true });
+      try {
+        rows.push(...measure(shape, n));
+      } catch (e) {
+        // One size failing (a crash, memory) costs its row, not the table of the others.
+        problems.push(e.message);
       }
     }
   }
