@@ -177,6 +177,9 @@ function measure(shape, n) {
     const k = n >= 100000 ? bigRuns : runs;
     const res = quick ? { fn: [v.m] } : roundRobin(cmds, k);
     row = { shape, n, mb: readFileSync(rl).length / 1e6, ok: v.ok, res };
+    // A full run takes long: each size's medians as it ends (the table comes last, on stdout).
+    const times = Object.entries(res).map(([k, ms]) => `${k} ${sec(median(ms))}`);
+    console.error(`${name}: ${times.join(', ')}; fn peak ${peak(res.fn).toFixed(0)} MiB`);
   }
   // Up to hundreds of MB a size (fan-in at 100k): gone before the next one, unless --keep.
   if (!flag('--keep')) {
