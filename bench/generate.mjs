@@ -77,6 +77,17 @@ const STORES = [
   ['ClusterSecretStore', 0.002],
 ];
 
+/** ExternalSecrets in the share `es`, a few stores, lean workloads for the rest. */
+function sourceDense(es, more) {
+  return {
+    plan: [['ExternalSecret', es], ...STORES, ...WORKLOADS(1 - es - 0.007)],
+    fill: 'Deployment',
+    namespaces: (n) => Math.max(3, Math.round(n / 250)),
+    lean: true,
+    ...more,
+  };
+}
+
 /**
  * The shapes of package the bench runs (issue #24): each is the kinds in their proportions, the
  * kind that fills up to N, how many namespaces, and how a workload references Secrets
@@ -105,35 +116,21 @@ export const SHAPES = {
     namespaces: (n) => Math.max(3, Math.round(n / 250)),
   },
   // One item in six an ExternalSecret, the rest workloads reading them (1–3 references each).
-  dense: {
-    plan: [['ExternalSecret', 1 / 6], ...STORES, ...WORKLOADS(5 / 6 - 0.007)],
-    fill: 'Deployment',
-    namespaces: (n) => Math.max(3, Math.round(n / 250)),
-    refs: (r) => r.int(1, 3),
-    lean: true,
-    own: 0.9,
-  },
+  dense: sourceDense(1 / 6, { refs: (r) => r.int(1, 3), own: 0.9 }),
   // One source read by many consumers: one ExternalSecret in 500 items, ≈500 workloads on each.
-  'fan-out': {
-    plan: [['ExternalSecret', 0.002], ...STORES, ...WORKLOADS(0.991)],
-    fill: 'Deployment',
+  'fan-out': sourceDense(0.002, {
     namespaces: (n) => Math.max(1, Math.round(n / 2500)),
     refs: (r) => r.int(1, 2),
-    lean: true,
     own: 0.95,
-  },
+  }),
   // Many sources per consumer: 20 envFrom / secretKeyRef references in every pod, a fifth of the
   // items ExternalSecrets.
-  'fan-in': {
-    plan: [['ExternalSecret', 0.2], ...STORES, ...WORKLOADS(0.793)],
-    fill: 'Deployment',
-    namespaces: (n) => Math.max(3, Math.round(n / 250)),
+  'fan-in': sourceDense(0.2, {
     refs: () => 20,
-    lean: true,
     own: 0.95,
     styles: ['env', 'envFlow', 'envFrom'],
     distinct: true,
-  },
+  }),
 };
 
 /**
