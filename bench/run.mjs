@@ -14,7 +14,8 @@
 // --big-runs R (runs at N ≥ 100k), --cold-runs R, --sizes 1000,10000, --shapes dense,fan-in,
 // --kpt / --no-kpt, --keep (keep the temp inputs).
 // Then the adversarial benchmark (bench/adversarial.mjs: its own options, run it alone to use
-// them), in quick mode with --quick; --no-adversarial skips it.
+// them), in quick mode with --quick; --no-adversarial skips it. Then impact on a monorepo against
+// one plain pass (bench/monorepo.mjs); --no-monorepo skips it.
 import { spawnSync } from 'node:child_process';
 import {
   closeSync,
@@ -30,6 +31,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { check } from './check.mjs';
 import { generate, SHAPES, toResourceList, toStream, writeDir } from './generate.mjs';
+import { monorepoBench } from './monorepo.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const argv = process.argv.slice(2);
@@ -249,6 +251,8 @@ if (!flag('--no-adversarial')) {
   );
   if (adversarial.status !== 0) problems.push('the adversarial benchmark failed (above)');
 }
+// impact on a 500-application monorepo against one plain pass (bench/monorepo.mjs).
+if (!flag('--no-monorepo')) problems.push(...monorepoBench({ fnArgv, quick }));
 if (problems.length) {
   console.error(`\nFAIL:\n- ${problems.join('\n- ')}`);
   process.exit(1);

@@ -71,7 +71,7 @@ kpt or kustomize.`,
   impact: {
     usage: [
       'secret-rollout impact BASE HEAD [--format markdown|json|sarif] [--exclude PATTERN ...]',
-      '[--fn-config FILE | key=value ...]',
+      '[--max-chars N] [--output-full FILE] [--fn-config FILE | key=value ...]',
     ],
     summary: 'what the change from BASE to HEAD restarts: markdown, JSON or SARIF',
     about: `What the change from BASE to HEAD restarts: each a file, or a directory whose .yaml and
@@ -79,18 +79,25 @@ kpt or kustomize.`,
 (git worktree add) or render it to a file, as examples/ci/impact.sh does. In a directory, files
 that are not Kubernetes manifests (no apiVersion and kind: Helm's Chart.yaml, values.yaml, an
 app's config) are skipped with one info line each on stderr, and files matched by .krmignore
-(as kpt reads it) or --exclude are not read.`,
+(as kpt reads it) or --exclude are not read. A markdown report spanning several applications (a
+directory with a kustomization.yaml or Kptfile, else a top directory) sums up by reason first, then
+folds each application; past --max-chars it is cut, saying where the full report is.`,
     flags: [
       ['--format markdown|json|sarif', 'the report: markdown (default), JSON, SARIF 2.1.0'],
       [
         '--exclude PATTERN',
         'skip files matching a .gitignore-style pattern, relative to BASE or HEAD; repeatable',
       ],
+      [
+        '--max-chars N',
+        "markdown: cut the report to N characters, a comment's cap (65536, GitHub's)",
+      ],
+      ['--output-full FILE', 'markdown: write the full report, never cut, to FILE'],
       ...optionFlags,
       help,
       version,
     ],
-    examples: `secret-rollout impact base/ head/ > impact.md
+    examples: `secret-rollout impact base/ head/ --output-full impact-full.md > impact.md
 secret-rollout impact old.yaml new.yaml --format json
 secret-rollout impact main-tree/ pr-tree/ --exclude 'charts/*/templates/' --format sarif`,
   },

@@ -7,7 +7,7 @@ import { defaultConfig } from './model/config.js';
 import type { Resource } from './model/resource.js';
 import { formatResult, type Result } from './model/results.js';
 import { compareSides, type ImpactSide, impactJson } from './report/impact.js';
-import { impactMarkdown } from './report/impact-markdown.js';
+import { impactReports } from './report/impact-markdown.js';
 import { impactSarif } from './report/impact-sarif.js';
 import { describeRef } from './report/ref.js';
 import { analyse, type RunOptions, type RunOutput } from './run.js';
@@ -25,6 +25,12 @@ export interface Origin {
   line: number;
   /** The file's own text (to find which file is invalid). */
   text: string;
+  /**
+   * Where the side is a directory: the file's application, the directory (relative to the side's,
+   * `.` for itself) nearest above it that holds a kustomization.yaml or Kptfile, else the top
+   * directory under the side's (`.` for a file directly in it).
+   */
+  application?: string;
 }
 
 /** What BASE or HEAD is: a file, or a directory's files joined into one YAML stream. */
@@ -37,6 +43,10 @@ export interface SideInput {
 
 export interface ImpactOptions extends RunOptions {
   format?: ImpactFormat;
+  /** The markdown comment's cap in characters (`--max-chars`). */
+  maxChars?: number;
+  /** Where the caller writes the full markdown report (`--output-full`), named when it is cut. */
+  fullReport?: string;
   /** For SARIF's tool.driver.version. */
   version?: string;
 }
@@ -44,9 +54,18 @@ export interface ImpactOptions extends RunOptions {
 interface Planned extends ImpactSide {
   /** Line (1-based) and file of each resource's item. */
   locate(resource: Resource): { uri: string; line: number } | undefined;
+  /** The file (origin) of each resource's item. */
+  originOf(resource: Resource): Origin | undefined;
 }
 
-export function impact(base: SideInput, head: SideInput, options: ImpactOptions = {}): RunOutput {
+/** The report, and with markdown the full report when the comment is cut (else the same). */
+export type ImpactOutput = RunOutput & { full?: string };
+
+export function impact(
+  base: SideInput,
+  head: SideInput,
+  options: ImpactOptions = {},
+): ImpactOutput {
   const sides: Planned[] = [];
   for (const side of [base, head]) {
     const planned = planSide(side, options);
@@ -57,11 +76,21 @@ export function impact(base: SideInput, head: SideInput, options: ImpactOptions 
   const compared = compareSides(before, after);
   const format = options.format ?? 'markdown';
   if (format === 'json') return ok(impactJson(compared));
-  if (format === 'markdown') return ok(impactMarkdown(compared));
   const byRef = new Map<string, Resource>();
   for (const r of after.resources) {
     const key = `${r.apiVersion} ${describeRef(r)}`;
     if (!byRef.has(key)) byRef.set(key, r);
+  }
+  if (format === 'markdown') {
+    const { comment, full } = impactReports(compared, {
+      applicationOf: (ref) => {
+        const resource = byRef.get(`${ref.apiVersion} ${describeRef(ref)}`);
+        return resource && after.originOf(resource)?.application;
+      },
+      ...(options.maxChars === undefined ? {} : { maxChars: options.maxChars }),
+      ...(options.fullReport === undefined ? {} : { fullReport: options.fullReport }),
+    });
+    return { ...ok(comment), full };
   }
   const locate = (result: Result) => {
     const ref = result.resourceRef;
@@ -105,8 +134,29 @@ function planSide(side: SideInput, options: ImpactOptions): Planned | RunOutput 
     const origin = [...side.origins].reverse().find((o) => o.line <= line);
     return origin && { uri: origin.path, line: line - origin.line + 1 };
   };
+  const originOf = (resource: Resource) => {
+    const start = input.items[resource.index]?.span?.start;
+    if (start === undefined) return undefined;
+    // The last file starting at or before the item's first line: a binary search, as a report
+    // on a monorepo asks once per rollout among thousands of files.
+    const at = contentStart(input.text, start);
+    let [low, high] = [0, side.origins.length - 1];
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if ((side.origins[mid] as Origin).offset <= at) low = mid;
+      else high = mid - 1;
+    }
+    return side.origins[low];
+  };
   const { podTemplates } = analysis.config ?? defaultConfig;
-  return { resources, plan: planned.plan, results: planned.results, podTemplates, locate };
+  return {
+    resources,
+    plan: planned.plan,
+    results: planned.results,
+    podTemplates,
+    locate,
+    originOf,
+  };
 }
 
 /** Why an analysed text is not valid input (reading, items, options), or undefined. */

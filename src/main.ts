@@ -38,7 +38,13 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   const args = command === 'run' ? argv : argv.slice(1);
   if (command === 'run' && /^[^-=]+$/.test(word)) return usageError('run', unknownCommand(word));
-  if (command === 'impact') return emit(impactCli(args, SECRET_ROLLOUT_VERSION, process.cwd()));
+  if (command === 'impact') {
+    // Each side is planned as a run plans its input: tuned when it is as large.
+    const planning = (largest: number) => {
+      if (largest > largeInput) tuneForLargeInput();
+    };
+    return emit(impactCli(args, SECRET_ROLLOUT_VERSION, process.cwd(), planning));
+  }
   const planning = command === 'plan';
   if (command === 'health') return health(args);
   const parsed = parseArgs(args, {
@@ -57,7 +63,7 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   if (stdinIsTerminal()) return usageError(command, 'no input on stdin');
   const text = await readText();
-  if (text !== undefined && text.length > 1 << 20) tuneForLargeInput();
+  if (text !== undefined && text.length > largeInput) tuneForLargeInput();
   if (text === undefined) {
     write(2, 'secret-rollout: stdin is not valid UTF-8\n');
     return 1;
@@ -137,8 +143,11 @@ async function readText(): Promise<string | undefined> {
   return decode(await readStdin());
 }
 
+/** Characters past which an input is large (tuneForLargeInput). */
+const largeInput = 1 << 20;
+
 /**
- * Two V8 settings for large inputs, both read by V8 where they act, so they take effect when set
+ * Two V8 settings for large inputs (a run's stdin, an impact side), both read by V8 where they act, so they take effect when set
  * at run time. Only for large inputs: loading node:v8 costs ≈5 ms.
  * - The young generation stays at its first size (`--semi-space-growth-factor=1`): V8 grows it
  *   (to 2 × 16 MB) while most of what survives a scavenge stays, and what survives here is the

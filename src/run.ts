@@ -10,6 +10,7 @@ import { type Input, InputError, readInput } from './krm/read.js';
 import { writeOutput } from './krm/write.js';
 import type { Splice } from './krm/yaml/splice.js';
 import { type Config, defaultConfig } from './model/config.js';
+import { isListEntryEdit } from './model/edit.js';
 import type { Resource } from './model/resource.js';
 import { invalidInput, moreResults } from './model/result-rules.js';
 import {
@@ -183,8 +184,12 @@ function rendered(analysis: Analysis, options: RunOptions): Written {
   const reported = failed ? results.filter((r) => r.severity !== 'info') : capInfo(results);
   // A stream carries no results: on error print nothing a pipe could take for success.
   const written = output(input, failed ? new Map() : edited, reported, options, failed);
-  const set = failed ? 0 : planned.edits.length;
-  const summary = `secret-rollout: ${count(input.items.length, 'item')}, ${count(set, 'annotation')} set, ${count(reported.length, 'result')}`;
+  const edits = failed ? [] : planned.edits;
+  // List entries appended (a HelmRelease's postRenderers) are no annotations: named only when there.
+  const appended = edits.filter(isListEntryEdit).length;
+  const entries =
+    appended > 0 ? `, ${appended} list ${appended === 1 ? 'entry' : 'entries'} appended` : '';
+  const summary = `secret-rollout: ${count(input.items.length, 'item')}, ${count(edits.length - appended, 'annotation')} set${entries}, ${count(reported.length, 'result')}`;
   return { ...written, exitCode: failed ? 1 : 0, summary };
 }
 
@@ -287,6 +292,7 @@ function emptyPlan(): TransformOutput {
     stores: [],
     sources: [],
     consumersOf: new Map(),
+    readersOf: new Map(),
     checksums: new Map(),
     placed: new Set<never>(),
     conflicts: new Map(),

@@ -33,6 +33,7 @@ const stages = [
   'rules/producers.ts',
   'rules/target-names.ts',
   'rules/consumers.ts',
+  'rules/readers.ts',
   'rules/checksums.ts',
   'rules/source-annotations.ts',
   'rules/argocd-health.ts',

@@ -48,8 +48,8 @@ describe('ESO documentation examples', () => {
         .filter(
           (d) => d.kind === 'ExternalSecret' && d.apiVersion.startsWith('external-secrets.io/'),
         )
-        .filter((d) => !d.spec?.target?.manifest);
-      // One consumer per produced Secret, in the ExternalSecret's namespace.
+        .filter((d) => !d.spec?.target?.manifest || d.spec.target.manifest.kind === 'ConfigMap');
+      // One consumer per produced Secret (or ConfigMap), in the ExternalSecret's namespace.
       const consumers = secrets.map(
         (es, i) => `---
 apiVersion: apps/v1
@@ -62,7 +62,7 @@ ${es.metadata.namespace ? `  namespace: ${es.metadata.namespace}\n` : ''}spec:
       containers:
       - name: c
         envFrom:
-        - secretRef:
+        - ${es.spec?.target?.manifest ? 'configMapRef' : 'secretRef'}:
             name: ${es.spec?.target?.name || es.metadata.name}
 `,
       );
@@ -78,13 +78,16 @@ ${es.metadata.namespace ? `  namespace: ${es.metadata.namespace}\n` : ''}spec:
             /^[0-9a-f]{64}$/,
           );
         }
-        if (doc.kind === 'ExternalSecret' && !doc.spec?.target?.manifest) {
+        if (doc.kind === 'ExternalSecret') {
           expect(doc.metadata.annotations[waveKey]).toMatch(/^-\d+$/);
         }
       }
-      // Manifest targets produce no Secret: skipped, and said so.
-      const manifests = docs.filter((d) => d.kind === 'ExternalSecret' && d.spec?.target?.manifest);
-      if (manifests.length > 0) expect(out.stderr).toMatch(/skipped: its target is a manifest/);
+      // A custom resource target: no pod reads it, and that is said (a ConfigMap's is read above).
+      const custom = docs.filter(
+        (d) => d.kind === 'ExternalSecret' && d.spec?.target?.manifest && !secrets.includes(d),
+      );
+      if (custom.length > 0)
+        expect(out.stderr).toMatch(/which no PodSpec field reads.*\(manifest-target\)/);
       // Nothing but inserted annotation lines: the input survives in order.
       for (const line of insertedLines(input, out.stdout)) {
         expect(line).toMatch(

@@ -169,6 +169,8 @@ describe('examples/ci/impact.sh', () => {
       '| `Deployment shop/api` | `ExternalSecret shop/db`: data\\[password\\].remoteRef.version: "1" → "2" |',
     );
     expect(markdown).not.toContain('billing');
+    // The full report beside the comment (the same text: it is under the comment's cap).
+    expect(readFileSync(path.join(repo, 'impact-out/impact-full.md'), 'utf8')).toBe(markdown);
   });
 
   it('writes SARIF for a directory of the repository, with paths relative to it', () => {

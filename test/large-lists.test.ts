@@ -42,6 +42,7 @@ describe('lists longer than the stack holds as arguments', () => {
       stores: Array.from({ length: many }, (_, i) => store(i)),
       sources: [],
       consumersOf: new Map(),
+      readersOf: new Map(),
       checksums: new Map(),
       placed: new Set(),
       conflicts: new Map(),

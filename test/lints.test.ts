@@ -495,17 +495,19 @@ describe('near name', () => {
 });
 
 describe('the same info on many sources', () => {
-  it('is one result naming them, for any source note (a skipped target manifest here)', () => {
+  it('is one result naming them, for any source note (a custom resource target here)', () => {
     const manifest = (name: string) =>
       pinned(name).replace(
         'spec:\n',
-        'spec:\n  target:\n    manifest: {apiVersion: v1, kind: ConfigMap}\n',
+        'spec:\n  target:\n    manifest: {apiVersion: config.example.com/v1, kind: AppConfig}\n',
       );
     const out = run(resourceList(['a', 'b', 'c'].map(manifest)));
-    const skipped = resultsOf(out.stdout).filter((r) => /^skipped: /.test(String(r.message)));
-    expect(skipped).toHaveLength(1);
-    expect(skipped[0]?.resourceRef).toMatchObject({ name: 'a' });
-    expect(String(skipped[0]?.message)).toMatch(
+    const noted = resultsOf(out.stdout).filter((r) =>
+      /^its target is a custom resource, AppConfig /.test(String(r.message)),
+    );
+    expect(noted).toHaveLength(1);
+    expect(noted[0]?.resourceRef).toMatchObject({ name: 'a' });
+    expect(String(noted[0]?.message)).toMatch(
       /\(3 resources: ExternalSecret a, ExternalSecret b and ExternalSecret c\)$/,
     );
   });

@@ -20,6 +20,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+// @ts-expect-error: the benchmark's generator is plain JavaScript, without types.
+import { writeMonorepo } from '../bench/monorepo.mjs';
+import { impactCli } from '../src/impact-cli.js';
 import { run } from '../src/run.js';
 import { findOnPath, repoRoot } from './helpers.js';
 
@@ -368,6 +371,24 @@ const checks: Record<string, (block: Block) => void> = {
       expect(log.version).toBe('2.1.0');
     },
   '### secret-rollout impact': () => {},
+  // The monorepo sample: bench/monorepo.mjs's 500 applications, its report as the page shows it
+  // (the `...` line stands for the rest), then cut as the next sample says.
+  '**234 workloads will restart** in 100 applications because 100 secret sources changed.': (
+    block,
+  ) => {
+    const tree = path.join(scratch, 'monorepo');
+    writeMonorepo(tree, 500);
+    const report = impactCli(['base', 'head'], '0.0.0', tree).stdout;
+    const shown = block.text.replace(/\.\.\.\n$/, '');
+    expect(report).toContain(`### secret-rollout impact\n\n${shown}`);
+    mkdirSync(path.join(tree, 'impact-out'));
+    const args = ['--max-chars', '20000', '--output-full', 'impact-out/impact-full.md'];
+    const cut = impactCli(['base', 'head', ...args], '0.0.0', tree).stdout;
+    expect(cut.endsWith(`\n\n${block.next?.text}`)).toBe(true);
+    expect(readFileSync(path.join(tree, 'impact-out/impact-full.md'), 'utf8')).toBe(report);
+  },
+  "**Cut** at 20000 characters, a comment's cap: 50 of 100 applications shown, the rest left out; the full report is in `impact-out/impact-full.md`.":
+    () => {},
   // The CI script on a real git repository: two commits of examples/ci/impact as app/, rendered
   // with kubectl kustomize; its report is the one the directories give.
   '# In a clone holding the manifests (here two commits of examples/ci/impact as app/):': (

@@ -58,6 +58,7 @@ describe('the rule table', () => {
       scaledJobRolloutSeverity: 'scaled-job-rollout',
       csiSyncMountSeverity: 'csi-sync-mount',
       nearNameSeverity: 'near-name',
+      unreadSourceSeverity: 'unread-source',
       waveConflictSeverity: 'wave-conflict',
     });
   });
@@ -288,7 +289,7 @@ describe('silence per resource', () => {
   });
 
   it('leaves a silenced resource out of a result that names several', () => {
-    // unpinned-version groups the ExternalSecrets of one store; the skipped-manifest note is
+    // unpinned-version groups the ExternalSecrets of one store; the manifest-target note is
     // folded over sources. Neither may name (or be dropped for) a resource that silences it.
     const second = unpinned.replace('  name: db\n', '  name: cache\n');
     const group = (ids: string) =>
@@ -310,14 +311,14 @@ describe('silence per resource', () => {
     expect(group('kes-migration')[0]).toContain('cache');
 
     const manifest = (name: string, annotations = '') =>
-      `apiVersion: external-secrets.io/v1\nkind: ExternalSecret\nmetadata:\n  name: ${name}\n${annotations}spec:\n  secretStoreRef: {name: vault, kind: ClusterSecretStore}\n  target:\n    manifest: {apiVersion: v1, kind: ConfigMap}\n  data:\n    - secretKey: k\n      remoteRef: {key: k, version: "1"}\n`;
-    const skipped = (annotations: string) =>
+      `apiVersion: external-secrets.io/v1\nkind: ExternalSecret\nmetadata:\n  name: ${name}\n${annotations}spec:\n  secretStoreRef: {name: vault, kind: ClusterSecretStore}\n  target:\n    manifest: {apiVersion: config.example.com/v1, kind: AppConfig}\n  data:\n    - secretKey: k\n      remoteRef: {key: k, version: "1"}\n`;
+    const noted = (annotations: string) =>
       resultsOf(
         run(resourceList([manifest('a', annotations), manifest('b'), manifest('c')])).stdout,
       )
-        .filter((r) => /^skipped: /.test(String(r.message)))
+        .filter((r) => (r.tags as Obj)?.rule === 'manifest-target')
         .map((r) => [(r.resourceRef as Obj).name, String(r.message).replace(/^.*\(/, '(')]);
-    expect(skipped('  annotations: {secret-rollout/silence: source-skipped}\n')).toEqual([
+    expect(noted('  annotations: {secret-rollout/silence: manifest-target}\n')).toEqual([
       ['b', '(2 resources: ExternalSecret b and ExternalSecret c)'],
     ]);
   });

@@ -7,7 +7,9 @@
 #
 # Writes into $IMPACT_OUT (default impact-out/, relative to the working directory):
 #   base.yaml, head.yaml   OVERLAY rendered at each ref (from `git archive`: the work tree is not read)
-#   impact.md              the pull-request comment (markdown)
+#   impact.md              the pull-request comment (markdown), cut at a comment's cap (65,536
+#                          characters, GitHub's) with a line saying so
+#   impact-full.md         the whole markdown report, never cut
 #   impact.json            the same as JSON (schema/impact.schema.json)
 #   impact.sarif           with SARIF_DIR set: HEAD's lints in SARIF_DIR (a directory of manifests in
 #                          the repository, e.g. the kustomize base) at their file and line
@@ -58,7 +60,9 @@ for side in base head; do
 done
 
 # The report: what HEAD restarts compared with BASE. Both are rendered the same way by impact.
-"${secret_rollout[@]}" impact "$out/base.yaml" "$out/head.yaml" >"$out/impact.md"
+# The comment names impact-full.md where it is cut: the pipeline keeps impact-out/ as an artifact.
+"${secret_rollout[@]}" impact "$out/base.yaml" "$out/head.yaml" \
+  --output-full "$out/impact-full.md" >"$out/impact.md"
 "${secret_rollout[@]}" impact "$out/base.yaml" "$out/head.yaml" --format json >"$out/impact.json"
 if [ -n "${SARIF_DIR:-}" ]; then
   "${secret_rollout[@]}" impact "$work/base/$SARIF_DIR" "$SARIF_DIR" --format sarif >"$out/impact.sarif"

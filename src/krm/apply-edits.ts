@@ -1,10 +1,11 @@
 // The planned edits applied to each item's text, each proven: the edited text must read as the
-// item's value with the edits applied, and, where items alias each other's anchors, every other
-// item of the document as before. An edit that fails its proof is refused with an error result;
-// every other byte is copied as it came (write.ts).
+// item's value with the edits applied (a key set, an entry appended to a list and nothing else),
+// and, where items alias each other's anchors, every other item of the document as before. An
+// edit that fails its proof is refused with an error result; every other byte is copied as it
+// came (write.ts).
 
 import { isDeepStrictEqual } from 'node:util';
-import type { MappingEdit } from '../model/edit.js';
+import { type Edit, isListEntryEdit, listField } from '../model/edit.js';
 import { isObject, type Json } from '../model/json.js';
 import { getPath } from '../model/path.js';
 import type { Resource } from '../model/resource.js';
@@ -12,6 +13,8 @@ import { editRefused } from '../model/result-rules.js';
 import { plainResult, type Result } from '../model/results.js';
 import { type Input, parseItem, wholeDocument } from './read.js';
 import { lineBreakOf } from './yaml/lines.js';
+import { whereIs } from './yaml/locate-cst.js';
+import { located } from './yaml/parse.js';
 import type { ItemSpan, Span } from './yaml/spans.js';
 import {
   applySplices,
@@ -20,13 +23,14 @@ import {
   editText,
   reparseItem,
   type Splice,
+  tooDeep,
 } from './yaml/splice.js';
 
 /** An item's edits as applied to its text (`splices`), and the value it must then read as. */
 interface Applied {
   span: ItemSpan;
   text: string;
-  edits: readonly MappingEdit[];
+  edits: readonly Edit[];
   splices: Splice[];
   expected: () => Json;
 }
@@ -35,12 +39,12 @@ interface Applied {
 export function applyEdits(
   input: Input,
   resources: readonly Resource[],
-  edits: readonly MappingEdit[],
+  edits: readonly Edit[],
   results: Result[],
   aliased: ReadonlySet<number>,
   projected: ReadonlySet<number>,
 ): Map<number, Splice[]> {
-  const byItem = new Map<number, MappingEdit[]>();
+  const byItem = new Map<number, Edit[]>();
   for (const edit of edits) {
     const list = byItem.get(edit.item);
     if (list) list.push(edit);
@@ -58,8 +62,11 @@ export function applyEdits(
     if (!itemEdits) continue;
     const span = input.items[resource.index]?.span;
     if (!span) {
-      // JSON: the value itself is the output.
-      for (const edit of itemEdits) applyToValue(resource.value, edit);
+      // JSON: the value itself is the output, edited below once no edit is refused.
+      const refusal = itemEdits
+        .map((edit) => tooDeep(edit) ?? notAList(resource.value, edit))
+        .find(Boolean);
+      if (refusal) refused.set(resource.index, refusal);
       continue;
     }
     const text = input.text.slice(span.start, span.end);
@@ -71,8 +78,9 @@ export function applyEdits(
       value = resource.value;
       if (whole) value = 'value' in whole ? whole.value : null;
       // A parsed alias is the anchored object itself: an edit applied there would also appear
-      // wherever it is aliased, and the proof would accept an edit that changes those places.
-      else if (/[&*]/.test(text)) value = unshared(resource.value);
+      // wherever it is aliased, and the proof would accept an edit that changes those places
+      // (an entry appended to a list another key aliases). So in a whole re-read value too.
+      if (/[&*]/.test(text)) value = unshared(value);
       if (isObject(value)) for (const edit of itemEdits) applyToValue(value, edit);
       return value;
     };
@@ -83,7 +91,14 @@ export function applyEdits(
       applied.set(resource.index, { span, text, edits: itemEdits, splices, expected });
     } catch (error) {
       if (!(error instanceof EditError)) throw error;
-      refused.set(resource.index, error.message);
+      refused.set(resource.index, where(error, text, span.start, input.text));
+    }
+  }
+  // A JSON input is written from its value: edited only when nothing is refused, as a YAML input
+  // whose edits are refused is written as it came.
+  if (refused.size === 0 && input.format.startsWith('json')) {
+    for (const resource of resources) {
+      for (const edit of byItem.get(resource.index) ?? []) applyToValue(resource.value, edit);
     }
   }
   if (inDocument) {
@@ -97,13 +112,16 @@ export function applyEdits(
           one.splices = editText(text, span.entry, edits, one.expected, lineBreak, reparse);
         }
         if (!provenInDocument(inDocument, new Map([[index, one]]), false)) {
+          // An appended entry's list is named, with where it is.
+          const append = one.edits.find(isListEntryEdit);
           throw new EditError(
-            'the edit is inside a YAML anchor that other items alias: it would change them too',
+            `the edit${append ? ` of ${listField(append)}` : ''} is inside a YAML anchor that other items alias: it would change them too`,
+            append && whereIs(one.text, one.span.entry, append.path, append.key),
           );
         }
       } catch (error) {
         if (!(error instanceof EditError)) throw error;
-        refused.set(index, error.message);
+        refused.set(index, where(error, one.text, one.span.start, input.text));
       }
     };
     // All edits at once, one re-read; where that fails, each half the same way, down to single
@@ -138,6 +156,12 @@ export function applyEdits(
     } else if (one) edited.set(resource.index, one.splices);
   }
   return edited;
+}
+
+/** A refusal's message, with the line and column in the input where it has an offset. */
+function where(error: EditError, text: string, spanStart: number, input: string): string {
+  const { message, offset } = error;
+  return offset === undefined ? message : located(message, text, offset, spanStart, input);
 }
 
 /**
@@ -177,6 +201,26 @@ function reparsedItems(
   const edited = applySplices(input.text.slice(document.start, document.end), splices);
   const items = getPath(reparseItem(edited, false), ['items']);
   return Array.isArray(items) ? items : undefined;
+}
+
+/**
+ * Why an entry cannot be appended in a JSON input's value (its list, or a mapping on the way, is
+ * some other value), or undefined: JSON values have no text to prove an edit against.
+ */
+function notAList(value: Json, edit: Edit): string | undefined {
+  if (!isListEntryEdit(edit)) return undefined;
+  const refusal = `could not append the entry to ${listField(edit)}: it holds no list`;
+  const trail = [...edit.path, edit.key];
+  for (let depth = 1; depth <= trail.length; depth++) {
+    const node = getPath(value, trail.slice(0, depth));
+    // Missing or null: created, a mapping or the list, but never a list entry.
+    if (node === undefined || node === null) {
+      return trail.slice(depth - 1).some((step) => typeof step === 'number') ? refusal : undefined;
+    }
+    const list = depth === trail.length || typeof trail[depth] === 'number';
+    if (list ? !Array.isArray(node) : !isObject(node)) return refusal;
+  }
+  return undefined;
 }
 
 /** A copy that shares no objects, where YAML aliases made the parsed value share them. */

@@ -49,6 +49,16 @@ export interface Config {
   mode: Mode;
   /** `hashed`: an ExternalSecret's Secret is named after its content, references rewritten. */
   targetNames: 'keep' | 'hashed';
+  /** Fields of custom kinds that name a Secret their controller reads (`secretReferences`). */
+  secretReferences: readonly SecretReader[];
+  /** Per chart, the values path where a HelmRelease's checksum goes instead of a post-renderer. */
+  helmReleaseChecksumPath: readonly HelmChecksumPath[];
+}
+
+/** `chart=path.in.values`: the annotations mapping under spec.values for releases of a chart. */
+export interface HelmChecksumPath {
+  chart: string;
+  path: readonly string[];
 }
 
 export type Mode = 'render' | 'check';
@@ -64,6 +74,16 @@ export interface DeclaredTemplate {
   kind: string;
   /** Dotted keys from the item to the template (`spec.runner.template`). */
   path: string;
+}
+
+/** A field that names a Secret its kind's controller reads (docs/secret-readers.md). */
+export interface SecretReader {
+  group: string;
+  kind: string;
+  /** The path to the name, `[]` for every element of a list (`spec.auth[].secretName`). */
+  path: string;
+  /** Dotted keys from the mapping that holds the name to the namespace; none: the item's own. */
+  namespacePath?: string;
 }
 
 /** What the options need of the rule table (rules/rule-table.ts), which model/ cannot import. */
@@ -91,6 +111,8 @@ export const defaultConfig: Readonly<Config> = {
   verbose: false,
   mode: 'render',
   targetNames: 'keep',
+  secretReferences: [],
+  helmReleaseChecksumPath: [],
 };
 
 export const typedConfigApiVersion = 'fn.kpt.dev/v1alpha1';
@@ -259,45 +281,117 @@ const kindPattern = /^[A-Za-z][A-Za-z0-9]*$/;
 const templatePathPattern = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
 const versionLike = /^v\d+((alpha|beta)\d+)?$/;
 
+/** The entries of a list option: comma-separated in a string, or a list of strings. */
+const listEntries = (raw: Json): string[] | undefined =>
+  typeof raw === 'string'
+    ? raw.split(',')
+    : Array.isArray(raw) && raw.every((e) => typeof e === 'string')
+      ? (raw as string[])
+      : undefined;
+
 /**
- * `group/Kind:dotted.path`, comma-separated in a ConfigMap, a list (or the same string) in the
- * typed config. The group is always written, empty for the core group (`/PodTemplate:template`),
- * so an apiVersion given by mistake (`v1/Pod`, `apps/v1/Deployment`) is caught, not guessed.
+ * Entries `group/Kind:rest` (podTemplates, secretReferences), comma-separated in a ConfigMap, a
+ * list (or the same string) in the typed config. The group is always written, empty for the core
+ * group (`/PodTemplate:template`), so an apiVersion given by mistake (`v1/Pod`,
+ * `apps/v1/Deployment`) is caught, not guessed. `read` checks the rest: a value, or what is wrong
+ * with it. Entries are named by their position, never quoted: messages quote no text of the input.
  */
-const parsePodTemplates: Parser<readonly DeclaredTemplate[]> = (raw, field) => {
-  const entries =
-    typeof raw === 'string'
-      ? raw.split(',')
-      : Array.isArray(raw) && raw.every((e) => typeof e === 'string')
-        ? (raw as string[])
-        : undefined;
+function parseKindEntries<T>(
+  raw: Json,
+  field: string,
+  form: string,
+  read: (group: string, kind: string, rest: string) => T | { problem: string },
+): T[] {
+  const entries = listEntries(raw);
   if (entries === undefined) {
-    throw new ConfigError(
-      `${field} must be a list of group/Kind:path.to.template strings${got(raw)}`,
-      field,
-    );
+    throw new ConfigError(`${field} must be a list of ${form} strings${got(raw)}`, field);
   }
-  const declared = new Map<string, DeclaredTemplate>();
+  const declared = new Map<string, T>();
   for (const [i, entry] of entries.map((e) => e.trim()).entries()) {
     if (entry === '' && typeof raw === 'string') continue;
     const match = /^([^/:]*)\/([^/:]*):(.*)$/.exec(entry);
-    const [, group = '', kind = '', path = ''] = match ?? [];
-    // The entry is named by its position, never quoted: messages quote no text of the input.
+    const [, group = '', kind = '', rest = ''] = match ?? [];
     const problem = !match
-      ? 'is not group/Kind:path.to.template (the core group is empty: /Kind:path)'
+      ? `is not ${form} (the core group is empty: /Kind:path)`
       : versionLike.test(group)
         ? 'names a version, not an API group: write the group, empty for the core group (/Kind:path)'
         : !groupPattern.test(group)
           ? 'has an invalid API group'
           : !kindPattern.test(kind)
             ? 'has an invalid kind'
-            : !templatePathPattern.test(path)
-              ? 'has an invalid path: dotted field names to one object, no [] (spec.runner.template)'
-              : undefined;
-    if (problem) throw new ConfigError(`${field}: entry ${i + 1} ${problem}`, field);
-    declared.set(entry, { group, kind, path });
+            : undefined;
+    const value = problem === undefined ? read(group, kind, rest) : { problem };
+    if (typeof value === 'object' && value !== null && 'problem' in value) {
+      throw new ConfigError(`${field}: entry ${i + 1} ${value.problem}`, field);
+    }
+    declared.set(entry, value);
   }
   return [...declared.values()];
+}
+
+const parsePodTemplates: Parser<readonly DeclaredTemplate[]> = (raw, field) =>
+  parseKindEntries<DeclaredTemplate>(
+    raw,
+    field,
+    'group/Kind:path.to.template',
+    (group, kind, path) =>
+      templatePathPattern.test(path)
+        ? { group, kind, path }
+        : {
+            problem:
+              'has an invalid path: dotted field names to one object, no [] (spec.runner.template)',
+          },
+  );
+
+const readerPathPattern = /^[A-Za-z0-9_-]+(\[\])?(\.[A-Za-z0-9_-]+(\[\])?)*$/;
+
+/** `secretReferences`: `group/Kind:path.to.name[:namespace.path]` (docs/secret-readers.md). */
+const parseSecretReferences: Parser<readonly SecretReader[]> = (raw, field) =>
+  parseKindEntries<SecretReader>(
+    raw,
+    field,
+    'group/Kind:path.to.name[:namespace.path]',
+    (group, kind, rest) => {
+      const [path = '', namespacePath, ...more] = rest.split(':');
+      if (more.length > 0 || !readerPathPattern.test(path)) {
+        return {
+          problem:
+            'has an invalid path: dotted field names to the name, [] after a list (spec.refs[].name)',
+        };
+      }
+      if (namespacePath === undefined) return { group, kind, path };
+      if (!templatePathPattern.test(namespacePath)) {
+        return {
+          problem:
+            'has an invalid namespace path: dotted field names from the mapping that holds the name, no [] (namespace)',
+        };
+      }
+      return { group, kind, path, namespacePath };
+    },
+  );
+
+/** `chart=dotted.path` entries, a list or one comma-separated string; entries named by position. */
+const parseHelmChecksumPaths: Parser<readonly HelmChecksumPath[]> = (raw, field) => {
+  const entries = listEntries(raw);
+  if (entries === undefined) {
+    throw new ConfigError(
+      `${field} must be a list of chart=path.in.values strings${got(raw)}`,
+      field,
+    );
+  }
+  const byChart = new Map<string, HelmChecksumPath>();
+  for (const [i, entry] of entries.map((e) => e.trim()).entries()) {
+    if (entry === '' && typeof raw === 'string') continue;
+    const [chart = '', path = ''] = entry.split('=', 2);
+    if (!/^[A-Za-z0-9][-A-Za-z0-9_.]*$/.test(chart) || !templatePathPattern.test(path)) {
+      throw new ConfigError(
+        `${field}: entry ${i + 1} is not chart=path.in.values (app-template=defaultPodOptions.annotations)`,
+        field,
+      );
+    }
+    byChart.set(chart, { chart, path: path.split('.') });
+  }
+  return [...byChart.values()];
 };
 
 /** A key: the message never shows the value. */
@@ -324,6 +418,8 @@ const options: { [K in Exclude<keyof Config, 'severity'>]: Parser<Config[K]> } =
   verbose: parseBoolean,
   mode: parseMode,
   targetNames: parseTargetNames,
+  secretReferences: parseSecretReferences,
+  helmReleaseChecksumPath: parseHelmChecksumPaths,
 };
 /** The options, but those of the catalog that set one rule's severity (`unpinnedVersionSeverity`). */
 export const optionNames: readonly string[] = [...Object.keys(options), 'severity', 'syncWaves'];

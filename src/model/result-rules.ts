@@ -74,6 +74,11 @@ export const syncWave: Rule = {
   severity: 'info',
   summary: 'A store, source or consumer gets (or keeps) its sync-wave',
 };
+export const secretReader: Rule = {
+  id: 'secret-reader',
+  severity: 'info',
+  summary: 'An operator resource reads a Secret a source writes: ordered after it, no checksum',
+};
 export const waveConflict: Rule = {
   id: 'wave-conflict',
   severity: 'error',
@@ -110,6 +115,12 @@ export const sourceSkipped: Rule = {
   id: 'source-skipped',
   severity: 'info',
   summary: 'A source that produces no Secret to follow, skipped',
+};
+export const manifestTarget: Rule = {
+  id: 'manifest-target',
+  severity: 'info',
+  summary:
+    'An ExternalSecret writes a custom resource (target.manifest) no pod reads: ordered only',
 };
 export const duplicateWriter: Rule = {
   id: 'duplicate-writer',
@@ -158,7 +169,14 @@ export const targetNameAsText: Rule = {
 export const targetNameKept: Rule = {
   id: 'target-name-kept',
   severity: 'info',
-  summary: 'targetNames hashed: a ClusterExternalSecret’s Secrets keep their names',
+  summary:
+    'targetNames hashed: a ClusterExternalSecret’s Secrets, or a ConfigMap or custom resource target, keep their names',
+};
+export const helmReleaseRead: Rule = {
+  id: 'helm-release-reads',
+  severity: 'info',
+  summary:
+    "A Flux HelmRelease reads a source's Secret (valuesFrom, a values path, or secret-rollout/consumes)",
 };
 export const targetNameUnsafe: Rule = {
   id: 'target-name-unsafe',

@@ -1,17 +1,92 @@
-// `impact --format markdown`: the report as a pull-request comment.
+// `impact --format markdown`: the report as a pull-request comment. A change that restarts
+// workloads in more than one application (a monorepo: a directory each) is summed up first, by
+// reason, then folded per application; a comment has a size cap (GitHub's is 65,536 characters),
+// past which the report is cut between blocks and says where the full one is.
 import { formatResult, type Result } from '../model/results.js';
-import type { Impact } from './impact.js';
-import { markdownName, markdownText, mermaidText } from './markdown.js';
+import type { Impact, Rollout } from './impact.js';
+import { htmlName, markdownName, markdownText, mermaidText } from './markdown.js';
 import { describeRef, type Ref } from './ref.js';
 
 /** Edges past this are left out of the Mermaid picture (a comment should stay readable). */
 export const maxMermaidEdges = 30;
 
+/** Sources named per reason in the summary; the rest are counted. */
+export const maxSourcesNamed = 3;
+
 /** Names and text from manifests render as text (markdown.ts). */
 const code = (ref: Ref) => markdownName(describeRef(ref));
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+/** Code-unit order: the same on every machine, whatever the locale. */
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-export function impactMarkdown(impact: Impact): string {
+export interface MarkdownOptions {
+  /**
+   * The application a HEAD workload is in (the directory holding its kustomization.yaml or
+   * Kptfile, else the top directory: impact-cli.ts), undefined where HEAD is a file.
+   */
+  applicationOf?: (workload: Ref) => string | undefined;
+  /** The comment's cap, in UTF-16 code units (never fewer than the characters GitHub counts). */
+  maxChars?: number;
+  /** Where the full report is written (`--output-full`), for the line that says it is cut. */
+  fullReport?: string;
+}
+
+/** Lines that stay together when the report is cut: a table row, a folded application. */
+interface Block {
+  lines: string[];
+  application?: boolean;
+}
+
+/** The comment (capped) and the full report; the same text when it fits. */
+export function impactReports(
+  impact: Impact,
+  options: MarkdownOptions = {},
+): { comment: string; full: string } {
+  const blocks = reportBlocks(impact, options.applicationOf ?? (() => undefined));
+  const text = (kept: readonly Block[]) =>
+    `${kept
+      .flatMap((b) => b.lines)
+      .join('\n')
+      .replace(/\n+$/, '')}\n`;
+  const full = text(blocks);
+  const { maxChars } = options;
+  if (maxChars === undefined || full.length <= maxChars) return { comment: full, full };
+  const applications = blocks.filter((b) => b.application).length;
+  // The blocks that fit with the line saying so; the first (title and summary) always.
+  let kept = 1;
+  let length = text(blocks.slice(0, 1)).length;
+  const cutLine = (n: number) =>
+    cutNotice(
+      blocks.slice(0, n).filter((b) => b.application).length,
+      applications,
+      maxChars,
+      options.fullReport,
+    );
+  for (; kept < blocks.length; kept++) {
+    const next = length + (blocks[kept] as Block).lines.join('\n').length + 1;
+    if (next + cutLine(kept + 1).length + 2 > maxChars) break;
+    length = next;
+  }
+  const shown = blocks.slice(0, kept);
+  return { comment: `${text(shown)}\n${cutLine(kept)}\n`, full };
+}
+
+/** The report as a string, capped when `maxChars` is given. */
+export const impactMarkdown = (impact: Impact, options: MarkdownOptions = {}) =>
+  impactReports(impact, options).comment;
+
+/** The comment's last line when it is cut: how much is shown, and where the rest is. */
+function cutNotice(shown: number, total: number, maxChars: number, fullReport?: string): string {
+  const what =
+    total > 0 ? `${shown} of ${plural(total, 'application')} shown, the rest` : 'the rest';
+  const where =
+    fullReport === undefined
+      ? 'impact writes the full report to a file with `--output-full FILE`'
+      : `the full report is in ${markdownName(fullReport)}`;
+  return `**Cut** at ${maxChars} characters, a comment's cap: ${what} left out; ${where}.`;
+}
+
+function reportBlocks(impact: Impact, applicationOf: (r: Ref) => string | undefined): Block[] {
   const {
     rollouts,
     silentRotations,
@@ -22,7 +97,8 @@ export function impactMarkdown(impact: Impact): string {
     removed,
     newLints,
   } = impact;
-  const out: string[] = ['### secret-rollout impact', ''];
+  const blocks: Block[] = [];
+  const push = (...lines: string[]) => blocks.push({ lines });
   const sources = new Set(rollouts.flatMap((r) => r.reasons.map((x) => describeRef(x.source))));
   const extras = [
     silentRotations.length > 0 ? plural(silentRotations.length, 'new silent rotation') : '',
@@ -34,84 +110,169 @@ export function impactMarkdown(impact: Impact): string {
     newLints.length > 0 ? plural(newLints.length, 'new lint') : '',
   ].filter((s) => s !== '');
   const tail = extras.length > 0 ? `; ${extras.join(', ')}` : '';
+  const byApplication = new Map<string, Rollout[]>();
+  for (const r of rollouts) {
+    const application = applicationOf(r.resource);
+    if (application === undefined) continue;
+    byApplication.set(application, [...(byApplication.get(application) ?? []), r]);
+  }
+  const title = '### secret-rollout impact';
   if (rollouts.length === 0) {
-    out.push(`Nothing rolls: no workload's secret checksum changes${tail}.`, '');
-  } else {
-    out.push(
-      `**${plural(rollouts.length, 'workload')} will restart** because ${plural(sources.size, 'secret source')} changed${tail}.`,
+    push(title, '', `Nothing rolls: no workload's secret checksum changes${tail}.`, '');
+  } else if (byApplication.size <= 1) {
+    // One application (or a file): the table and the picture, as small pull requests read.
+    const [only] = byApplication.keys();
+    const where = only === undefined || only === '.' ? '' : ` in ${markdownName(only)}`;
+    push(
+      title,
       '',
-      '| Workload | Because |',
-      '| --- | --- |',
-      ...rollouts.map(
-        (r) =>
-          `| ${code(r.resource)} | ${r.reasons.map((x) => `${code(x.source)}: ${markdownText(x.detail)}`).join('<br>')} |`,
-      ),
+      `**${plural(rollouts.length, 'workload')} will restart**${where} because ${plural(sources.size, 'secret source')} changed${tail}.`,
       '',
-      ...mermaid(impact),
     );
+    // A row a block: a long table is cut between rows.
+    const [head, rule, ...rows] = rolloutTable(rollouts);
+    push(head as string, rule as string);
+    for (const row of rows) push(row);
+    blocks.push({ lines: mermaid(impact) });
+  } else {
+    push(
+      title,
+      '',
+      `**${plural(rollouts.length, 'workload')} will restart** in ${byApplication.size} applications because ${plural(sources.size, 'secret source')} changed${tail}.`,
+      '',
+    );
+    blocks.push(...reasonTable(rollouts, applicationOf));
+    push('#### By application', '');
+    const names = [...byApplication.keys()].sort(compare);
+    for (const name of names) {
+      const own = byApplication.get(name) as Rollout[];
+      const changed = new Set(own.flatMap((r) => r.reasons.map((x) => describeRef(x.source))));
+      blocks.push({
+        application: true,
+        lines: [
+          '<details>',
+          `<summary>${htmlName(name)}: ${plural(own.length, 'workload')} (${plural(changed.size, 'source')} changed)</summary>`,
+          '',
+          ...rolloutTable(own),
+          '</details>',
+          '',
+        ],
+      });
+    }
   }
   if (silentRotations.length > 0) {
-    out.push(
+    push(
       '#### Silent rotations',
       '',
       'New or changed in this change: these change upstream without a change in Git, so nothing restarts when they rotate:',
       '',
-      ...silentRotations.map(
-        (s) =>
-          `- ${code(s.source)} (read by ${s.consumers.map(code).join(', ')}): ${s.why.map(markdownText).join('; ')}`,
-      ),
-      '',
     );
+    for (const s of silentRotations) {
+      push(
+        `- ${code(s.source)} (read by ${s.consumers.map(code).join(', ')}): ${s.why.map(markdownText).join('; ')}`,
+      );
+    }
+    push('');
   }
   // The ones BASE already has are not news: one line, not the same list on every pull request.
   if (unchangedSilentRotations > 0) {
-    out.push(
+    push(
       `${plural(unchangedSilentRotations, 'more silent rotation')} ${unchangedSilentRotations === 1 ? 'is' : 'are'} unchanged from the base (not listed).`,
       '',
     );
   }
   if (waves.length > 0) {
-    out.push(
-      '#### Sync waves',
-      '',
-      '| Resource | Wave |',
-      '| --- | --- |',
-      ...waves.map(
-        (w) => `| ${code(w.resource)} | ${markdownText(w.old)} → ${markdownText(w.new)} |`,
-      ),
-      '',
-    );
+    push('#### Sync waves', '', '| Resource | Wave |', '| --- | --- |');
+    for (const w of waves) {
+      push(`| ${code(w.resource)} | ${markdownText(w.old)} → ${markdownText(w.new)} |`);
+    }
+    push('');
   }
   // depends-on entries and kapp rules: who waits for whom (ordering other than argocd alone).
   if (order.length > 0) {
     const list = (refs: readonly Ref[]) => refs.map(code).join(', ') || '-';
-    out.push(
+    push(
       '#### Order',
       '',
       '| Resource | Now waits for | No longer waits for |',
       '| --- | --- | --- |',
-      ...order.map((o) => `| ${code(o.resource)} | ${list(o.added)} | ${list(o.removed)} |`),
-      '',
     );
+    for (const o of order) push(`| ${code(o.resource)} | ${list(o.added)} | ${list(o.removed)} |`);
+    push('');
   }
   if (added.length > 0 || removed.length > 0) {
-    out.push(
-      '#### Workloads added or removed',
-      '',
-      ...added.map((r) => `- added: ${code(r)}`),
-      ...removed.map((r) => `- removed: ${code(r)}`),
-      '',
-    );
+    push('#### Workloads added or removed', '');
+    for (const r of added) push(`- added: ${code(r)}`);
+    for (const r of removed) push(`- removed: ${code(r)}`);
+    push('');
   }
   if (newLints.length > 0) {
-    out.push(
-      '#### New lints',
-      '',
-      ...newLints.map((r) => `- **${r.severity}**: ${markdownText(lintText(r))}`),
-      '',
-    );
+    push('#### New lints', '');
+    for (const r of newLints) push(`- **${r.severity}**: ${markdownText(lintText(r))}`);
+    push('');
   }
-  return `${out.join('\n').replace(/\n+$/, '')}\n`;
+  return blocks;
+}
+
+function rolloutTable(rollouts: readonly Rollout[]): string[] {
+  return [
+    '| Workload | Because |',
+    '| --- | --- |',
+    ...rollouts.map(
+      (r) =>
+        `| ${code(r.resource)} | ${r.reasons.map((x) => `${code(x.source)}: ${markdownText(x.detail)}`).join('<br>')} |`,
+    ),
+    '',
+  ];
+}
+
+/**
+ * Why the workloads restart, grouped by what changed (a reason's detail: the same version bump
+ * across many applications is one row), with the sources, workloads and applications it covers;
+ * most workloads first.
+ */
+function reasonTable(
+  rollouts: readonly Rollout[],
+  applicationOf: (r: Ref) => string | undefined,
+): Block[] {
+  const groups = new Map<
+    string,
+    { sources: Map<string, Ref>; workloads: number; applications: Set<string> }
+  >();
+  for (const r of rollouts) {
+    for (const reason of r.reasons) {
+      const group = groups.get(reason.detail) ?? {
+        sources: new Map(),
+        workloads: 0,
+        applications: new Set(),
+      };
+      groups.set(reason.detail, group);
+      group.sources.set(describeRef(reason.source), reason.source);
+      group.workloads++;
+      group.applications.add(applicationOf(r.resource) ?? '.');
+    }
+  }
+  const rows = [...groups]
+    .sort(([a, x], [b, y]) => y.workloads - x.workloads || compare(a, b))
+    .map(([detail, { sources, workloads, applications }]) => {
+      const names = [...sources.keys()].sort(compare);
+      const named = names
+        .slice(0, maxSourcesNamed)
+        .map((n) => code(sources.get(n) as Ref))
+        .join(', ');
+      const more =
+        names.length > maxSourcesNamed ? ` and ${names.length - maxSourcesNamed} more` : '';
+      return {
+        lines: [
+          `| ${markdownText(detail)} | ${named}${more} | ${workloads} | ${applications.size} |`,
+        ],
+      };
+    });
+  return [
+    { lines: ['| Why | Sources | Workloads | Applications |', '| --- | --- | ---: | ---: |'] },
+    ...rows,
+    { lines: [''] },
+  ];
 }
 
 /** A result as `formatResult` prints it, without its severity (shown in bold before it). */

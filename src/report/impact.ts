@@ -3,9 +3,9 @@
 // inputs and says where each HEAD resource came from (for SARIF).
 
 import type { DeclaredTemplate } from '../model/config.js';
-import { annotationField } from '../model/edit.js';
 import { canonicalJson } from '../model/hash.js';
 import { isObject, type Json } from '../model/json.js';
+import { fieldPath } from '../model/path.js';
 import type { Resource } from '../model/resource.js';
 import type { Result } from '../model/results.js';
 import { groupOf } from '../model/scope.js';
@@ -176,7 +176,7 @@ const resultKey = (r: Result) =>
 /** Each pod template's checksums (a resource can have several templates), in a stable order. */
 const signature = (checksums: readonly Checksum[]) =>
   checksums
-    .map((c) => `${annotationField(c.shape.metadata, c.annotation)}=${c.value}`)
+    .map((c) => `${fieldPath(c.shape.annotations, c.annotation)}=${c.value}`)
     .sort()
     .join(',');
 

@@ -31,6 +31,9 @@ export const markdownText = (text: string) =>
     .replace(/[\\`*_~[\]<>&$|]/g, '\\$&')
     .replace(/[@#]/g, '$&\u200d');
 
+/** What Kubernetes names (and plain paths) are made of: shown as code, in markdown or HTML. */
+const plainName = /^[A-Za-z0-9 ./:_-]+$/;
+
 /**
  * A name as a code span where it is plain (what Kubernetes names are: letters, digits, `-`, `.`,
  * with the `/` and space of `Kind namespace/name`), else as escaped text: a code span shows its
@@ -38,7 +41,7 @@ export const markdownText = (text: string) =>
  * the markdown, and a backtick inside would end it.
  */
 export const markdownName = (text: string) =>
-  /^[A-Za-z0-9 ./:_-]+$/.test(text) ? `\`${text}\`` : markdownText(text);
+  plainName.test(text) ? `\`${text}\`` : markdownText(text);
 
 /**
  * Text for inside a quoted Mermaid label: the characters that mean something there (the closing
@@ -46,3 +49,17 @@ export const markdownName = (text: string) =>
  */
 export const mermaidText = (text: string) =>
   visible(text).replace(/["#&<>`]/g, (c) => `#${c.charCodeAt(0)};`);
+
+/**
+ * Text inside raw HTML (a `<summary>`: markdown is not read there): `&`, `<`, `>` and quotes as
+ * entities, `@` and `#` broken as in markdownText (GitHub finds mentions in the rendered text).
+ */
+export const htmlText = (text: string) =>
+  visible(text)
+    .replace(/[@#]/g, '$&\u200d')
+    // After the joiners: an entity's own `#` must stay as it is.
+    .replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** A name inside raw HTML: `<code>` where it is plain (as markdownName), else escaped text. */
+export const htmlName = (text: string) =>
+  plainName.test(text) ? `<code>${text}</code>` : htmlText(text);

@@ -1,7 +1,7 @@
 // `secret-rollout plan`: the order and checksums of a package at a glance, as a table, as a
 // Mermaid flowchart (stores → sources → Secrets → consumers), or as JSON for machines.
 
-import { annotationField } from '../model/edit.js';
+import { fieldPath } from '../model/path.js';
 import type { Resource } from '../model/resource.js';
 import { describe, type Result } from '../model/results.js';
 import type { WaveNode } from '../rules/order/waves.js';
@@ -10,9 +10,15 @@ import type { Plan } from '../rules/transform.js';
 import { mermaidText } from './markdown.js';
 import { jsonRef, type Ref } from './ref.js';
 
-type Role = 'store' | 'dependency' | 'source' | 'consumer';
-/** Order within a wave: stores and what sources read, sources, consumers. */
-const roleRank: Record<Role, number> = { store: 0, dependency: 0, source: 1, consumer: 2 };
+type Role = 'store' | 'dependency' | 'source' | 'consumer' | 'reader';
+/** Order within a wave: stores and what sources read, sources, consumers and operator readers. */
+const roleRank: Record<Role, number> = {
+  store: 0,
+  dependency: 0,
+  source: 1,
+  consumer: 2,
+  reader: 2,
+};
 
 interface Row {
   resource: Resource;
@@ -27,7 +33,7 @@ interface Row {
 
 const name = (r: Resource) => `${r.namespace === undefined ? '' : `${r.namespace}/`}${r.name}`;
 const produced = (s: SecretSource) =>
-  `${s.produces} ${s.namespace === undefined ? '' : `${s.namespace}/`}${s.secretName}`;
+  `${s.writtenKind ?? s.produces} ${s.namespace === undefined ? '' : `${s.namespace}/`}${s.secretName}`;
 /** Code-unit order: the same on every machine, whatever the locale. */
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const order = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0);
@@ -90,6 +96,13 @@ function rows(plan: Plan): Row[] {
       const detail = checksums.map((c) => `${c.annotation}=${c.value.slice(0, 12)}…`).join(', ');
       return row(resource, 'consumer', detail || 'no checksum (ordered only)');
     }),
+    ...[...readersOf(plan)].map(([resource, secrets]) =>
+      row(
+        resource,
+        'reader',
+        `reads ${secrets.join(', ')} (ordered only: its controller re-reads it)`,
+      ),
+    ),
   ].sort(
     (a, b) =>
       order(a.wave ?? 0n, b.wave ?? 0n) ||
@@ -103,6 +116,27 @@ function rows(plan: Plan): Row[] {
 const dependenciesOf = (plan: Plan): Resource[] => [
   ...new Set(plan.sources.flatMap((s) => s.dependencies ?? [])),
 ];
+
+/**
+ * Operator resources that read a source's Secret (rules/readers.ts) with the Secrets they read,
+ * but those already a row of their own (a store or generator that reads one).
+ */
+function readersOf(plan: Plan): Map<Resource, string[]> {
+  const shown = new Set<Resource>([
+    ...plan.stores,
+    ...dependenciesOf(plan),
+    ...plan.sources.map((s) => s.resource),
+    ...consumersOf(plan),
+  ]);
+  const secrets = new Map<Resource, string[]>();
+  for (const [source, readers] of plan.readersOf) {
+    for (const reader of readers) {
+      if (shown.has(reader)) continue;
+      secrets.set(reader, [...(secrets.get(reader) ?? []), produced(source)]);
+    }
+  }
+  return secrets;
+}
 
 /** Everything that reads a source, with or without a checksum (bare Pods, pull secrets). */
 function consumersOf(plan: Plan): Resource[] {
@@ -168,6 +202,9 @@ export function planMermaid(plan: Plan): string {
     for (const consumer of plan.consumersOf.get(source) ?? []) {
       lines.push(`  ${id(source)} --> ${id(consumer)}`);
     }
+    for (const reader of plan.readersOf.get(source) ?? []) {
+      lines.push(`  ${id(source)} -.-> ${id(reader)}`);
+    }
   }
   return `${lines.join('\n')}\n`;
 }
@@ -192,7 +229,7 @@ export function planJson(plan: Plan, results: readonly Result[]): string {
     before: refsOf([...(plan.nodes.get(r.resource)?.before ?? [])].map((n) => n.resource)),
     writes: (sourcesOf.get(r.resource) ?? [])
       .map((s) => ({
-        kind: s.produces as string,
+        kind: s.writtenKind ?? s.produces,
         ...(s.namespace === undefined ? {} : { namespace: s.namespace }),
         name: s.secretName,
       }))
@@ -210,7 +247,7 @@ export function planJson(plan: Plan, results: readonly Result[]): string {
       list
         .map((c) => ({
           resource: jsonRef(resource),
-          field: annotationField(c.shape.metadata, c.annotation),
+          field: fieldPath(c.shape.annotations, c.annotation),
           annotation: c.annotation,
           value: c.value,
           sources: refsOf(c.sources.map((s) => s.resource)),

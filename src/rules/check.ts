@@ -3,7 +3,13 @@
 // writes and the command that writes it. Pure: the planned edits in, results out.
 
 import { type Ordering, orderings } from '../model/config.js';
-import type { MappingEdit } from '../model/edit.js';
+import {
+  type Edit,
+  isListEntryEdit,
+  type ListEntryEdit,
+  listField,
+  type MappingEdit,
+} from '../model/edit.js';
 import type { Json } from '../model/json.js';
 import { fieldPath, getPath } from '../model/path.js';
 import type { Resource } from '../model/resource.js';
@@ -43,7 +49,7 @@ const renderWith: Readonly<Record<CheckedBy, string>> = {
  */
 export function checkResults(
   resources: readonly Resource[],
-  edits: readonly MappingEdit[],
+  edits: readonly Edit[],
   plan: Pick<Plan, 'checksums' | 'nodes' | 'ordering'>,
   by: CheckedBy,
 ): Result[] {
@@ -55,8 +61,7 @@ export function checkResults(
       ?.find(
         (c) =>
           c.annotation === edit.key &&
-          fieldPath([...c.shape.metadata, 'annotations'], c.annotation) ===
-            fieldPath(edit.path, edit.key),
+          fieldPath(c.shape.annotations, c.annotation) === fieldPath(edit.path, edit.key),
       );
     return checksum && [...new Set(checksum.sources.map((s) => describe(s.resource)))].join(', ');
   };
@@ -64,6 +69,10 @@ export function checkResults(
   for (const edit of edits) {
     const resource = byIndex.get(edit.item);
     if (!resource) continue;
+    if (isListEntryEdit(edit)) {
+      results.push(appendResult(resource, edit, by));
+      continue;
+    }
     const current: Json | undefined = getPath(resource.value, [...edit.path, edit.key]);
     const field: NonNullable<Result['field']> = {
       path: fieldPath(edit.path, edit.key),
@@ -88,6 +97,24 @@ export function checkResults(
   }
   const other = otherOrderingResult(edits, plan);
   return other ? [other, ...results] : results;
+}
+
+/**
+ * An entry a render appends to a list (a HelmRelease's postRenderers): the list named, how many
+ * entries it has, and the entry in `field.proposedValue`, as JSON, never in the message (it may
+ * hold names from the input).
+ */
+function appendResult(resource: Resource, edit: ListEntryEdit, by: CheckedBy): Result {
+  const list: Json | undefined = getPath(resource.value, [...edit.path, edit.key]);
+  const path = listField(edit);
+  const entries = Array.isArray(list) ? list.length : 0;
+  const now =
+    list === undefined || list === null
+      ? 'is not set'
+      : `has ${entries} ${entries === 1 ? 'entry' : 'entries'}, none of them the one a render appends`;
+  const message = `${describe(resource)}: ${path} ${now}; ${renderWith[by]} to append the entry in field.proposedValue`;
+  const field = { path, proposedValue: JSON.stringify(edit.entry) };
+  return resourceResult(notRendered, resource, message, field);
 }
 
 /** Whether an annotation key is one a deployer's order is written in. */
@@ -116,7 +143,7 @@ function namesAnEdge(node: WaveNode, nodes: Iterable<WaveNode>): boolean {
  * before the missing annotations it explains.
  */
 function otherOrderingResult(
-  edits: readonly MappingEdit[],
+  edits: readonly Edit[],
   { nodes, ordering }: Pick<Plan, 'nodes' | 'ordering'>,
 ): Result | undefined {
   if (!edits.some((e) => formOf(e.key) !== undefined)) return undefined;

@@ -1,10 +1,11 @@
 // Stage 3: one checksum per pod template over every secret source it consumes, independent of
 // item order.
 
-import { annotationEdit, annotationField, type MappingEdit } from '../model/edit.js';
+import type { Edit } from '../model/edit.js';
 import { addTo } from '../model/fold.js';
 import { canonicalJson, canonicalSize, sha256HexOfPieces } from '../model/hash.js';
 import type { Json } from '../model/json.js';
+import { fieldPath } from '../model/path.js';
 import type { Resource } from '../model/resource.js';
 import {
   bareTemplate,
@@ -12,9 +13,15 @@ import {
   checksumBudget as overBudgetRule,
 } from '../model/result-rules.js';
 import { deferredInfo, plainResult, type Result, resourceResult } from '../model/results.js';
-import type { Consumption } from './consumers.js';
+import type { ConsumingTemplate, Consumption } from './consumers.js';
 import type { SecretSource } from './sources/source.js';
 import { listNames } from './stage.js';
+import {
+  patchedKinds,
+  patchText,
+  patchTrail,
+  postRendererEntry,
+} from './workloads/helm-release.js';
 import type { KeySet } from './workloads/references.js';
 import { barePod, type PodTemplateShape } from './workloads/shapes.js';
 
@@ -37,8 +44,8 @@ export interface Checksum {
 export interface ChecksumPlan {
   /** The checksums of each consumer's pod templates. */
   checksummed: ReadonlyMap<Resource, readonly Checksum[]>;
-  /** Annotations whose value the input does not have yet. */
-  edits: readonly MappingEdit[];
+  /** Annotations whose value the input does not have yet; a HelmRelease's post-renderer entry. */
+  edits: readonly Edit[];
   /** Per consumer: its checksums (or why a bare Pod gets none), then its error if any. */
   results: readonly Result[];
 }
@@ -49,11 +56,11 @@ export interface ChecksumPlan {
  */
 export function planChecksums({ consumers }: Consumption, inputBytes: number): ChecksumPlan {
   const checksummed = new Map<Resource, Checksum[]>();
-  const edits: MappingEdit[] = [];
+  const edits: Edit[] = [];
   const results: Result[] = [];
   const work = new ChecksumWork(checksumBudget(inputBytes));
   for (const { resource, templates, error } of consumers) {
-    for (const { template, consumed, current } of templates) {
+    for (const { template, consumed, current, postRenderer } of templates) {
       if (template.shape === barePod) {
         const names = listNames([...consumed.keys()]);
         const message = `reads ${names}, but a bare Pod is not restarted by an annotation change: no checksum set`;
@@ -65,7 +72,8 @@ export function planChecksums({ consumers }: Consumption, inputBytes: number): C
       for (const [source, keys] of consumed) {
         addTo(byAnnotation, source.annotation, { source, keys });
       }
-      const { metadata } = template.shape;
+      const { annotations } = template.shape;
+      const values = new Map<string, string>();
       for (const [annotation, group] of byAnnotation) {
         const value = work.checksum(group);
         if (value === undefined) {
@@ -81,21 +89,45 @@ export function planChecksums({ consumers }: Consumption, inputBytes: number): C
           consumed: group,
         };
         addTo(checksummed, resource, checksum);
-        if (current[annotation] !== value) {
-          edits.push(annotationEdit(resource.index, metadata, annotation, value));
+        values.set(annotation, value);
+        if (postRenderer === undefined && current[annotation] !== value) {
+          edits.push({ item: resource.index, path: annotations, key: annotation, value });
         }
         results.push(
           deferredInfo(checksumRule, resource, () => ({
             message: `checksum of ${listNames(covered)}`,
-            field: { path: annotationField(metadata, annotation), proposedValue: value },
+            field: { path: fieldPath(annotations, annotation), proposedValue: value },
           })),
         );
       }
+      if (postRenderer !== undefined)
+        edits.push(...postRendererEdits(resource, postRenderer, values));
     }
     // Reading stopped there: what came before it is planned.
     if (error) results.push(error);
   }
   return { checksummed, edits, results };
+}
+
+/**
+ * A HelmRelease's checksums as its post-renderer entry: appended when the input has none, else
+ * each patch whose text differs set in place (an ordinary edit, numbers in its path).
+ */
+function postRendererEdits(
+  resource: Resource,
+  entry: ConsumingTemplate['postRenderer'],
+  values: ReadonlyMap<string, string>,
+): Edit[] {
+  const item = resource.index;
+  if (!entry) {
+    return [{ item, path: ['spec'], key: 'postRenderers', entry: postRendererEntry(values) }];
+  }
+  return patchedKinds.flatMap((kind, i) => {
+    const value = patchText(kind, values);
+    return entry.patches[i] === value
+      ? []
+      : [{ item, path: patchTrail(entry.index, i), key: 'patch', value }];
+  });
 }
 
 const MiB = 1024 * 1024;

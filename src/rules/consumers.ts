@@ -7,13 +7,20 @@ import { annotationField } from '../model/edit.js';
 import { addTo } from '../model/fold.js';
 import { fieldPath, getPath, type Keys } from '../model/path.js';
 import { type Resource, readAnnotations } from '../model/resource.js';
-import { optedOut as optedOutRule } from '../model/result-rules.js';
+import { helmReleaseRead, optedOut as optedOutRule } from '../model/result-rules.js';
 import { type Result, resourceResult } from '../model/results.js';
 import type { KeyedRead, UnresolvedRef } from './lints/lint.js';
 import type { Producers } from './producers.js';
 import { sourceKindOf } from './sources/index.js';
 import type { SecretSource } from './sources/source.js';
 import { guarded, listNames, unionKeys } from './stage.js';
+import {
+  checksumPathFor,
+  helmReads,
+  isHelmRelease,
+  type OurEntry,
+  ourEntry,
+} from './workloads/helm-release.js';
 import { optedOut, optOutKey } from './workloads/opt-out.js';
 import { type KeySet, secretUses } from './workloads/references.js';
 import { barePod, type PodTemplate, podTemplatesOf } from './workloads/shapes.js';
@@ -25,6 +32,8 @@ export interface ConsumingTemplate {
   consumed: ReadonlyMap<SecretSource, KeySet>;
   /** Its annotations as the input has them (none read for a bare Pod, which gets no checksum). */
   current: Readonly<Record<string, string>>;
+  /** A HelmRelease's post-renderer: our entry in the input, if any (null: none yet). */
+  postRenderer?: OurEntry | null;
 }
 
 export interface Consumer {
@@ -73,6 +82,11 @@ export function findConsumers(
     const templates: ConsumingTemplate[] = [];
     const errors: Result[] = [];
     guarded(errors, resource, () => {
+      if (isHelmRelease(resource)) {
+        const found = helmConsumer(resource, producers, config, consumersOf, results);
+        if (found) templates.push(found);
+        return;
+      }
       // Read where it matters only: on a workload that reads a source.
       let wholly: boolean | undefined;
       for (const template of podTemplatesOf(resource, config.podTemplates)) {
@@ -121,3 +135,45 @@ export function findConsumers(
   }
   return { consumers, consumersOf, unresolved, keyedReads, results };
 }
+
+/** A HelmRelease's pods (helm-release.ts): what it reads, noted, and where its checksum goes. */
+function helmConsumer(
+  resource: Resource,
+  producers: Producers,
+  config: Config,
+  consumersOf: Map<SecretSource, Set<Resource>>,
+  results: Result[],
+): ConsumingTemplate | undefined {
+  const consumed = new Map<SecretSource, KeySet>();
+  for (const read of helmReads(resource)) {
+    const sources = producers.producing(read.kind, read.namespace, read.name);
+    if (!sources) continue;
+    for (const source of sources) {
+      consumersOf.set(source, (consumersOf.get(source) ?? new Set()).add(resource));
+      const prior = consumed.get(source);
+      consumed.set(source, prior ? unionKeys(prior, read.keys) : read.keys);
+    }
+    const via = read.substituted.length > 0 ? ` (${read.substituted.join(', ')} substituted)` : '';
+    const message = `its release reads ${read.kind} ${read.name} of ${listNames(sources)}${via}`;
+    results.push(resourceResult(helmReleaseRead, resource, message, { path: read.field }));
+  }
+  if (consumed.size === 0) return undefined;
+  if (optedOut(resource.annotations, ['metadata'])) {
+    const message = `opted out (${optOutKey}: "true"): no checksum set, though it reads ${listNames([...consumed.keys()])}; they are still ordered before it`;
+    const field = { path: annotationField(['metadata'], optOutKey) };
+    results.push(resourceResult(optedOutRule, resource, message, field));
+    return undefined;
+  }
+  const valuesPath = checksumPathFor(resource, config.helmReleaseChecksumPath);
+  if (valuesPath) {
+    const annotations = ['spec', 'values', ...valuesPath];
+    const shape = { podSpec: [], metadata: annotations.slice(0, -1), annotations };
+    const current = readAnnotations(getPath(resource.value, annotations), printed(annotations));
+    return { template: { shape, podSpec: {} }, consumed, current };
+  }
+  const shape = { podSpec: [], metadata: [], annotations: postRenderersPath };
+  const postRenderer = ourEntry(resource) ?? null;
+  return { template: { shape, podSpec: {} }, consumed, current: {}, postRenderer };
+}
+
+const postRenderersPath = ['spec', 'postRenderers'];

@@ -3,13 +3,15 @@
 // most of a run's memory and garbage, and the rules read their metadata and the few PodSpec fields
 // that name a Secret or ConfigMap; sources are read whole (their content is hashed); items of
 // built-in kinds no rule reads are not built at all.
-import type { Config, DeclaredTemplate } from '../model/config.js';
+import type { Config, DeclaredTemplate, SecretReader } from '../model/config.js';
 import type { PassesByName, ReadPlan } from '../model/read-contract.js';
 import { type Bystander, objectKey, type Projection, type Resource } from '../model/resource.js';
 import { groupOf } from '../model/scope.js';
 import { lints } from './lints/index.js';
 import type { Lint } from './lints/lint.js';
 import { dependencyGroups, sourceKindOf, sourceKinds, storeKinds } from './sources/index.js';
+import { helmReleaseGroup } from './workloads/helm-release.js';
+import { readerPaths } from './workloads/operator-references.js';
 import { secretReferences } from './workloads/references.js';
 import {
   barePod,
@@ -31,7 +33,6 @@ export const kindsNoRuleReads: ReadonlySet<string> = new Set([
   'v1/Service',
   'v1/ServiceAccount',
   'v1/Endpoints',
-  'v1/PersistentVolume',
   'v1/PersistentVolumeClaim',
   'v1/LimitRange',
   'v1/ResourceQuota',
@@ -68,6 +69,35 @@ function lintFields(table: readonly Lint[]): ReadonlyMap<string, readonly string
   return fieldsOf;
 }
 
+/**
+ * The lints' fields by kind, and the fields of the reader table and the secretReferences option
+ * (workloads/operator-references.ts): a reader kind is built with the fields that name its
+ * Secrets, and never passes through (PersistentVolume). Cached per option value.
+ */
+const withReadersOf = new WeakMap<
+  ReadonlyMap<string, readonly string[]>,
+  WeakMap<readonly SecretReader[], ReadonlyMap<string, readonly string[]>>
+>();
+function withReaders(
+  fieldsOf: ReadonlyMap<string, readonly string[]>,
+  option: readonly SecretReader[],
+): ReadonlyMap<string, readonly string[]> {
+  let byOption = withReadersOf.get(fieldsOf);
+  if (!byOption) {
+    byOption = new WeakMap();
+    withReadersOf.set(fieldsOf, byOption);
+  }
+  let merged = byOption.get(option);
+  if (!merged) {
+    const all = new Map(fieldsOf);
+    for (const [key, paths] of readerPaths(option))
+      all.set(key, [...(all.get(key) ?? []), ...paths]);
+    merged = all;
+    byOption.set(option, merged);
+  }
+  return merged;
+}
+
 type ProjectionFor = ReadPlan['projection'];
 
 /** Per lint table, its fields by kind and its projections per podTemplates option. */
@@ -75,7 +105,11 @@ const plans = new WeakMap<
   readonly Lint[],
   {
     fieldsOf: ReadonlyMap<string, readonly string[]>;
-    projections: WeakMap<readonly DeclaredTemplate[], ProjectionFor>;
+    /** By podTemplates option, then by secretReferences option. */
+    projections: WeakMap<
+      readonly DeclaredTemplate[],
+      WeakMap<readonly SecretReader[], ProjectionFor>
+    >;
   }
 >();
 
@@ -89,11 +123,17 @@ export function readPlan(config: Config, table: readonly Lint[] = lints): ReadPl
     planned = { fieldsOf: lintFields(table), projections: new WeakMap() };
     plans.set(table, planned);
   }
-  const { fieldsOf, projections } = planned;
-  let projection = projections.get(config.podTemplates);
+  const { projections } = planned;
+  const fieldsOf = withReaders(planned.fieldsOf, config.secretReferences);
+  let byReaders = projections.get(config.podTemplates);
+  if (!byReaders) {
+    byReaders = new WeakMap();
+    projections.set(config.podTemplates, byReaders);
+  }
+  let projection = byReaders.get(config.secretReferences);
   if (!projection) {
     projection = projectionsOf(config.podTemplates, fieldsOf);
-    projections.set(config.podTemplates, projection);
+    byReaders.set(config.secretReferences, projection);
   }
   return {
     passesThrough: passing(config, fieldsOf),
@@ -193,6 +233,8 @@ function projectionsOf(
     if (sourceKinds.some(known) || storeKinds.some(known) || dependencyGroups.has(group)) {
       return true;
     }
+    // A HelmRelease is read whole: its values can name a Secret anywhere (helm-values.ts).
+    if (group === helmReleaseGroup && kind === 'HelmRelease') return true;
     const key = kindKey(group, kind);
     if (!special.has(key)) return nonSourceProjection();
     let projection = byKind.get(key);

@@ -11,7 +11,7 @@ import { annotationEdit, type MappingEdit } from '../model/edit.js';
 import { canonicalJson, sha256Hex } from '../model/hash.js';
 import { isObject, type Json, type JsonObject } from '../model/json.js';
 import { fieldPath } from '../model/path.js';
-import { ItemError, type Resource } from '../model/resource.js';
+import { ItemError, objectKey, type Resource } from '../model/resource.js';
 import {
   dependencyNotInInput,
   targetNameAsText,
@@ -26,6 +26,8 @@ import type { Producers } from './producers.js';
 import { notInInput } from './sources/eso-dependencies.js';
 import { sourceKindOf } from './sources/index.js';
 import type { SecretSource } from './sources/source.js';
+import { helmReads, isHelmRelease } from './workloads/helm-release.js';
+import { secretsNamedBy } from './workloads/operator-references.js';
 import { secretUses } from './workloads/references.js';
 import { podTemplatesOf } from './workloads/shapes.js';
 
@@ -37,6 +39,21 @@ export interface TargetNames {
   producers: Producers;
   edits: MappingEdit[];
   results: Result[];
+}
+
+/** The first operator reader (reader table, secretReferences) of each Secret, by objectKey. */
+function operatorReaders(
+  resources: readonly Resource[],
+  config: Config,
+): Map<string, { resource: Resource; field: string }> {
+  const readers = new Map<string, { resource: Resource; field: string }>();
+  for (const resource of resources) {
+    for (const { namespace, name, field } of secretsNamedBy(resource, config.secretReferences)) {
+      const key = objectKey('Secret', namespace, name);
+      if (!readers.has(key)) readers.set(key, { resource, field });
+    }
+  }
+  return readers;
 }
 
 /** A Secret name is a DNS subdomain: at most 253 characters. */
@@ -65,6 +82,7 @@ interface Rename {
 
 const templateFrom = ['spec', 'target', 'template', 'templateFrom'];
 const creationPolicy = { path: 'spec.target.creationPolicy' };
+const manifestField = { path: 'spec.target.manifest' };
 
 export function planTargetNames(
   resources: readonly Resource[],
@@ -78,9 +96,27 @@ export function planTargetNames(
   const hashed = new Map<SecretSource, string>();
   /** ClusterExternalSecrets already noted: one source per namespace, one note. */
   const kept = new Set<Resource>();
+  const secretReaders = operatorReaders(resources, config);
+  const helmReaders = helmReadersByName(resources);
   for (const source of producers.sources) {
     const base = baseName(source, results, kept);
     if (base === undefined) continue;
+    // A chart builds the name from values we do not rewrite: the renamed Secret would not be found.
+    const releases = helmReaders.get(objectKey('Secret', source.namespace, source.secretName));
+    if (releases) {
+      const message = `${describe(source.resource)}: not renamed: ${[...releases].map(describe).join(', ')} read${releases.size === 1 ? 's' : ''} its Secret by name through Helm values (valuesFrom, values or secret-rollout/consumes), which targetNames: hashed cannot rewrite`;
+      results.push(resourceResult(targetNameUnsafe, source.resource, message));
+      continue;
+    }
+    // An operator resource (a CNPG Cluster, a KEDA TriggerAuthentication) names the Secret in its
+    // own spec and its controller re-reads it by that name: a rename would break it at the next
+    // read, and rewriting its spec would change a resource this function only orders.
+    const reader = secretReaders.get(objectKey('Secret', source.namespace, source.secretName));
+    if (reader) {
+      const message = `${describe(source.resource)}: not renamed: ${describe(reader.resource)} reads its Secret by name (${reader.field}), which a hashed name would break`;
+      results.push(resourceResult(targetNameUnsafe, source.resource, message));
+      continue;
+    }
     // Several writers of one Secret (duplicate-writer): each hash would give another Secret, and
     // the consumers could name only one of them.
     const writers = producers.producing('Secret', source.namespace, source.secretName) ?? [];
@@ -195,6 +231,25 @@ export function planTargetNames(
   return { producers: afterEdits(producers, renames, readers, renamedTo), edits, results };
 }
 
+/** The HelmReleases that read each Secret, by `Secret/namespace/name` (helm-release.ts). */
+function helmReadersByName(resources: readonly Resource[]): Map<string, Set<Resource>> {
+  const readers = new Map<string, Set<Resource>>();
+  for (const resource of resources) {
+    if (!isHelmRelease(resource)) continue;
+    try {
+      for (const read of helmReads(resource)) {
+        if (read.kind !== 'Secret') continue;
+        const key = objectKey('Secret', read.namespace, read.name);
+        readers.set(key, (readers.get(key) ?? new Set()).add(resource));
+      }
+    } catch (error) {
+      // A malformed field: the consumers' stage reports it for this item.
+      if (!(error instanceof ItemError)) throw error;
+    }
+  }
+  return readers;
+}
+
 /**
  * Annotations that name a hashed Secret (Reloader's `secret.reloader.stakater.com/reload: db`,
  * comma-separated lists): another tool reads that name as text, which is not rewritten. Any of
@@ -254,6 +309,16 @@ function baseName(
   }
   if (resource.kind !== 'ExternalSecret') return undefined;
   const target = isObject(resource.value.spec) ? resource.value.spec.target : undefined;
+  if (source.produces !== 'Secret') {
+    // A generic target keeps its name: what reads a ConfigMap or a custom resource by name
+    // (templateFrom, operators, Helm values) is not all rewritten here, and a ConfigMap's pods
+    // roll by their checksum.
+    const rolls = source.produces === 'ConfigMap' ? '; the pods that read it roll by checksum' : '';
+    const what = source.produces === 'ConfigMap' ? 'ConfigMap' : 'custom resource';
+    const message = `${describe(resource)}: its ${what} keeps its name (target.manifest; targetNames: hashed renames Secret targets only)${rolls}`;
+    results.push(resourceResult(targetNameKept, resource, message, manifestField));
+    return undefined;
+  }
   const policy = (isObject(target) && target.creationPolicy) || 'Owner';
   if (policy !== 'Owner' && policy !== 'Orphan') {
     const why =

@@ -1,9 +1,9 @@
 // The pure core: parsed items and configuration in, annotation edits and results out. No I/O.
-// A pipeline of stages, each in its own module: sources → target names → consumers → checksums →
-// the sources' own annotations → Argo CD health check → waves → lints.
+// A pipeline of stages, each in its own module: sources → target names → consumers → operator
+// readers → checksums → the sources' own annotations → Argo CD health check → waves → lints.
 
 import type { Config, Ordering } from '../model/config.js';
-import type { MappingEdit } from '../model/edit.js';
+import type { Edit } from '../model/edit.js';
 import { foldRepeats } from '../model/fold.js';
 import type { Bystander, Resource } from '../model/resource.js';
 import type { ResourceRef, Result } from '../model/results.js';
@@ -13,14 +13,16 @@ import { findConsumers } from './consumers.js';
 import { runLints } from './lints/index.js';
 import type { WaveNode } from './order/waves.js';
 import { findProducers } from './producers.js';
+import { findReaders } from './readers.js';
 import { settle, severityIn } from './rule-table.js';
 import { planSourceAnnotations } from './source-annotations.js';
+import { inputReaders } from './sources/index.js';
 import type { SecretSource } from './sources/source.js';
 import { planTargetNames } from './target-names.js';
 import { planWaves } from './wave-plan.js';
 
 export interface TransformOutput {
-  edits: MappingEdit[];
+  edits: Edit[];
   results: Result[];
   plan: Plan;
 }
@@ -34,6 +36,8 @@ export interface Plan {
   stores: readonly Resource[];
   sources: readonly SecretSource[];
   consumersOf: ReadonlyMap<SecretSource, ReadonlySet<Resource>>;
+  /** The operator resources that read each source's Secret (readers.ts): ordered, no checksum. */
+  readersOf: ReadonlyMap<SecretSource, ReadonlySet<Resource>>;
   checksums: ReadonlyMap<Resource, readonly Checksum[]>;
   /** Nodes whose wave the run writes; the others keep the wave the input gives them. */
   placed: ReadonlySet<WaveNode>;
@@ -58,15 +62,35 @@ export function transform(
   const names = planTargetNames(resources, found, config);
   const { producers } = names;
   const consumption = findConsumers(resources, producers, config);
+  const readers = findReaders(resources, producers, config);
   const checksums = planChecksums(consumption, inputBytes);
   const own = planSourceAnnotations(producers, consumption.consumersOf);
   const health = config.argocdHealthCheck ? planArgocdHealth(resources) : none;
-  const order = planWaves(producers, consumption, config);
+  const order = planWaves(producers, consumption, readers, config);
   const { sources, stores } = producers;
   const { consumersOf, unresolved, keyedReads } = consumption;
   const { checksummed } = checksums;
+  // What reads each Secret other than a pod template: sources (templateFrom), operator readers.
+  const readersOf = inputReaders(sources, producers.producing);
+  for (const [source, readersOfSource] of readers.readersOf) {
+    for (const reader of readersOfSource) {
+      readersOf.set(source, (readersOf.get(source) ?? new Set()).add(reader));
+    }
+  }
+  const unreadable = new Set(consumption.consumers.flatMap((c) => (c.error ? [c.resource] : [])));
   const lints = runLints(
-    { resources, bystanders, sources, consumersOf, checksummed, unresolved, keyedReads, config },
+    {
+      resources,
+      bystanders,
+      sources,
+      consumersOf,
+      readersOf,
+      unreadable,
+      checksummed,
+      unresolved,
+      keyedReads,
+      config,
+    },
     severityIn(config),
   );
   // Edits and results in the order of the stages; results then in item order.
@@ -79,7 +103,7 @@ export function transform(
       // folded after settle so that it names no resource that silences it.
       foldRepeats(
         settle(
-          [producers, consumption, ...stages].flatMap((stage) => stage.results),
+          [producers, consumption, readers, ...stages].flatMap((stage) => stage.results),
           resources,
           config,
         ),
@@ -93,6 +117,7 @@ export function transform(
       stores,
       sources,
       consumersOf,
+      readersOf: readers.readersOf,
       checksums: checksummed,
       placed,
       conflicts,

@@ -1,4 +1,4 @@
-// Stage 5: the order graph (stores → sources → consumers), and the annotations that say it to
+// Stage 5: the order graph (stores → sources → consumers and operator readers), and the annotations that say it to
 // each deployer `ordering` names: Argo CD sync waves, depends-on, kapp (order/deployers.ts).
 import type { Config } from '../model/config.js';
 import type { MappingEdit } from '../model/edit.js';
@@ -9,6 +9,7 @@ import { planDeployerOrder } from './order/deployers.js';
 import { phaseOf } from './order/phases.js';
 import { type Placement, placeWaves, type WaveNode, waveOf } from './order/waves.js';
 import type { Producers } from './producers.js';
+import type { Readers } from './readers.js';
 import { storeKindOf, storeKinds } from './sources/index.js';
 import { guarded } from './stage.js';
 
@@ -35,6 +36,7 @@ const samePhase = (a: Resource, b: Resource) => {
 export function planWaves(
   { sources, stores }: Producers,
   { consumersOf }: Consumption,
+  { readersOf }: Readers,
   config: Config,
 ): WavePlan {
   const errors: Result[] = [];
@@ -62,7 +64,9 @@ export function planWaves(
     const node = nodeOf(source.resource);
     if (!node) continue;
     // One resource can be several sources (one per namespace): its node gathers all consumers.
-    for (const consumer of consumersOf.get(source) ?? []) {
+    // Operator readers (readers.ts) come after it too: a store or generator among them is then
+    // placed above this source, not at its default below every source.
+    for (const consumer of [...(consumersOf.get(source) ?? []), ...(readersOf.get(source) ?? [])]) {
       const consumerNode = samePhase(source.resource, consumer) ? nodeOf(consumer) : undefined;
       if (consumerNode) node.before.add(consumerNode);
     }

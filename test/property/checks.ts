@@ -7,7 +7,8 @@ export function lineDiff(
   output: string,
   keys: { checksum: string },
 ): string | undefined {
-  const aligned = align(input, output, keys);
+  const [a, b] = ourPatchesAside(input, output);
+  const aligned = align(a, b, keys);
   return typeof aligned === 'string' ? aligned : undefined;
 }
 
@@ -20,10 +21,11 @@ export function commentDiff(
   output: string,
   keys: { checksum: string },
 ): string | undefined {
-  const aligned = align(input, output, keys);
+  const [inputText, ours] = ourPatchesAside(input, output);
+  const aligned = align(inputText, ours, keys);
   if (typeof aligned === 'string') return aligned;
-  const a = input.split('\n').map((l) => l.replace(/\r$/, ''));
-  const b = output.split('\n').map((l) => l.replace(/\r$/, ''));
+  const a = inputText.split('\n').map((l) => l.replace(/\r$/, ''));
+  const b = ours.split('\n').map((l) => l.replace(/\r$/, ''));
   const isContent = (l: string) => l.trim() !== '' && !l.trimStart().startsWith('#');
   for (let i = 0; i < a.length; i++) {
     const at = aligned[i];
@@ -185,4 +187,117 @@ export function withoutResults(input: string, output: string): string {
   if (marker) return body + output.slice(at + marker.index + (marker[0].startsWith('\n') ? 1 : 0));
   if (!input.endsWith('\n')) body = body.replace(/\r?\n$/, '');
   return body;
+}
+
+/** The first line of the patches of the post-renderer entry a HelmRelease gets (helm-release.md). */
+const marker = '# secret-rollout: checksums of what this release reads';
+
+/**
+ * The output without the post-renderer entries appended to HelmReleases: block entries
+ * (`- kustomize:` and the lines deeper) holding the marker that are not text of the input, flow
+ * and JSON entries holding it, and the `postRenderers` key itself when the input has none
+ * anywhere (then it is ours).
+ */
+export function withoutOurPostRenderers(input: string, output: string): string {
+  // An appended entry adds a `kustomize` key; one updated in place does not.
+  const count = (text: string) => text.split(/"?kustomize"?:/).length - 1;
+  if (!output.includes(marker) || count(output) <= count(input)) return output;
+  const created = !input.includes('postRenderers');
+  const lines = output.split('\n');
+  const indentOf = (line: string) => (/^ */.exec(line) as RegExpExecArray)[0].length;
+  const kept: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = withoutFlowEntries(lines[i] as string, created);
+    const entry = /^( *)- "?kustomize"?:/.exec(line);
+    const json = /^( *)"postRenderers": ?\[\r?$/.exec(line);
+    let end = i;
+    if (entry) {
+      const indent = (entry[1] as string).length;
+      const deeper = (l: string) => l.trim() !== '' && indentOf(l) > indent;
+      while (end + 1 < lines.length && deeper(lines[end + 1] as string)) end++;
+      const block = lines.slice(i, end + 1);
+      // Ours, appended: it holds the marker and is not text of the input.
+      if (!block.some((l) => l.includes(marker)) || input.includes(block.join('\n'))) end = i - 1;
+    } else if (json && created) {
+      const close = new RegExp(`^${json[1]}\\],?\\r?$`);
+      while (end + 1 < lines.length && !close.test(lines[end] as string)) end++;
+    } else end = i - 1;
+    if (end >= i) i = end;
+    else kept.push(line);
+  }
+  if (!created) return kept.join('\n');
+  // A block `postRenderers:` key left without entries was written with them.
+  return kept
+    .filter((line, i) => {
+      const m = /^( *)postRenderers:\r?$/.exec(line);
+      const next = kept[i + 1];
+      if (!m || next === undefined) return true;
+      const indent = (m[1] as string).length;
+      return (
+        indentOf(next) > indent || (indentOf(next) === indent && next.trimStart().startsWith('- '))
+      );
+    })
+    .join('\n');
+}
+
+/**
+ * Input and output with our post-renderer entries aside: appended ones dropped from the output
+ * and, where the input holds the marker (an entry a render updates in place), every `patch:`
+ * value on both sides written as `~`, its block scalar lines dropped: those values are ours to set.
+ */
+function ourPatchesAside(input: string, output: string): [string, string] {
+  const appended = withoutOurPostRenderers(input, output);
+  if (!input.includes(marker)) return [input, appended];
+  return [withoutPatchValues(input), withoutPatchValues(appended)];
+}
+
+function withoutPatchValues(text: string): string {
+  const lines = text.split('\n');
+  const kept: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    const m = /^( *)(- )?"?patch"?: ?(.*?)(\r?)$/.exec(line);
+    if (!m) {
+      kept.push(line);
+      continue;
+    }
+    const [, indent = '', dash = '', value = '', cr = ''] = m;
+    kept.push(`${indent}${dash}patch: ~${cr}`);
+    if (!/^[|>]/.test(value)) continue;
+    const column = indent.length + dash.length;
+    const inside = (l: string) =>
+      l.trim() === '' || (/^ */.exec(l) as RegExpExecArray)[0].length > column;
+    while (i + 1 < lines.length && inside(lines[i + 1] as string)) i++;
+  }
+  return kept.join('\n');
+}
+
+/** A line without the flow (or JSON) entries holding the marker, and an emptied list we created. */
+function withoutFlowEntries(line: string, created: boolean): string {
+  let text = line;
+  for (let at = text.indexOf(marker); at >= 0; at = text.indexOf(marker)) {
+    const start = Math.max(
+      text.lastIndexOf('{"kustomize"', at),
+      text.lastIndexOf('{kustomize', at),
+    );
+    const end = start < 0 ? -1 : balancedEnd(text, start);
+    if (end < 0) return text;
+    const before = text.slice(0, start).replace(/, ?$/, '');
+    const after = text.slice(end + 1);
+    text = before.length < start ? before + after : before + after.replace(/^, ?/, '');
+  }
+  return created ? text.replace(/"?postRenderers"?: ?\[\], ?/, '') : text;
+}
+
+/** Where the bracket opened at `start` closes, double-quoted strings skipped whole; -1 if never. */
+function balancedEnd(text: string, start: number): number {
+  let depth = 0;
+  for (let i = start; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++;
+    } else if (c === '[' || c === '{') depth++;
+    else if ((c === ']' || c === '}') && --depth === 0) return i;
+  }
+  return -1;
 }

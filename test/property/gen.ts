@@ -12,7 +12,12 @@ export interface Options {
   storeWave: number;
   severity: 'error' | 'warning' | 'info';
   imagePullSecrets: boolean;
+  /** `secretReferences` names the custom reader kind (`readerOption`); off: only the table's. */
+  secretReferences: boolean;
 }
+
+/** The secretReferences entry for the custom reader kind the scenarios draw (buildReader). */
+export const readerOption = 'example.com/Backup:spec.credentials.name';
 
 export const defaults: Options = {
   checksumAnnotation: 'checksum/external-secrets',
@@ -21,6 +26,7 @@ export const defaults: Options = {
   storeWave: -2,
   severity: 'error',
   imagePullSecrets: false,
+  secretReferences: false,
 };
 
 export interface Item {
@@ -328,6 +334,39 @@ function buildStore(d: StoreDesc): Item {
   };
 }
 
+// ---------- operator readers (docs/secret-readers.md) ----------
+
+/** A KEDA TriggerAuthentication (in the reader table), or a custom kind only the option names. */
+const readerArb = fc.record({
+  kind: fc.constantFrom('TriggerAuthentication', 'Backup'),
+  secret: fc.constantFrom(...secretNames),
+  ns: nsArb,
+  wave: maybe(wave, 1, 2),
+  meta: metaExtra,
+});
+type ReaderDesc = typeof readerArb extends fc.Arbitrary<infer T> ? T : never;
+
+function buildReader(d: ReaderDesc, name: string): Item {
+  const annotations: Record<string, string> = {};
+  if (d.wave !== undefined) annotations['argocd.argoproj.io/sync-wave'] = String(d.wave);
+  const metadata = metadataOf(name, d.ns, { ...d.meta, annotations });
+  const value: Obj =
+    d.kind === 'TriggerAuthentication'
+      ? {
+          apiVersion: 'keda.sh/v1alpha1',
+          kind: d.kind,
+          metadata,
+          spec: { secretTargetRef: [{ parameter: 'host', name: d.secret, key: 'host' }] },
+        }
+      : {
+          apiVersion: 'example.com/v1',
+          kind: d.kind,
+          metadata,
+          spec: { credentials: { name: d.secret, key: 'password' } },
+        };
+  return { value };
+}
+
 // ---------- workloads ----------
 
 const refName = fc.oneof(
@@ -511,6 +550,8 @@ const workloadKinds = [
   ['batch/v1', 'CronJob'],
   ['v1', 'Pod'],
   ['argoproj.io/v1alpha1', 'Rollout'],
+  // Its pods are rendered in the cluster: the PodSpec is the chart's values (model.ts).
+  ['helm.toolkit.fluxcd.io/v2', 'HelmRelease'],
 ] as const;
 
 const workloadArb = fc.record({
@@ -537,6 +578,7 @@ export type WorkloadDesc = typeof workloadArb extends fc.Arbitrary<infer T> ? T 
 /** Where a workload kind keeps its pod template's metadata, by this test's own table. */
 export function templatePathOf(kind: string, apiVersion: string): string[] | undefined {
   if (kind === 'Pod' && apiVersion === 'v1') return undefined;
+  if (kind === 'HelmRelease') return undefined;
   return kind === 'CronJob'
     ? ['spec', 'jobTemplate', 'spec', 'template', 'metadata']
     : ['spec', 'template', 'metadata'];
@@ -551,6 +593,8 @@ function buildWorkload(d: WorkloadDesc, name: string): Item & { desc: WorkloadDe
   let value: Obj;
   if (kind === 'Pod') {
     value = { apiVersion, kind, metadata, spec };
+  } else if (kind === 'HelmRelease') {
+    value = { apiVersion, kind, metadata, spec: { interval: '1h', values: { pod: spec } } };
   } else {
     const template: Obj = {};
     const meta = templateMetadata(d.templateMeta);
@@ -667,6 +711,7 @@ const optionsArb = fc.record({
   storeWave: fc.integer({ min: -4, max: 0 }),
   severity: fc.constantFrom('error', 'warning', 'info'),
   imagePullSecrets: fc.boolean(),
+  secretReferences: fc.boolean(),
 }) as fc.Arbitrary<Options>;
 
 const configArb = fc.record({
@@ -679,6 +724,7 @@ const configArb = fc.record({
     'storeWave',
     'severity',
     'imagePullSecrets',
+    'secretReferences',
   ] as (keyof Options)[]),
 });
 
@@ -698,10 +744,11 @@ export const scenarioArb: fc.Arbitrary<Scenario> = fc
     stores: fc.array(storeArb, { maxLength: 2 }),
     workloads: fc.array(workloadArb, { minLength: 1, maxLength: 3 }),
     bystanders: fc.array(bystanderArb, { maxLength: 1 }),
+    readers: fc.array(readerArb, { maxLength: 2 }),
     config: configArb,
     order: fc.array(fc.nat(), { minLength: 12, maxLength: 12 }),
   })
-  .map(({ es, stores, workloads, bystanders, config, order }) => {
+  .map(({ es, stores, workloads, bystanders, readers, config, order }) => {
     const seen = new Set<string>();
     const items: Item[] = [];
     for (const d of es) {
@@ -723,6 +770,9 @@ export const scenarioArb: fc.Arbitrary<Scenario> = fc
     for (const d of bystanders) {
       const kind = d.kind === 'NoTemplate' ? 'Deployment' : d.kind;
       items.push(buildBystander(d, uniqueName(seen, kind, d.ns || undefined, `${d.name}-x`)));
+    }
+    for (const d of readers) {
+      items.push(buildReader(d, uniqueName(seen, d.kind, d.ns || undefined, `${d.secret}-reader`)));
     }
     // Interleave: a stable sort by random keys.
     const keyed = items.map((item, i) => ({ item, k: order[i % order.length] ?? 0, i }));
@@ -749,10 +799,22 @@ export function functionConfigOf(s: Scenario): Obj | undefined {
     storeWave: 'storeWave',
     severity: 'waveConflictSeverity',
     imagePullSecrets: 'imagePullSecrets',
+    secretReferences: 'secretReferences',
   };
   const fields: Obj = {};
   for (const k of s.configKeys) {
-    const v = s.options[k];
+    const on = s.options[k];
+    // secretReferences: the entry or none (an empty string, an empty list).
+    const v =
+      k !== 'secretReferences'
+        ? on
+        : s.configStyle === 'configmap'
+          ? on
+            ? readerOption
+            : ''
+          : on
+            ? [readerOption]
+            : [];
     fields[names[k]] = s.configStyle === 'configmap' ? String(v) : v;
   }
   if (s.configStyle === 'configmap') {

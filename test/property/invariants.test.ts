@@ -119,8 +119,20 @@ function strip(item: Obj, checksumKey: string): Obj {
   };
   const path = templatePathOf(copy.kind as string, copy.apiVersion as string);
   if (path) drop(path, checksumKey);
+  // A HelmRelease's checksum is its post-renderer entry, which the generated input never has.
+  if (copy.kind === 'HelmRelease' && isObj(copy.spec)) delete copy.spec.postRenderers;
   if (isStoreOrSource(copy)) drop(['metadata'], waveKey);
   return copy;
+}
+
+/** The checksum in a HelmRelease's post-renderer entry (the same in each of its patches). */
+function releaseChecksum(item: Obj, key: string): string | undefined {
+  const list = getAt(item, ['spec', 'postRenderers']);
+  const first = Array.isArray(list) ? getAt(list[0], ['kustomize', 'patches']) : undefined;
+  const entry = Array.isArray(first) ? getAt(first[0], ['patch']) : undefined;
+  const found =
+    typeof entry === 'string' ? new RegExp(`"${key}": "([0-9a-f]{64})"`).exec(entry) : null;
+  return found?.[1];
 }
 
 function annotation(item: Obj, metaPath: readonly string[], key: string): Json | undefined {
@@ -205,6 +217,12 @@ function checkCase(s: Scenario, mode: Mode, layout: Layout): void {
       const want = expected.checksums.get(index) ?? annotation(inputItem, path, ck);
       expect(annotation(item, path, ck), `checksum of item ${index}\n${context()}`).toEqual(want);
     }
+    if (item.kind === 'HelmRelease') {
+      const got = releaseChecksum(item, ck);
+      expect(got, `checksum of release ${index}\n${context()}`).toEqual(
+        expected.checksums.get(index),
+      );
+    }
     if (isStoreOrSource(item)) {
       const wave = expected.waves.get(index);
       const want =
@@ -236,8 +254,9 @@ function checkCase(s: Scenario, mode: Mode, layout: Layout): void {
       back.items[consumer]?.kind as string,
       back.items[consumer]?.apiVersion as string,
     );
+    const item = back.items[consumer] as Obj;
     expect(
-      path && annotation(back.items[consumer] as Obj, path, ck),
+      path ? annotation(item, path, ck) : releaseChecksum(item, ck),
       `edge ${es} → ${consumer}`,
     ).toMatch(/^[0-9a-f]{64}$/);
   }
@@ -303,8 +322,8 @@ function checkModeCase(s: Scenario, mode: Mode, layout: Layout, viaOption: boole
     // The fix names how to render for the input's form: kpt for a ResourceList, else a stream.
     const proposals =
       mode === 'stream'
-        ? /render the manifests with secret-rollout \(secret-rollout < in\.yaml > out\.yaml\) to set /
-        : /run kpt fn render to set /;
+        ? /render the manifests with secret-rollout \(secret-rollout < in\.yaml > out\.yaml\) to (set|append) /
+        : /run kpt fn render to (set|append) /;
     if (mode === 'stream') {
       const errors = chk.stderr.split('\n').filter((l) => l.startsWith('error: '));
       expect(errors.length, context()).toBeGreaterThan(0);
@@ -335,7 +354,7 @@ function annotationsByIdentity(items: Obj[], ck: string): Record<string, unknown
     const id = `${item.apiVersion} ${item.kind} ${m.namespace || ''}/${m.name}`;
     const path = templatePathOf(item.kind as string, item.apiVersion as string);
     out[id] = {
-      checksum: path ? annotation(item, path, ck) : undefined,
+      checksum: path ? annotation(item, path, ck) : releaseChecksum(item, ck),
       wave: annotation(item, ['metadata'], waveKey),
     };
   }

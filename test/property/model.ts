@@ -1,6 +1,7 @@
 // An independent model of what the function must do, written from its specification (not from
 // src/plan or src/transform): which pod templates consume which ExternalSecrets, the checksum each
-// template gets, and the sync waves of ExternalSecrets and stores.
+// template gets, the sync waves of ExternalSecrets and stores, and the operator readers (a KEDA
+// TriggerAuthentication, a custom kind named by secretReferences) ordered after their sources.
 import { createHash } from 'node:crypto';
 import type { Item, Options } from './gen.js';
 import { isObj, type Json, type Obj } from './render.js';
@@ -36,6 +37,8 @@ interface Res {
 
 interface Source {
   res: Res;
+  /** A Secret, or with `target.manifest` (ConfigMap, the one the generator makes) a ConfigMap. */
+  produces: 'Secret' | 'ConfigMap';
   secretName: string;
   essential: Obj;
   narrowable: boolean;
@@ -93,8 +96,12 @@ function wave(annotations: Record<string, string>, fallback: boolean): bigint | 
   return int(annotations[hookKey]) ?? 0n;
 }
 
-/** Secret uses of a PodSpec: secret name → keys read. */
-function uses(podSpec: Obj): Map<string, Keys> {
+/** Secret (or ConfigMap) uses of a PodSpec: name → keys read. */
+function uses(podSpec: Obj, kind: Source['produces']): Map<string, Keys> {
+  const [keyRef, fromRef, volumeField, volumeName, projected] =
+    kind === 'Secret'
+      ? ['secretKeyRef', 'secretRef', 'secret', 'secretName', 'secret']
+      : ['configMapKeyRef', 'configMapRef', 'configMap', 'name', 'configMap'];
   const out = new Map<string, Keys>();
   const add = (name: Json | undefined, keys: Keys) => {
     if (typeof name !== 'string') return;
@@ -111,21 +118,65 @@ function uses(podSpec: Obj): Map<string, Keys> {
   for (const list of ['containers', 'initContainers', 'ephemeralContainers']) {
     for (const c of (podSpec[list] as Obj[] | undefined) ?? []) {
       for (const e of (c.env as Obj[] | undefined) ?? []) {
-        const ref = at(e, ['valueFrom', 'secretKeyRef']);
+        const ref = at(e, ['valueFrom', keyRef]);
         if (isObj(ref)) add(ref.name, typeof ref.key === 'string' ? new Set([ref.key]) : 'all');
       }
       for (const e of (c.envFrom as Obj[] | undefined) ?? []) {
-        const ref = e.secretRef;
+        const ref = e[fromRef];
         if (isObj(ref)) add(ref.name, 'all');
       }
     }
   }
   for (const v of (podSpec.volumes as Obj[] | undefined) ?? []) {
-    if (isObj(v.secret)) add(v.secret.secretName, itemKeys(v.secret.items));
+    const volume = v[volumeField];
+    if (isObj(volume)) add(volume[volumeName], itemKeys(volume.items));
     for (const s of (at(v, ['projected', 'sources']) as Obj[] | undefined) ?? []) {
-      if (isObj(s.secret)) add(s.secret.name, itemKeys(s.secret.items));
+      const source = s[projected];
+      if (isObj(source)) add(source.name, itemKeys(source.items));
     }
   }
+  return out;
+}
+
+/**
+ * A HelmRelease's values, by this test's own reading of docs/helm-release.md: strings whose path
+ * ends in secretKeyRef.name / configMapKeyRef.name (their key), secretRef.name / configMapRef.name
+ * or, for a Secret, secretName (all keys).
+ */
+function valuesUses(values: Json | undefined, kind: Source['produces']): Map<string, Keys> {
+  const [ref, keyRef] =
+    kind === 'Secret' ? ['secretRef', 'secretKeyRef'] : ['configMapRef', 'configMapKeyRef'];
+  const out = new Map<string, Keys>();
+  const visit = (node: Json | undefined, path: (string | number)[]) => {
+    if (Array.isArray(node)) {
+      node.forEach((child, i) => {
+        visit(child, [...path, i]);
+      });
+    }
+    if (!isObj(node)) return;
+    for (const [key, child] of Object.entries(node)) {
+      const parent = path[path.length - 1];
+      let keys: Keys | undefined;
+      if (typeof child !== 'string') keys = undefined;
+      else if ((kind === 'Secret' && key === 'secretName') || (key === 'name' && parent === ref))
+        keys = 'all';
+      else if (key === 'name' && parent === keyRef)
+        keys = typeof node.key === 'string' ? new Set([node.key]) : 'all';
+      if (keys === undefined) visit(child as Json, [...path, key]);
+      else {
+        const prior = out.get(child as string);
+        out.set(
+          child as string,
+          prior === undefined
+            ? keys
+            : prior === 'all' || keys === 'all'
+              ? 'all'
+              : new Set([...prior, ...keys]),
+        );
+      }
+    }
+  };
+  visit(values, []);
   return out;
 }
 
@@ -161,7 +212,6 @@ export function model(items: readonly Item[], options: Options): Expected {
     if (!isSource(res)) continue;
     const spec = res.value.spec as Obj;
     const target = (spec.target ?? undefined) as Obj | undefined;
-    if (target?.manifest != null) continue;
     const stores: Source['stores'] = [];
     const addStore = (ref: Json | undefined) => {
       if (!isObj(ref)) return;
@@ -179,6 +229,7 @@ export function model(items: readonly Item[], options: Options): Expected {
     const essential = items[res.index]?.essential as Obj;
     sources.push({
       res,
+      produces: target?.manifest != null ? 'ConfigMap' : 'Secret',
       secretName: (target?.name as string | undefined) || res.name,
       essential,
       narrowable: essential.dataFrom === undefined && target?.template == null,
@@ -201,8 +252,10 @@ export function model(items: readonly Item[], options: Options): Expected {
   for (const res of resources) {
     if (isSource(res)) continue;
     const bare = res.kind === 'Pod' && res.apiVersion === 'v1';
+    const helm = res.kind === 'HelmRelease';
     const specs: Obj[] = [];
-    if (bare) {
+    if (helm) specs.push({});
+    else if (bare) {
       if (isObj(res.value.spec)) specs.push(res.value.spec);
     } else {
       for (const path of [
@@ -215,18 +268,25 @@ export function model(items: readonly Item[], options: Options): Expected {
     }
     for (const podSpec of specs) {
       const consumed: { source: Source; keys: Keys }[] = [];
-      const read = uses(podSpec);
       const pulled = pullSecrets(podSpec);
-      if (options.imagePullSecrets) for (const name of pulled) read.set(name, 'all');
-      for (const [secret, keys] of read) {
-        for (const source of sources) {
-          if (source.secretName === secret && source.res.ns === res.ns)
-            consumed.push({ source, keys });
+      for (const kind of ['Secret', 'ConfigMap'] as const) {
+        const read = helm
+          ? valuesUses(at(res.value, ['spec', 'values']), kind)
+          : uses(podSpec, kind);
+        if (kind === 'Secret' && options.imagePullSecrets) {
+          for (const name of pulled) read.set(name, 'all');
+        }
+        for (const [name, keys] of read) {
+          for (const source of sources) {
+            if (source.produces === kind && source.secretName === name && source.res.ns === res.ns)
+              consumed.push({ source, keys });
+          }
         }
       }
       const ordered = [...consumed.map((c) => c.source)];
       for (const source of sources) {
-        if (pulled.includes(source.secretName) && source.res.ns === res.ns) ordered.push(source);
+        const pulls = source.produces === 'Secret' && pulled.includes(source.secretName);
+        if (pulls && source.res.ns === res.ns) ordered.push(source);
       }
       for (const source of ordered) {
         const list = consumersOf.get(source) ?? [];
@@ -236,6 +296,25 @@ export function model(items: readonly Item[], options: Options): Expected {
       if (consumed.length === 0) continue;
       if (bare) expected.barePods.add(res.index);
       else expected.checksums.set(res.index, checksumOf(consumed));
+    }
+  }
+  // Operator readers (docs/secret-readers.md): ordered after the sources of the Secret they
+  // name, like consumers, never checksummed. A TriggerAuthentication is in the reader table; the
+  // custom Backup kind counts only when secretReferences names it.
+  for (const res of resources) {
+    const secret =
+      res.kind === 'TriggerAuthentication' && group(res.apiVersion) === 'keda.sh'
+        ? at((at(res.value, ['spec', 'secretTargetRef']) as Json[] | undefined)?.[0], ['name'])
+        : options.secretReferences &&
+            res.kind === 'Backup' &&
+            group(res.apiVersion) === 'example.com'
+          ? at(res.value, ['spec', 'credentials', 'name'])
+          : undefined;
+    for (const source of sources) {
+      if (source.secretName !== secret || source.res.ns !== res.ns) continue;
+      const list = consumersOf.get(source) ?? [];
+      if (!list.includes(res)) list.push(res);
+      consumersOf.set(source, list);
     }
   }
   for (const [source, consumers] of consumersOf) {

@@ -1,17 +1,55 @@
-// Where in an item's text an annotation edit goes, as found by a locator. Every site is either
-// the span of an existing value to replace, or a point to insert at: nothing else is rewritten.
+// Where in an item's text an edit goes, as found by a locator, and what is written there. Every
+// site is either the span of an existing value to replace, or a point to insert at: nothing else
+// is rewritten. A key's value is a string (MappingEdit) or, for an appended list entry
+// (ListEntryEdit), the list holding it: written as block YAML, as flow YAML inside flow
+// collections, as JSON in a JSON document.
+import { isObject, type Json } from '../../model/json.js';
 
 export type ScalarStyle = 'plain' | 'single' | 'double';
 
 export type Site =
-  /** The annotation exists: replace its value, keeping the quoting style. */
-  | { kind: 'value'; start: number; end: number; style: ScalarStyle }
+  /**
+   * The key exists: replace its value, keeping the quoting style; `block`: it is a block scalar
+   * whose key is at `column`, its lines at `indent`, which a multi-line value stays.
+   */
+  | {
+      kind: 'value';
+      start: number;
+      end: number;
+      style: ScalarStyle;
+      block?: { column: number; indent: number };
+    }
   /** Insert block lines at a line start: `missing` mappings, then the annotation. */
   | { kind: 'lines'; at: number; indent: number; step: number; missing: readonly string[] }
   /** Insert into a flow mapping right after its `{`. */
   | { kind: 'flow'; at: number; empty: boolean; missing: readonly string[] }
   /** Replace an explicit null (`~`, `null`) with a flow mapping. */
   | { kind: 'null'; start: number; end: number; missing: readonly string[] };
+
+/** Where an entry appended to a list that is there (or whose key is, with no list) goes. */
+export type ListSite =
+  /** After the last entry of a block list: `- ` lines at `dash`, at a line start. */
+  | { kind: 'append'; at: number; dash: number; step: number; seqIndent: SeqIndent }
+  /** Into a flow list (or a JSON array) after its last entry, or right after its `[`. */
+  | { kind: 'append-flow'; at: number; empty: boolean }
+  /**
+   * The key holds null or `[]` (`start`..`end`, empty for `key:`) in a block mapping: that goes,
+   * and a block list starts on the next line (`at`), its dashes at `dash`.
+   */
+  | {
+      kind: 'under';
+      start: number;
+      end: number;
+      at: number;
+      dash: number;
+      step: number;
+      seqIndent: SeqIndent;
+    }
+  /** The key holds null in a flow mapping (or a JSON document): replaced by the new list. */
+  | { kind: 'null-flow'; start: number; end: number };
+
+/** How a new block list indents its `- ` under its key: kpt's `seqindent` compact or wide. */
+export type SeqIndent = 'compact' | 'wide';
 
 /** Finds the site for `key` in the mapping at `path` (a number: an existing list entry). */
 export type Locator = (
@@ -20,6 +58,9 @@ export type Locator = (
   path: readonly (string | number)[],
   key: string,
 ) => Site | undefined;
+
+/** What a key is set to: a string, or a list (the list an entry is appended to, made new). */
+export type NewValue = string | { list: Json[]; seqIndent: SeqIndent };
 
 /** What a site changes: `text` replaces `start`..`end` of the item's text (an insertion if equal). */
 export interface Splice {
@@ -32,21 +73,33 @@ export function spliceAt(
   text: string,
   site: Site,
   key: string,
-  value: string,
+  value: NewValue,
   lineBreak: string,
   /** The item is a JSON document (jsonStyleOf): what is inserted is JSON too. */
   json?: JsonStyle,
 ): Splice {
   if (json && site.kind !== 'lines') return jsonSplice(text, site, key, value, lineBreak, json);
   switch (site.kind) {
-    case 'value':
-      return { start: site.start, end: site.end, text: formatScalar(value, site.style) };
+    case 'value': {
+      // Only a string replaces a value: a list entry's site is a ListSite.
+      const string = value as string;
+      const { block } = site;
+      const text =
+        block && literalFits(string)
+          ? blockLiteral('', string, ' '.repeat(block.indent), lineBreak, block.column)
+          : formatScalar(string, site.style);
+      return { start: site.start, end: site.end, text };
+    }
     case 'lines': {
       // Mixed line endings: use the one of the line the new lines follow (or precede).
       lineBreak = localLineBreak(text, site.at, lineBreak);
       const lines = [...site.missing, null].map((name, depth) => {
         const pad = ' '.repeat(site.indent + depth * site.step);
-        if (name !== null) return `${pad}${name}:`;
+        if (name !== null) return `${pad}${formatKey(name)}:`;
+        if (typeof value !== 'string') {
+          const block = new BlockWriter(site.step, value.seqIndent, lineBreak);
+          return block.pair(`${pad}${formatKey(key)}:`, value.list, pad.length);
+        }
         return value.includes('\n')
           ? blockLiteral(`${pad}${key}: `, value, pad + ' '.repeat(site.step), lineBreak)
           : `${pad}${key}: ${JSON.stringify(value)}`;
@@ -68,11 +121,182 @@ export function spliceAt(
   }
 }
 
-function nestedFlow(missing: readonly string[], key: string, value: string): string {
+/** A flow value: a string as JSON, a list as JSON on one line (JSON is flow YAML). */
+const flowValue = (value: NewValue) =>
+  typeof value === 'string' ? JSON.stringify(value) : jsonText(value.list, ': ', '', '');
+
+function nestedFlow(missing: readonly string[], key: string, value: NewValue): string {
   return missing.reduceRight(
-    (inner, name) => `${name}: {${inner}}`,
-    `${key}: ${JSON.stringify(value)}`,
+    (inner, name) => `${formatKey(name)}: {${inner}}`,
+    `${formatKey(key)}: ${flowValue(value)}`,
   );
+}
+
+/**
+ * An entry appended to a list that is there: `- ` lines after the last entry of a block list, a
+ * JSON value after the last entry of a flow list or JSON array, or a new block list under a key
+ * that holds null or `[]`. `step` indents the entry's own mappings.
+ */
+export function listSplice(
+  text: string,
+  site: ListSite,
+  entry: Json,
+  lineBreak: string,
+  json?: JsonStyle,
+): Splice {
+  const at = site.kind === 'under' || site.kind === 'null-flow' ? site.start : site.at;
+  lineBreak = localLineBreak(text, at, lineBreak);
+  if (site.kind === 'null-flow') {
+    const newLine = json?.unit ? lineBreak + padAt(text, at) : '';
+    const list = jsonText([entry], json?.colon ?? ': ', json?.unit ?? '', newLine);
+    return { start: site.start, end: site.end, text: list };
+  }
+  if (site.kind === 'append-flow') {
+    if (!json) {
+      const flow = jsonText(entry, ': ', '', '');
+      return { start: site.at, end: site.at, text: site.empty ? flow : `, ${flow}` };
+    }
+    // A JSON array: the entry on a line of its own at its entries' indentation when they have
+    // lines of their own (or the document has), else on the array's line.
+    const pad = padAt(text, site.at);
+    const entryPad = site.empty ? pad + json.unit : pad;
+    const newLine = json.unit ? lineBreak + entryPad : '';
+    const value = jsonText(entry, json.colon, json.unit, newLine);
+    if (site.empty) {
+      const text = json.unit ? `${newLine}${value}${lineBreak}${pad}` : value;
+      return { start: site.at, end: site.at, text };
+    }
+    return { start: site.at, end: site.at, text: `,${newLine || json.colon.slice(1)}${value}` };
+  }
+  const block = new BlockWriter(site.step, site.seqIndent, lineBreak);
+  const lines = block.entry(entry, site.dash);
+  if (site.kind === 'append') {
+    const needsBreak = site.at > 0 && text[site.at - 1] !== '\n';
+    return {
+      start: site.at,
+      end: site.at,
+      text: `${needsBreak ? lineBreak : ''}${lines}${lineBreak}`,
+    };
+  }
+  // The rest of the key's line (a comment) stays; the list starts on the next line.
+  const rest = text.slice(site.end, site.at);
+  const needsBreak = site.at > 0 && text[site.at - 1] !== '\n';
+  return {
+    start: site.start,
+    end: site.at,
+    text: `${rest}${needsBreak ? lineBreak : ''}${lines}${lineBreak}`,
+  };
+}
+
+/**
+ * Block YAML of a JSON value, the way kpt prints it: mappings' keys sorted, indented by `step`,
+ * lists' `- ` at their key's column (compact) or one step in (wide), multi-line strings as `|`
+ * block scalars where YAML can hold them exactly, other strings plain where YAML reads them as
+ * that string, else double-quoted.
+ */
+class BlockWriter {
+  constructor(
+    private readonly step: number,
+    private readonly seqIndent: SeqIndent,
+    private readonly lineBreak: string,
+  ) {}
+
+  /** `head` (a line's `key:` at `column`) and the value, on lines joined by the line break. */
+  pair(head: string, value: Json, column: number): string {
+    if (typeof value === 'string' && literalFits(value)) {
+      const indent = ' '.repeat(column + this.step);
+      return blockLiteral(`${head} `, value, indent, this.lineBreak, column);
+    }
+    if (Array.isArray(value) && value.length > 0) {
+      const dash = this.seqIndent === 'wide' ? column + this.step : column;
+      return `${head}${this.lineBreak}${this.list(value, dash)}`;
+    }
+    if (isObject(value) && Object.keys(value).length > 0) {
+      return `${head}${this.lineBreak}${this.mapping(value, column + this.step)}`;
+    }
+    return `${head} ${inlineValue(value)}`;
+  }
+
+  /** A list's entries, their `- ` at column `dash`; the first after `first` when given. */
+  list(value: readonly Json[], dash: number, first?: string): string {
+    return value
+      .map((item, i) => this.entry(item, dash, i === 0 ? first : undefined))
+      .join(this.lineBreak);
+  }
+
+  /** One list entry, its `- ` at `dash` (or `first`, a `- ` already on the line, before it). */
+  entry(item: Json, dash: number, first?: string): string {
+    const head = `${first ?? ' '.repeat(dash)}- `;
+    const column = dash + 2;
+    if (typeof item === 'string' && literalFits(item)) {
+      return blockLiteral(head, item, ' '.repeat(column), this.lineBreak, dash);
+    }
+    if (Array.isArray(item) && item.length > 0) return this.list(item, column, head);
+    if (isObject(item) && Object.keys(item).length > 0) return this.mapping(item, column, head);
+    return `${head}${inlineValue(item)}`;
+  }
+
+  /** A mapping's keys at `column`, sorted; the first after `first` when given. */
+  mapping(value: { [key: string]: Json }, column: number, first?: string): string {
+    return Object.keys(value)
+      .sort()
+      .map((key, i) => {
+        const pad = i === 0 && first !== undefined ? first : ' '.repeat(column);
+        return this.pair(`${pad}${formatKey(key)}:`, value[key] as Json, column);
+      })
+      .join(this.lineBreak);
+  }
+}
+
+/** A scalar, or an empty list or mapping, on the line of its key or `- `. */
+function inlineValue(value: Json): string {
+  if (typeof value === 'string') return formatScalar(value, 'plain');
+  if (Array.isArray(value)) return '[]';
+  if (isObject(value)) return '{}';
+  return String(value);
+}
+
+/** A key: plain where YAML reads it as this string, else double-quoted. */
+const formatKey = (key: string) => formatScalar(key, 'plain');
+
+/**
+ * Whether a literal block scalar holds the string exactly: more than one line, something on
+ * them, only printable characters (a block scalar has no escapes: `\r`, controls, a BOM or a
+ * lone surrogate cannot be written), no line of only white space (read as indentation), at most
+ * one line break at the end (`|+` would also keep the blank lines that follow it in the item).
+ */
+function literalFits(value: string): boolean {
+  return (
+    value.includes('\n') &&
+    !value.endsWith('\n\n') &&
+    /[^\n]/.test(value) &&
+    !/(?![\t\n])[\p{Cc}\p{Cs}\u2028\u2029\ufeff]/u.test(value) &&
+    !/(?:^|\n)[ \t]+(?:\n|$)/.test(value)
+  );
+}
+
+/**
+ * JSON of a value (keys sorted) as a JSON document writes it: on lines indented by `unit` (each
+ * line after a break starting with `newLine`, the break and the current indentation), or on one
+ * line when `unit` is empty, `colon` between keys and values.
+ */
+export function jsonText(value: Json, colon: string, unit: string, newLine: string): string {
+  const list = Array.isArray(value);
+  if (!list && !isObject(value)) return JSON.stringify(value);
+  const entries: [string | undefined, Json][] = list
+    ? value.map((v) => [undefined, v])
+    : Object.keys(value)
+        .sort()
+        .map((k) => [k, value[k] as Json]);
+  const [open, close] = list ? ['[', ']'] : ['{', '}'];
+  if (entries.length === 0) return open + close;
+  const inner = unit ? newLine + unit : '';
+  const parts = entries.map(
+    ([k, v]) =>
+      (k === undefined ? '' : JSON.stringify(k) + colon) + jsonText(v, colon, unit, inner),
+  );
+  if (unit) return `${open}${parts.map((p) => inner + p).join(',')}${newLine}${close}`;
+  return `${open}${parts.join(colon === ':' ? ',' : ', ')}${close}`;
 }
 
 /** Plain only where YAML cannot read the value as anything but this string. */
@@ -83,16 +307,23 @@ export function formatScalar(value: string, style: ScalarStyle): string {
 }
 const reserved = /^(true|false|null|yes|no|on|off|y|n)$/i;
 
-/** A multi-line value as `key: |` with its lines indented; the chomping indicator keeps the
- * trailing line breaks exact. */
-function blockLiteral(head: string, value: string, indent: string, lineBreak: string): string {
+/**
+ * A multi-line value as `key: |` with its lines indented; the chomping indicator keeps the
+ * trailing line breaks exact. `column`: where the key (or the `- `) of the value is.
+ */
+function blockLiteral(
+  head: string,
+  value: string,
+  indent: string,
+  lineBreak: string,
+  column = head.length - head.trimStart().length,
+): string {
   const body = value.replace(/\n+$/, '');
   const trailing = value.length - body.length;
   const chomp = trailing === 0 ? '-' : trailing === 1 ? '' : '+';
-  // A first line starting with a space needs an explicit indentation indicator.
-  const indicator = body.startsWith(' ')
-    ? String(indent.length - (head.length - head.trimStart().length))
-    : '';
+  // A first line with text that starts with a space needs an explicit indentation indicator
+  // (the reader would take its spaces for the block's indentation), after empty lines too.
+  const indicator = /^\n*[ ]/.test(body) ? String(indent.length - column) : '';
   const lines = (trailing > 1 ? value.slice(0, -1) : body).split('\n');
   return `${head}|${indicator}${chomp}${lineBreak}${lines.map((l) => (l === '' ? '' : indent + l)).join(lineBreak)}`;
 }
@@ -158,12 +389,12 @@ function jsonSplice(
   text: string,
   site: Exclude<Site, { kind: 'lines' }>,
   key: string,
-  value: string,
+  value: NewValue,
   lineBreak: string,
   json: JsonStyle,
 ): Splice {
   if (site.kind === 'value') {
-    return { start: site.start, end: site.end, text: JSON.stringify(value) };
+    return { start: site.start, end: site.end, text: JSON.stringify(value as string) };
   }
   const at = site.kind === 'flow' ? site.at : site.start;
   lineBreak = localLineBreak(text, at, lineBreak);
@@ -205,14 +436,17 @@ function matchAt(sticky: RegExp, text: string, at: number): RegExpExecArray | nu
  */
 function jsonEntry(
   names: readonly string[],
-  value: string,
+  value: NewValue,
   json: JsonStyle,
   newLine: string,
   unit: string,
 ): string {
   const [name, ...rest] = names as [string, ...string[]];
   const head = `${JSON.stringify(name)}${json.colon}`;
-  if (rest.length === 0) return head + JSON.stringify(value);
+  if (rest.length === 0) {
+    if (typeof value === 'string') return head + JSON.stringify(value);
+    return head + jsonText(value.list, json.colon, unit, newLine);
+  }
   if (!unit) return `${head}{${jsonEntry(rest, value, json, '', '')}}`;
   const inner = newLine + unit;
   return `${head}{${inner}${jsonEntry(rest, value, json, inner, unit)}${newLine}}`;

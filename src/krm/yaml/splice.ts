@@ -1,26 +1,44 @@
-// Applies edits to one item's text. Unless the item is plain layout (plain-layout.ts) and the
-// line locator placed every edit, the result is proven: the edited text must parse to exactly the
-// original value plus the new keys, or the item is left alone and the edit reported as an error.
-// Output is never altered silently.
+// Applies edits to one item's text. Unless the item is plain layout (plain-layout.ts), every edit
+// sets a key and the line locator placed every edit, the result is proven: the edited text must
+// parse to exactly the original value plus the new keys and list entries, or the item is left
+// alone and the edit reported as an error. Output is never altered silently.
 import { isDeepStrictEqual } from 'node:util';
-import type { MappingEdit } from '../../model/edit.js';
+import { type Edit, isListEntryEdit, type ListEntryEdit, listField } from '../../model/edit.js';
 import { isObject, type Json, type JsonObject } from '../../model/json.js';
-import { locateByCst } from './locate-cst.js';
+import { locateByCst, locateListByCst, seqIndentOf, whereIs } from './locate-cst.js';
 import { locateByLines } from './locate-lines.js';
+import { maxDepth } from './nesting.js';
 import { parseYaml } from './parse.js';
 import { isPlainLayout } from './plain-layout.js';
-import { jsonStyleOf, type Locator, type Splice, spliceAt } from './site.js';
+import {
+  type JsonStyle,
+  jsonStyleOf,
+  type Locator,
+  listSplice,
+  type Splice,
+  spliceAt,
+} from './site.js';
 
 export type { Splice };
 
-export class EditError extends Error {}
+export class EditError extends Error {
+  /** `offset`: where in the item's text the refused edit is, for the message's line and column. */
+  constructor(
+    message: string,
+    readonly offset?: number,
+  ) {
+    super(message);
+  }
+}
 
 /**
- * Sets the key in a parsed value, creating missing mappings. A numeric step names an existing
+ * Sets the key in a parsed value, or appends the entry to the list there (creating the list
+ * when the key is missing or null), creating missing mappings. A numeric step names an existing
  * list entry (a reference in `env[]`): missing, or not a list there, the value is left as it is,
- * and the proof, comparing with it, refuses the edit.
+ * and the proof, comparing with it, refuses the edit; so is a value that is no list where an
+ * entry is appended.
  */
-export function applyToValue(value: JsonObject, edit: MappingEdit): void {
+export function applyToValue(value: JsonObject, edit: Edit): void {
   let node: Json = value;
   for (const [depth, key] of edit.path.entries()) {
     if (typeof key === 'number' || Array.isArray(node)) {
@@ -40,7 +58,45 @@ export function applyToValue(value: JsonObject, edit: MappingEdit): void {
       node = created;
     }
   }
-  if (isObject(node)) node[edit.key] = edit.value;
+  if (!isObject(node)) return;
+  if (!isListEntryEdit(edit)) node[edit.key] = edit.value;
+  else {
+    // A copy, keys sorted as the text is written: a JSON input is written from this value.
+    const list = node[edit.key] ?? null;
+    if (list === null) node[edit.key] = [sortedCopy(edit.entry)];
+    else if (Array.isArray(list)) list.push(sortedCopy(edit.entry));
+  }
+}
+
+/**
+ * Why an entry cannot be appended however the item is written: nested deeper than the readers
+ * follow, the output would be refused when read again (the proof, the next run). Counted before
+ * any text is written, without recursion. The item's own levels above the entry: its path, the
+ * list, and a ResourceList's two.
+ */
+export function tooDeep(edit: Edit): string | undefined {
+  if (!isListEntryEdit(edit) || !nestedBeyond(edit.entry, maxDepth - edit.path.length - 3)) {
+    return undefined;
+  }
+  return `the entry for ${listField(edit)} nests deeper than the ${maxDepth} levels the reader follows`;
+}
+
+/** Whether `value` nests collections more than `levels` deep, counted without recursion. */
+function nestedBeyond(value: Json, levels: number): boolean {
+  let level: Json[] = [value];
+  for (let depth = 0; level.length > 0; depth++) {
+    if (depth > levels) return true;
+    level = level.flatMap((v) => (Array.isArray(v) ? v : isObject(v) ? Object.values(v) : []));
+  }
+  return false;
+}
+
+/** A copy of a value with every mapping's keys in the order the writers use (site.ts). */
+function sortedCopy(value: Json): Json {
+  if (Array.isArray(value)) return value.map(sortedCopy);
+  if (!isObject(value)) return value;
+  const keys = Object.keys(value).sort();
+  return Object.fromEntries(keys.map((key) => [key, sortedCopy(value[key] as Json)]));
 }
 
 /**
@@ -48,12 +104,13 @@ export function applyToValue(value: JsonObject, edit: MappingEdit): void {
  * runs first and the full parser is the fallback for each edit and for a failed proof. The result
  * is what changes in `itemText`, so that the output is the input's text with new text between
  * its slices, never copied whole: one edit's splice, or (several edits, each located in the text
- * the previous one made) the whole item.
+ * the previous one made) the whole item. Keys are set before entries are appended, whatever the
+ * order of `edits`, so that the two kinds commute.
  */
 export function editText(
   itemText: string,
   entry: boolean,
-  edits: readonly MappingEdit[],
+  edits: readonly Edit[],
   /** Called only when a proof is needed (the value may have to be read again). */
   expected: () => Json,
   lineBreak: string,
@@ -71,10 +128,22 @@ export function editText(
   };
   // A JSON document stays JSON: its edits are written in its own style.
   const json = jsonStyleOf(itemText, entry);
-  const locate = (locators: readonly Locator[], text: string, edit: MappingEdit) => {
+  const ordered = [
+    ...edits.filter((e) => !isListEntryEdit(e)),
+    ...edits.filter((e) => isListEntryEdit(e)),
+  ];
+  const appends = ordered.some(isListEntryEdit);
+  for (const edit of ordered) {
+    const deep = tooDeep(edit);
+    if (deep) throw new EditError(deep);
+  }
+  /** The edit's splice in `text`, or undefined where the locators find no site for it. */
+  const splice = (locators: readonly Locator[], text: string, edit: Edit) => {
+    if (isListEntryEdit(edit)) return appendSplice(text, entry, edit, lineBreak, json);
     for (const locator of locators) {
       const site = locator(text, entry, edit.path, edit.key);
-      if (site) return site;
+      if (site)
+        return { site, splice: spliceAt(text, site, edit.key, edit.value, lineBreak, json) };
     }
     return undefined;
   };
@@ -86,39 +155,68 @@ export function editText(
   const atOnce = (locators: readonly Locator[]): Splice[] | undefined => {
     const splices: Splice[] = [];
     let inserts = 0;
-    for (const edit of edits) {
-      const site = locate(locators, itemText, edit);
-      if (!site || (site.kind !== 'value' && ++inserts > 1)) return undefined;
-      splices.push(spliceAt(itemText, site, edit.key, edit.value, lineBreak, json));
+    for (const edit of ordered) {
+      const found = splice(locators, itemText, edit);
+      if (!found || (found.site.kind !== 'value' && ++inserts > 1)) return undefined;
+      splices.push(found.splice);
     }
     splices.sort((a, b) => a.start - b.start);
     const touch = splices.some((s, i) => i > 0 && s.start <= (splices[i - 1] as Splice).end);
     return touch ? undefined : splices;
   };
   const attempt = (locators: readonly Locator[], prove: boolean): Splice[] | undefined => {
-    const together = edits.length > 1 ? atOnce(locators) : undefined;
+    const together = ordered.length > 1 && !appends ? atOnce(locators) : undefined;
     if (together) return prove && !proven(applySplices(itemText, together)) ? undefined : together;
     let text = itemText;
     let last: Splice | undefined;
-    for (const edit of edits) {
-      const site = locate(locators, text, edit);
-      if (!site) return undefined;
-      last = spliceAt(text, site, edit.key, edit.value, lineBreak, json);
+    for (const edit of ordered) {
+      last = splice(locators, text, edit)?.splice;
+      if (!last) return undefined;
       text = applySplices(text, [last]);
     }
     if (prove && !proven(text)) return undefined;
-    if (edits.length === 1 && last) return [last];
+    if (ordered.length === 1 && last) return [last];
     return [{ start: 0, end: itemText.length, text }];
   };
   // The line locator reads plain-layout items exactly as the parser does (plain-layout.ts), so
-  // its edits need no proof there; everything else is re-parsed and compared.
-  const trusted = isPlainLayout(itemText) ? attempt([locateByLines], false) : undefined;
+  // its keys need no proof there; everything else, and every appended entry, is re-parsed and
+  // compared.
+  const trusted = !appends && isPlainLayout(itemText) ? attempt([locateByLines], false) : undefined;
   const edited =
     trusted ?? attempt([locateByLines, locateByCst], true) ?? attempt([locateByCst], true);
   if (edited === undefined) {
-    throw new EditError('could not insert the annotation without changing anything else');
+    const append = ordered.find(isListEntryEdit);
+    if (!append)
+      throw new EditError('could not insert the annotation without changing anything else');
+    throw new EditError(
+      `could not append the entry to ${listField(append)} without changing anything else (it holds no list, or one that a YAML alias or merge key shares)`,
+      whereIs(itemText, entry, append.path, append.key),
+    );
   }
   return edited;
+}
+
+/** An appended entry's splice: after the list's last entry, or the list new with it. */
+function appendSplice(
+  text: string,
+  entry: boolean,
+  edit: ListEntryEdit,
+  lineBreak: string,
+  json: JsonStyle | undefined,
+) {
+  const site = locateListByCst(text, entry, edit.path, edit.key);
+  if (!site) return undefined;
+  switch (site.kind) {
+    case 'append':
+    case 'append-flow':
+    case 'under':
+    case 'null-flow':
+      return { site, splice: listSplice(text, site, edit.entry, lineBreak, json) };
+    default: {
+      const list = { list: [edit.entry], seqIndent: seqIndentOf(text) };
+      return { site, splice: spliceAt(text, site, edit.key, list, lineBreak, json) };
+    }
+  }
 }
 
 /**

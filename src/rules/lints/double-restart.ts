@@ -9,6 +9,7 @@ import { objectKey, type Resource } from '../../model/resource.js';
 import { describe } from '../../model/results.js';
 import { groupOf } from '../../model/scope.js';
 import type { SecretSource } from '../sources/source.js';
+import { helmReleaseGroup, isHelmRelease, valuesAnnotations } from '../workloads/helm-release.js';
 import { optOutKey } from '../workloads/opt-out.js';
 import type { ProducedKind } from '../workloads/references.js';
 import type { PodTemplateShape } from '../workloads/shapes.js';
@@ -102,6 +103,8 @@ const reloader = {
     'batch/CronJob',
     'batch/Job',
     'argoproj.io/Rollout',
+    // What a release renders carries the annotations its values give (valuesPlaces).
+    `${helmReleaseGroup}/HelmRelease`,
   ],
 };
 
@@ -147,14 +150,25 @@ interface Found {
 
 interface Place {
   metadata: readonly string[];
-  annotations: Readonly<Record<string, unknown>>;
+  annotations: Readonly<Record<string, Json>>;
   own: boolean;
+  /** Annotations in a HelmRelease's values, which its chart writes on what it renders. */
+  values?: true;
 }
+
+/** Every `annotations` mapping in a HelmRelease's values: the chart's, wherever it puts them. */
+const valuesPlaces = (resource: Resource): Place[] =>
+  valuesAnnotations(resource).map(({ metadata, annotations }) => ({
+    metadata,
+    annotations,
+    own: false,
+    values: true,
+  }));
 
 function foundAt(place: Place, key: string, list = false): Found | undefined {
   const value = place.annotations[key];
   if (typeof value !== 'string') return undefined;
-  const where = place.own ? '' : ' on its pod template';
+  const where = place.own ? '' : place.values ? ' in its values' : ' on its pod template';
   return {
     text: `${key}${list ? '' : `: ${JSON.stringify(value)}`}${where}`,
     key,
@@ -196,7 +210,8 @@ function reloaderFor(
   // The pod template's annotations are read only when the workload has none of the type's keys.
   const keys = [type.reload, reloader.auto, type.auto, reloader.search];
   const places: Place[] = [];
-  if (keys.some((key) => own[key] !== undefined)) {
+  if (isHelmRelease(resource)) places.push(...valuesPlaces(resource));
+  else if (keys.some((key) => own[key] !== undefined)) {
     places.push({ metadata: ['metadata'], annotations: own, own: true });
   } else {
     for (const { shape } of templates) {
@@ -344,7 +359,8 @@ export const doubleRestart: Lint = {
       // Most workloads carry none of the table's annotations: that is checked without allocating.
       const annotated =
         mentionsAny(resource.annotations) ||
-        templates.some(({ shape }) => mentionsAny(getPath(resource.value, shape.annotations)));
+        templates.some(({ shape }) => mentionsAny(getPath(resource.value, shape.annotations))) ||
+        (isHelmRelease(resource) && valuesPlaces(resource).some((p) => mentionsAny(p.annotations)));
       const kind = kindOf(resource);
       const entries =
         listed.size > 0

@@ -20,6 +20,7 @@ import { nearName } from './near-name.js';
 import { scaledJobRollout } from './scaled-job-rollout.js';
 import { silences } from './silence.js';
 import { unpinnedVersion } from './unpinned-version.js';
+import { unreadSource } from './unread-source.js';
 import { vaultAgentJob } from './vault-agent-job.js';
 
 export const lints: readonly Lint[] = [
@@ -34,6 +35,7 @@ export const lints: readonly Lint[] = [
   scaledJobRollout,
   csiSyncMount,
   nearName,
+  unreadSource,
 ];
 
 /** Stage 6: every lint that is not off, at its severity, in the order of the table. */

@@ -17,6 +17,13 @@ export interface LintContext {
   sources: readonly SecretSource[];
   /** The resources whose pod templates read each source. */
   consumersOf: ReadonlyMap<SecretSource, ReadonlySet<Resource>>;
+  /**
+   * The resources that read each source's Secret other than through a pod template: sources
+   * (ESO templateFrom), and whatever later stages add (HelmReleases, operator resources).
+   */
+  readersOf: ReadonlyMap<SecretSource, ReadonlySet<Resource>>;
+  /** Resources with a pod template that could not be read (a malformed field). */
+  unreadable: ReadonlySet<Resource>;
   /** Pod templates that carry a checksum, per resource, with the sources each checksum covers. */
   checksummed: ReadonlyMap<
     Resource,

@@ -147,7 +147,7 @@ function dependencyOrder(roots: Iterable<WaveNode>, placement: Placement): WaveN
     for (const after of node.before) {
       const seen = state.get(after);
       if (seen === 'visiting') {
-        const message = `${describe(after.resource)} and ${describe(node.resource)} depend on each other (a store that reads the Secret of an ExternalSecret using it): no order exists; break the cycle`;
+        const message = `${describe(after.resource)} and ${describe(node.resource)} depend on each other (a store or generator that reads the Secret of an ExternalSecret that uses it): no order exists; break the cycle`;
         placement.cycles.push(resourceResult(noWaveOrder, after.resource, message));
       } else if (seen === undefined) {
         visit(after);

@@ -15,7 +15,7 @@ import {
   resyncRegenerates,
   templateReads,
 } from './eso-dependencies.js';
-import { contentWith, readExternalSecretSpec } from './external-secret.js';
+import { contentWith, readExternalSecretSpec, targetNotes, targetOf } from './external-secret.js';
 import { objectField, optionalList, optionalObject, optionalString, stringMap } from './fields.js';
 import { type LabelSelector, labelSelector } from './label-selector.js';
 import { operatorSecret } from './operator-secret.js';
@@ -39,7 +39,6 @@ export const clusterExternalSecret: SourceKind = {
     const at = 'spec.externalSecretSpec';
     const esValue = objectField(spec, 'externalSecretSpec', at);
     const esSpec = readExternalSecretSpec(esValue, at);
-    if ('skipped' in esSpec) return esSpec;
     const esName =
       optionalString(spec.externalSecretName, 'spec.externalSecretName') || resource.name;
     const secretName = esSpec.targetName || esName;
@@ -67,11 +66,13 @@ export const clusterExternalSecret: SourceKind = {
     return namespaces.map((namespace, i) => {
       const { resources, hash, notes } = dependencies[i] as Dependencies;
       return operatorSecret(resource, inventory.config, {
+        ...targetOf(esSpec),
         namespace,
         secretName,
         stores: esSpec.stores,
         // This note goes on the first source only: the transform reports the notes of every source.
         notes: [
+          ...(i === 0 ? targetNotes(resource, esSpec, at) : []),
           ...(i === 0 && note
             ? [
                 resourceResult(

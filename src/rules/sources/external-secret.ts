@@ -1,6 +1,8 @@
 // ESO ExternalSecret (external-secrets.io v1, v1beta1, and the old v1alpha1 shape).
 import { isObject, type Json, type JsonObject } from '../../model/json.js';
-import { ItemError } from '../../model/resource.js';
+import { ItemError, type Resource } from '../../model/resource.js';
+import { manifestTarget } from '../../model/result-rules.js';
+import { type Result, resourceResult } from '../../model/results.js';
 import type { KeySet } from '../workloads/references.js';
 import { dependenciesAnnotation, readDependencies, templateReads } from './eso-dependencies.js';
 import {
@@ -12,7 +14,7 @@ import {
 } from './fields.js';
 import { type NormalizeRule, normalize } from './normalize.js';
 import { operatorSecret } from './operator-secret.js';
-import type { SourceKind, StoreRef } from './source.js';
+import type { SecretSource, SourceKind, StoreRef } from './source.js';
 
 const remoteRefDefaults = {
   conversionStrategy: 'Default',
@@ -57,7 +59,6 @@ export const externalSecret: SourceKind = {
   read(resource, inventory) {
     const value = objectField(resource.value, 'spec', 'spec');
     const spec = readExternalSecretSpec(value, 'spec');
-    if ('skipped' in spec) return spec;
     const secretName = spec.targetName || resource.name;
     if (secretName === '') {
       throw new ItemError('has neither spec.target.name nor metadata.name', 'metadata.name');
@@ -65,11 +66,12 @@ export const externalSecret: SourceKind = {
     const dependencies = readDependencies(resource, value, inventory);
     const { hash } = dependencies;
     return operatorSecret(resource, inventory.config, {
+      ...targetOf(spec),
       secretName,
       stores: spec.stores,
       content: contentWith(spec, hash),
       producedKeys: spec.producedKeys,
-      notes: dependencies.notes,
+      notes: [...targetNotes(resource, spec, 'spec'), ...dependencies.notes],
       dependencies: dependencies.resources,
       ...(hash && {
         ownAnnotations: { metadata: ['metadata'], values: { [dependenciesAnnotation]: hash } },
@@ -78,6 +80,32 @@ export const externalSecret: SourceKind = {
   },
   inputReads: (resource) => templateReads(resource.value.spec),
 };
+
+/**
+ * What a target makes (pkg/controllers/externalsecret/externalsecret_controller_manifest.go,
+ * docs/operators.md §8): a Secret, or with `target.manifest` (a generic target) the resource of
+ * that apiVersion and kind, named and placed as a Secret would be. A ConfigMap is read by pods
+ * like a Secret (configMapKeyRef, configMapRef, volumes, projections); any other kind by no
+ * PodSpec field.
+ */
+export function targetOf(spec: ExternalSecretSpec): Pick<SecretSource, 'produces' | 'writtenKind'> {
+  const { manifest } = spec;
+  if (!manifest) return { produces: 'Secret' };
+  if (manifest.apiVersion === 'v1' && manifest.kind === 'ConfigMap')
+    return { produces: 'ConfigMap' };
+  return { produces: 'CustomResource', writtenKind: manifest.kind };
+}
+
+/**
+ * One info for a generic target no pod reads: it is ordered, and that is all. The message names
+ * the kind only, so that the same note on many ExternalSecrets folds into one.
+ */
+export function targetNotes(resource: Resource, spec: ExternalSecretSpec, at: string): Result[] {
+  const { manifest } = spec;
+  if (!manifest || targetOf(spec).produces !== 'CustomResource') return [];
+  const message = `its target is a custom resource, ${manifest.kind} (target.manifest), which no PodSpec field reads: no checksum follows it; it is ordered after its store`;
+  return [resourceResult(manifestTarget, resource, message, { path: `${at}.target.manifest` })];
+}
 
 /**
  * The content with a hash of dependencies: the consumers' checksum covers the ExternalSecret as
@@ -97,6 +125,8 @@ export function contentWith(
 export interface ExternalSecretSpec {
   /** `target.name`, when set. */
   targetName: string | undefined;
+  /** `target.manifest`: ESO writes a resource of this kind instead of a Secret. */
+  manifest: { apiVersion: string; kind: string } | undefined;
   stores: StoreRef[];
   content(keys: KeySet): Json;
   producedKeys(): ReadonlySet<string> | undefined;
@@ -106,14 +136,9 @@ export interface ExternalSecretSpec {
  * Reads an ExternalSecret spec found at `at` (`spec`, or `spec.externalSecretSpec`): the stores it
  * reads, and its content normalised by the rules above. Malformed fields throw ItemError.
  */
-export function readExternalSecretSpec(
-  spec: JsonObject,
-  at: string,
-): ExternalSecretSpec | { skipped: string } {
+export function readExternalSecretSpec(spec: JsonObject, at: string): ExternalSecretSpec {
   const target = optionalObject(spec.target, `${at}.target`);
-  if (target?.manifest !== undefined && target.manifest !== null) {
-    return { skipped: 'its target is a manifest (ConfigMap or custom resource), not a Secret' };
-  }
+  const manifest = readManifest(target?.manifest, `${at}.target.manifest`);
   const targetName = optionalString(target?.name, `${at}.target.name`);
   const data = optionalList(spec.data, `${at}.data`);
   const dataFrom = optionalList(spec.dataFrom, `${at}.dataFrom`);
@@ -150,10 +175,23 @@ export function readExternalSecretSpec(
   const keys = narrowable && owned && secretKeys.length > 0 ? new Set(secretKeys) : undefined;
   return {
     targetName,
+    manifest,
     stores,
     content: listContent(normalized, 'data', 'secretKey', narrowable),
     producedKeys: () => keys,
   };
+}
+
+/** The CRD requires both fields, each at least one character long. */
+function readManifest(value: Json | undefined, at: string): ExternalSecretSpec['manifest'] {
+  const manifest = optionalObject(value, at);
+  if (!manifest) return undefined;
+  const field = (name: string) => {
+    const text = optionalString(manifest[name], `${at}.${name}`);
+    if (!text) throw new ItemError(`${at}.${name} is not set`, `${at}.${name}`);
+    return text;
+  };
+  return { apiVersion: field('apiVersion'), kind: field('kind') };
 }
 
 function addStore(stores: StoreRef[], ref: Json | undefined, field: string): void {

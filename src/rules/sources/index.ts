@@ -1,6 +1,7 @@
 // The tables of kinds the planner knows. A new source is one module plus one line here.
 import type { Resource } from '../../model/resource.js';
 import { groupOf } from '../../model/scope.js';
+import type { ProducedKind } from '../workloads/references.js';
 import { bitwardenSecret } from './bitwarden-secret.js';
 import { clusterExternalSecret } from './cluster-external-secret.js';
 import { configMap } from './config-map.js';
@@ -13,7 +14,7 @@ import { onePasswordItem } from './onepassword-item.js';
 import { sealedSecret } from './sealed-secret.js';
 import { secret } from './secret.js';
 import { secretProviderClass } from './secret-provider-class.js';
-import type { SourceKind } from './source.js';
+import type { SecretSource, SourceKind } from './source.js';
 import { vaultDynamicSecret } from './vault-dynamic-secret.js';
 import { vaultPkiSecret } from './vault-pki-secret.js';
 import { vaultStaticSecret } from './vault-static-secret.js';
@@ -53,4 +54,28 @@ export function sourceKindOf(resource: Resource): SourceKind | undefined {
 export function storeKindOf(resource: Resource) {
   const group = groupOf(resource.apiVersion);
   return storeKinds.find((s) => s.kind === resource.kind && s.group === group);
+}
+
+/**
+ * The sources each source reads from the input by name (ESO templateFrom), by the source read:
+ * a Secret another ExternalSecret renders from is read, though no pod names it.
+ */
+export function inputReaders(
+  sources: readonly SecretSource[],
+  producing: (
+    kind: ProducedKind,
+    namespace: string | undefined,
+    name: string,
+  ) => readonly SecretSource[] | undefined,
+): Map<SecretSource, Set<Resource>> {
+  const readers = new Map<SecretSource, Set<Resource>>();
+  for (const reader of sources) {
+    const reads = sourceKindOf(reader.resource)?.inputReads?.(reader.resource) ?? [];
+    for (const { kind, name } of reads) {
+      for (const source of producing(kind, reader.namespace, name) ?? []) {
+        readers.set(source, (readers.get(source) ?? new Set()).add(reader.resource));
+      }
+    }
+  }
+  return readers;
 }

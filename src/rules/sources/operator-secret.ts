@@ -9,6 +9,7 @@ type Fields = Pick<SecretSource, 'secretName' | 'content'> &
     Pick<
       SecretSource,
       | 'produces'
+      | 'writtenKind'
       | 'namespace'
       | 'stores'
       | 'notes'

@@ -14,8 +14,13 @@ export interface StoreRef {
 
 export interface SecretSource {
   resource: Resource;
-  /** What the source produces, and so which references match it. */
-  produces: ProducedKind;
+  /**
+   * What the source produces, and so which references match it. `CustomResource`: an ESO generic
+   * target (`target.manifest`) of a kind no PodSpec field names, which only its store orders.
+   */
+  produces: ProducedKind | 'CustomResource';
+  /** With `CustomResource`, the kind written (what reports name); else `produces` says it. */
+  writtenKind?: string;
   /** Where it lands: the resource's namespace, or each selected one for cluster kinds. */
   namespace: string | undefined;
   /** Name of the produced Secret (or ConfigMap). */
@@ -82,7 +87,7 @@ export interface SourceKind {
   kind: string;
   /**
    * Reads a resource of this kind: one Secret, one per namespace (cluster kinds), or none, with
-   * the reason in `skipped` (for example an ExternalSecret whose target is a ConfigMap).
+   * the reason in `skipped` (a ClusterExternalSecret that selects no namespace).
    * Malformed fields throw ItemError.
    */
   read(

@@ -1,0 +1,118 @@
+// A source whose Secret (or ConfigMap) nothing in the input reads: no checksum and no order
+// follows it to a reader, so the run changes nothing for it, and says so (issue #23 §3). In a Flux
+// repository a HelmRelease's chart reads most ExternalSecrets in the cluster, out of sight: the
+// result names what in the namespace may read it, from what the input shows, and nothing more.
+// One result per namespace, naming its sources: a package of fifty ExternalSecrets is one line.
+import { nameList } from '../../model/fold.js';
+import { isObject } from '../../model/json.js';
+import { getPath } from '../../model/path.js';
+import type { Bystander, Resource } from '../../model/resource.js';
+import { describe } from '../../model/results.js';
+import { groupOf } from '../../model/scope.js';
+import type { SecretSource } from '../sources/source.js';
+import type { Lint } from './lint.js';
+
+/**
+ * Kinds that make pods from text the function does not read as a pod template, with the fields
+ * that say into which namespace: Flux's HelmRelease (`spec.targetNamespace`, helm-controller's
+ * release namespace when set) and Argo CD's Application (`spec.destination.namespace`).
+ */
+const outOfSight = [
+  { group: 'helm.toolkit.fluxcd.io', kind: 'HelmRelease', fields: ['spec.targetNamespace'] },
+  { group: 'argoproj.io', kind: 'Application', fields: ['spec.destination.namespace'] },
+] as const;
+
+export const unreadSource: Lint = {
+  id: 'unread-source',
+  severity: 'info',
+  summary: 'A source whose Secret nothing in the input reads: the run changes nothing for it',
+  help: 'If a chart, another package or an operator reads it in the cluster, nothing to do: silence the rule on the source or set it off. Else point the reader at the name the source writes, or remove the source.',
+  reads: outOfSight.map(({ group, kind, fields }) => ({ group, kind, fields: [...fields] })),
+  check({ resources, bystanders, sources, consumersOf, readersOf, unreadable }, output) {
+    const read = new Set<Resource>();
+    const namespacesOf = new Map<Resource, Set<string>>();
+    const writes = new Map<Resource, SecretSource>();
+    for (const source of sources) {
+      // Plain Secrets and ConfigMaps of the input are sources only for their checksum (many are
+      // read by what the input does not show, registries' pull Secrets); a custom resource target
+      // has its own note (manifest-target).
+      if (!source.ordered || source.produces === 'CustomResource') continue;
+      const readers = (consumersOf.get(source)?.size ?? 0) + (readersOf.get(source)?.size ?? 0);
+      if (readers > 0) read.add(source.resource);
+      const namespaces = namespacesOf.get(source.resource) ?? new Set<string>();
+      namespacesOf.set(source.resource, namespaces.add(source.namespace ?? ''));
+      if (!writes.has(source.resource)) writes.set(source.resource, source);
+    }
+    // A cluster kind read in one namespace counts as read: its other namespaces' readers may be
+    // elsewhere, and one line per namespace would repeat it.
+    const groups = new Map<string, { members: Resource[]; namespaces: Set<string> }>();
+    for (const [resource, namespaces] of namespacesOf) {
+      if (read.has(resource) || output.silenced(resource)) continue;
+      const [first] = [...namespaces].sort() as [string];
+      const group = groups.get(first) ?? { members: [], namespaces: new Set() };
+      group.members.push(resource);
+      for (const n of namespaces) group.namespaces.add(n);
+      groups.set(first, group);
+    }
+    if (groups.size === 0) return;
+    const maybe = mayRead([...resources, ...bystanders], unreadable);
+    for (const [namespace, { members, namespaces }] of groups) {
+      const candidates = [...namespaces].flatMap((n) => maybe.get(n) ?? []);
+      output.report(
+        members[0] as Resource,
+        message(namespace, members, writes, [...new Set(candidates)].sort()),
+      );
+    }
+  },
+};
+
+/**
+ * What may read a Secret in each namespace without the input showing how, by namespace: the
+ * out-of-sight kinds (by their own namespace and the one they deploy into), and workloads whose
+ * pod templates could not be read.
+ */
+function mayRead(
+  items: readonly (Resource | Bystander)[],
+  unreadable: ReadonlySet<Resource>,
+): Map<string, string[]> {
+  const byNamespace = new Map<string, string[]>();
+  const add = (namespace: unknown, item: Resource | Bystander) => {
+    if (typeof namespace !== 'string' || namespace === '') return;
+    const name = `${item.kind} ${item.namespace ? `${item.namespace}/` : ''}${item.name ?? ''}`;
+    const list = byNamespace.get(namespace) ?? [];
+    if (!list.includes(name)) list.push(name);
+    byNamespace.set(namespace, list);
+  };
+  for (const item of items) {
+    const group = groupOf(item.apiVersion);
+    const kind = outOfSight.find((k) => k.kind === item.kind && k.group === group);
+    if (kind) {
+      add(item.namespace, item);
+      const value = 'value' in item && isObject(item.value) ? item.value : undefined;
+      for (const field of value ? kind.fields : []) add(getPath(value, field), item);
+    }
+  }
+  for (const resource of unreadable) add(resource.namespace, resource);
+  return byNamespace;
+}
+
+function message(
+  namespace: string,
+  members: readonly Resource[],
+  writes: ReadonlyMap<Resource, SecretSource>,
+  candidates: string[],
+): string {
+  const [first] = members as [Resource];
+  const one = members.length === 1;
+  const { produces, secretName } = writes.get(first) as SecretSource;
+  const what = one
+    ? `what ${describe(first)} writes (${produces} ${secretName})`
+    : `what ${members.length} sources write (${nameList(members.map(describe))})`;
+  const where = namespace === '' ? 'with no namespace' : `in namespace ${namespace}`;
+  const them = one ? 'it' : 'them';
+  const tail =
+    candidates.length > 0
+      ? `; ${nameList(candidates)} ${where} may read ${them} out of sight`
+      : `; nothing ${where} shows what reads ${them} (a chart, an operator or another package may)`;
+  return `nothing in the input reads ${what}: no checksum or order follows ${them} to a reader${tail}`;
+}

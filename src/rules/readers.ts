@@ -1,0 +1,46 @@
+// Stage 3b: the operator resources that read a source's Secret through a field of the reader
+// table (workloads/operator-references.ts) or the `secretReferences` option: a CNPG Cluster's
+// backup credentials, a KEDA TriggerAuthentication, an ESO store's or generator's auth. They are
+// ordered after the sources (wave-plan.ts) and named in an info each; no checksum, since their
+// controllers re-read the Secret themselves. Not consumers: no lint counts them as workloads.
+import type { Config } from '../model/config.js';
+import type { Resource } from '../model/resource.js';
+import { secretReader } from '../model/result-rules.js';
+import { type Result, resourceResult } from '../model/results.js';
+import type { Producers } from './producers.js';
+import type { SecretSource } from './sources/source.js';
+import { guarded, listNames } from './stage.js';
+import { secretsNamedBy } from './workloads/operator-references.js';
+
+export interface Readers {
+  /** The resources that read each source's Secret through a reader field, in input order. */
+  readersOf: ReadonlyMap<SecretSource, ReadonlySet<Resource>>;
+  /** An info per field that names a source's Secret; malformed items' errors. */
+  results: readonly Result[];
+}
+
+export function findReaders(
+  resources: readonly Resource[],
+  producers: Producers,
+  config: Config,
+): Readers {
+  const readersOf = new Map<SecretSource, Set<Resource>>();
+  const results: Result[] = [];
+  for (const resource of resources) {
+    guarded(results, resource, () => {
+      for (const { namespace, name, field } of secretsNamedBy(resource, config.secretReferences)) {
+        const sources = producers.producing('Secret', namespace, name);
+        // A source never orders itself (an ExternalSecret's store reading its own Secret is the
+        // wave plan's cycle, between two resources).
+        const others = sources?.filter((s) => s.resource !== resource) ?? [];
+        if (others.length === 0) continue;
+        for (const source of others) {
+          readersOf.set(source, (readersOf.get(source) ?? new Set()).add(resource));
+        }
+        const message = `${field} names Secret ${namespace === undefined ? '' : `${namespace}/`}${name}, which ${listNames(others)} writes: ordered after it; its controller re-reads the Secret, so no checksum`;
+        results.push(resourceResult(secretReader, resource, message, { path: field }));
+      }
+    });
+  }
+  return { readersOf, results };
+}

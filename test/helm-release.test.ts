@@ -1,0 +1,457 @@
+// A Flux HelmRelease as a consumer (docs/helm-release.md): what it reads, where its checksum
+// goes, and the post-renderer patch proven with the real `kubectl kustomize` on a rendered
+// app-template-like release.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { dump, loadAll } from 'js-yaml';
+import { describe, expect, it } from 'vitest';
+import { impact } from '../src/impact-run.js';
+import { readConfig } from '../src/model/config.js';
+import { toResource } from '../src/model/resource.js';
+import { ruleCatalog } from '../src/rules/rule-table.js';
+import {
+  helmReads,
+  patchedKinds,
+  postRendererEntry,
+  releaseName,
+} from '../src/rules/workloads/helm-release.js';
+import { substitute, valueReads } from '../src/rules/workloads/helm-values.js';
+import { run } from '../src/run.js';
+import {
+  externalSecret,
+  find,
+  findOnPath,
+  itemsOf,
+  repoRoot,
+  resourceList,
+  resultsOf,
+  runOk,
+  wave,
+} from './helpers.js';
+
+type Obj = Record<string, unknown>;
+
+const helmRelease = (
+  name: string,
+  spec: string,
+  meta = '',
+) => `apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata:
+  name: ${name}
+  namespace: shop
+${meta}spec:
+  interval: 1h
+${spec.replace(/^/gm, '  ')}
+`;
+
+const appTemplate = (secretName: string) => `chartRef: {kind: OCIRepository, name: app-template}
+values:
+  controllers:
+    main:
+      containers:
+        app:
+          envFrom:
+            - secretRef:
+                name: "${secretName}"`;
+
+const resource = (text: string) => toResource(0, loadAll(text)[0]);
+const es = externalSecret('web-secret', { namespace: 'shop' });
+
+describe('what a HelmRelease reads', () => {
+  it('substitutes the built-ins, with the whitespace their dashes trim, and nothing else', () => {
+    const builtIns = new Map([
+      ['.Release.Name', 'web'],
+      ['.Release.Namespace', 'shop'],
+    ]);
+    expect(substitute('{{ .Release.Name }}-secret', builtIns)).toEqual({
+      name: 'web-secret',
+      used: ['.Release.Name'],
+    });
+    expect(substitute('{{- $.Release.Name -}} -db', builtIns)?.name).toBe('web-db');
+    expect(substitute('plain', builtIns)).toEqual({ name: 'plain', used: [] });
+    // A template we cannot evaluate never matches, and is no error.
+    expect(substitute('{{ .Values.name }}-secret', builtIns)).toBeUndefined();
+    expect(substitute('{{ .Release.Name | upper }}', builtIns)).toBeUndefined();
+    expect(substitute('{{ include "x" . }}', builtIns)).toBeUndefined();
+  });
+
+  it('the table: only values whose last keys name a Secret or ConfigMap', () => {
+    const reads = valueReads({
+      env: [{ valueFrom: { secretKeyRef: { name: 'a', key: 'k' } } }],
+      envFrom: [{ secret: 'b' }, { configMap: 'c' }],
+      persistence: { cfg: { type: 'secret', name: 'd' }, data: { type: 'pvc', name: 'x' } },
+      auth: { existingSecret: 'e' },
+      image: { name: 'not-a-secret' },
+    });
+    expect(reads.map((r) => [r.row.kind, r.text, r.keys])).toEqual([
+      ['Secret', 'a', new Set(['k'])],
+      ['Secret', 'b', 'all'],
+      ['ConfigMap', 'c', 'all'],
+      ['Secret', 'd', 'all'],
+      ['Secret', 'e', 'all'],
+    ]);
+  });
+
+  it('release name as helm-controller makes it: [targetNamespace-]name, shortened past 53', () => {
+    expect(releaseName(resource(helmRelease('web', 'targetNamespace: prod')))).toBe('prod-web');
+    expect(releaseName(resource(helmRelease('web', 'releaseName: site')))).toBe('site');
+    // internal/release/name_test.go: the first 40 characters, '-', 12 hex digits of the SHA-256.
+    const long = 'a'.repeat(30);
+    const name = releaseName(resource(helmRelease(long, `targetNamespace: ${'b'.repeat(30)}`)));
+    expect(name).toMatch(/^b{30}-a{9}-[0-9a-f]{12}$/);
+    expect(name).toHaveLength(53);
+  });
+
+  it('valuesFrom, values and the consumes annotation, each with its field', () => {
+    const hr = helmRelease(
+      'web',
+      `valuesFrom:\n  - kind: Secret\n  - kind: Secret\n    name: vals\n    valuesKey: v.yaml\n${appTemplate('{{ .Release.Name }}-secret')}`,
+      '  annotations:\n    secret-rollout/consumes: "a, b"\n',
+    );
+    expect(helmReads(resource(hr)).map((r) => [r.name, r.field, r.keys])).toEqual([
+      ['vals', 'spec.valuesFrom[1]', new Set(['v.yaml'])],
+      [
+        'web-secret',
+        'spec.values.controllers.main.containers.app.envFrom[0].secretRef.name',
+        'all',
+      ],
+      ['a', 'metadata.annotations[secret-rollout/consumes]', 'all'],
+      ['b', 'metadata.annotations[secret-rollout/consumes]', 'all'],
+    ]);
+  });
+});
+
+describe('a HelmRelease through run()', () => {
+  it('is a consumer: an info naming the values path, ordered after its source', () => {
+    const out = runOk(
+      resourceList([es, helmRelease('web', appTemplate('{{ .Release.Name }}-secret'))]),
+    );
+    const reads = resultsOf(out.stdout).filter(
+      (r) => (r.tags as Obj)?.rule === 'helm-release-reads',
+    );
+    expect(reads).toHaveLength(1);
+    expect(reads[0]?.message).toContain('.Release.Name substituted');
+    expect((reads[0]?.field as Obj | undefined)?.path).toBe(
+      'spec.values.controllers.main.containers.app.envFrom[0].secretRef.name',
+    );
+    expect(wave(find(itemsOf(out.stdout), 'ExternalSecret', 'web-secret'))).toBe('-1');
+  });
+
+  it('values resolve in the target namespace, valuesFrom in its own', () => {
+    const hr = `apiVersion: helm.toolkit.fluxcd.io/v2beta2
+kind: HelmRelease
+metadata:
+  name: web
+  namespace: flux-system
+spec:
+  targetNamespace: shop
+  valuesFrom:
+    - kind: Secret
+      name: web-secret
+${appTemplate('{{ .Release.Namespace }}-{{ .Release.Name }}').replace(/^/gm, '  ')}
+`;
+    const sources = [es, externalSecret('shop-shop-web', { namespace: 'shop' })];
+    const out = runOk(resourceList([...sources, hr]));
+    const reads = resultsOf(out.stdout).filter(
+      (r) => (r.tags as Obj)?.rule === 'helm-release-reads',
+    );
+    // shop/web-secret is not in flux-system; shop-shop-web is the release's own, in shop.
+    expect(reads.map((r) => r.message)).toEqual([
+      'its release reads Secret shop-shop-web of ExternalSecret shop/shop-shop-web (.Release.Namespace, .Release.Name substituted)',
+    ]);
+  });
+
+  it('every ordering form orders its source before it', () => {
+    const input = resourceList([es, helmRelease('web', appTemplate('web-secret'))]);
+    const out = runOk(input, { ordering: 'depends-on,kapp' });
+    const items = itemsOf(out.stdout);
+    const hr = find(items, 'HelmRelease', 'web') as { metadata: { annotations: Obj } };
+    expect(hr.metadata.annotations['config.kubernetes.io/depends-on']).toBe(
+      'external-secrets.io/namespaces/shop/ExternalSecret/web-secret',
+    );
+    expect(Object.keys(hr.metadata.annotations)).toContainEqual(
+      expect.stringMatching(/^kapp\.k14s\.io\/change-rule\.secret-rollout-/),
+    );
+  });
+
+  it('opted out: no checksum, still ordered', () => {
+    const hr = helmRelease(
+      'web',
+      appTemplate('web-secret'),
+      '  annotations:\n    secret-rollout/ignore: "true"\n',
+    );
+    const out = runOk(resourceList([es, hr]));
+    const item = find(itemsOf(out.stdout), 'HelmRelease', 'web') as { spec: Obj };
+    expect(item.spec.postRenderers).toBeUndefined();
+    expect(resultsOf(out.stdout).map((r) => (r.tags as Obj)?.rule)).toContain('opted-out');
+    expect(wave(find(itemsOf(out.stdout), 'ExternalSecret', 'web-secret'))).toBe('-1');
+  });
+
+  it('helmReleaseChecksumPath in every config form; a bad entry is named by position', () => {
+    const expected = [{ chart: 'app-template', path: ['defaultPodOptions', 'annotations'] }];
+    const typed = { apiVersion: 'fn.kpt.dev/v1alpha1', kind: 'SecretRollout' };
+    const cm = { apiVersion: 'v1', kind: 'ConfigMap' };
+    const option = 'app-template=defaultPodOptions.annotations';
+    expect(
+      readConfig({ ...typed, helmReleaseChecksumPath: [option] }, ruleCatalog)
+        .helmReleaseChecksumPath,
+    ).toEqual(expected);
+    expect(
+      readConfig({ ...cm, data: { helmReleaseChecksumPath: option } }, ruleCatalog)
+        .helmReleaseChecksumPath,
+    ).toEqual(expected);
+    expect(() =>
+      readConfig({ ...cm, data: { helmReleaseChecksumPath: `${option},x=a[].b` } }, ruleCatalog),
+    ).toThrow('data.helmReleaseChecksumPath: entry 2 is not chart=path.in.values');
+  });
+
+  it('check fails on a missing post-renderer entry', () => {
+    const checked = run(resourceList([es, helmRelease('web', appTemplate('web-secret'))]), {
+      settings: { mode: 'check' },
+    });
+    expect(checked.exitCode).toBe(1);
+    expect(resultsOf(checked.stdout).map((r) => (r.field as Obj | undefined)?.path)).toContain(
+      'spec.postRenderers',
+    );
+  });
+
+  it('a name it cannot evaluate matches nothing', () => {
+    const out = runOk(
+      resourceList([es, helmRelease('web', appTemplate('{{ .Values.x }}-secret'))]),
+    );
+    expect(
+      resultsOf(out.stdout).filter((r) => (r.tags as Obj)?.rule === 'helm-release-reads'),
+    ).toEqual([]);
+    const hr = find(itemsOf(out.stdout), 'HelmRelease', 'web') as { spec: Obj };
+    expect(hr.spec.postRenderers).toBeUndefined();
+  });
+
+  it('puts the checksum at the values path the option names for its chart', () => {
+    const input = resourceList([es, helmRelease('web', appTemplate('web-secret'))]);
+    const out = runOk(input, {
+      helmReleaseChecksumPath: 'app-template=defaultPodOptions.annotations',
+    });
+    const hr = find(itemsOf(out.stdout), 'HelmRelease', 'web') as { spec: { values: Obj } };
+    const annotations = (hr.spec.values.defaultPodOptions as Obj).annotations as Obj;
+    expect(annotations['checksum/external-secrets']).toMatch(/^[0-9a-f]{64}$/);
+    // A second run changes nothing.
+    expect(
+      runOk(out.stdout, { helmReleaseChecksumPath: 'app-template=defaultPodOptions.annotations' })
+        .stdout,
+    ).toBe(out.stdout);
+  });
+
+  it('a version bump changes its checksum, and targetNames: hashed refuses to rename its Secret', () => {
+    const hr = helmRelease('web', appTemplate('web-secret'));
+    const settings = { helmReleaseChecksumPath: 'app-template=defaultPodOptions.annotations' };
+    const value = (version: string) => {
+      const out = runOk(
+        resourceList([externalSecret('web-secret', { namespace: 'shop', version }), hr]),
+        settings,
+      );
+      const item = find(itemsOf(out.stdout), 'HelmRelease', 'web') as { spec: { values: Obj } };
+      return ((item.spec.values.defaultPodOptions as Obj).annotations as Obj)[
+        'checksum/external-secrets'
+      ];
+    };
+    expect(value('1')).not.toBe(value('2'));
+    const hashed = runOk(resourceList([es, hr]), { targetNames: 'hashed' });
+    const unsafe = resultsOf(hashed.stdout).filter(
+      (r) => (r.tags as Obj)?.rule === 'target-name-unsafe',
+    );
+    expect(unsafe.map((r) => r.message)).toEqual([
+      expect.stringContaining('HelmRelease shop/web reads its Secret by name through Helm values'),
+    ]);
+  });
+
+  it('our post-renderer entry is found by its marker and updated in place; yours are kept', () => {
+    const stale = dump(
+      {
+        postRenderers: [
+          { kustomize: { images: [{ name: 'web', newTag: '2' }] } },
+          postRendererEntry(new Map([['checksum/external-secrets', 'stale']])),
+        ],
+      },
+      { lineWidth: -1 },
+    );
+    const input = resourceList([es, helmRelease('web', `${appTemplate('web-secret')}\n${stale}`)]);
+    const out = runOk(input);
+    const hr = find(itemsOf(out.stdout), 'HelmRelease', 'web') as {
+      spec: { postRenderers: Obj[] };
+    };
+    expect(hr.spec.postRenderers[0]).toEqual({
+      kustomize: { images: [{ name: 'web', newTag: '2' }] },
+    });
+    const ours = hr.spec.postRenderers[1]?.kustomize as { patches: { patch: string }[] };
+    const { patches } = ours;
+    expect(patches).toHaveLength(patchedKinds.length);
+    for (const { patch } of patches) {
+      expect(patch).toMatch(/"checksum\/external-secrets": "[0-9a-f]{64}"/);
+    }
+    expect(runOk(out.stdout).stdout).toBe(out.stdout);
+  });
+
+  it('an entry of ours edited by hand is an error, not a second entry', () => {
+    const entry = postRendererEntry(new Map([['checksum/external-secrets', 'stale']]));
+    entry.kustomize.patches.pop();
+    const stale = dump({ postRenderers: [entry] }, { lineWidth: -1 });
+    const out = run(
+      resourceList([es, helmRelease('web', `${appTemplate('web-secret')}\n${stale}`)]),
+    );
+    expect(out.exitCode).toBe(1);
+    expect(resultsOf(out.stdout).map((r) => (r.field as Obj | undefined)?.path)).toContain(
+      'spec.postRenderers[0]',
+    );
+  });
+
+  it('check fails on a missing checksum; impact reports a bump as the release rolling', () => {
+    const settings = { helmReleaseChecksumPath: 'app-template=defaultPodOptions.annotations' };
+    const hr = helmRelease('web', appTemplate('web-secret'));
+    const base = resourceList([es, hr]);
+    const checked = run(base, { settings: { ...settings, mode: 'check' } });
+    expect(checked.exitCode).toBe(1);
+    expect(resultsOf(checked.stdout).map((r) => (r.field as Obj | undefined)?.path)).toContain(
+      'spec.values.defaultPodOptions.annotations[checksum/external-secrets]',
+    );
+    const head = resourceList([
+      externalSecret('web-secret', { namespace: 'shop', version: '2' }),
+      hr,
+    ]);
+    const side = (label: string, text: string) => ({ label, text, origins: [] });
+    const out = impact(side('BASE', base), side('HEAD', head), { settings, format: 'json' });
+    const report = JSON.parse(out.stdout) as { rollouts: { resource: Obj }[] };
+    expect(report.rollouts.map((r) => r.resource.kind)).toEqual(['HelmRelease']);
+  });
+
+  it('double-restart sees Reloader annotations anywhere in its values', () => {
+    const values = `${appTemplate('web-secret')}\n  controllers2:\n    annotations:\n      reloader.stakater.com/auto: "true"`;
+    const out = runOk(resourceList([es, helmRelease('web', values)]), {
+      helmReleaseChecksumPath: 'app-template=defaultPodOptions.annotations',
+    });
+    const warned = resultsOf(out.stdout).filter((r) => (r.tags as Obj)?.rule === 'double-restart');
+    expect((warned[0]?.field as Obj)?.path).toBe(
+      'spec.values.controllers2.annotations[reloader.stakater.com/auto]',
+    );
+  });
+});
+
+// What app-template renders for one release (bjw-s common library): the patch must reach every
+// pod template and change nothing else.
+const rendered = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, labels: {app.kubernetes.io/name: web}}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}, annotations: {checksum/secrets: abc}}
+    spec: {containers: [{name: app, image: web:1, envFrom: [{secretRef: {name: web-secret}}]}]}
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db}
+spec:
+  selector: {matchLabels: {app: db}}
+  serviceName: db
+  template:
+    metadata: {labels: {app: db}}
+    spec: {containers: [{name: db, image: db:1}]}
+---
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: agent}
+spec:
+  selector: {matchLabels: {app: agent}}
+  template:
+    metadata: {labels: {app: agent}}
+    spec: {containers: [{name: agent, image: agent:1}]}
+---
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: backup}
+spec:
+  schedule: "0 * * * *"
+  jobTemplate:
+    spec:
+      template:
+        metadata: {labels: {app: backup}}
+        spec: {restartPolicy: OnFailure, containers: [{name: backup, image: backup:1}]}
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: migrate}
+spec:
+  template:
+    spec: {restartPolicy: Never, containers: [{name: migrate, image: web:1}]}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: web}
+spec: {ports: [{port: 80}], selector: {app: web}}
+`;
+
+describe('the post-renderer patch, applied by kustomize', () => {
+  it('sets the annotation on every pod template of the patched kinds and changes nothing else', () => {
+    expect(findOnPath('kubectl'), 'kubectl must be on PATH').toBeDefined();
+    const annotations = new Map([
+      ['checksum/external-secrets', '0123456789'.repeat(6).slice(0, 64)],
+    ]);
+    const { patches } = postRendererEntry(annotations).kustomize;
+    const dir = mkdtempSync(join(tmpdir(), 'helm-post-render-'));
+    try {
+      writeFileSync(join(dir, 'rendered.yaml'), rendered);
+      // helm-controller writes the same kustomization: resources plus the entry's patches
+      // (internal/postrender/kustomize.go).
+      writeFileSync(
+        join(dir, 'kustomization.yaml'),
+        dump({ resources: ['rendered.yaml'], patches }),
+      );
+      const out = spawnSync('kubectl', ['kustomize', dir], { encoding: 'utf8' });
+      expect(out.stderr).toBe('');
+      const before = loadAll(rendered) as Obj[];
+      const after = loadAll(out.stdout) as Obj[];
+      expect(after).toHaveLength(before.length);
+      for (const item of before) {
+        const name = (item.metadata as Obj).name;
+        const got = after.find((a) => a.kind === item.kind && (a.metadata as Obj).name === name);
+        const kind = patchedKinds.find((k) => k.kind === item.kind);
+        const expected = structuredClone(item);
+        if (kind) {
+          let template = expected as Obj;
+          for (const key of kind.template.split('.')) template = template[key] as Obj;
+          const metadata = (template.metadata ?? {}) as Obj;
+          template.metadata = metadata;
+          metadata.annotations = {
+            ...(metadata.annotations as Obj),
+            'checksum/external-secrets': annotations.get('checksum/external-secrets'),
+          };
+        }
+        expect(got, `${item.kind} ${name}`).toEqual(expected);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('examples/helmrelease-app-template through kustomize', () => {
+  it('kubectl kustomize | the built CLI: the release gets its post-renderer, the source its wave', () => {
+    expect(findOnPath('kubectl'), 'kubectl must be on PATH').toBeDefined();
+    const example = join(repoRoot, 'examples', 'helmrelease-app-template');
+    const built = spawnSync('kubectl', ['kustomize', example], { encoding: 'utf8' });
+    expect(built.status).toBe(0);
+    const cli = join(repoRoot, 'dist', 'secret-rollout.cjs');
+    const out = spawnSync(process.execPath, [cli], { input: built.stdout, encoding: 'utf8' });
+    expect(out.status).toBe(0);
+    const items = loadAll(out.stdout) as Obj[];
+    const hr = items.find((i) => i.kind === 'HelmRelease') as { spec: { postRenderers: Obj[] } };
+    const entry = hr.spec.postRenderers[0] as { kustomize: { patches: { target: Obj }[] } };
+    const { patches } = entry.kustomize;
+    expect(patches.map((p) => p.target.kind)).toEqual(patchedKinds.map((k) => k.kind));
+    const es = items.find((i) => i.kind === 'ExternalSecret') as { metadata: Obj };
+    expect((es.metadata.annotations as Obj)['argocd.argoproj.io/sync-wave']).toBe('-1');
+    expect(out.stderr).toContain('(helm-release-reads)');
+  });
+});

@@ -1,0 +1,390 @@
+// Operator resources that read Secrets (issue #23 §2): ordered after the sources of those
+// Secrets in every ordering form, an info each, no checksum; the reader table's fields are built.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { defaultConfig } from '../src/model/config.js';
+import { readPlan } from '../src/rules/read-plan.js';
+import { type ReaderNamespace, readerFields } from '../src/rules/workloads/operator-references.js';
+import { plan, run } from '../src/run.js';
+import { find, itemsOf, repoRoot, resourceList, resultsOf, runOk, wave } from './helpers.js';
+
+const store = `apiVersion: external-secrets.io/v1
+kind: ClusterSecretStore
+metadata:
+  name: vault
+spec:
+  provider:
+    vault: {server: "https://vault"}
+`;
+
+/** An ExternalSecret from the store: writes Secret `name` in `ci`. */
+const fromStore = (name: string) => `apiVersion: external-secrets.io/v1
+kind: ExternalSecret
+metadata:
+  name: ${name}
+  namespace: ci
+spec:
+  secretStoreRef: {kind: ClusterSecretStore, name: vault}
+  data:
+  - secretKey: key
+    remoteRef: {key: ${name}}
+`;
+
+const generator = `apiVersion: generators.external-secrets.io/v1alpha1
+kind: GithubAccessToken
+metadata:
+  name: gh
+  namespace: ci
+spec:
+  appID: "1"
+  installID: "2"
+  auth:
+    privateKey:
+      secretRef: {name: github-app-key, key: key}
+`;
+
+/** An ExternalSecret made by the generator. */
+const fromGenerator = `apiVersion: external-secrets.io/v1
+kind: ExternalSecret
+metadata:
+  name: gh-token
+  namespace: ci
+spec:
+  refreshInterval: 30m
+  dataFrom:
+  - sourceRef:
+      generatorRef: {apiVersion: generators.external-secrets.io/v1alpha1, kind: GithubAccessToken, name: gh}
+`;
+
+/** A KEDA TriggerAuthentication reading Secret ci/rabbit-conn; `metadata`: lines to add. */
+const trigger = (metadata = '') => `apiVersion: keda.sh/v1alpha1
+kind: TriggerAuthentication
+metadata:
+  name: rabbit
+  namespace: ci
+${metadata}spec:
+  secretTargetRef:
+  - {parameter: host, name: rabbit-conn, key: host}
+`;
+
+type Obj = Record<string, unknown>;
+const annotationsOf = (item: Obj) =>
+  ((item.metadata as Obj).annotations ?? {}) as Record<string, string>;
+const ruleOf = (result: Obj) => (result.tags as Obj | undefined)?.rule;
+const at = (result: Obj) => (result.field as Obj | undefined)?.path;
+const refKind = (result: Obj) => (result.resourceRef as Obj | undefined)?.kind;
+
+describe('operator readers', () => {
+  it('orders a generator after the ExternalSecret whose Secret it reads (was backwards: -2 before -1)', () => {
+    const input = resourceList([store, fromStore('github-app-key'), generator, fromGenerator]);
+    const first = runOk(input).stdout;
+    const items = itemsOf(first);
+    const waves = [
+      wave(find(items, 'ClusterSecretStore', 'vault')),
+      wave(find(items, 'ExternalSecret', 'github-app-key')),
+      wave(find(items, 'GithubAccessToken', 'gh')),
+      wave(find(items, 'ExternalSecret', 'gh-token')),
+    ].map(Number);
+    // store < key's ExternalSecret < generator < token's ExternalSecret.
+    expect(waves).toEqual([...waves].sort((a, b) => a - b));
+    expect(new Set(waves).size).toBe(4);
+    expect(runOk(first).stdout).toBe(first);
+    const infos = resultsOf(first).filter((r) => ruleOf(r) === 'secret-reader');
+    expect(infos.map((r) => [refKind(r), at(r)])).toEqual([
+      ['GithubAccessToken', 'spec.auth.privateKey.secretRef.name'],
+    ]);
+  });
+
+  it('writes the same edge as depends-on and kapp', () => {
+    const input = resourceList([fromStore('github-app-key'), generator]);
+    const gh = find(
+      itemsOf(runOk(input, { ordering: 'depends-on,kapp' }).stdout),
+      'GithubAccessToken',
+      'gh',
+    );
+    const annotations = annotationsOf(gh);
+    expect(annotations['config.kubernetes.io/depends-on']).toBe(
+      'external-secrets.io/namespaces/ci/ExternalSecret/github-app-key',
+    );
+    expect(
+      Object.entries(annotations).some(
+        ([k, v]) =>
+          k.startsWith('kapp.k14s.io/change-rule') &&
+          v.includes('ExternalSecret.external-secrets.io_ci_github-app-key'),
+      ),
+    ).toBe(true);
+  });
+
+  it('reports a store reading the Secret of an ExternalSecret that uses it as a cycle', () => {
+    const reading = `apiVersion: external-secrets.io/v1
+kind: SecretStore
+metadata:
+  name: vault
+  namespace: ci
+spec:
+  provider:
+    vault:
+      server: https://vault
+      auth:
+        tokenSecretRef: {name: vault-token, key: token}
+`;
+    const es = `apiVersion: external-secrets.io/v1
+kind: ExternalSecret
+metadata:
+  name: vault-token
+  namespace: ci
+spec:
+  secretStoreRef: {kind: SecretStore, name: vault}
+  data:
+  - secretKey: token
+    remoteRef: {key: token}
+`;
+    const out = run(resourceList([reading, es]));
+    expect(out.exitCode).toBe(1);
+    const errors = resultsOf(out.stdout).filter((r) => r.severity === 'error');
+    expect(errors.map((r) => r.message)).toEqual([
+      expect.stringMatching(
+        /depend on each other \(a store or generator that reads the Secret of an ExternalSecret that uses it\)/,
+      ),
+    ]);
+  });
+
+  it('orders a ClusterSecretStore after the ExternalSecret whose Secret its auth names (namespace beside it)', () => {
+    const tokenStore = (namespace: string) => `apiVersion: external-secrets.io/v1
+kind: ClusterSecretStore
+metadata:
+  name: vault-ci
+spec:
+  provider:
+    vault:
+      server: https://vault
+      auth:
+        tokenSecretRef: {name: vault-token, key: token, namespace: ${namespace}}
+`;
+    const user = `apiVersion: external-secrets.io/v1
+kind: ExternalSecret
+metadata:
+  name: app
+  namespace: ci
+spec:
+  secretStoreRef: {kind: ClusterSecretStore, name: vault-ci}
+  data:
+  - secretKey: k
+    remoteRef: {key: app}
+`;
+    const wavesFor = (namespace: string) => {
+      const items = itemsOf(
+        runOk(resourceList([store, fromStore('vault-token'), tokenStore(namespace), user])).stdout,
+      );
+      return [
+        wave(find(items, 'ExternalSecret', 'vault-token')),
+        wave(find(items, 'ClusterSecretStore', 'vault-ci')),
+        wave(find(items, 'ExternalSecret', 'app')),
+      ];
+    };
+    expect(wavesFor('ci')).toEqual(['-3', '-2', '-1']);
+    // The Secret in another namespace is not the one the ExternalSecret writes: no edge.
+    expect(wavesFor('other')).toEqual(['-1', '-2', '-1']);
+  });
+
+  it('counts as a reader for unread-source: a Secret only an operator resource reads is read', () => {
+    const unread = (items: string[]) =>
+      resultsOf(runOk(resourceList(items)).stdout).filter((r) => ruleOf(r) === 'unread-source');
+    expect(unread([store, fromStore('rabbit-conn')])).toHaveLength(1);
+    expect(unread([store, fromStore('rabbit-conn'), trigger()])).toEqual([]);
+  });
+
+  it('orders a source before a reader it never moves, and writes no checksum on it', () => {
+    const early = trigger('  annotations:\n    argocd.argoproj.io/sync-wave: "-5"\n');
+    const items = itemsOf(runOk(resourceList([store, fromStore('rabbit-conn'), early])).stdout);
+    expect(wave(find(items, 'ExternalSecret', 'rabbit-conn'))).toBe('-6');
+    expect(wave(find(items, 'TriggerAuthentication', 'rabbit'))).toBe('-5');
+    const reader = find(items, 'TriggerAuthentication', 'rabbit');
+    expect(Object.keys(annotationsOf(reader))).toEqual(['argocd.argoproj.io/sync-wave']);
+  });
+
+  it('reads a PersistentVolume (cluster-scoped) in the namespace beside the name', () => {
+    const pv = `apiVersion: v1
+kind: PersistentVolume
+metadata:
+  name: data
+spec:
+  csi:
+    driver: example.csi
+    volumeHandle: x
+    nodeStageSecretRef: {name: csi-creds, namespace: ci}
+`;
+    const out = runOk(resourceList([fromStore('csi-creds'), pv]), {
+      ordering: 'depends-on',
+    }).stdout;
+    const annotations = annotationsOf(find(itemsOf(out), 'PersistentVolume', 'data'));
+    expect(annotations['config.kubernetes.io/depends-on']).toBe(
+      'external-secrets.io/namespaces/ci/ExternalSecret/csi-creds',
+    );
+  });
+
+  it('takes secretReferences entries for kinds the table does not know', () => {
+    const custom = `apiVersion: example.com/v1
+kind: Backup
+metadata:
+  name: nightly
+  namespace: ci
+spec:
+  targets:
+  - credentials: s3-creds
+`;
+    const input = resourceList([fromStore('s3-creds'), custom]);
+    expect(resultsOf(runOk(input).stdout).some((r) => ruleOf(r) === 'secret-reader')).toBe(false);
+    const out = runOk(input, {
+      secretReferences: 'example.com/Backup:spec.targets[].credentials',
+    }).stdout;
+    expect(
+      resultsOf(out)
+        .filter((r) => ruleOf(r) === 'secret-reader')
+        .map(at),
+    ).toEqual(['spec.targets[0].credentials']);
+  });
+
+  it('has its table built by the read plan: every row path and namespace path is projected', () => {
+    const plan = readPlan({ ...defaultConfig });
+    for (const row of readerFields) {
+      const apiVersion = row.group === '' ? 'v1' : `${row.group}/v1`;
+      expect(
+        plan.passesThrough(apiVersion, row.kind),
+        `${row.kind} passes through`,
+      ).toBeUndefined();
+      const projection = plan.projection(apiVersion, row.kind);
+      if (projection === true) continue;
+      let tree: unknown = projection;
+      for (const step of row.path.split('.')) {
+        if (tree === true) break;
+        tree = (tree as Map<string, unknown>).get(step.replace(/\[\]$/, ''));
+        expect(tree, `${row.kind} ${row.path}`).toBeDefined();
+      }
+    }
+  });
+});
+
+describe('operator readers with targetNames hashed', () => {
+  it('keeps the name of a Secret an operator resource reads, with a warning naming the field', () => {
+    const cluster = `apiVersion: postgresql.cnpg.io/v1
+kind: Cluster
+metadata:
+  name: db
+  namespace: ci
+spec:
+  backup:
+    barmanObjectStore:
+      destinationPath: s3://backups/db
+      s3Credentials:
+        accessKeyId: {name: db-backup, key: ACCESS_KEY_ID}
+        secretAccessKey: {name: db-backup, key: ACCESS_SECRET_KEY}
+`;
+    const out = runOk(resourceList([store, fromStore('db-backup'), fromStore('other'), cluster]), {
+      targetNames: 'hashed',
+    }).stdout;
+    const items = itemsOf(out);
+    const target = (name: string) =>
+      ((find(items, 'ExternalSecret', name).spec as Obj).target as Obj | undefined)?.name;
+    expect(target('db-backup')).toBeUndefined();
+    expect(target('other')).toMatch(/^other-/);
+    const unsafe = resultsOf(out).filter((r) => ruleOf(r) === 'target-name-unsafe');
+    expect(unsafe.map((r) => r.message)).toEqual([
+      'ExternalSecret ci/db-backup: not renamed: Cluster ci/db reads its Secret by name (spec.backup.barmanObjectStore.s3Credentials.accessKeyId.name), which a hashed name would break',
+    ]);
+  });
+});
+
+describe('operator readers in plan', () => {
+  const input = resourceList([store, fromStore('rabbit-conn'), trigger()]);
+
+  it('lists a reader with what it reads, after its source', () => {
+    const lines = plan(input).stdout.split('\n');
+    const reader = lines.findIndex((l) => l.includes('TriggerAuthentication'));
+    expect(lines[reader]).toMatch(
+      /^0 +TriggerAuthentication +ci\/rabbit +reads Secret ci\/rabbit-conn \(ordered only: its controller re-reads it\)$/,
+    );
+    expect(lines.findIndex((l) => l.includes('ExternalSecret'))).toBeLessThan(reader);
+  });
+
+  it('gives it role reader in JSON and a dotted arrow in Mermaid', () => {
+    const json = JSON.parse(plan(input, { format: 'json' }).stdout) as { nodes: Obj[] };
+    const node = json.nodes.find((n) => n.kind === 'TriggerAuthentication');
+    expect(node?.role).toBe('reader');
+    expect(plan(input, { format: 'mermaid' }).stdout).toMatch(/ -\.-> /);
+  });
+});
+
+describe('docs/secret-readers.md', () => {
+  it('renders the reader table row for row', () => {
+    const doc = readFileSync(path.join(repoRoot, 'docs/secret-readers.md'), 'utf8');
+    const start = doc.indexOf('<!-- readers-table');
+    const rows = doc
+      .slice(doc.indexOf('\n', start) + 1, doc.indexOf('<!-- /readers-table -->'))
+      .trimEnd()
+      .split('\n')
+      .slice(2);
+    const namespace = (n: ReaderNamespace) =>
+      n === 'own'
+        ? 'its own'
+        : 'fixed' in n
+          ? `\`${n.fixed}\` (fixed)`
+          : `\`${n.beside}\` beside the name, else its own`;
+    expect(rows).toEqual(
+      readerFields.map(
+        (r) =>
+          `| \`${r.group || 'core'}\` | ${r.kind} | \`${r.path}\` | ${namespace(r.namespace)} |`,
+      ),
+    );
+  });
+});
+
+describe('option secretReferences', () => {
+  const errorOf = (value: string) => {
+    const out = run(resourceList([store]), { settings: { secretReferences: value } });
+    expect(out.exitCode).toBe(1);
+    const [error] = resultsOf(out.stdout).filter((r) => r.severity === 'error');
+    return String(error?.message);
+  };
+
+  it('says what is wrong with an entry, by position, never quoting it', () => {
+    for (const [value, problem] of [
+      ['Backup:spec.x', 'entry 1 is not group/Kind:path.to.name[:namespace.path]'],
+      ['ok.io/A:spec.a,v1/Backup:spec.x', 'entry 2 names a version, not an API group'],
+      ['Example.IO/Backup:spec.x', 'entry 1 has an invalid API group'],
+      ['example.io/backup-x:spec.x', 'entry 1 has an invalid kind'],
+      ['example.io/Backup:spec..x', 'entry 1 has an invalid path'],
+      ['example.io/Backup:spec.x:ns[]', 'entry 1 has an invalid namespace path'],
+    ] as const) {
+      const message = errorOf(value);
+      expect(message).toMatch(
+        new RegExp(`secretReferences: ${problem.replace(/[[\]().]/g, '\\$&')}`),
+      );
+      for (const text of ['Backup', 'backup-x', 'Example.IO', 'ns[]']) {
+        if (!value.startsWith('ok.io') || text !== 'Backup') expect(message).not.toContain(text);
+      }
+    }
+  });
+
+  it('takes a namespace path from the mapping that holds the name, in the typed config too', () => {
+    const custom = `apiVersion: example.com/v1
+kind: Backup
+metadata:
+  name: nightly
+spec:
+  auth: {secret: s3-creds, secretNamespace: ci}
+`;
+    const input = resourceList(
+      [fromStore('s3-creds'), custom],
+      `apiVersion: fn.kpt.dev/v1alpha1
+kind: SecretRollout
+metadata: {name: x}
+secretReferences:
+- example.com/Backup:spec.auth.secret:secretNamespace
+`,
+    );
+    const infos = resultsOf(runOk(input).stdout).filter((r) => ruleOf(r) === 'secret-reader');
+    expect(infos.map(at)).toEqual(['spec.auth.secret']);
+  });
+});
