@@ -18,7 +18,7 @@ import {
   releaseName,
 } from '../src/rules/workloads/helm-release.js';
 import { substitute, valueReads } from '../src/rules/workloads/helm-values.js';
-import { run } from '../src/run.js';
+import { plan, run } from '../src/run.js';
 import {
   externalSecret,
   find,
@@ -294,6 +294,35 @@ ${appTemplate('{{ .Release.Namespace }}-{{ .Release.Name }}').replace(/^/gm, '  
       expect(patch).toMatch(/"checksum\/external-secrets": "[0-9a-f]{64}"/);
     }
     expect(runOk(out.stdout).stdout).toBe(out.stdout);
+  });
+
+  it('the checksum is named where a reader finds it: the first patch of our entry, in results and plan', () => {
+    // Was `spec.postRenderers[checksum/external-secrets]`, a path nothing in the release has.
+    const own = dump({
+      postRenderers: [{ kustomize: { images: [{ name: 'web', newTag: '2' }] } }],
+    });
+    const input = resourceList([es, helmRelease('web', `${appTemplate('web-secret')}\n${own}`)]);
+    const expected = 'spec.postRenderers[1].kustomize.patches[0].patch';
+    const out = runOk(input).stdout;
+    const infos = resultsOf(out).filter((r) => (r.tags as Obj)?.rule === 'checksum');
+    expect(infos.map((r) => [(r.field as Obj).path, r.message])).toEqual([
+      [
+        expected,
+        'checksum of ExternalSecret shop/web-secret, in each patch of the post-renderer entry',
+      ],
+    ]);
+    const value = ((infos[0] as Obj).field as Obj).proposedValue as string;
+    const hr = find(itemsOf(out), 'HelmRelease', 'web') as {
+      spec: { postRenderers: { kustomize: { patches: { patch: string }[] } }[] };
+    };
+    expect(hr.spec.postRenderers[1]?.kustomize.patches[0]?.patch).toContain(value);
+    // The same name once the entry is there, and in plan's JSON.
+    const again = resultsOf(runOk(out).stdout).filter((r) => (r.tags as Obj)?.rule === 'checksum');
+    expect(again.map((r) => (r.field as Obj).path)).toEqual([expected]);
+    const planned = JSON.parse(plan(input, { format: 'json' }).stdout) as {
+      checksums: { field: string }[];
+    };
+    expect(planned.checksums.map((c) => c.field)).toEqual([expected]);
   });
 
   it('an entry of ours edited by hand is an error, not a second entry', () => {

@@ -1,7 +1,6 @@
 // `secret-rollout plan`: the order and checksums of a package at a glance, as a table, as a
 // Mermaid flowchart (stores → sources → Secrets → consumers), or as JSON for machines.
 
-import { fieldPath } from '../model/path.js';
 import type { Resource } from '../model/resource.js';
 import { describe, type Result } from '../model/results.js';
 import type { WaveNode } from '../rules/order/waves.js';
@@ -247,7 +246,7 @@ export function planJson(plan: Plan, results: readonly Result[]): string {
       list
         .map((c) => ({
           resource: jsonRef(resource),
-          field: fieldPath(c.shape.annotations, c.annotation),
+          field: c.field,
           annotation: c.annotation,
           value: c.value,
           sources: refsOf(c.sources.map((s) => s.resource)),
