@@ -13,7 +13,7 @@ import { type Checksum, keysId, type SourceRead } from '../rules/checksums.js';
 import { runsAfresh, unpinnedReasons } from '../rules/lints/unpinned-version.js';
 import { waveOf } from '../rules/order/waves.js';
 import { dependenciesAnnotation, esoSpecOf } from '../rules/sources/eso-dependencies.js';
-import type { SecretSource } from '../rules/sources/source.js';
+import { type SecretSource, writtenKindOf } from '../rules/sources/source.js';
 import type { Plan } from '../rules/transform.js';
 import { podTemplatesOf } from '../rules/workloads/shapes.js';
 import { jsonRef, type Ref } from './ref.js';
@@ -323,7 +323,7 @@ function reasonsOf(
   return reasons.sort((x, y) => byRef(x.source, y.source) || compare(x.detail, y.detail));
 }
 
-const produced = (s: SecretSource) => `${s.produces} ${s.secretName}`;
+const produced = (s: SecretSource) => `${writtenKindOf(s)} ${s.secretName}`;
 
 /** At most this many changes are spelled out per reason. */
 const maxChanges = 4;
@@ -331,7 +331,9 @@ const maxChanges = 4;
 function changeDetail(a: SourceRead, b: SourceRead): string {
   const changes: string[] = [];
   if (a.source.secretName !== b.source.secretName) {
-    changes.push(`writes ${b.source.produces} ${b.source.secretName} (was ${a.source.secretName})`);
+    changes.push(
+      `writes ${writtenKindOf(b.source)} ${b.source.secretName} (was ${a.source.secretName})`,
+    );
   }
   changes.push(...diff(asApplied(a.source.content(a.keys)), asApplied(b.source.content(b.keys))));
   if (changes.length === 0) return 'content changed';
