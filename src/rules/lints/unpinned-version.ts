@@ -173,7 +173,7 @@ export const unpinnedVersion: Lint = {
         );
       }
     }
-    for (const group of groups.values()) {
+    for (const [key, group] of groups) {
       if (group.advice === 'rotation') {
         const { storeResource, provider } = group as Required<Group>;
         note(storeResource, rotationMessage(group, provider), `spec.provider.${provider}`);
@@ -181,7 +181,9 @@ export const unpinnedVersion: Lint = {
       }
       const [first] = group.members;
       const site = first && esoSpecOf(first);
-      if (site) report(first as Resource, unpinnedMessage(group), site.at);
+      // Its message counts entries and names a first member: impact compares the group instead.
+      const members = { key, members: group.members };
+      if (site) report(first as Resource, unpinnedMessage(group), site.at, members);
     }
   },
 };
