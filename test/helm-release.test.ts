@@ -14,6 +14,7 @@ import { ruleCatalog } from '../src/rules/rule-table.js';
 import {
   helmReads,
   patchedKinds,
+  patchText,
   postRendererEntry,
   releaseName,
 } from '../src/rules/workloads/helm-release.js';
@@ -123,6 +124,20 @@ describe('what a HelmRelease reads', () => {
     ]);
   });
 });
+
+/** The release with an entry of the user's and ours with a stale checksum, as an earlier run left it. */
+const withStaleEntry = () => {
+  const stale = dump(
+    {
+      postRenderers: [
+        { kustomize: { images: [{ name: 'web', newTag: '2' }] } },
+        postRendererEntry(new Map([['checksum/external-secrets', 'stale']])),
+      ],
+    },
+    { lineWidth: -1 },
+  );
+  return resourceList([es, helmRelease('web', `${appTemplate('web-secret')}\n${stale}`)]);
+};
 
 describe('a HelmRelease through run()', () => {
   it('is a consumer: an info naming the values path, ordered after its source', () => {
@@ -270,16 +285,7 @@ ${appTemplate('{{ .Release.Namespace }}-{{ .Release.Name }}').replace(/^/gm, '  
   });
 
   it('our post-renderer entry is found by its marker and updated in place; yours are kept', () => {
-    const stale = dump(
-      {
-        postRenderers: [
-          { kustomize: { images: [{ name: 'web', newTag: '2' }] } },
-          postRendererEntry(new Map([['checksum/external-secrets', 'stale']])),
-        ],
-      },
-      { lineWidth: -1 },
-    );
-    const input = resourceList([es, helmRelease('web', `${appTemplate('web-secret')}\n${stale}`)]);
+    const input = withStaleEntry();
     const out = runOk(input);
     const hr = find(itemsOf(out.stdout), 'HelmRelease', 'web') as {
       spec: { postRenderers: Obj[] };
@@ -323,6 +329,57 @@ ${appTemplate('{{ .Release.Namespace }}-{{ .Release.Name }}').replace(/^/gm, '  
       checksums: { field: string }[];
     };
     expect(planned.checksums.map((c) => c.field)).toEqual([expected]);
+  });
+
+  it('moved to a values path: our old post-renderer entry is kept updated, with a warning to remove it', () => {
+    // On main the entry kept its old checksum, which Flux applies after the chart: the pods'
+    // annotation stayed at that value, whatever the values path said, and nothing rolled.
+    const settings = { helmReleaseChecksumPath: 'app-template=defaultPodOptions.annotations' };
+    const input = withStaleEntry();
+    const out = runOk(input, settings).stdout;
+    const hr = find(itemsOf(out), 'HelmRelease', 'web') as {
+      spec: { values: Obj; postRenderers: { kustomize: { patches: { patch: string }[] } }[] };
+    };
+    const value = ((hr.spec.values.defaultPodOptions as Obj).annotations as Obj)[
+      'checksum/external-secrets'
+    ] as string;
+    expect(value).toMatch(/^[0-9a-f]{64}$/);
+    const same = new Map([['checksum/external-secrets', value]]);
+    expect(hr.spec.postRenderers[1]?.kustomize.patches.map((p) => p.patch)).toEqual(
+      patchedKinds.map((kind) => patchText(kind, same)),
+    );
+    const leftover = resultsOf(out).filter(
+      (r) => (r.tags as Obj)?.rule === 'post-renderer-leftover',
+    );
+    expect(leftover.map((r) => [r.severity, (r.field as Obj).path])).toEqual([
+      ['warning', 'spec.postRenderers[1]'],
+    ]);
+    expect(String(leftover[0]?.message)).toMatch(/remove the entry$/);
+    expect(runOk(out, settings).stdout).toBe(out);
+    // What Flux does with it: the chart's pod annotation (the values path's), then the entry.
+    const dir = mkdtempSync(join(tmpdir(), 'helm-leftover-'));
+    try {
+      const deployment = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  template:
+    metadata:
+      annotations: {checksum/external-secrets: "${value}"}
+    spec: {containers: [{name: web, image: web:1}]}
+`;
+      writeFileSync(join(dir, 'rendered.yaml'), deployment);
+      const patches = postRendererEntry(same).kustomize.patches;
+      writeFileSync(
+        join(dir, 'kustomization.yaml'),
+        dump({ resources: ['rendered.yaml'], patches }),
+      );
+      const rendered = spawnSync('kubectl', ['kustomize', dir], { encoding: 'utf8' });
+      expect(rendered.stderr).toBe('');
+      expect(loadAll(rendered.stdout)).toEqual(loadAll(deployment));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('an entry of ours edited by hand is an error, not a second entry', () => {

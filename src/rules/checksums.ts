@@ -66,7 +66,7 @@ export function planChecksums({ consumers }: Consumption, inputBytes: number): C
   const results: Result[] = [];
   const work = new ChecksumWork(checksumBudget(inputBytes));
   for (const { resource, templates, error } of consumers) {
-    for (const { template, consumed, current, postRenderer } of templates) {
+    for (const { template, consumed, current, postRenderer, leftover } of templates) {
       if (template.shape === barePod) {
         const names = listNames([...consumed.keys()]);
         const message = `reads ${names}, but a bare Pod is not restarted by an annotation change: no checksum set`;
@@ -111,6 +111,7 @@ export function planChecksums({ consumers }: Consumption, inputBytes: number): C
       }
       if (postRenderer !== undefined)
         edits.push(...postRendererEdits(resource, postRenderer, values));
+      if (leftover) edits.push(...postRendererEdits(resource, leftover, values));
     }
     // Reading stopped there: what came before it is planned.
     if (error) results.push(error);
