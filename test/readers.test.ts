@@ -294,6 +294,27 @@ spec:
       'ExternalSecret ci/db-backup: not renamed: Cluster ci/db reads its Secret by name (spec.backup.barmanObjectStore.s3Credentials.accessKeyId.name), which a hashed name would break',
     ]);
   });
+
+  it('a Secret read by name by a HelmRelease and an operator resource: one warning naming both', () => {
+    // Each kind of by-name reader was refused in its own block, and the first to match hid the rest.
+    const release = `apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata:
+  name: queue
+  namespace: ci
+  annotations:
+    secret-rollout/consumes: rabbit-conn
+spec:
+  chart: {spec: {chart: queue, sourceRef: {kind: HelmRepository, name: charts}}}
+`;
+    const out = runOk(resourceList([store, fromStore('rabbit-conn'), release, trigger()]), {
+      targetNames: 'hashed',
+    }).stdout;
+    const unsafe = resultsOf(out).filter((r) => ruleOf(r) === 'target-name-unsafe');
+    expect(unsafe.map((r) => r.message)).toEqual([
+      'ExternalSecret ci/rabbit-conn: not renamed: HelmRelease ci/queue reads its Secret by name (metadata.annotations[secret-rollout/consumes]) through Helm values, which targetNames: hashed cannot rewrite; TriggerAuthentication ci/rabbit reads its Secret by name (spec.secretTargetRef[0].name), which a hashed name would break',
+    ]);
+  });
 });
 
 describe('operator readers in plan', () => {

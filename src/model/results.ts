@@ -120,6 +120,24 @@ export function complete(result: Result): Result {
   return result;
 }
 
+/**
+ * A finding that names a group which can grow, shrink or reword (one warning for thirty
+ * ExternalSecrets on one store): what it is about, as a key its lint gives, and the resources it
+ * names. `impact` compares findings by these, not by their message. Kept beside the result, so
+ * that the results written stay as they are.
+ */
+export interface Grouped {
+  key: string;
+  members: readonly ResourceRef[];
+}
+const groups = new WeakMap<Result, Grouped>();
+
+export function setGrouped(result: Result, key: string, members: readonly Resource[]): void {
+  groups.set(result, { key, members: members.map(refOf) });
+}
+
+export const groupedOf = (result: Result): Grouped | undefined => groups.get(result);
+
 /** One ref per resource, shared by its results (nothing changes a ref once made). */
 const refs = new WeakMap<Resource, ResourceRef>();
 

@@ -7,7 +7,11 @@ import { annotationField } from '../model/edit.js';
 import { addTo } from '../model/fold.js';
 import { fieldPath, getPath, type Keys } from '../model/path.js';
 import { type Resource, readAnnotations } from '../model/resource.js';
-import { helmReleaseRead, optedOut as optedOutRule } from '../model/result-rules.js';
+import {
+  helmReleaseRead,
+  optedOut as optedOutRule,
+  postRendererLeftover,
+} from '../model/result-rules.js';
 import { type Result, resourceResult } from '../model/results.js';
 import type { KeyedRead, UnresolvedRef } from './lints/lint.js';
 import type { Producers } from './producers.js';
@@ -34,6 +38,8 @@ export interface ConsumingTemplate {
   current: Readonly<Record<string, string>>;
   /** A HelmRelease's post-renderer: our entry in the input, if any (null: none yet). */
   postRenderer?: OurEntry | null;
+  /** A HelmRelease's checksum at a values path: our post-renderer entry from before, kept updated. */
+  leftover?: OurEntry;
 }
 
 export interface Consumer {
@@ -169,7 +175,16 @@ function helmConsumer(
     const annotations = ['spec', 'values', ...valuesPath];
     const shape = { podSpec: [], metadata: annotations.slice(0, -1), annotations };
     const current = readAnnotations(getPath(resource.value, annotations), printed(annotations));
-    return { template: { shape, podSpec: {} }, consumed, current };
+    // Our post-renderer entry from before the option: Flux applies it after the chart, so a stale
+    // one would hold the pods' annotation at its old checksum, over the values'. Kept updated to
+    // the same checksums (the pods get that value either way), and a warning says to remove it.
+    const leftover = ourEntry(resource);
+    if (!leftover) return { template: { shape, podSpec: {} }, consumed, current };
+    const message =
+      "its checksum is at the values path helmReleaseChecksumPath names, and secret-rollout's post-renderer entry from before is still there: it is kept updated to the same checksum (Flux applies it after the chart, and a stale one would keep the pods' annotation at its old value); remove the entry";
+    const field = { path: fieldPath(['spec', 'postRenderers', leftover.index]) };
+    results.push(resourceResult(postRendererLeftover, resource, message, field));
+    return { template: { shape, podSpec: {} }, consumed, current, leftover };
   }
   const shape = { podSpec: [], metadata: [], annotations: postRenderersPath };
   const postRenderer = ourEntry(resource) ?? null;
