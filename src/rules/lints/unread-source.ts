@@ -57,7 +57,7 @@ export const unreadSource: Lint = {
     if (groups.size === 0) return;
     const maybe = mayRead([...resources, ...bystanders], unreadable);
     for (const [namespace, { members, namespaces }] of groups) {
-      const candidates = [...namespaces].flatMap((n) => maybe.get(n) ?? []);
+      const candidates = [...namespaces].flatMap((n) => [...(maybe.get(n) ?? [])]);
       output.report(
         members[0] as Resource,
         message(namespace, members, writes, [...new Set(candidates)].sort()),
@@ -74,14 +74,13 @@ export const unreadSource: Lint = {
 function mayRead(
   items: readonly (Resource | Bystander)[],
   unreadable: ReadonlySet<Resource>,
-): Map<string, string[]> {
-  const byNamespace = new Map<string, string[]>();
+): Map<string, Set<string>> {
+  // Sets: a namespace of thousands of Applications (an app-of-apps) searched once per name was n².
+  const byNamespace = new Map<string, Set<string>>();
   const add = (namespace: unknown, item: Resource | Bystander) => {
     if (typeof namespace !== 'string' || namespace === '') return;
     const name = `${item.kind} ${item.namespace ? `${item.namespace}/` : ''}${item.name ?? ''}`;
-    const list = byNamespace.get(namespace) ?? [];
-    if (!list.includes(name)) list.push(name);
-    byNamespace.set(namespace, list);
+    byNamespace.set(namespace, (byNamespace.get(namespace) ?? new Set()).add(name));
   };
   for (const item of items) {
     const group = groupOf(item.apiVersion);
