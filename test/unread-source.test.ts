@@ -204,4 +204,32 @@ spec:
     };
     expect(scanned(2000)).toBeLessThanOrEqual(4 * 2000);
   });
+
+  it('names every namespace of a ClusterExternalSecret, not only its first', () => {
+    const ces = `apiVersion: external-secrets.io/v1
+kind: ClusterExternalSecret
+metadata:
+  name: shared
+spec:
+  namespaces: [billing, shop]
+  externalSecretSpec:
+    secretStoreRef: {name: vault, kind: ClusterSecretStore}
+    data:
+    - secretKey: password
+      remoteRef: {key: db}
+`;
+    const release = `apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata:
+  name: app
+  namespace: shop
+spec:
+  chart: {spec: {chart: app}}
+`;
+    const [result] = unread(resourceList([ces, release]));
+    // HelmRelease shop/app is not in namespace billing, the first of the two.
+    expect(result?.message).toMatch(
+      /; HelmRelease shop\/app in namespaces billing and shop may read it out of sight$/,
+    );
+  });
 });
