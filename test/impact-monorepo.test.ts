@@ -2,7 +2,15 @@
 // reason), then folds each application in <details>; it is cut at --max-chars between blocks
 // with a last line saying where the full report is, which --output-full writes. The tree is
 // bench/monorepo.mjs's at 50 applications (the bench's is 500), so the test stays fast.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -129,6 +137,32 @@ describe('impact on a monorepo (50 applications, a directory each)', () => {
     expect(fails('--output-full', 'no/such/dir/full.md')).toBe(
       'secret-rollout: impact: cannot write --output-full no/such/dir/full.md: no such file or directory\n',
     );
+  });
+
+  it('never writes the full report over a file BASE or HEAD reads, named or through a link', () => {
+    const file = (name: string) => path.join(scratch, name);
+    const [read] = readdirSync(file('head/apps/app-000')).filter((f) => f.endsWith('.yaml'));
+    const inHead = `head/apps/app-000/${read}`;
+    const before = readFileSync(file(inHead), 'utf8');
+    symlinkSync(path.join('head/apps/app-000', read as string), file('report.md'));
+    mkdirSync(file('single'));
+    writeFileSync(file('single/head.yaml'), before);
+    writeFileSync(file('fn.yaml'), before);
+    for (const [args, target] of [
+      [['--output-full', inHead], inHead],
+      [['--output-full', `./head//apps/app-000/../app-000/${read}`], inHead],
+      [['--output-full', 'report.md'], inHead],
+      [['base', 'single/head.yaml', '--output-full', 'single/head.yaml'], 'single/head.yaml'],
+      [['base', 'head', '--fn-config', 'fn.yaml', '--output-full', 'fn.yaml'], 'fn.yaml'],
+    ] as const) {
+      const out = impactCli(args.length > 2 ? args : ['base', 'head', ...args], '9.9.9', scratch);
+      expect(out.stderr).toBe(
+        `secret-rollout: impact: --output-full ${args.at(-1)} is a file the run reads (BASE, HEAD or --fn-config): refused, it would be overwritten\n`,
+      );
+      expect(out.exitCode).toBe(1);
+      expect(out.stdout).toBe('');
+      expect(readFileSync(file(target), 'utf8')).toBe(before);
+    }
   });
 });
 
