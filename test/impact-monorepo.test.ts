@@ -17,6 +17,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: the benchmark's generator is plain JavaScript, without types.
 import { writeMonorepo } from '../bench/monorepo.mjs';
 import { commentLimit, impactCli } from '../src/impact-cli.js';
+import type { Impact } from '../src/report/impact.js';
+import { impactReports } from '../src/report/impact-markdown.js';
 
 let scratch: string;
 /** What the generator bumped at 50 applications: the report must say as much. */
@@ -243,5 +245,43 @@ spec:
   it('a directory name is text in the HTML of <summary>: no tag, entity, mention or reference', () => {
     const md = tree({ 'a<img src=x>&@me#1/app.yaml': 'one', 'b/app.yaml': 'two' });
     expect(summaries(md)).toEqual(['a&#60;img src=x&#62;&#38;@\u200dme#\u200d1', '<code>b</code>']);
+  });
+});
+
+/** An impact of n workloads that restart because one ExternalSecret changed. */
+function manyRollouts(n: number): Impact {
+  const rollouts = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({
+      resource: { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'a', name: `d${i}` },
+      reasons: [
+        {
+          source: { apiVersion: 'external-secrets.io/v1', kind: 'ExternalSecret', name: 's' },
+          detail: 'data[a].remoteRef.version: "1" → "2"',
+        },
+      ],
+    }));
+  return {
+    rollouts: rollouts(n),
+    silentRotations: [],
+    unchangedSilentRotations: 0,
+    waves: [],
+    order: [],
+    added: [],
+    removed: [],
+    newLints: [],
+    lints: [],
+  } as unknown as Impact;
+}
+
+describe('the cap, whatever the report', () => {
+  it('is never passed, wherever the cut lands (a table row last, or a blank line)', () => {
+    const impact = manyRollouts(200);
+    for (let max = 1000; max < 1400; max++) {
+      const { comment } = impactReports(impact, {
+        applicationOf: () => 'apps/shop',
+        maxChars: max,
+      });
+      expect(comment.length).toBeLessThanOrEqual(max);
+    }
   });
 });

@@ -53,8 +53,11 @@ export function impactReports(
   if (maxChars === undefined || full.length <= maxChars) return { comment: full, full };
   const applications = blocks.filter((b) => b.application).length;
   // The blocks that fit with the line saying so; the first (title and summary) always.
+  // `length`: the kept blocks' lines joined; the comment adds at most three line breaks to them
+  // and the cut line (text() ends them with one, then a blank line before the cut line, and its
+  // own). Counted as text() of the kept blocks, a last block that is a table row was one short.
   let kept = 1;
-  let length = text(blocks.slice(0, 1)).length;
+  let length = (blocks[0] as Block).lines.join('\n').length;
   const cutLine = (n: number) =>
     cutNotice(
       blocks.slice(0, n).filter((b) => b.application).length,
@@ -64,7 +67,7 @@ export function impactReports(
     );
   for (; kept < blocks.length; kept++) {
     const next = length + (blocks[kept] as Block).lines.join('\n').length + 1;
-    if (next + cutLine(kept + 1).length + 2 > maxChars) break;
+    if (next + cutLine(kept + 1).length + 3 > maxChars) break;
     length = next;
   }
   const shown = blocks.slice(0, kept);
