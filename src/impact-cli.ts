@@ -97,6 +97,13 @@ export function impactCli(
     ...(fnConfig ? { fnConfig } : {}),
     ...report,
   });
+  // The summary and the cut line always stay: with a small cap and a long FILE they alone can
+  // exceed it, and a comment over the cap is one GitHub refuses.
+  if (report.maxChars !== undefined && out.exitCode === 0 && out.stdout.length > report.maxChars) {
+    return failure(
+      `--max-chars ${report.maxChars} leaves no room for the summary and the line saying where the full report is: they take ${out.stdout.length} characters`,
+    );
+  }
   if (report.fullReport !== undefined && full !== undefined && out.exitCode === 0) {
     try {
       writeFileSync(path.resolve(cwd, report.fullReport), full);

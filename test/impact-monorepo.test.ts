@@ -3,6 +3,7 @@
 // with a last line saying where the full report is, which --output-full writes. The tree is
 // bench/monorepo.mjs's at 50 applications (the bench's is 500), so the test stays fast.
 import {
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -139,6 +140,20 @@ describe('impact on a monorepo (50 applications, a directory each)', () => {
     expect(fails('--output-full', 'no/such/dir/full.md')).toBe(
       'secret-rollout: impact: cannot write --output-full no/such/dir/full.md: no such file or directory\n',
     );
+  });
+
+  it('refuses a cap that the summary and the cut line alone exceed, writing nothing', () => {
+    // The cut line names the file: a long path (CI's workspace) left the comment over the cap.
+    const dir = path.join('deep', ...Array.from({ length: 5 }, (_, i) => String(i).repeat(200)));
+    mkdirSync(path.join(scratch, dir), { recursive: true });
+    const file = path.join(dir, 'full.md');
+    const out = impact('--max-chars', '1000', '--output-full', file);
+    expect(out.stderr).toMatch(
+      /^secret-rollout: impact: --max-chars 1000 leaves no room for the summary and the line saying where the full report is: they take \d{4} characters\n$/,
+    );
+    expect(out.exitCode).toBe(1);
+    expect(out.stdout).toBe('');
+    expect(existsSync(path.join(scratch, file))).toBe(false);
   });
 
   it('never writes the full report over a file BASE or HEAD reads, named or through a link', () => {
