@@ -2,6 +2,7 @@
 // workloads in more than one application (a monorepo: a directory each) is summed up first, by
 // reason, then folded per application; a comment has a size cap (GitHub's is 65,536 characters),
 // past which the report is cut between blocks and says where the full one is.
+import { addTo } from '../model/fold.js';
 import { formatResult, type Result } from '../model/results.js';
 import type { Impact, Rollout } from './impact.js';
 import { htmlName, markdownName, markdownText, mermaidText } from './markdown.js';
@@ -117,7 +118,7 @@ function reportBlocks(impact: Impact, applicationOf: (r: Ref) => string | undefi
   for (const r of rollouts) {
     const application = applicationOf(r.resource);
     if (application === undefined) continue;
-    byApplication.set(application, [...(byApplication.get(application) ?? []), r]);
+    addTo(byApplication, application, r);
   }
   const title = '### secret-rollout impact';
   if (rollouts.length === 0) {
