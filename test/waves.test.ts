@@ -168,6 +168,38 @@ describe('sync waves', () => {
     ]);
   });
 
+  it('orders a chain of 3,000 stores, each reading the Secret of the ExternalSecret before it', () => {
+    // Store i reads what ExternalSecret i-1 (from store i-1) writes: 6,000 nodes in a line, which
+    // a recursive walk of the order overflowed the call stack on (an internal error, exit 1).
+    const n = 3000;
+    const items = Array.from({ length: n }, (_, i) => [
+      `apiVersion: external-secrets.io/v1
+kind: SecretStore
+metadata: {name: st${i}, namespace: a}
+spec:
+  provider:
+    vault:
+      server: https://vault
+      auth: {tokenSecretRef: {name: tok${i - 1}, key: t}}
+`,
+      `apiVersion: external-secrets.io/v1
+kind: ExternalSecret
+metadata: {name: tok${i}, namespace: a}
+spec:
+  secretStoreRef: {name: st${i}}
+  data:
+  - secretKey: t
+    remoteRef: {key: k}
+`,
+    ]).flat();
+    const out = run(resourceList(items));
+    expect(out.stderr).toBe('');
+    expect(out.exitCode).toBe(0);
+    const waves = itemsOf(out.stdout).map((item) => Number(wave(item)));
+    // Each after the one before it: a store after the ExternalSecret whose Secret it reads.
+    expect(waves.every((w, i) => i === 0 || w > (waves[i - 1] as number))).toBe(true);
+  });
+
   it('keeps a user wave that respects the order', () => {
     const items = itemsOf(
       runOk(resourceList([externalSecret('db', { wave: '-20' }), deployment('app', envFrom('db'))]))

@@ -142,21 +142,35 @@ function highestBefore(
 function dependencyOrder(roots: Iterable<WaveNode>, placement: Placement): WaveNode[] {
   const order: WaveNode[] = [];
   const state = new Map<WaveNode, 'visiting' | 'done'>();
-  const visit = (node: WaveNode): void => {
+  // Depth first with a stack of its own: a chain of stores, each reading the Secret of the
+  // ExternalSecret before it, is as deep as it is long, and recursion overflowed the call stack.
+  const path: { node: WaveNode; next: Iterator<WaveNode> }[] = [];
+  const enter = (node: WaveNode) => {
     state.set(node, 'visiting');
-    for (const after of node.before) {
+    path.push({ node, next: node.before[Symbol.iterator]() });
+  };
+  for (const root of roots) {
+    if (state.has(root)) continue;
+    enter(root);
+    for (let top = path.at(-1); top; top = path.at(-1)) {
+      const { node } = top;
+      const step = top.next.next();
+      if (step.done) {
+        state.set(node, 'done');
+        order.push(node);
+        path.pop();
+        continue;
+      }
+      const after = step.value;
       const seen = state.get(after);
       if (seen === 'visiting') {
         const message = `${describe(after.resource)} and ${describe(node.resource)} depend on each other (a store or generator that reads the Secret of an ExternalSecret that uses it): no order exists; break the cycle`;
         placement.cycles.push(resourceResult(noWaveOrder, after.resource, message));
       } else if (seen === undefined) {
-        visit(after);
+        enter(after);
       }
     }
-    state.set(node, 'done');
-    order.push(node);
-  };
-  for (const root of roots) if (!state.has(root)) visit(root);
+  }
   return order;
 }
 
