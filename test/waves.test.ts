@@ -200,6 +200,38 @@ spec:
     expect(waves.every((w, i) => i === 0 || w > (waves[i - 1] as number))).toBe(true);
   });
 
+  it('names every member of a longer cycle, not two that do not depend on each other', () => {
+    // Store i reads what ExternalSecret i+1 writes, the last the first's: st0 → tok0 → st2 → …
+    const items = [0, 1, 2].flatMap((i) => [
+      `apiVersion: external-secrets.io/v1
+kind: SecretStore
+metadata: {name: st${i}, namespace: a}
+spec:
+  provider:
+    vault:
+      server: https://vault
+      auth: {tokenSecretRef: {name: tok${(i + 1) % 3}, key: t}}
+`,
+      `apiVersion: external-secrets.io/v1
+kind: ExternalSecret
+metadata: {name: tok${i}, namespace: a}
+spec:
+  secretStoreRef: {name: st${i}}
+  data:
+  - secretKey: t
+    remoteRef: {key: k}
+`,
+    ]);
+    const out = run(resourceList(items));
+    expect(out.exitCode).toBe(1);
+    const errors = resultsOf(out.stdout).filter((r) => r.severity === 'error');
+    // On main: 'ExternalSecret a/tok0 and SecretStore a/st0 depend on each other (a store or
+    // generator that reads the Secret of an ExternalSecret that uses it)', which st0 does not.
+    expect(errors.map((r) => r.message)).toEqual([
+      'ExternalSecret a/tok0, SecretStore a/st2, ExternalSecret a/tok2, SecretStore a/st1, ExternalSecret a/tok1 and 1 more depend on each other, each before the next and the last before the first (stores or generators that read the Secret of an ExternalSecret using them, in a circle): no order exists; break the cycle',
+    ]);
+  });
+
   it('keeps a user wave that respects the order', () => {
     const items = itemsOf(
       runOk(resourceList([externalSecret('db', { wave: '-20' }), deployment('app', envFrom('db'))]))
