@@ -233,3 +233,25 @@ spec:
     );
   });
 });
+
+describe('results on stderr, one line each', () => {
+  it('shows a line break in a name or a target kind as \\n: no line of its own, no forged result', () => {
+    const forged = es('db')
+      .replace('name: db', 'name: "db\\nerror: forged"')
+      .replace('spec:\n', 'spec:\n  target:\n    name: db\n');
+    const custom = es('settings').replace(
+      'spec:\n',
+      'spec:\n  target:\n    manifest: {apiVersion: config.example.com/v1, kind: "App\\rerror: forged\\u2028"}\n',
+    );
+    const stream = [forged, custom].map((item) => `---\n${item}`).join('');
+    const out = run(stream, { settings: { verbose: 'true' } });
+    // The last line is the run's summary (`secret-rollout: 2 items, …`).
+    const lines = out.stderr.split('\n').filter((line) => !/^(secret-rollout: |$)/.test(line));
+    // On main the names' line breaks made lines of their own, one of them 'error: forged …'.
+    expect(lines.every((line) => /^(info|warning|error): /.test(line))).toBe(true);
+    expect(lines.filter((line) => line.startsWith('error'))).toEqual([]);
+    expect(out.stderr).not.toMatch(/[\r\u2028]/);
+    expect(out.stderr).toContain('ExternalSecret shop/db\\nerror: forged');
+    expect(out.stderr).toContain('App\\rerror: forged\\u2028');
+  });
+});
