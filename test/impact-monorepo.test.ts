@@ -20,6 +20,7 @@ import { writeMonorepo } from '../bench/monorepo.mjs';
 import { commentLimit, impactCli } from '../src/impact-cli.js';
 import type { Impact } from '../src/report/impact.js';
 import { impactReports } from '../src/report/impact-markdown.js';
+import { elementsWalked } from './helpers.js';
 
 let scratch: string;
 /** What the generator bumped at 50 applications: the report must say as much. */
@@ -304,19 +305,9 @@ describe('the cap, whatever the report', () => {
 describe('cost of the markdown, counted', () => {
   it('groups rollouts by application in linear work: 2,000 workloads of one application', () => {
     const impact = manyRollouts(2000);
-    // The elements every iteration of a list walks (a spread, for…of): a list copied per
-    // workload to add one (`[...list, r]`) walks n²/2 of them.
-    let walked = 0;
-    const iterate = Array.prototype[Symbol.iterator];
-    Array.prototype[Symbol.iterator] = function (this: unknown[]) {
-      walked += this.length;
-      return iterate.call(this);
-    };
-    try {
+    const walked = elementsWalked(() => {
       impactReports(impact, { applicationOf: () => 'apps/shop', maxChars: 10_000_000 });
-    } finally {
-      Array.prototype[Symbol.iterator] = iterate;
-    }
+    });
     expect(walked).toBeLessThanOrEqual(20 * 2000);
   });
 });

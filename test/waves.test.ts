@@ -27,6 +27,28 @@ ${namespace ? `  namespace: ${namespace}\n` : ''}${w ? `  annotations:\n    argo
     vault: {server: "https://vault"}
 `;
 
+/** SecretStore st`i`, whose token is Secret `reads`, and ExternalSecret tok`i` from it, in `a`. */
+const storeAndSecret = (i: number, reads: string) => [
+  `apiVersion: external-secrets.io/v1
+kind: SecretStore
+metadata: {name: st${i}, namespace: a}
+spec:
+  provider:
+    vault:
+      server: https://vault
+      auth: {tokenSecretRef: {name: ${reads}, key: t}}
+`,
+  `apiVersion: external-secrets.io/v1
+kind: ExternalSecret
+metadata: {name: tok${i}, namespace: a}
+spec:
+  secretStoreRef: {name: st${i}}
+  data:
+  - secretKey: t
+    remoteRef: {key: k}
+`,
+];
+
 describe('sync waves', () => {
   it('defaults: stores -2, ExternalSecrets -1, consumers untouched', () => {
     const items = itemsOf(
@@ -171,27 +193,7 @@ describe('sync waves', () => {
   it('orders a chain of 3,000 stores, each reading the Secret of the ExternalSecret before it', () => {
     // Store i reads what ExternalSecret i-1 (from store i-1) writes: 6,000 nodes in a line, which
     // a recursive walk of the order overflowed the call stack on (an internal error, exit 1).
-    const n = 3000;
-    const items = Array.from({ length: n }, (_, i) => [
-      `apiVersion: external-secrets.io/v1
-kind: SecretStore
-metadata: {name: st${i}, namespace: a}
-spec:
-  provider:
-    vault:
-      server: https://vault
-      auth: {tokenSecretRef: {name: tok${i - 1}, key: t}}
-`,
-      `apiVersion: external-secrets.io/v1
-kind: ExternalSecret
-metadata: {name: tok${i}, namespace: a}
-spec:
-  secretStoreRef: {name: st${i}}
-  data:
-  - secretKey: t
-    remoteRef: {key: k}
-`,
-    ]).flat();
+    const items = Array.from({ length: 3000 }, (_, i) => storeAndSecret(i, `tok${i - 1}`)).flat();
     const out = run(resourceList(items));
     expect(out.stderr).toBe('');
     expect(out.exitCode).toBe(0);
@@ -202,26 +204,7 @@ spec:
 
   it('names every member of a longer cycle, not two that do not depend on each other', () => {
     // Store i reads what ExternalSecret i+1 writes, the last the first's: st0 → tok0 → st2 → …
-    const items = [0, 1, 2].flatMap((i) => [
-      `apiVersion: external-secrets.io/v1
-kind: SecretStore
-metadata: {name: st${i}, namespace: a}
-spec:
-  provider:
-    vault:
-      server: https://vault
-      auth: {tokenSecretRef: {name: tok${(i + 1) % 3}, key: t}}
-`,
-      `apiVersion: external-secrets.io/v1
-kind: ExternalSecret
-metadata: {name: tok${i}, namespace: a}
-spec:
-  secretStoreRef: {name: st${i}}
-  data:
-  - secretKey: t
-    remoteRef: {key: k}
-`,
-    ]);
+    const items = [0, 1, 2].flatMap((i) => storeAndSecret(i, `tok${(i + 1) % 3}`));
     const out = run(resourceList(items));
     expect(out.exitCode).toBe(1);
     const errors = resultsOf(out.stdout).filter((r) => r.severity === 'error');
