@@ -3,7 +3,7 @@
 
 import { annotationField } from '../model/edit.js';
 import type { Resource } from '../model/resource.js';
-import { describe, type Result } from '../model/results.js';
+import { describe, type Result, visible } from '../model/results.js';
 import type { WaveNode } from '../rules/order/waves.js';
 import type { SecretSource } from '../rules/sources/source.js';
 import type { Plan } from '../rules/transform.js';
@@ -146,12 +146,15 @@ function consumersOf(plan: Plan): Resource[] {
 }
 
 export function planTable(plan: Plan): string {
-  const cells = rows(plan).map((r) => [
-    r.wave === undefined ? '-' : String(r.wave),
-    r.resource.kind,
-    name(r.resource),
-    [r.detail, r.conflictDetail].filter((s) => s !== '').join('; '),
-  ]);
+  // Names come from the input: a line break in one must not break its row (visible()).
+  const cells = rows(plan).map((r) =>
+    [
+      r.wave === undefined ? '-' : String(r.wave),
+      r.resource.kind,
+      name(r.resource),
+      [r.detail, r.conflictDetail].filter((s) => s !== '').join('; '),
+    ].map(visible),
+  );
   const header = ['WAVE', 'KIND', 'NAME', 'DETAIL'];
   // A loop, not Math.max(...cells): a spread puts every row on the stack.
   const widths = header.map((h, i) =>
