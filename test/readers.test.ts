@@ -5,9 +5,22 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../src/model/config.js';
 import { readPlan } from '../src/rules/read-plan.js';
-import { type ReaderNamespace, readerFields } from '../src/rules/workloads/operator-references.js';
+import {
+  type ReaderNamespace,
+  readerFields,
+  readerRows,
+} from '../src/rules/workloads/operator-references.js';
 import { plan, run } from '../src/run.js';
-import { find, itemsOf, repoRoot, resourceList, resultsOf, runOk, wave } from './helpers.js';
+import {
+  elementsWalked,
+  find,
+  itemsOf,
+  repoRoot,
+  resourceList,
+  resultsOf,
+  runOk,
+  wave,
+} from './helpers.js';
 
 const store = `apiVersion: external-secrets.io/v1
 kind: ClusterSecretStore
@@ -407,5 +420,19 @@ secretReferences:
     );
     const infos = resultsOf(runOk(input).stdout).filter((r) => ruleOf(r) === 'secret-reader');
     expect(infos.map(at)).toEqual(['spec.auth.secret']);
+  });
+});
+
+describe('cost of the reader rows, counted', () => {
+  it('builds the rows of 2,000 secretReferences entries of one kind in linear work', () => {
+    const option = Array.from({ length: 2000 }, (_, i) => ({
+      group: 'example.com',
+      kind: 'Thing',
+      path: `spec.f${i}.name`,
+    }));
+    const walked = elementsWalked(() => {
+      expect(readerRows(option).get('example.com/Thing')).toHaveLength(2000);
+    });
+    expect(walked).toBeLessThanOrEqual(10 * 2000);
   });
 });

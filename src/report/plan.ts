@@ -2,7 +2,7 @@
 // Mermaid flowchart (stores → sources → Secrets → consumers), or as JSON for machines.
 
 import type { Resource } from '../model/resource.js';
-import { describe, type Result } from '../model/results.js';
+import { describe, type Result, visible } from '../model/results.js';
 import type { WaveNode } from '../rules/order/waves.js';
 import { type SecretSource, writtenKindOf } from '../rules/sources/source.js';
 import type { Plan } from '../rules/transform.js';
@@ -145,12 +145,15 @@ function consumersOf(plan: Plan): Resource[] {
 }
 
 export function planTable(plan: Plan): string {
-  const cells = rows(plan).map((r) => [
-    r.wave === undefined ? '-' : String(r.wave),
-    r.resource.kind,
-    name(r.resource),
-    [r.detail, r.conflictDetail].filter((s) => s !== '').join('; '),
-  ]);
+  // Names come from the input: a line break in one must not break its row (visible()).
+  const cells = rows(plan).map((r) =>
+    [
+      r.wave === undefined ? '-' : String(r.wave),
+      r.resource.kind,
+      name(r.resource),
+      [r.detail, r.conflictDetail].filter((s) => s !== '').join('; '),
+    ].map(visible),
+  );
   const header = ['WAVE', 'KIND', 'NAME', 'DETAIL'];
   // A loop, not Math.max(...cells): a spread puts every row on the stack.
   const widths = header.map((h, i) =>

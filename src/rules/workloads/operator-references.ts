@@ -4,6 +4,7 @@
 // row was checked against the project's own Go types or CRD at the commit its group's comment
 // names (docs/operators.md "Secret readers" has the files read); docs/secret-readers.md renders this table.
 import type { SecretReader } from '../../model/config.js';
+import { addTo } from '../../model/fold.js';
 import { isObject } from '../../model/json.js';
 import { fieldPath, getPath, type Path, parsePath, walk } from '../../model/path.js';
 import type { Resource } from '../../model/resource.js';
@@ -296,7 +297,7 @@ export function readerRows(
     const map = new Map<string, Compiled[]>();
     for (const field of [...readerFields, ...optionFields(option)]) {
       const key = kindKey(field.group, field.kind);
-      map.set(key, [...(map.get(key) ?? []), { field, path: parsePath(field.path) }]);
+      addTo(map, key, { field, path: parsePath(field.path) });
     }
     byKind = map;
     compiledFor.set(option, byKind);
