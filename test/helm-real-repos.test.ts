@@ -1,0 +1,52 @@
+// What running on real Flux home-ops repositories found (docs/helm-release.md, "Tried on real
+// repositories"): each test is one shape those repositories use, cited by repository, commit
+// and path, written here in the smallest form that shows it.
+import { describe, expect, it } from 'vitest';
+import { externalSecret, resourceList, resultsOf, runOk } from './helpers.js';
+
+type Obj = Record<string, unknown>;
+
+const helmRelease = (name: string, values: string) => `apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata:
+  name: ${name}
+  namespace: network
+spec:
+  interval: 1h
+  chartRef: {kind: OCIRepository, name: ${name}}
+  values:
+${values.replace(/^/gm, '    ')}
+`;
+
+const rulesOf = (output: string, rule: string) =>
+  resultsOf(output).filter((r) => (r.tags as Obj)?.rule === rule);
+
+describe('HelmReleases as real repositories write them', () => {
+  // onedr0p/home-ops@d9078e4dd5 kubernetes/apps/network/cloudflare-dns/app/helmrelease.yaml
+  // (external-dns chart: `podAnnotations`); ishioni/homelab-ops@0268d322d
+  // kubernetes/apps/monitor/gatus/app (gatus chart: `deploymentAnnotations`). Reloader reads the
+  // workload's annotations, then its pod template's (docs/operators.md §9a).
+  it.each([
+    ['podAnnotations', 'spec.values.podAnnotations[secret.reloader.stakater.com/reload]'],
+    [
+      'deploymentAnnotations',
+      'spec.values.deploymentAnnotations[secret.reloader.stakater.com/reload]',
+    ],
+  ])('double-restart reads Reloader annotations in %s of the values', (key, path) => {
+    const values = `${key}:
+  secret.reloader.stakater.com/reload: dns-secret
+env:
+  - name: CF_API_TOKEN
+    valueFrom:
+      secretKeyRef: {name: dns-secret, key: token}`;
+    const out = runOk(
+      resourceList([
+        externalSecret('dns', { namespace: 'network', target: 'dns-secret' }),
+        helmRelease('dns', values),
+      ]),
+      { ordering: 'none' },
+    );
+    const warned = rulesOf(out.stdout, 'double-restart');
+    expect(warned.map((r) => (r.field as Obj)?.path)).toEqual([path]);
+  });
+});
