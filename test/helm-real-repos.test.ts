@@ -49,4 +49,27 @@ env:
     const warned = rulesOf(out.stdout, 'double-restart');
     expect(warned.map((r) => (r.field as Obj)?.path)).toEqual([path]);
   });
+
+  // Charts that take a Secret's name under a key of their own, read by their pods:
+  // 1Password/connect-helm-charts@723165452a6ad07cf38b64ebbbcb798d51c92962
+  // charts/connect/templates/connect-deployment.yaml mounts `connect.credentialsName` (its key
+  // `connect.credentialsKey`) as a volume (onedr0p/home-ops@d9078e4dd5
+  // kubernetes/apps/external-secrets/onepassword-connect/app); democratic-csi/charts@79a3c025
+  // stable/democratic-csi/templates/{controller,node}.yaml mount `driver.existingConfigSecret`
+  // (ishioni/homelab-ops@0268d322d kubernetes/apps/storage/democratic-csi/nfs).
+  it.each([
+    [
+      'connect:\n  credentialsName: creds\n  credentialsKey: 1password-credentials.json',
+      'spec.values.connect.credentialsName',
+    ],
+    ['driver:\n  existingConfigSecret: creds', 'spec.values.driver.existingConfigSecret'],
+  ])('a release reads the Secret named at %s', (values, path) => {
+    const out = runOk(
+      resourceList([externalSecret('creds', { namespace: 'network' }), helmRelease('app', values)]),
+      { ordering: 'none' },
+    );
+    const reads = rulesOf(out.stdout, 'helm-release-reads');
+    expect(reads.map((r) => (r.field as Obj)?.path)).toEqual([path]);
+    expect(rulesOf(out.stdout, 'unread-source')).toEqual([]);
+  });
 });
