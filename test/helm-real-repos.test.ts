@@ -72,4 +72,25 @@ env:
     expect(reads.map((r) => (r.field as Obj)?.path)).toEqual([path]);
     expect(rulesOf(out.stdout, 'unread-source')).toEqual([]);
   });
+
+  // Every ExternalSecret in the 85 directories tried reads a 1Password store that lives in
+  // another Flux Kustomization (onedr0p/home-ops@d9078e4dd5 kubernetes/apps/default/*/app): ESO's
+  // onepassword providers reject remoteRef.version (docs/operators.md §8c), so advice to pin,
+  // given as if the store surely could, would break the sync.
+  it('unpinned-version does not take a store missing from the input to pin', () => {
+    const es = `apiVersion: external-secrets.io/v1
+kind: ExternalSecret
+metadata: {name: app, namespace: network}
+spec:
+  secretStoreRef: {kind: ClusterSecretStore, name: onepassword}
+  target: {name: app-secret}
+  dataFrom:
+    - extract: {key: app}`;
+    const values = 'envFrom:\n  - secretRef: {name: app-secret}';
+    const out = runOk(resourceList([es, helmRelease('app', values)]), { ordering: 'none' });
+    const [warned] = rulesOf(out.stdout, 'unpinned-version');
+    expect(warned?.message).toBe(
+      'the checksum of ExternalSecret network/app cannot follow a rotation of the remote value (dataFrom[0].extract has no fixed version): the input has no ClusterSecretStore onepassword: if its provider can pin, pin dataFrom[].extract.version so that a new version rolls its consumers; onepassword, onepasswordSDK, delinea and secretserver reject a version (the sync fails) and 23 other providers ignore it: for those, set unpinnedVersionSeverity to info or off',
+    );
+  });
 });
