@@ -93,4 +93,24 @@ spec:
       'the checksum of ExternalSecret network/app cannot follow a rotation of the remote value (dataFrom[0].extract has no fixed version): the input has no ClusterSecretStore onepassword: if its provider can pin, pin dataFrom[].extract.version so that a new version rolls its consumers; onepassword, onepasswordSDK, delinea and secretserver reject a version (the sync fails) and 23 other providers ignore it: for those, set unpinnedVersionSeverity to info or off',
     );
   });
+
+  // bjw-s/home-ops@143c271bba615426248632e0f36c97b7caf3beb5 (ESO 0.10.4) writes every
+  // ExternalSecret as v1beta1, three in most app directories (the app's and two volsync ones):
+  // 67 warnings saying the same thing. One per apiVersion and kind, naming them, as
+  // unpinned-version folds per store.
+  it('kind-near-miss folds ExternalSecrets at one unserved version into one warning', () => {
+    const v1beta1 = (name: string) =>
+      externalSecret(name, { namespace: 'network' }).replace(
+        'external-secrets.io/v1',
+        'external-secrets.io/v1beta1',
+      );
+    const values = 'envFrom:\n  - secretRef: {name: a}\n  - secretRef: {name: b}';
+    const out = runOk(resourceList([v1beta1('a'), v1beta1('b'), helmRelease('app', values)]), {
+      ordering: 'none',
+    });
+    const warned = rulesOf(out.stdout, 'kind-near-miss');
+    expect(warned.map((r) => r.message)).toEqual([
+      '2 ExternalSecrets (ExternalSecret network/a and ExternalSecret network/b) use external-secrets.io/v1beta1: they are read as ExternalSecrets, but ESO v0.17.0 and later do not serve it (served: false in their CRDs), so applying it fails there. Set apiVersion: external-secrets.io/v1',
+    ]);
+  });
 });
