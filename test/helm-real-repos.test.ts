@@ -113,4 +113,24 @@ spec:
       '2 ExternalSecrets (ExternalSecret network/a and ExternalSecret network/b) use external-secrets.io/v1beta1: they are read as ExternalSecrets, but ESO v0.17.0 and later do not serve it (served: false in their CRDs), so applying it fails there. Set apiVersion: external-secrets.io/v1',
     ]);
   });
+
+  // onedr0p/home-ops@d9078e4dd5 kubernetes/apps/flux-system/flux-instance/app: a Flux Receiver
+  // reads its webhook token from an ExternalSecret's Secret; Flux sources read their credentials
+  // the same way (spec.secretRef, a LocalObjectReference: docs/operators.md, "Secret readers").
+  it.each([
+    ['notification.toolkit.fluxcd.io/v1', 'Receiver', 'spec.secretRef.name'],
+    ['source.toolkit.fluxcd.io/v1', 'OCIRepository', 'spec.secretRef.name'],
+    ['source.toolkit.fluxcd.io/v1', 'GitRepository', 'spec.verify.secretRef.name'],
+  ])('a Flux %s %s reads the Secret at %s', (apiVersion, kind, path) => {
+    const reader = `apiVersion: ${apiVersion}
+kind: ${kind}
+metadata: {name: reader, namespace: network}
+spec:
+  ${path.split('.').slice(1, -1).join(': {')}: {name: token}${'}'.repeat(path.split('.').length - 3)}`;
+    const out = runOk(resourceList([externalSecret('token', { namespace: 'network' }), reader]), {
+      ordering: 'none',
+    });
+    expect(rulesOf(out.stdout, 'secret-reader').map((r) => (r.field as Obj)?.path)).toEqual([path]);
+    expect(rulesOf(out.stdout, 'unread-source')).toEqual([]);
+  });
 });
