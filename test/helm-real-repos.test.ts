@@ -18,6 +18,9 @@ spec:
 ${values.replace(/^/gm, '    ')}
 `;
 
+/** A run as a Flux user runs it: no order to write. */
+const runFlux = (items: string[]) => runOk(resourceList(items), { ordering: 'none' });
+
 const rulesOf = (output: string, rule: string) =>
   resultsOf(output).filter((r) => (r.tags as Obj)?.rule === rule);
 
@@ -39,13 +42,10 @@ env:
   - name: CF_API_TOKEN
     valueFrom:
       secretKeyRef: {name: dns-secret, key: token}`;
-    const out = runOk(
-      resourceList([
-        externalSecret('dns', { namespace: 'network', target: 'dns-secret' }),
-        helmRelease('dns', values),
-      ]),
-      { ordering: 'none' },
-    );
+    const out = runFlux([
+      externalSecret('dns', { namespace: 'network', target: 'dns-secret' }),
+      helmRelease('dns', values),
+    ]);
     const warned = rulesOf(out.stdout, 'double-restart');
     expect(warned.map((r) => (r.field as Obj)?.path)).toEqual([path]);
   });
@@ -64,10 +64,10 @@ env:
     ],
     ['driver:\n  existingConfigSecret: creds', 'spec.values.driver.existingConfigSecret'],
   ])('a release reads the Secret named at %s', (values, path) => {
-    const out = runOk(
-      resourceList([externalSecret('creds', { namespace: 'network' }), helmRelease('app', values)]),
-      { ordering: 'none' },
-    );
+    const out = runFlux([
+      externalSecret('creds', { namespace: 'network' }),
+      helmRelease('app', values),
+    ]);
     const reads = rulesOf(out.stdout, 'helm-release-reads');
     expect(reads.map((r) => (r.field as Obj)?.path)).toEqual([path]);
     expect(rulesOf(out.stdout, 'unread-source')).toEqual([]);
@@ -87,7 +87,7 @@ spec:
   dataFrom:
     - extract: {key: app}`;
     const values = 'envFrom:\n  - secretRef: {name: app-secret}';
-    const out = runOk(resourceList([es, helmRelease('app', values)]), { ordering: 'none' });
+    const out = runFlux([es, helmRelease('app', values)]);
     const [warned] = rulesOf(out.stdout, 'unpinned-version');
     expect(warned?.message).toBe(
       'the checksum of ExternalSecret network/app cannot follow a rotation of the remote value (dataFrom[0].extract has no fixed version): the input has no ClusterSecretStore onepassword: if its provider can pin, pin dataFrom[].extract.version so that a new version rolls its consumers; onepassword, onepasswordSDK, delinea and secretserver reject a version (the sync fails) and 23 other providers ignore it: for those, set unpinnedVersionSeverity to info or off',
@@ -105,9 +105,7 @@ spec:
         'external-secrets.io/v1beta1',
       );
     const values = 'envFrom:\n  - secretRef: {name: a}\n  - secretRef: {name: b}';
-    const out = runOk(resourceList([v1beta1('a'), v1beta1('b'), helmRelease('app', values)]), {
-      ordering: 'none',
-    });
+    const out = runFlux([v1beta1('a'), v1beta1('b'), helmRelease('app', values)]);
     const warned = rulesOf(out.stdout, 'kind-near-miss');
     expect(warned.map((r) => r.message)).toEqual([
       '2 ExternalSecrets (ExternalSecret network/a and ExternalSecret network/b) use external-secrets.io/v1beta1: they are read as ExternalSecrets, but ESO v0.17.0 and later do not serve it (served: false in their CRDs), so applying it fails there. Set apiVersion: external-secrets.io/v1',
@@ -127,10 +125,36 @@ kind: ${kind}
 metadata: {name: reader, namespace: network}
 spec:
   ${path.split('.').slice(1, -1).join(': {')}: {name: token}${'}'.repeat(path.split('.').length - 3)}`;
-    const out = runOk(resourceList([externalSecret('token', { namespace: 'network' }), reader]), {
-      ordering: 'none',
-    });
+    const out = runFlux([externalSecret('token', { namespace: 'network' }), reader]);
     expect(rulesOf(out.stdout, 'secret-reader').map((r) => (r.field as Obj)?.path)).toEqual([path]);
     expect(rulesOf(out.stdout, 'unread-source')).toEqual([]);
+  });
+
+  // bjw-s/home-ops@143c271bba kubernetes/main/apps/home-automation/zigbee2mqtt/app reads one
+  // Secret in four env entries; app-template releases read it in a container and an init
+  // container (ishioni/homelab-ops@0268d322d selfhosted/vaultwarden/app): one info per Secret.
+  it('helm-release-reads is one info per Secret, at the first place it is read', () => {
+    const values = `controllers:
+  main:
+    initContainers:
+      init-db:
+        envFrom:
+          - secretRef: {name: app-secret}
+    containers:
+      app:
+        env:
+          USER: {valueFrom: {secretKeyRef: {name: app-secret, key: user}}}
+          PASSWORD: {valueFrom: {secretKeyRef: {name: app-secret, key: password}}}`;
+    const out = runFlux([
+      externalSecret('app', { namespace: 'network', target: 'app-secret' }),
+      helmRelease('app', values),
+    ]);
+    const reads = rulesOf(out.stdout, 'helm-release-reads');
+    expect(reads.map((r) => [r.message, (r.field as Obj)?.path])).toEqual([
+      [
+        'its release reads Secret app-secret of ExternalSecret network/app at 3 places, the first named here',
+        'spec.values.controllers.main.initContainers.init-db.envFrom[0].secretRef.name',
+      ],
+    ]);
   });
 });
