@@ -173,7 +173,7 @@ export const kindNearMiss: Lint = {
         why.some((w) => w.startsWith('its kind')) ? 'kind' : 'apiVersion',
       );
     }
-    for (const { why, known, items } of unservedGroups.values()) {
+    for (const [key, { why, known, items }] of unservedGroups) {
       const [first] = items as [Resource];
       const fix = `but ${why}. Set apiVersion: ${known.apiVersion}`;
       report(
@@ -183,6 +183,8 @@ export const kindNearMiss: Lint = {
           : `${items.length} ${known.kind}s (${nameList(items.map(describe))}) use ${first.apiVersion}: ` +
               `they are read as ${known.kind}s, ${fix}`,
         'apiVersion',
+        // Its message counts and names a first member: impact compares the group instead.
+        { key, members: items },
       );
     }
   },
