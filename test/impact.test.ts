@@ -605,4 +605,14 @@ describe('grouped findings across the sides', () => {
     expect(found).toHaveLength(1);
     expect(found[0]).toContain('3 ExternalSecrets');
   });
+
+  // kind-near-miss folds the ExternalSecrets at one unserved version likewise.
+  it('a folded kind-near-miss that loses a member is not new', () => {
+    const old = (docs: string[]) =>
+      docs.map((d) => d.replace('external-secrets.io/v1\n', 'external-secrets.io/v1beta1\n'));
+    expect(newLints(old(base), old(one('a')))).toEqual([]);
+    expect(newLints(old(base), old([...base, ...one('c')])).join('\n')).toContain(
+      '3 ExternalSecrets (ExternalSecret shop/a, ExternalSecret shop/b and ExternalSecret shop/c) use',
+    );
+  });
 });

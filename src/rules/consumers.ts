@@ -151,6 +151,12 @@ function helmConsumer(
   results: Result[],
 ): ConsumingTemplate | undefined {
   const consumed = new Map<SecretSource, KeySet>();
+  // One info per Secret, at the first place it is read: charts read one Secret in many env
+  // entries and in init containers (four times in a real zigbee2mqtt release).
+  const noted = new Map<
+    string,
+    { field: string; text: string; substituted: Set<string>; at: number }
+  >();
   for (const read of helmReads(resource)) {
     const sources = producers.producing(read.kind, read.namespace, read.name);
     if (!sources) continue;
@@ -159,9 +165,23 @@ function helmConsumer(
       const prior = consumed.get(source);
       consumed.set(source, prior ? unionKeys(prior, read.keys) : read.keys);
     }
-    const via = read.substituted.length > 0 ? ` (${read.substituted.join(', ')} substituted)` : '';
-    const message = `its release reads ${read.kind} ${read.name} of ${listNames(sources)}${via}`;
-    results.push(resourceResult(helmReleaseRead, resource, message, { path: read.field }));
+    const key = `${read.kind}\u0000${read.namespace ?? ''}\u0000${read.name}`;
+    const note = noted.get(key) ?? {
+      field: read.field,
+      text: `its release reads ${read.kind} ${read.name} of ${listNames(sources)}`,
+      substituted: new Set<string>(),
+      at: 0,
+    };
+    for (const builtIn of read.substituted) note.substituted.add(builtIn);
+    note.at += 1;
+    noted.set(key, note);
+  }
+  for (const { field, text, substituted, at } of noted.values()) {
+    const via = substituted.size > 0 ? ` (${[...substituted].join(', ')} substituted)` : '';
+    const places = at > 1 ? ` at ${at} places, the first named here` : '';
+    results.push(
+      resourceResult(helmReleaseRead, resource, `${text}${via}${places}`, { path: field }),
+    );
   }
   if (consumed.size === 0) return undefined;
   if (optedOut(resource.annotations, ['metadata'])) {

@@ -221,20 +221,31 @@ function pinFix(pins: ReadonlySet<Pin>, their: string): string {
   return pin ? `${pin}; ${find}` : find;
 }
 
-function unpinnedMessage({ advice, store, members, reasons, pins }: Group): string {
-  const fix =
-    advice === 'pin'
-      ? pinFix(pins, members.length > 1 ? 'their' : 'its')
-      : 'for a generator, refreshPolicy OnChange or refreshInterval 0 if a value made once will do (a short-lived token must rotate: read it from a volume, which the kubelet updates)';
-  const tail = `: ${fix}, or set unpinnedVersionSeverity to info or off`;
+/** The providers that reject a version, and how many ignore one, as advice names them. */
+const providersBy = (what: string) => [...unpinnable].filter(([, does]) => does === what);
+const rejecting = nameList(providersBy(rejects).map(([provider]) => provider));
+const ignoring = providersBy(ignores).length;
+
+function unpinnedMessage({ advice, store, storeResource, members, reasons, pins }: Group): string {
+  // A store kind other than ESO's two is text of the input: not repeated.
+  const known = store?.name && storeKinds.some((k) => k.kind === store.kind);
+  const pin = pinFix(pins, members.length > 1 ? 'their' : 'its');
+  const severity = 'set unpinnedVersionSeverity to info or off';
+  // In a Flux or Argo CD repository the store often lives in another directory: its provider is
+  // not known, and pinning would break the sync of a provider that rejects a version.
+  const tail =
+    advice !== 'pin'
+      ? `: for a generator, refreshPolicy OnChange or refreshInterval 0 if a value made once will do (a short-lived token must rotate: read it from a volume, which the kubelet updates), or ${severity}`
+      : known && !storeResource && (pins.has('remoteRef') || pins.has('extract'))
+        ? `: the input has no ${store.kind} ${store.name}: if its provider can pin, ${pin}; ` +
+          `${rejecting} reject a version (the sync fails) and ${ignoring} other providers ignore it: for those, ${severity}`
+        : `: ${pin}, or ${severity}`;
   const [first] = members as [Resource];
   const own = reasons.get(first) as string[];
   if (members.length === 1) {
     return `the checksum of ${describe(first)} cannot follow a rotation of the remote value (${shownReasons(own)})${tail}`;
   }
   const total = [...reasons.values()].reduce((n, list) => n + list.length, 0);
-  // A store kind other than ESO's two is text of the input: not repeated.
-  const known = store?.name && storeKinds.some((k) => k.kind === store.kind);
   const from = known ? ` reading ${store.kind} ${store.name}` : '';
   return (
     `the checksums of ${names(members, from)} cannot follow ` +

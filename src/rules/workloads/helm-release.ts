@@ -127,19 +127,21 @@ export function helmReads(resource: Resource): HelmRead[] {
 }
 
 /**
- * Every mapping under an `annotations` key in spec.values, with the path to the mapping holding
- * it: charts write such annotations on what they render (for the double-restart lint).
+ * Every mapping under an `annotations` key in spec.values, or a key ending in `Annotations`
+ * (`podAnnotations`, `deploymentAnnotations`: external-dns, gatus and most charts), with the path
+ * to that mapping: charts write such annotations on what they render (for the double-restart
+ * lint; Reloader reads the workload's and, failing those, the pod template's).
  */
 export function valuesAnnotations(
   resource: Resource,
-): { metadata: Keys; annotations: Record<string, Json> }[] {
-  const found: { metadata: Keys; annotations: Record<string, Json> }[] = [];
+): { at: Keys; annotations: Record<string, Json> }[] {
+  const found: { at: Keys; annotations: Record<string, Json> }[] = [];
   // Mappings only: charts take pod annotations from mappings of options, not from lists.
   const visit = (node: Json | undefined, trail: string[]) => {
     if (!isObject(node)) return;
     for (const [key, child] of Object.entries(node)) {
-      if (key === 'annotations' && isObject(child))
-        found.push({ metadata: trail, annotations: child });
+      if ((key === 'annotations' || key.endsWith('Annotations')) && isObject(child))
+        found.push({ at: [...trail, key], annotations: child });
       visit(child, [...trail, key]);
     }
   };

@@ -35,6 +35,10 @@ export const valueReferences: readonly ValueReference[] = [
   { kind: 'Secret', tail: 'existingSecret' },
   { kind: 'Secret', tail: 'existingSecretName' },
   { kind: 'ConfigMap', tail: 'existingConfigMap' },
+  // Charts' own keys, mounted as a volume: democratic-csi's driver config, 1Password Connect's
+  // credentials file (docs/helm-release.md has the chart files read).
+  { kind: 'Secret', tail: 'existingConfigSecret' },
+  { kind: 'Secret', tail: 'connect.credentialsName', keyField: 'credentialsKey' },
 ];
 
 const tails: readonly Path[] = valueReferences.map((r) => parsePath(r.tail));

@@ -253,6 +253,39 @@ const persistentVolume: ReaderField[] = rows(
   ].map((ref) => `spec.csi.${ref}.name`),
 );
 
+// Flux's own readers, all `meta.LocalObjectReference` in the resource's namespace:
+// fluxcd/notification-controller @ 2e46958a, api/v1/receiver_types.go and
+// api/v1beta3/provider_types.go; fluxcd/source-controller @ 39b711b1, api/v1/
+// {gitrepository,ocirepository,ociverification,helmrepository,bucket}_types.go.
+const flux: ReaderField[] = [
+  ...rows('notification.toolkit.fluxcd.io', own('Receiver'), ['spec.secretRef.name']),
+  ...rows('notification.toolkit.fluxcd.io', own('Provider'), [
+    'spec.secretRef.name',
+    'spec.certSecretRef.name',
+    'spec.proxySecretRef.name',
+  ]),
+  ...rows('source.toolkit.fluxcd.io', own('GitRepository'), [
+    'spec.secretRef.name',
+    'spec.proxySecretRef.name',
+    'spec.verify.secretRef.name',
+  ]),
+  ...rows('source.toolkit.fluxcd.io', own('OCIRepository'), [
+    'spec.secretRef.name',
+    'spec.certSecretRef.name',
+    'spec.proxySecretRef.name',
+    'spec.verify.secretRef.name',
+  ]),
+  ...rows('source.toolkit.fluxcd.io', own('HelmRepository'), [
+    'spec.secretRef.name',
+    'spec.certSecretRef.name',
+  ]),
+  ...rows('source.toolkit.fluxcd.io', own('Bucket'), [
+    'spec.secretRef.name',
+    'spec.certSecretRef.name',
+    'spec.proxySecretRef.name',
+  ]),
+];
+
 /** The built-in table, in the order docs/secret-readers.md renders it. */
 export const readerFields: readonly ReaderField[] = [
   ...esoGenerators,
@@ -263,6 +296,7 @@ export const readerFields: readonly ReaderField[] = [
   ...certManager,
   ...crossplane,
   ...persistentVolume,
+  ...flux,
 ];
 
 const readerKinds: ReadonlySet<string> = new Set(readerFields.map((f) => f.kind));
