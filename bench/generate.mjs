@@ -66,35 +66,92 @@ const ES_API = 'external-secrets.io/v1';
 
 export const itemId = (kind, ns, name) => `${kind}/${ns ?? ''}/${name}`;
 
+const WORKLOADS = (share) => [
+  ['Deployment', share * 0.6],
+  ['StatefulSet', share * 0.15],
+  ['CronJob', share * 0.1],
+  ['Job', share * 0.15],
+];
+const STORES = [
+  ['SecretStore', 0.005],
+  ['ClusterSecretStore', 0.002],
+];
+
+/** ExternalSecrets in the share `es`, a few stores, lean workloads for the rest. */
+function sourceDense(es, more) {
+  return {
+    plan: [['ExternalSecret', es], ...STORES, ...WORKLOADS(1 - es - 0.007)],
+    fill: 'Deployment',
+    namespaces: (n) => Math.max(3, Math.round(n / 250)),
+    lean: true,
+    ...more,
+  };
+}
+
 /**
- * Generate n items (item 0 is a Kptfile). Returns
+ * The shapes of package the bench runs (issue #24): each is the kinds in their proportions, the
+ * kind that fills up to N, how many namespaces, and how a workload references Secrets
+ * (`refs`: how many, `own`: the share that names an ExternalSecret's Secret of its namespace, the
+ * rest an ordinary Secret; `styles`: which reference styles; `distinct`: no name twice in a pod;
+ * `lean`: one container with its references and image only, as in the issue's 4.5 MB of 10k items).
+ * `mixed` is the original shape, its draws unchanged: the same seed gives the same bytes as before.
+ */
+export const SHAPES = {
+  // Few sources among many kinds: 15 % ExternalSecrets, a quarter of items no workload.
+  mixed: {
+    plan: [
+      ['ExternalSecret', 0.15],
+      ['SecretStore', 0.015],
+      ['ClusterSecretStore', 0.005],
+      ['Deployment', 0.25],
+      ['StatefulSet', 0.08],
+      ['CronJob', 0.06],
+      ['Job', 0.06],
+      ['ConfigMap', 0.14],
+      ['Service', 0.14],
+      ['ServiceAccount', 0.04],
+      ['Secret', 0.03],
+    ],
+    fill: 'Ingress',
+    namespaces: (n) => Math.max(3, Math.round(n / 250)),
+  },
+  // One item in six an ExternalSecret, the rest workloads reading them (1–3 references each).
+  dense: sourceDense(1 / 6, { refs: (r) => r.int(1, 3), own: 0.9 }),
+  // One source read by many consumers: one ExternalSecret in 500 items, ≈500 workloads on each.
+  'fan-out': sourceDense(0.002, {
+    namespaces: (n) => Math.max(1, Math.round(n / 2500)),
+    refs: (r) => r.int(1, 2),
+    own: 0.95,
+  }),
+  // Many sources per consumer: 20 envFrom / secretKeyRef references in every pod, a fifth of the
+  // items ExternalSecrets.
+  'fan-in': sourceDense(0.2, {
+    refs: () => 20,
+    own: 0.95,
+    styles: ['env', 'envFlow', 'envFrom'],
+    distinct: true,
+  }),
+};
+
+/**
+ * Generate n items (item 0 is a Kptfile) of one shape (SHAPES). Returns
  * { items, expected: { checksum: Set<id>, syncWave: Map<id, wave string>, podTemplates } }
  * where each item is { id, kind, file, index, render(kpt) } and render(true) adds kpt annotations.
  */
-export function generate(n, seed = 1) {
+export function generate(n, seed = 1, shapeName = 'mixed') {
+  const shape = SHAPES[shapeName];
+  if (!shape) throw new Error(`unknown shape ${shapeName}: one of ${Object.keys(SHAPES)}`);
   const r = rng(seed);
-  const nsCount = Math.max(3, Math.round(n / 250));
+  const nsCount = shape.namespaces(n);
   const namespaces = Array.from({ length: nsCount }, (_, i) =>
     i < TEAMS.length ? TEAMS[i] : `${TEAMS[i % TEAMS.length]}-${Math.floor(i / TEAMS.length)}`,
   );
 
   // Kinds in the requested proportions, shuffled (item 0 stays the Kptfile).
-  const plan = [
-    ['ExternalSecret', 0.15],
-    ['SecretStore', 0.015],
-    ['ClusterSecretStore', 0.005],
-    ['Deployment', 0.25],
-    ['StatefulSet', 0.08],
-    ['CronJob', 0.06],
-    ['Job', 0.06],
-    ['ConfigMap', 0.14],
-    ['Service', 0.14],
-    ['ServiceAccount', 0.04],
-    ['Secret', 0.03],
-  ];
   const kinds = [];
-  for (const [k, p] of plan) for (let i = 0; i < Math.max(1, Math.round(p * n)); i++) kinds.push(k);
-  while (kinds.length < n - 1) kinds.push('Ingress');
+  for (const [k, p] of shape.plan)
+    for (let i = 0; i < Math.max(1, Math.round(p * n)); i++) kinds.push(k);
+  while (kinds.length < n - 1) kinds.push(shape.fill);
   kinds.length = n - 1;
   for (let i = kinds.length - 1; i > 0; i--) {
     const j = Math.floor(r.next() * (i + 1));
@@ -139,7 +196,18 @@ export function generate(n, seed = 1) {
   const keyedReads = []; // [namespace, reads] of each workload
   const items = meta.map((m) => {
     const builder = BUILDERS[m.kind];
-    const ctx = { r, m, produced, decoys, plain, stores, clusterStores, producedSets, namespaces };
+    const ctx = {
+      r,
+      m,
+      shape,
+      produced,
+      decoys,
+      plain,
+      stores,
+      clusterStores,
+      producedSets,
+      namespaces,
+    };
     const built = builder(ctx);
     const id = itemId(m.kind, m.ns, m.name);
     if (built.checksum) expected.checksum.add(id);
@@ -589,11 +657,19 @@ const BUILDERS = {
 };
 
 function workload(ctx) {
-  const { r, m, produced, decoys, plain, producedSets, namespaces } = ctx;
+  const { r, m, shape, produced, decoys, plain, producedSets, namespaces } = ctx;
   const pool = (ns) => produced.get(ns) ?? [];
   const quote = (s) => (r.chance(0.7) ? s : r.chance(0.66) ? dq(s) : sq(s));
-  const secretName = () => {
+  // distinct: consecutive names of the namespace's pool from a drawn start (no name twice).
+  const start = shape.distinct ? r.int(0, 1 << 20) : 0;
+  const secretName = (k) => {
     const t = r.next();
+    if (shape.own !== undefined) {
+      const own = pool(m.ns);
+      if (t >= shape.own || !own.length)
+        return plain.get(m.ns).length ? r.pick(plain.get(m.ns)) : `legacy-${m.i}-${k}`;
+      return shape.distinct ? own[(start + k) % own.length] : r.pick(own);
+    }
     const src =
       t < 0.5
         ? pool(m.ns)
@@ -628,19 +704,21 @@ function workload(ctx) {
     });
     return M(key, path);
   };
-  const nRefs = r.chance(0.15) ? 0 : r.int(1, 4);
+  const nRefs = shape.refs ? shape.refs(r) : r.chance(0.15) ? 0 : r.int(1, 4);
   const c = (where) => {
     containers[where] ??= { env: [], envFrom: [], mounts: [] };
     return containers[where];
   };
   c('main');
-  if (r.chance(0.1)) c('init');
-  if (r.chance(0.1)) c('sidecar');
+  if (!shape.lean && r.chance(0.1)) c('init');
+  if (!shape.lean && r.chance(0.1)) c('sidecar');
   for (let k = 0; k < nRefs; k++) {
-    const name = secretName();
+    const name = secretName(k);
     refs.push(name);
-    const ct = c(r.chance(0.15) ? 'init' : r.chance(0.1) ? 'sidecar' : 'main');
-    const style = r.pick(['env', 'envFlow', 'envFrom', 'volume', 'projected']);
+    const ct = shape.lean
+      ? c('main')
+      : c(r.chance(0.15) ? 'init' : r.chance(0.1) ? 'sidecar' : 'main');
+    const style = r.pick(shape.styles ?? ['env', 'envFlow', 'envFrom', 'volume', 'projected']);
     const q = quote(name);
     if (style === 'env') {
       const key = ['key', 'password'];
@@ -706,7 +784,7 @@ function workload(ctx) {
   const checksum = refs.some((n) => producedSets.get(m.ns).has(n));
 
   // Distractors: ConfigMap references that reuse ExternalSecret-produced names.
-  if (r.chance(0.4)) {
+  if (!shape.lean && r.chance(0.4)) {
     const trap = pool(m.ns).length ? r.pick(pool(m.ns)) : `${m.app}-config`;
     const main = c('main');
     main.env.push(
@@ -720,38 +798,49 @@ function workload(ctx) {
     main.mounts.push(M(['name', 'config'], ['mountPath', '/etc/config']));
   }
 
-  const container = (name, ct, i) =>
+  // lean: the container as a small generated manifest has it, its references and image only.
+  const leanContainer = (name, ct) =>
     M(
       ['name', name],
-      [
-        'image',
-        i === 0
-          ? `registry.example.com/${m.ns}/${name}:v1.${r.int(0, 40)}.${r.int(0, 9)}`
-          : dq(`busybox:1.36`),
-        i === 0 && 'pinned by renovate',
-      ],
-      i === 1 && ['command', '["/bin/migrate", "--up"]'],
-      i === 0 && r.chance(0.5) && ['ports', S(M(['containerPort', '8080'], ['name', 'http']))],
-      [
-        'env',
-        S(
-          M(['name', 'LOG_LEVEL'], ['value', dq('info')]),
-          r.chance(0.3) &&
-            M(
-              ['name', 'POD_NAMESPACE'],
-              ['valueFrom', M(['fieldRef', M(['fieldPath', 'metadata.namespace'])])],
-            ),
-          ...ct.env,
-        ),
-      ],
+      ['image', `registry.example.com/${m.ns}/${name}:v1`],
+      ct.env.length > 0 && ['env', S(...ct.env)],
       ct.envFrom.length > 0 && ['envFrom', S(...ct.envFrom)],
-      i === 0 && ['resources', '{limits: {cpu: 500m, memory: 256Mi}}'],
       ct.mounts.length > 0 && ['volumeMounts', S(...ct.mounts)],
     );
+  const container = (name, ct, i) =>
+    shape.lean
+      ? leanContainer(name, ct)
+      : M(
+          ['name', name],
+          [
+            'image',
+            i === 0
+              ? `registry.example.com/${m.ns}/${name}:v1.${r.int(0, 40)}.${r.int(0, 9)}`
+              : dq(`busybox:1.36`),
+            i === 0 && 'pinned by renovate',
+          ],
+          i === 1 && ['command', '["/bin/migrate", "--up"]'],
+          i === 0 && r.chance(0.5) && ['ports', S(M(['containerPort', '8080'], ['name', 'http']))],
+          [
+            'env',
+            S(
+              M(['name', 'LOG_LEVEL'], ['value', dq('info')]),
+              r.chance(0.3) &&
+                M(
+                  ['name', 'POD_NAMESPACE'],
+                  ['valueFrom', M(['fieldRef', M(['fieldPath', 'metadata.namespace'])])],
+                ),
+              ...ct.env,
+            ),
+          ],
+          ct.envFrom.length > 0 && ['envFrom', S(...ct.envFrom)],
+          i === 0 && ['resources', '{limits: {cpu: 500m, memory: 256Mi}}'],
+          ct.mounts.length > 0 && ['volumeMounts', S(...ct.mounts)],
+        );
 
   const isJob = m.kind === 'Job' || m.kind === 'CronJob';
   const podAnnos = [];
-  if (r.chance(0.4))
+  if (!shape.lean && r.chance(0.4))
     podAnnos.push(['prometheus.io/scrape', dq('true')], ['prometheus.io/port', sq('9090')]);
   // A previous run's value (e.g. committed after kpt fn render) must be replaced, not duplicated.
   if (checksum && r.chance(0.1)) podAnnos.push(['checksum/external-secrets', dq('0'.repeat(64))]);
@@ -766,7 +855,7 @@ function workload(ctx) {
     'spec',
     M(
       ['serviceAccountName', m.app],
-      ['securityContext', '{runAsNonRoot: true, fsGroup: 2000}'],
+      !shape.lean && ['securityContext', '{runAsNonRoot: true, fsGroup: 2000}'],
       containers.init && ['initContainers', S(container('migrate', containers.init, 1))],
       [
         'containers',

@@ -65,6 +65,8 @@ export function impactCli(
   const report = reportFlags(parsed.lists, format);
   if (typeof report === 'string') return failure(report);
   const sides: SideInput[] = [];
+  /** Every file read, to never write the full report over one. */
+  const inputs = fnConfig ? [path.resolve(cwd, fnConfig.path)] : [];
   let skipped = '';
   for (const [label, given] of [
     ['BASE', positional[0]],
@@ -73,9 +75,18 @@ export function impactCli(
     const side = readSide(label, given as string, cwd, excludes);
     if (typeof side === 'string') return failure(side);
     sides.push(side);
+    inputs.push(...side.files);
     for (const file of side.skipped) {
       skipped += `info: impact: ${label} ${file} skipped: no Kubernetes manifest in it (no document has apiVersion and kind)\n`;
     }
+  }
+  if (
+    report.fullReport !== undefined &&
+    overwritesInput(path.resolve(cwd, report.fullReport), inputs)
+  ) {
+    return failure(
+      `--output-full ${report.fullReport} is a file the run reads (BASE, HEAD or --fn-config): refused, it would be overwritten`,
+    );
   }
   const [base, head] = sides as [SideInput, SideInput];
   planning?.(Math.max(base.text.length, head.text.length));
@@ -86,6 +97,13 @@ export function impactCli(
     ...(fnConfig ? { fnConfig } : {}),
     ...report,
   });
+  // The summary and the cut line always stay: with a small cap and a long FILE they alone can
+  // exceed it, and a comment over the cap is one GitHub refuses.
+  if (report.maxChars !== undefined && out.exitCode === 0 && out.stdout.length > report.maxChars) {
+    return failure(
+      `--max-chars ${report.maxChars} leaves no room for the summary and the line saying where the full report is: they take ${out.stdout.length} characters`,
+    );
+  }
   if (report.fullReport !== undefined && full !== undefined && out.exitCode === 0) {
     try {
       writeFileSync(path.resolve(cwd, report.fullReport), full);
@@ -94,6 +112,27 @@ export function impactCli(
     }
   }
   return { ...out, stderr: skipped + out.stderr };
+}
+
+/**
+ * Whether writing `target` would replace one of the files read (named another way, or through a
+ * link): CI may pass the report's path from a variable, and a typo must not destroy a manifest.
+ * Real paths are compared only when the target exists: a file that does not is no input.
+ */
+function overwritesInput(target: string, inputs: readonly string[]): boolean {
+  let real: string;
+  try {
+    real = realpathSync(target);
+  } catch {
+    return false;
+  }
+  return inputs.some((file) => {
+    try {
+      return realpathSync(file) === real;
+    } catch {
+      return false;
+    }
+  });
 }
 
 /**
@@ -143,7 +182,7 @@ export function readSide(
   given: string,
   cwd: string,
   excludes: readonly string[] = [],
-): (SideInput & { skipped: string[] }) | string {
+): (SideInput & { skipped: string[]; files: string[] }) | string {
   const full = path.resolve(cwd, given);
   const shown = (file: string) => {
     const relative = path.relative(cwd, file);
@@ -199,7 +238,8 @@ export function readSide(
   if (origins.length === 0 && skipped.length > 0) {
     return `${label} ${given}: no Kubernetes manifest in the directory (${skipped.length} YAML files without apiVersion and kind)`;
   }
-  return { label: `${label} ${given}`, text, origins, skipped };
+  const read = files.map((f) => f.read);
+  return { label: `${label} ${given}`, text, origins, skipped, files: read };
 }
 
 /**

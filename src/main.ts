@@ -151,8 +151,8 @@ const largeInput = 1 << 20;
  * at run time. Only for large inputs: loading node:v8 costs ≈5 ms.
  * - The young generation stays at its first size (`--semi-space-growth-factor=1`): V8 grows it
  *   (to 2 × 16 MB) while most of what survives a scavenge stays, and what survives here is the
- *   parsed items, which do stay: the growth buys resident memory only (≈20 MB on a 10k-item
- *   input), no speed (measured).
+ *   parsed items, which do stay: the growth buys resident memory only (20–25 MiB on 10k items),
+ *   no speed, on every bench shape but fan-in (ARCHITECTURE.md, GC settings: the numbers).
  * - The optimising compiler does not inline (`--no-turbo-inlining`): inlined graphs are large,
  *   their memory is malloc'd on compiler threads and stays resident, and this short batch run
  *   does not gain from them (measured on 10k items: ≈6 MB less peak RSS, CPU time the same or

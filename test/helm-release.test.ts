@@ -14,11 +14,12 @@ import { ruleCatalog } from '../src/rules/rule-table.js';
 import {
   helmReads,
   patchedKinds,
+  patchText,
   postRendererEntry,
   releaseName,
 } from '../src/rules/workloads/helm-release.js';
 import { substitute, valueReads } from '../src/rules/workloads/helm-values.js';
-import { run } from '../src/run.js';
+import { plan, run } from '../src/run.js';
 import {
   externalSecret,
   find,
@@ -123,6 +124,20 @@ describe('what a HelmRelease reads', () => {
     ]);
   });
 });
+
+/** The release with an entry of the user's and ours with a stale checksum, as an earlier run left it. */
+const withStaleEntry = () => {
+  const stale = dump(
+    {
+      postRenderers: [
+        { kustomize: { images: [{ name: 'web', newTag: '2' }] } },
+        postRendererEntry(new Map([['checksum/external-secrets', 'stale']])),
+      ],
+    },
+    { lineWidth: -1 },
+  );
+  return resourceList([es, helmRelease('web', `${appTemplate('web-secret')}\n${stale}`)]);
+};
 
 describe('a HelmRelease through run()', () => {
   it('is a consumer: an info naming the values path, ordered after its source', () => {
@@ -263,21 +278,14 @@ ${appTemplate('{{ .Release.Namespace }}-{{ .Release.Name }}').replace(/^/gm, '  
       (r) => (r.tags as Obj)?.rule === 'target-name-unsafe',
     );
     expect(unsafe.map((r) => r.message)).toEqual([
-      expect.stringContaining('HelmRelease shop/web reads its Secret by name through Helm values'),
+      expect.stringMatching(
+        /^ExternalSecret shop\/web-secret: not renamed: HelmRelease shop\/web reads its Secret by name \(spec\.values\..*\) through Helm values, which targetNames: hashed cannot rewrite$/,
+      ),
     ]);
   });
 
   it('our post-renderer entry is found by its marker and updated in place; yours are kept', () => {
-    const stale = dump(
-      {
-        postRenderers: [
-          { kustomize: { images: [{ name: 'web', newTag: '2' }] } },
-          postRendererEntry(new Map([['checksum/external-secrets', 'stale']])),
-        ],
-      },
-      { lineWidth: -1 },
-    );
-    const input = resourceList([es, helmRelease('web', `${appTemplate('web-secret')}\n${stale}`)]);
+    const input = withStaleEntry();
     const out = runOk(input);
     const hr = find(itemsOf(out.stdout), 'HelmRelease', 'web') as {
       spec: { postRenderers: Obj[] };
@@ -292,6 +300,86 @@ ${appTemplate('{{ .Release.Namespace }}-{{ .Release.Name }}').replace(/^/gm, '  
       expect(patch).toMatch(/"checksum\/external-secrets": "[0-9a-f]{64}"/);
     }
     expect(runOk(out.stdout).stdout).toBe(out.stdout);
+  });
+
+  it('the checksum is named where a reader finds it: the first patch of our entry, in results and plan', () => {
+    // Was `spec.postRenderers[checksum/external-secrets]`, a path nothing in the release has.
+    const own = dump({
+      postRenderers: [{ kustomize: { images: [{ name: 'web', newTag: '2' }] } }],
+    });
+    const input = resourceList([es, helmRelease('web', `${appTemplate('web-secret')}\n${own}`)]);
+    const expected = 'spec.postRenderers[1].kustomize.patches[0].patch';
+    const out = runOk(input).stdout;
+    const infos = resultsOf(out).filter((r) => (r.tags as Obj)?.rule === 'checksum');
+    expect(infos.map((r) => [(r.field as Obj).path, r.message])).toEqual([
+      [
+        expected,
+        'checksum of ExternalSecret shop/web-secret, in each patch of the post-renderer entry',
+      ],
+    ]);
+    const value = ((infos[0] as Obj).field as Obj).proposedValue as string;
+    const hr = find(itemsOf(out), 'HelmRelease', 'web') as {
+      spec: { postRenderers: { kustomize: { patches: { patch: string }[] } }[] };
+    };
+    expect(hr.spec.postRenderers[1]?.kustomize.patches[0]?.patch).toContain(value);
+    // The same name once the entry is there, and in plan's JSON.
+    const again = resultsOf(runOk(out).stdout).filter((r) => (r.tags as Obj)?.rule === 'checksum');
+    expect(again.map((r) => (r.field as Obj).path)).toEqual([expected]);
+    const planned = JSON.parse(plan(input, { format: 'json' }).stdout) as {
+      checksums: { field: string }[];
+    };
+    expect(planned.checksums.map((c) => c.field)).toEqual([expected]);
+  });
+
+  it('moved to a values path: our old post-renderer entry is kept updated, with a warning to remove it', () => {
+    // On main the entry kept its old checksum, which Flux applies after the chart: the pods'
+    // annotation stayed at that value, whatever the values path said, and nothing rolled.
+    const settings = { helmReleaseChecksumPath: 'app-template=defaultPodOptions.annotations' };
+    const input = withStaleEntry();
+    const out = runOk(input, settings).stdout;
+    const hr = find(itemsOf(out), 'HelmRelease', 'web') as {
+      spec: { values: Obj; postRenderers: { kustomize: { patches: { patch: string }[] } }[] };
+    };
+    const value = ((hr.spec.values.defaultPodOptions as Obj).annotations as Obj)[
+      'checksum/external-secrets'
+    ] as string;
+    expect(value).toMatch(/^[0-9a-f]{64}$/);
+    const same = new Map([['checksum/external-secrets', value]]);
+    expect(hr.spec.postRenderers[1]?.kustomize.patches.map((p) => p.patch)).toEqual(
+      patchedKinds.map((kind) => patchText(kind, same)),
+    );
+    const leftover = resultsOf(out).filter(
+      (r) => (r.tags as Obj)?.rule === 'post-renderer-leftover',
+    );
+    expect(leftover.map((r) => [r.severity, (r.field as Obj).path])).toEqual([
+      ['warning', 'spec.postRenderers[1]'],
+    ]);
+    expect(String(leftover[0]?.message)).toMatch(/remove the entry$/);
+    expect(runOk(out, settings).stdout).toBe(out);
+    // What Flux does with it: the chart's pod annotation (the values path's), then the entry.
+    const dir = mkdtempSync(join(tmpdir(), 'helm-leftover-'));
+    try {
+      const deployment = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  template:
+    metadata:
+      annotations: {checksum/external-secrets: "${value}"}
+    spec: {containers: [{name: web, image: web:1}]}
+`;
+      writeFileSync(join(dir, 'rendered.yaml'), deployment);
+      const patches = postRendererEntry(same).kustomize.patches;
+      writeFileSync(
+        join(dir, 'kustomization.yaml'),
+        dump({ resources: ['rendered.yaml'], patches }),
+      );
+      const rendered = spawnSync('kubectl', ['kustomize', dir], { encoding: 'utf8' });
+      expect(rendered.stderr).toBe('');
+      expect(loadAll(rendered.stdout)).toEqual(loadAll(deployment));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('an entry of ours edited by hand is an error, not a second entry', () => {

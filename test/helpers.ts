@@ -178,3 +178,23 @@ export function findOnPath(command: string): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * Runs `f` and counts the elements every iteration of an array walks meanwhile (a spread, a
+ * for…of, Array.from): a cost bound, counted. A list copied to add one element (`[...list, x]`)
+ * walks n²/2 of them for n elements.
+ */
+export function elementsWalked(f: () => void): number {
+  let walked = 0;
+  const iterate = Array.prototype[Symbol.iterator];
+  Array.prototype[Symbol.iterator] = function (this: unknown[]) {
+    walked += this.length;
+    return iterate.call(this);
+  };
+  try {
+    f();
+  } finally {
+    Array.prototype[Symbol.iterator] = iterate;
+  }
+  return walked;
+}

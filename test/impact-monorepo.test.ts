@@ -2,13 +2,25 @@
 // reason), then folds each application in <details>; it is cut at --max-chars between blocks
 // with a last line saying where the full report is, which --output-full writes. The tree is
 // bench/monorepo.mjs's at 50 applications (the bench's is 500), so the test stays fast.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: the benchmark's generator is plain JavaScript, without types.
 import { writeMonorepo } from '../bench/monorepo.mjs';
 import { commentLimit, impactCli } from '../src/impact-cli.js';
+import type { Impact } from '../src/report/impact.js';
+import { impactReports } from '../src/report/impact-markdown.js';
+import { elementsWalked } from './helpers.js';
 
 let scratch: string;
 /** What the generator bumped at 50 applications: the report must say as much. */
@@ -130,6 +142,46 @@ describe('impact on a monorepo (50 applications, a directory each)', () => {
       'secret-rollout: impact: cannot write --output-full no/such/dir/full.md: no such file or directory\n',
     );
   });
+
+  it('refuses a cap that the summary and the cut line alone exceed, writing nothing', () => {
+    // The cut line names the file: a long path (CI's workspace) left the comment over the cap.
+    const dir = path.join('deep', ...Array.from({ length: 5 }, (_, i) => String(i).repeat(200)));
+    mkdirSync(path.join(scratch, dir), { recursive: true });
+    const file = path.join(dir, 'full.md');
+    const out = impact('--max-chars', '1000', '--output-full', file);
+    expect(out.stderr).toMatch(
+      /^secret-rollout: impact: --max-chars 1000 leaves no room for the summary and the line saying where the full report is: they take \d{4} characters\n$/,
+    );
+    expect(out.exitCode).toBe(1);
+    expect(out.stdout).toBe('');
+    expect(existsSync(path.join(scratch, file))).toBe(false);
+  });
+
+  it('never writes the full report over a file BASE or HEAD reads, named or through a link', () => {
+    const file = (name: string) => path.join(scratch, name);
+    const [read] = readdirSync(file('head/apps/app-000')).filter((f) => f.endsWith('.yaml'));
+    const inHead = `head/apps/app-000/${read}`;
+    const before = readFileSync(file(inHead), 'utf8');
+    symlinkSync(path.join('head/apps/app-000', read as string), file('report.md'));
+    mkdirSync(file('single'));
+    writeFileSync(file('single/head.yaml'), before);
+    writeFileSync(file('fn.yaml'), before);
+    for (const [args, target] of [
+      [['--output-full', inHead], inHead],
+      [['--output-full', `./head//apps/app-000/../app-000/${read}`], inHead],
+      [['--output-full', 'report.md'], inHead],
+      [['base', 'single/head.yaml', '--output-full', 'single/head.yaml'], 'single/head.yaml'],
+      [['base', 'head', '--fn-config', 'fn.yaml', '--output-full', 'fn.yaml'], 'fn.yaml'],
+    ] as const) {
+      const out = impactCli(args.length > 2 ? args : ['base', 'head', ...args], '9.9.9', scratch);
+      expect(out.stderr).toBe(
+        `secret-rollout: impact: --output-full ${args.at(-1)} is a file the run reads (BASE, HEAD or --fn-config): refused, it would be overwritten\n`,
+      );
+      expect(out.exitCode).toBe(1);
+      expect(out.stdout).toBe('');
+      expect(readFileSync(file(target), 'utf8')).toBe(before);
+    }
+  });
 });
 
 describe('what an application is', () => {
@@ -209,5 +261,53 @@ spec:
   it('a directory name is text in the HTML of <summary>: no tag, entity, mention or reference', () => {
     const md = tree({ 'a<img src=x>&@me#1/app.yaml': 'one', 'b/app.yaml': 'two' });
     expect(summaries(md)).toEqual(['a&#60;img src=x&#62;&#38;@\u200dme#\u200d1', '<code>b</code>']);
+  });
+});
+
+/** An impact of n workloads that restart because one ExternalSecret changed. */
+function manyRollouts(n: number): Impact {
+  const rollouts = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({
+      resource: { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'a', name: `d${i}` },
+      reasons: [
+        {
+          source: { apiVersion: 'external-secrets.io/v1', kind: 'ExternalSecret', name: 's' },
+          detail: 'data[a].remoteRef.version: "1" → "2"',
+        },
+      ],
+    }));
+  return {
+    rollouts: rollouts(n),
+    silentRotations: [],
+    unchangedSilentRotations: 0,
+    waves: [],
+    order: [],
+    added: [],
+    removed: [],
+    newLints: [],
+    lints: [],
+  } as unknown as Impact;
+}
+
+describe('the cap, whatever the report', () => {
+  it('is never passed, wherever the cut lands (a table row last, or a blank line)', () => {
+    const impact = manyRollouts(200);
+    for (let max = 1000; max < 1400; max++) {
+      const { comment } = impactReports(impact, {
+        applicationOf: () => 'apps/shop',
+        maxChars: max,
+      });
+      expect(comment.length).toBeLessThanOrEqual(max);
+    }
+  });
+});
+
+describe('cost of the markdown, counted', () => {
+  it('groups rollouts by application in linear work: 2,000 workloads of one application', () => {
+    const impact = manyRollouts(2000);
+    const walked = elementsWalked(() => {
+      impactReports(impact, { applicationOf: () => 'apps/shop', maxChars: 10_000_000 });
+    });
+    expect(walked).toBeLessThanOrEqual(20 * 2000);
   });
 });

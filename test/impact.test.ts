@@ -9,9 +9,10 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type * as Sarif from 'sarif';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { impactCli } from '../src/impact-cli.js';
+import { impact as impactOf } from '../src/impact-run.js';
 import { diff } from '../src/report/impact.js';
 import { impactMarkdown } from '../src/report/impact-markdown.js';
-import { repoRoot } from './helpers.js';
+import { externalSecret, repoRoot } from './helpers.js';
 
 const externalSecrets = (version: string, refresh = '1h') => `apiVersion: external-secrets.io/v1
 kind: ExternalSecret
@@ -564,5 +565,54 @@ describe('impact on hostile manifests', () => {
     );
     expect(messages.length).toBeGreaterThan(0);
     for (const text of messages) expect(text).not.toMatch(/(?<!\\)\[x/);
+  });
+});
+
+describe('grouped findings across the sides', () => {
+  // unpinned-version names every unpinned ExternalSecret on one store in one warning, whose
+  // message counts entries and names a first member: keyed by message, any change of the group
+  // made an old warning read as new.
+  const one = (name: string, extra = '') => [
+    externalSecret(name, { namespace: 'shop', extra }),
+    deployment(name, name),
+  ];
+  const newLints = (base: string[], head: string[]) => {
+    const side = (label: string, docs: string[]) => ({
+      label,
+      text: docs.join('---\n'),
+      origins: [],
+    });
+    const out = impactOf(side('BASE', base), side('HEAD', head), { format: 'markdown' });
+    expect(out.exitCode).toBe(0);
+    const lines = out.stdout.split('\n');
+    const at = lines.indexOf('#### New lints');
+    return at < 0 ? [] : lines.slice(at + 2).filter((l) => l.startsWith('- **'));
+  };
+  const base = [...one('a'), ...one('b')];
+  const unpinnedEntry = '  - secretKey: host\n    remoteRef: {key: db/a, property: host}\n';
+
+  it('a group whose message changes but names no new ExternalSecret is not new', () => {
+    // One more unpinned entry in a: "2 entries" becomes "3 entries".
+    expect(newLints(base, [...one('a', unpinnedEntry), ...one('b')])).toEqual([]);
+    // b gone: the plural message becomes the one-member form.
+    expect(newLints(base, one('a'))).toEqual([]);
+    // The same members in another order: another first member named.
+    expect(newLints(base, [...one('b'), ...one('a')])).toEqual([]);
+  });
+
+  it('a group that names an ExternalSecret the base did not is new', () => {
+    const found = newLints(base, [...base, ...one('c')]);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toContain('3 ExternalSecrets');
+  });
+
+  // kind-near-miss folds the ExternalSecrets at one unserved version likewise.
+  it('a folded kind-near-miss that loses a member is not new', () => {
+    const old = (docs: string[]) =>
+      docs.map((d) => d.replace('external-secrets.io/v1\n', 'external-secrets.io/v1beta1\n'));
+    expect(newLints(old(base), old(one('a')))).toEqual([]);
+    expect(newLints(old(base), old([...base, ...one('c')])).join('\n')).toContain(
+      '3 ExternalSecrets (ExternalSecret shop/a, ExternalSecret shop/b and ExternalSecret shop/c) use',
+    );
   });
 });

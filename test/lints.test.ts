@@ -124,7 +124,7 @@ describe('lints', () => {
       // The fix names the field that pins an extract (main said remoteRef.version, which it has not).
       lint: 'unpinned version (extract)',
       pattern:
-        /dataFrom\[0\]\.extract has no fixed version\): pin dataFrom\[\]\.extract\.version so that/,
+        /dataFrom\[0\]\.extract has no fixed version\): the input has no ClusterSecretStore vault: if its provider can pin, pin dataFrom\[\]\.extract\.version so that/,
       fires: [
         pinned('db', '  dataFrom:\n  - extract: {key: db}\n'),
         deployment('app', envFrom('db')),
@@ -328,7 +328,7 @@ describe('unpinned version, per store', () => {
       'mixed',
       '  dataFrom:\n  - find: {name: {regexp: "^db-"}}\n  - extract: {key: db}\n',
     ).replace('      version: "1"\n', '');
-    const [found] = messages([store('aws', 'aws'), mixed, deployment('app', envFrom('mixed'))]);
+    const [found] = messages([store('vault', 'vault'), mixed, deployment('app', envFrom('mixed'))]);
     expect(found?.message).toMatch(
       /: pin remoteRef\.version and dataFrom\[\]\.extract\.version so that a new version rolls its consumers; dataFrom\[\]\.find cannot be pinned: name its keys in data\[\] or dataFrom\[\]\.extract with a version, or set unpinnedVersionSeverity to info or off$/,
     );

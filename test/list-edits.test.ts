@@ -203,6 +203,13 @@ describe('appending a list entry, per layout', () => {
     const created = appended(bare);
     expect(created.errors).toEqual([]);
     expect((load(created.text) as Obj).spec).toEqual({ postRenderers: [entry] });
+    // kpt's step of 2 at an item's top, in a stream and in a ResourceList: on main 1 and 3
+    // (the step was counted from column -1).
+    expect(created.text).toBe(`spec:\n  postRenderers:\n${entryYaml('  ')}\n${bare}`);
+    const inList = `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: helm.toolkit.fluxcd.io/v2\n  kind: HelmRelease\n  metadata:\n    name: app\n`;
+    expect(appended(inList).text).toBe(
+      inList.replace('  kind:', `  spec:\n    postRenderers:\n${entryYaml('    ')}\n  kind:`),
+    );
   });
 
   it('a missing list in an item whose first block list is wide gets a wide list', () => {

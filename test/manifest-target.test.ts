@@ -3,6 +3,7 @@
 // field reads it: ordered after its store, one info). On main both were skipped: no checksum, no
 // wave, a "skipped" info.
 import { describe, expect, it } from 'vitest';
+import { impact } from '../src/impact-run.js';
 import { plan, run } from '../src/run.js';
 import {
   checksumKey,
@@ -89,6 +90,20 @@ describe('an ExternalSecret with a ConfigMap target', () => {
     expect(rule(out.stdout, 'unpinned-version')).toHaveLength(1);
   });
 
+  it('a rotation on a store that cannot pin reaches its ConfigMap, not "its Secret"', () => {
+    const onePassword = store.replace(
+      '{vault: {server: https://vault.example.com, path: kv, version: v2}}',
+      '{onepassword: {connectHost: https://op.example.com}}',
+    );
+    const out = runOk(resourceList([onePassword, generic(), reader('api', configMapRef)]));
+    const [note] = rule(out.stdout, 'unpinned-version');
+    expect(String(note?.message)).toContain(
+      'a rotation reaches its ConfigMap at the next refresh (refreshInterval)',
+    );
+    expect(String(note?.message)).toContain('a restarter that watches ConfigMaps');
+    expect(String(note?.message)).not.toMatch(/\bSecrets?\b/);
+  });
+
   it('keeps its name under targetNames: hashed, with an info', () => {
     const out = runOk(resourceList([generic(), reader('api', configMapRef)]), {
       targetNames: 'hashed',
@@ -154,6 +169,18 @@ describe('an ExternalSecret with a custom resource target', () => {
     ]);
     expect(out.stderr).not.toMatch(/skipped|unread-source/);
     expect(out.stdout).not.toContain(checksumKey);
+  });
+
+  it('is named by the kind it writes in the duplicate-writer warning, in run and impact', () => {
+    const other = generic('settings-copy', '{apiVersion: config.example.com/v1, kind: AppConfig}');
+    const input = resourceList([store, custom, other]);
+    const messages = rule(runOk(input).stdout, 'duplicate-writer').map((r) => String(r.message));
+    expect(messages).toHaveLength(2);
+    for (const m of messages) expect(m).toContain('all write AppConfig app-config;');
+    const side = (label: string, text: string) => ({ label, text, origins: [] });
+    const report = impact(side('BASE', resourceList([store, custom])), side('HEAD', input), {});
+    expect(report.stdout).toContain('all write AppConfig app-config;');
+    expect(report.stdout).not.toContain('CustomResource');
   });
 
   it('is shown by plan as the kind it writes', () => {

@@ -55,6 +55,14 @@ describe('plan', () => {
     ]);
   });
 
+  it('shows a line break in a name as \\n: one row per resource, no line of its own', () => {
+    const forged = unpinned('db').replace('name: db', 'name: "db\\nerror: forged"');
+    const out = plan(resourceList([forged.replace('spec:\n', 'spec:\n  target: {name: db}\n')]));
+    // On main the table's row broke in two, the second starting 'error: forged'.
+    expect(out.stdout).toMatch(/ db\\nerror: forged +writes Secret db\n/);
+    expect(out.stdout.split('\n').filter((line) => line.startsWith('error'))).toEqual([]);
+  });
+
   it('draws a Mermaid flowchart store → source → Secret → consumer', () => {
     const { stdout } = plan(input, { format: 'mermaid' });
     expect(stdout).toMatch(/^flowchart LR\n/);

@@ -1,6 +1,6 @@
 // No silent no-op (issue #23 §3): a source whose Secret nothing in the input reads gets an info,
 // one per namespace, naming what there may read it out of sight. On main: no result at all.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Config } from '../src/model/config.js';
 import type { Resource } from '../src/model/resource.js';
 import type { LintOutput } from '../src/rules/lints/lint.js';
@@ -144,5 +144,114 @@ spec:
     expect(reported).toEqual([]);
     unreadSource.check(context(new Map()), output);
     expect(reported).toHaveLength(1);
+  });
+
+  it('costs linear work in what may read: 2,000 HelmReleases of one namespace (counted)', () => {
+    const source = {
+      resource: { apiVersion: 'external-secrets.io/v1', kind: 'ExternalSecret', name: 'db' },
+      ordered: true,
+      produces: 'Secret',
+      namespace: 'shop',
+    } as SecretSource;
+    const releases = (n: number) =>
+      Array.from(
+        { length: n },
+        (_, i) =>
+          ({
+            apiVersion: 'helm.toolkit.fluxcd.io/v2',
+            kind: 'HelmRelease',
+            name: `app-${i}`,
+            namespace: 'shop',
+            value: {},
+          }) as unknown as Resource,
+      );
+    const output = { report: () => {}, silenced: () => false } as unknown as LintOutput;
+    // What a list lookup scans (Array.prototype.includes, indexOf): the name list per namespace
+    // was searched once per reader, n²/2 elements for n readers in one namespace.
+    const scanned = (n: number) => {
+      let elements = 0;
+      const { includes, indexOf } = Array.prototype;
+      const spies = [
+        vi.spyOn(Array.prototype, 'includes').mockImplementation(function (this: unknown[], ...a) {
+          elements += this.length;
+          return includes.apply(this, a as [unknown]);
+        }),
+        vi.spyOn(Array.prototype, 'indexOf').mockImplementation(function (this: unknown[], ...a) {
+          elements += this.length;
+          return indexOf.apply(this, a as [unknown]);
+        }),
+      ];
+      try {
+        unreadSource.check(
+          {
+            resources: [source.resource, ...releases(n)],
+            bystanders: [],
+            sources: [source],
+            consumersOf: new Map(),
+            readersOf: new Map(),
+            unreadable: new Set<Resource>(),
+            checksummed: new Map(),
+            unresolved: new Map(),
+            keyedReads: [],
+            config: {} as Config,
+          },
+          output,
+        );
+      } finally {
+        for (const spy of spies) spy.mockRestore();
+      }
+      return elements;
+    };
+    expect(scanned(2000)).toBeLessThanOrEqual(4 * 2000);
+  });
+
+  it('names every namespace of a ClusterExternalSecret, not only its first', () => {
+    const ces = `apiVersion: external-secrets.io/v1
+kind: ClusterExternalSecret
+metadata:
+  name: shared
+spec:
+  namespaces: [billing, shop]
+  externalSecretSpec:
+    secretStoreRef: {name: vault, kind: ClusterSecretStore}
+    data:
+    - secretKey: password
+      remoteRef: {key: db}
+`;
+    const release = `apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata:
+  name: app
+  namespace: shop
+spec:
+  chart: {spec: {chart: app}}
+`;
+    const [result] = unread(resourceList([ces, release]));
+    // HelmRelease shop/app is not in namespace billing, the first of the two.
+    expect(result?.message).toMatch(
+      /; HelmRelease shop\/app in namespaces billing and shop may read it out of sight$/,
+    );
+  });
+});
+
+describe('results on stderr, one line each', () => {
+  it('shows a line break in a name or a target kind as \\n: no line of its own, no forged result', () => {
+    const forged = es('db')
+      .replace('name: db', 'name: "db\\nerror: forged"')
+      .replace('spec:\n', 'spec:\n  target:\n    name: db\n');
+    const custom = es('settings').replace(
+      'spec:\n',
+      'spec:\n  target:\n    manifest: {apiVersion: config.example.com/v1, kind: "App\\rerror: forged\\u2028"}\n',
+    );
+    const stream = [forged, custom].map((item) => `---\n${item}`).join('');
+    const out = run(stream, { settings: { verbose: 'true' } });
+    // The last line is the run's summary (`secret-rollout: 2 items, …`).
+    const lines = out.stderr.split('\n').filter((line) => !/^(secret-rollout: |$)/.test(line));
+    // On main the names' line breaks made lines of their own, one of them 'error: forged …'.
+    expect(lines.every((line) => /^(info|warning|error): /.test(line))).toBe(true);
+    expect(lines.filter((line) => line.startsWith('error'))).toEqual([]);
+    expect(out.stderr).not.toMatch(/[\r\u2028]/);
+    expect(out.stderr).toContain('ExternalSecret shop/db\\nerror: forged');
+    expect(out.stderr).toContain('App\\rerror: forged\\u2028');
   });
 });

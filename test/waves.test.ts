@@ -27,6 +27,28 @@ ${namespace ? `  namespace: ${namespace}\n` : ''}${w ? `  annotations:\n    argo
     vault: {server: "https://vault"}
 `;
 
+/** SecretStore st`i`, whose token is Secret `reads`, and ExternalSecret tok`i` from it, in `a`. */
+const storeAndSecret = (i: number, reads: string) => [
+  `apiVersion: external-secrets.io/v1
+kind: SecretStore
+metadata: {name: st${i}, namespace: a}
+spec:
+  provider:
+    vault:
+      server: https://vault
+      auth: {tokenSecretRef: {name: ${reads}, key: t}}
+`,
+  `apiVersion: external-secrets.io/v1
+kind: ExternalSecret
+metadata: {name: tok${i}, namespace: a}
+spec:
+  secretStoreRef: {name: st${i}}
+  data:
+  - secretKey: t
+    remoteRef: {key: k}
+`,
+];
+
 describe('sync waves', () => {
   it('defaults: stores -2, ExternalSecrets -1, consumers untouched', () => {
     const items = itemsOf(
@@ -165,6 +187,31 @@ describe('sync waves', () => {
       expect.stringMatching(
         /ClusterSecretStore vault and ExternalSecret db depend on each other|ExternalSecret db and ClusterSecretStore vault depend on each other/,
       ),
+    ]);
+  });
+
+  it('orders a chain of 3,000 stores, each reading the Secret of the ExternalSecret before it', () => {
+    // Store i reads what ExternalSecret i-1 (from store i-1) writes: 6,000 nodes in a line, which
+    // a recursive walk of the order overflowed the call stack on (an internal error, exit 1).
+    const items = Array.from({ length: 3000 }, (_, i) => storeAndSecret(i, `tok${i - 1}`)).flat();
+    const out = run(resourceList(items));
+    expect(out.stderr).toBe('');
+    expect(out.exitCode).toBe(0);
+    const waves = itemsOf(out.stdout).map((item) => Number(wave(item)));
+    // Each after the one before it: a store after the ExternalSecret whose Secret it reads.
+    expect(waves.every((w, i) => i === 0 || w > (waves[i - 1] as number))).toBe(true);
+  });
+
+  it('names every member of a longer cycle, not two that do not depend on each other', () => {
+    // Store i reads what ExternalSecret i+1 writes, the last the first's: st0 → tok0 → st2 → …
+    const items = [0, 1, 2].flatMap((i) => storeAndSecret(i, `tok${(i + 1) % 3}`));
+    const out = run(resourceList(items));
+    expect(out.exitCode).toBe(1);
+    const errors = resultsOf(out.stdout).filter((r) => r.severity === 'error');
+    // On main: 'ExternalSecret a/tok0 and SecretStore a/st0 depend on each other (a store or
+    // generator that reads the Secret of an ExternalSecret that uses it)', which st0 does not.
+    expect(errors.map((r) => r.message)).toEqual([
+      'ExternalSecret a/tok0, SecretStore a/st2, ExternalSecret a/tok2, SecretStore a/st1, ExternalSecret a/tok1 and 1 more depend on each other, each before the next and the last before the first (stores or generators that read the Secret of an ExternalSecret using them, in a circle): no order exists; break the cycle',
     ]);
   });
 

@@ -187,19 +187,44 @@ function readJson(text: string): Input {
 }
 
 /**
- * What JSON.parse would silently change, refused instead: integers beyond 2^53 (rounded) and
- * numbers beyond double range (written back as null). Also bounds nesting, which the rest of the
- * function walks. A scan of the source text, so the message shows the number as written.
+ * What JSON.parse would silently change, refused instead: integers beyond 2^53 (rounded),
+ * numbers beyond double range (written back as null), and a key given twice in one object (the
+ * last kept, the first dropped from the output; YAML input refuses it too). Also bounds nesting,
+ * which the rest of the function walks. A scan of the source text, so the message says where.
  */
 function checkJsonTokens(text: string): void {
   const token = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|[[{]|[\]}]/g;
+  const colon = /\s*:/y;
   let depth = 0;
+  // The keys of each object open around the token (undefined for an array).
+  const keys: (Set<string> | undefined)[] = [];
   for (let m = token.exec(text); m; m = token.exec(text)) {
     const t = m[0];
     if (t === '[' || t === '{') {
       if (++depth > maxDepth) throw new InputError(`JSON nests deeper than ${maxDepth} levels`);
-    } else if (t === ']' || t === '}') depth--;
-    else if (t[0] !== '"') {
+      keys.push(t === '{' ? new Set() : undefined);
+    } else if (t === ']' || t === '}') {
+      depth--;
+      keys.pop();
+    } else if (t[0] === '"') {
+      colon.lastIndex = token.lastIndex;
+      const own = keys.at(-1);
+      if (!own || !colon.test(text)) continue;
+      // Decoded: `"tier"` and `"t\u0069er"` are one key.
+      const key = JSON.parse(t) as string;
+      if (own.has(key)) {
+        throw new InputError(
+          located(
+            'a key twice in one JSON object (JSON.parse would drop the first)',
+            text,
+            m.index,
+            0,
+            text,
+          ),
+        );
+      }
+      own.add(key);
+    } else {
       const n = Number(t);
       if (!Number.isFinite(n) || (/^-?\d+$/.test(t) && !Number.isSafeInteger(n))) {
         throw new InputError(

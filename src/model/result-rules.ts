@@ -178,6 +178,13 @@ export const helmReleaseRead: Rule = {
   summary:
     "A Flux HelmRelease reads a source's Secret (valuesFrom, a values path, or secret-rollout/consumes)",
 };
+export const postRendererLeftover: Rule = {
+  id: 'post-renderer-leftover',
+  severity: 'warning',
+  summary:
+    "A HelmRelease whose checksum is at a values path still has secret-rollout's post-renderer entry: kept updated",
+  help: 'Remove the entry named in field.path: the checksum at the values path reaches the pods without it.',
+};
 export const targetNameUnsafe: Rule = {
   id: 'target-name-unsafe',
   severity: 'warning',

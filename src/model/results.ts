@@ -120,6 +120,24 @@ export function complete(result: Result): Result {
   return result;
 }
 
+/**
+ * A finding that names a group which can grow, shrink or reword (one warning for thirty
+ * ExternalSecrets on one store): what it is about, as a key its lint gives, and the resources it
+ * names. `impact` compares findings by these, not by their message. Kept beside the result, so
+ * that the results written stay as they are.
+ */
+export interface Grouped {
+  key: string;
+  members: readonly ResourceRef[];
+}
+const groups = new WeakMap<Result, Grouped>();
+
+export function setGrouped(result: Result, key: string, members: readonly Resource[]): void {
+  groups.set(result, { key, members: members.map(refOf) });
+}
+
+export const groupedOf = (result: Result): Grouped | undefined => groups.get(result);
+
 /** One ref per resource, shared by its results (nothing changes a ref once made). */
 const refs = new WeakMap<Resource, ResourceRef>();
 
@@ -143,7 +161,26 @@ export function hasErrors(results: readonly Result[]): boolean {
   return results.some((r) => r.severity === 'error');
 }
 
-/** One readable line, for stderr in stream mode; the rule id last, in parentheses. */
+/**
+ * Control characters as their escape (`\n`, `\u0007`): a line break in a name would end a line of
+ * stderr (and could start a forged `error:` line), a table row or a list item; the others are
+ * invisible.
+ */
+export const visible = (text: string) =>
+  text.replace(/[\p{Cc}\u2028\u2029]/gu, (c) =>
+    c === '\n'
+      ? '\\n'
+      : c === '\r'
+        ? '\\r'
+        : c === '\t'
+          ? '\\t'
+          : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+
+/**
+ * One readable line, for stderr in stream mode; the rule id last, in parentheses. Names and
+ * kinds come from the input: their control characters are shown as escapes.
+ */
 export function formatResult(result: Result): string {
   const where: string[] = [];
   if (result.resourceRef) {
@@ -153,5 +190,5 @@ export function formatResult(result: Result): string {
   if (result.field) where.push(result.field.path);
   if (result.file) where.push(result.file.path);
   const location = where.length > 0 ? ` [${where.join(' ')}]` : '';
-  return `${result.severity}: ${result.message}${location} (${result.tags.rule})`;
+  return visible(`${result.severity}: ${result.message}${location} (${result.tags.rule})`);
 }

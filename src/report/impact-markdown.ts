@@ -2,6 +2,7 @@
 // workloads in more than one application (a monorepo: a directory each) is summed up first, by
 // reason, then folded per application; a comment has a size cap (GitHub's is 65,536 characters),
 // past which the report is cut between blocks and says where the full one is.
+import { addTo } from '../model/fold.js';
 import { formatResult, type Result } from '../model/results.js';
 import type { Impact, Rollout } from './impact.js';
 import { htmlName, markdownName, markdownText, mermaidText } from './markdown.js';
@@ -53,8 +54,11 @@ export function impactReports(
   if (maxChars === undefined || full.length <= maxChars) return { comment: full, full };
   const applications = blocks.filter((b) => b.application).length;
   // The blocks that fit with the line saying so; the first (title and summary) always.
+  // `length`: the kept blocks' lines joined; the comment adds at most three line breaks to them
+  // and the cut line (text() ends them with one, then a blank line before the cut line, and its
+  // own). Counted as text() of the kept blocks, a last block that is a table row was one short.
   let kept = 1;
-  let length = text(blocks.slice(0, 1)).length;
+  let length = (blocks[0] as Block).lines.join('\n').length;
   const cutLine = (n: number) =>
     cutNotice(
       blocks.slice(0, n).filter((b) => b.application).length,
@@ -64,7 +68,7 @@ export function impactReports(
     );
   for (; kept < blocks.length; kept++) {
     const next = length + (blocks[kept] as Block).lines.join('\n').length + 1;
-    if (next + cutLine(kept + 1).length + 2 > maxChars) break;
+    if (next + cutLine(kept + 1).length + 3 > maxChars) break;
     length = next;
   }
   const shown = blocks.slice(0, kept);
@@ -114,7 +118,7 @@ function reportBlocks(impact: Impact, applicationOf: (r: Ref) => string | undefi
   for (const r of rollouts) {
     const application = applicationOf(r.resource);
     if (application === undefined) continue;
-    byApplication.set(application, [...(byApplication.get(application) ?? []), r]);
+    addTo(byApplication, application, r);
   }
   const title = '### secret-rollout impact';
   if (rollouts.length === 0) {

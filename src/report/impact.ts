@@ -7,13 +7,13 @@ import { canonicalJson } from '../model/hash.js';
 import { isObject, type Json } from '../model/json.js';
 import { fieldPath } from '../model/path.js';
 import type { Resource } from '../model/resource.js';
-import type { Result } from '../model/results.js';
+import { type Grouped, groupedOf, type Result } from '../model/results.js';
 import { groupOf } from '../model/scope.js';
 import { type Checksum, keysId, type SourceRead } from '../rules/checksums.js';
 import { runsAfresh, unpinnedReasons } from '../rules/lints/unpinned-version.js';
 import { waveOf } from '../rules/order/waves.js';
 import { dependenciesAnnotation, esoSpecOf } from '../rules/sources/eso-dependencies.js';
-import type { SecretSource } from '../rules/sources/source.js';
+import { type SecretSource, writtenKindOf } from '../rules/sources/source.js';
 import type { Plan } from '../rules/transform.js';
 import { podTemplatesOf } from '../rules/workloads/shapes.js';
 import { jsonRef, type Ref } from './ref.js';
@@ -149,7 +149,6 @@ export function compareSides(base: ImpactSide, head: ImpactSide): Impact {
   const order = head.plan.ordering.some((o) => o !== 'argocd') ? orderChanges(base, head) : [];
 
   const lints = head.results.filter((r) => r.severity !== 'info');
-  const seen = new Set(base.results.filter((r) => r.severity !== 'info').map(resultKey));
   const silent = silentRotations(head.plan);
   const before = new Set(silentRotations(base.plan).map(rotationKey));
   const changed = silent.filter((s) => !before.has(rotationKey(s)));
@@ -161,7 +160,7 @@ export function compareSides(base: ImpactSide, head: ImpactSide): Impact {
     order,
     added: added.sort(byRef),
     removed: removed.sort(byRef),
-    newLints: lints.filter((r) => !seen.has(resultKey(r))),
+    newLints: newFindings(base.results, lints),
     lints,
   };
 }
@@ -172,6 +171,38 @@ const rotationKey = (s: SilentRotation) =>
 
 const resultKey = (r: Result) =>
   `${r.severity}\u0000${r.message}\u0000${r.resourceRef ? identity(r.resourceRef) : ''}\u0000${r.field?.path ?? ''}`;
+
+/** A grouped finding across the sides: its severity, rule and its lint's key (a store). */
+const groupKey = (r: Result, { key }: Grouped) => `${r.severity}\u0000${r.tags.rule}\u0000${key}`;
+
+/**
+ * HEAD's warnings and errors that BASE does not have: the same message at the same place, or for
+ * a finding that names a group (unpinned-version's ExternalSecrets on one store), one that names
+ * only resources BASE's finding of that rule and key named. A group that grows by a resource is
+ * new; one that loses one, or whose message counts other entries, is not.
+ */
+function newFindings(base: readonly Result[], lints: readonly Result[]): Result[] {
+  const seen = new Set<string>();
+  const seenGroups = new Map<string, Set<string>>();
+  for (const r of base) {
+    if (r.severity === 'info') continue;
+    const grouped = groupedOf(r);
+    if (!grouped) {
+      seen.add(resultKey(r));
+      continue;
+    }
+    const key = groupKey(r, grouped);
+    const members = seenGroups.get(key) ?? new Set<string>();
+    for (const member of grouped.members) members.add(identity(member));
+    seenGroups.set(key, members);
+  }
+  return lints.filter((r) => {
+    const grouped = groupedOf(r);
+    if (!grouped) return !seen.has(resultKey(r));
+    const before = seenGroups.get(groupKey(r, grouped));
+    return !before || grouped.members.some((member) => !before.has(identity(member)));
+  });
+}
 
 /** Each pod template's checksums (a resource can have several templates), in a stable order. */
 const signature = (checksums: readonly Checksum[]) =>
@@ -323,7 +354,7 @@ function reasonsOf(
   return reasons.sort((x, y) => byRef(x.source, y.source) || compare(x.detail, y.detail));
 }
 
-const produced = (s: SecretSource) => `${s.produces} ${s.secretName}`;
+const produced = (s: SecretSource) => `${writtenKindOf(s)} ${s.secretName}`;
 
 /** At most this many changes are spelled out per reason. */
 const maxChanges = 4;
@@ -331,7 +362,9 @@ const maxChanges = 4;
 function changeDetail(a: SourceRead, b: SourceRead): string {
   const changes: string[] = [];
   if (a.source.secretName !== b.source.secretName) {
-    changes.push(`writes ${b.source.produces} ${b.source.secretName} (was ${a.source.secretName})`);
+    changes.push(
+      `writes ${writtenKindOf(b.source)} ${b.source.secretName} (was ${a.source.secretName})`,
+    );
   }
   changes.push(...diff(asApplied(a.source.content(a.keys)), asApplied(b.source.content(b.keys))));
   if (changes.length === 0) return 'content changed';

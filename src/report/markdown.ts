@@ -2,21 +2,7 @@
 // it must render as the text it is. A pull request writes the manifests and the report is posted
 // as a comment, so a name must not become HTML, a link, an @mention, an issue reference, a table
 // column or a new line.
-
-/**
- * Control characters as their escape (`\n`, `\u0007`): a line break in a name would end a table
- * row or a list item, and the others are invisible.
- */
-const visible = (text: string) =>
-  text.replace(/[\p{Cc}\u2028\u2029]/gu, (c) =>
-    c === '\n'
-      ? '\\n'
-      : c === '\r'
-        ? '\\r'
-        : c === '\t'
-          ? '\\t'
-          : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+import { visible } from '../model/results.js';
 
 /**
  * Markdown text. CommonMark lets a backslash escape any ASCII punctuation: the characters that

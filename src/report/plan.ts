@@ -1,11 +1,10 @@
 // `secret-rollout plan`: the order and checksums of a package at a glance, as a table, as a
 // Mermaid flowchart (stores → sources → Secrets → consumers), or as JSON for machines.
 
-import { fieldPath } from '../model/path.js';
 import type { Resource } from '../model/resource.js';
-import { describe, type Result } from '../model/results.js';
+import { describe, type Result, visible } from '../model/results.js';
 import type { WaveNode } from '../rules/order/waves.js';
-import type { SecretSource } from '../rules/sources/source.js';
+import { type SecretSource, writtenKindOf } from '../rules/sources/source.js';
 import type { Plan } from '../rules/transform.js';
 import { mermaidText } from './markdown.js';
 import { jsonRef, type Ref } from './ref.js';
@@ -33,7 +32,7 @@ interface Row {
 
 const name = (r: Resource) => `${r.namespace === undefined ? '' : `${r.namespace}/`}${r.name}`;
 const produced = (s: SecretSource) =>
-  `${s.writtenKind ?? s.produces} ${s.namespace === undefined ? '' : `${s.namespace}/`}${s.secretName}`;
+  `${writtenKindOf(s)} ${s.namespace === undefined ? '' : `${s.namespace}/`}${s.secretName}`;
 /** Code-unit order: the same on every machine, whatever the locale. */
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const order = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0);
@@ -146,12 +145,15 @@ function consumersOf(plan: Plan): Resource[] {
 }
 
 export function planTable(plan: Plan): string {
-  const cells = rows(plan).map((r) => [
-    r.wave === undefined ? '-' : String(r.wave),
-    r.resource.kind,
-    name(r.resource),
-    [r.detail, r.conflictDetail].filter((s) => s !== '').join('; '),
-  ]);
+  // Names come from the input: a line break in one must not break its row (visible()).
+  const cells = rows(plan).map((r) =>
+    [
+      r.wave === undefined ? '-' : String(r.wave),
+      r.resource.kind,
+      name(r.resource),
+      [r.detail, r.conflictDetail].filter((s) => s !== '').join('; '),
+    ].map(visible),
+  );
   const header = ['WAVE', 'KIND', 'NAME', 'DETAIL'];
   // A loop, not Math.max(...cells): a spread puts every row on the stack.
   const widths = header.map((h, i) =>
@@ -229,7 +231,7 @@ export function planJson(plan: Plan, results: readonly Result[]): string {
     before: refsOf([...(plan.nodes.get(r.resource)?.before ?? [])].map((n) => n.resource)),
     writes: (sourcesOf.get(r.resource) ?? [])
       .map((s) => ({
-        kind: s.writtenKind ?? s.produces,
+        kind: writtenKindOf(s),
         ...(s.namespace === undefined ? {} : { namespace: s.namespace }),
         name: s.secretName,
       }))
@@ -247,7 +249,7 @@ export function planJson(plan: Plan, results: readonly Result[]): string {
       list
         .map((c) => ({
           resource: jsonRef(resource),
-          field: fieldPath(c.shape.annotations, c.annotation),
+          field: c.field,
           annotation: c.annotation,
           value: c.value,
           sources: refsOf(c.sources.map((s) => s.resource)),

@@ -58,11 +58,7 @@ export function checkResults(
   const covers = (resource: Resource, edit: MappingEdit): string | undefined => {
     const checksum = checksums
       .get(resource)
-      ?.find(
-        (c) =>
-          c.annotation === edit.key &&
-          fieldPath(c.shape.annotations, c.annotation) === fieldPath(edit.path, edit.key),
-      );
+      ?.find((c) => c.annotation === edit.key && c.field === fieldPath(edit.path, edit.key));
     return checksum && [...new Set(checksum.sources.map((s) => describe(s.resource)))].join(', ');
   };
   const results: Result[] = [];

@@ -5,7 +5,7 @@ import type { Edit } from '../model/edit.js';
 import { addTo } from '../model/fold.js';
 import { canonicalJson, canonicalSize, sha256HexOfPieces } from '../model/hash.js';
 import type { Json } from '../model/json.js';
-import { fieldPath } from '../model/path.js';
+import { fieldPath, getPath } from '../model/path.js';
 import type { Resource } from '../model/resource.js';
 import {
   bareTemplate,
@@ -35,6 +35,12 @@ export interface Checksum {
   shape: PodTemplateShape;
   annotation: string;
   value: string;
+  /**
+   * Where a reader finds the value, as results, plan and impact name it: the annotation on the
+   * pod template, or the first patch of a HelmRelease's post-renderer entry (every patch of it
+   * carries the same annotations).
+   */
+  field: string;
   /** What the value covers. */
   sources: readonly SecretSource[];
   /** The same sources with the keys the template reads of each (`impact` diffs them). */
@@ -60,7 +66,7 @@ export function planChecksums({ consumers }: Consumption, inputBytes: number): C
   const results: Result[] = [];
   const work = new ChecksumWork(checksumBudget(inputBytes));
   for (const { resource, templates, error } of consumers) {
-    for (const { template, consumed, current, postRenderer } of templates) {
+    for (const { template, consumed, current, postRenderer, leftover } of templates) {
       if (template.shape === barePod) {
         const names = listNames([...consumed.keys()]);
         const message = `reads ${names}, but a bare Pod is not restarted by an annotation change: no checksum set`;
@@ -73,6 +79,7 @@ export function planChecksums({ consumers }: Consumption, inputBytes: number): C
         addTo(byAnnotation, source.annotation, { source, keys });
       }
       const { annotations } = template.shape;
+      const patch = postRenderer === undefined ? undefined : patchField(resource, postRenderer);
       const values = new Map<string, string>();
       for (const [annotation, group] of byAnnotation) {
         const value = work.checksum(group);
@@ -81,10 +88,12 @@ export function planChecksums({ consumers }: Consumption, inputBytes: number): C
           return { checksummed, edits, results };
         }
         const covered = group.map((c) => c.source);
+        const field = patch ?? fieldPath(annotations, annotation);
         const checksum = {
           shape: template.shape,
           annotation,
           value,
+          field,
           sources: covered,
           consumed: group,
         };
@@ -95,18 +104,29 @@ export function planChecksums({ consumers }: Consumption, inputBytes: number): C
         }
         results.push(
           deferredInfo(checksumRule, resource, () => ({
-            message: `checksum of ${listNames(covered)}`,
-            field: { path: fieldPath(annotations, annotation), proposedValue: value },
+            message: `checksum of ${listNames(covered)}${patch === undefined ? '' : ', in each patch of the post-renderer entry'}`,
+            field: { path: field, proposedValue: value },
           })),
         );
       }
       if (postRenderer !== undefined)
         edits.push(...postRendererEdits(resource, postRenderer, values));
+      if (leftover) edits.push(...postRendererEdits(resource, leftover, values));
     }
     // Reading stopped there: what came before it is planned.
     if (error) results.push(error);
   }
   return { checksummed, edits, results };
+}
+
+/**
+ * The first patch of a HelmRelease's post-renderer entry: where ours is, or where a render
+ * appends it (after the entries the list has).
+ */
+function patchField(resource: Resource, entry: ConsumingTemplate['postRenderer']): string {
+  const list = getPath(resource.value, 'spec.postRenderers');
+  const index = entry ? entry.index : Array.isArray(list) ? list.length : 0;
+  return fieldPath([...patchTrail(index, 0), 'patch']);
 }
 
 /**

@@ -8,7 +8,11 @@ import { addTo } from '../model/fold.js';
 import { isObject } from '../model/json.js';
 import { fieldPath, getPath, type Keys } from '../model/path.js';
 import { describeType, ItemError, type Resource, readAnnotations } from '../model/resource.js';
-import { helmReleaseRead, optedOut as optedOutRule } from '../model/result-rules.js';
+import {
+  helmReleaseRead,
+  optedOut as optedOutRule,
+  postRendererLeftover,
+} from '../model/result-rules.js';
 import { type Result, resourceResult } from '../model/results.js';
 import type { KeyedRead, UnresolvedRef } from './lints/lint.js';
 import type { Producers } from './producers.js';
@@ -35,6 +39,8 @@ export interface ConsumingTemplate {
   current: Readonly<Record<string, string>>;
   /** A HelmRelease's post-renderer: our entry in the input, if any (null: none yet). */
   postRenderer?: OurEntry | null;
+  /** A HelmRelease's checksum at a values path: our post-renderer entry from before, kept updated. */
+  leftover?: OurEntry;
 }
 
 export interface Consumer {
@@ -146,6 +152,12 @@ function helmConsumer(
   results: Result[],
 ): ConsumingTemplate | undefined {
   const consumed = new Map<SecretSource, KeySet>();
+  // One info per Secret, at the first place it is read: charts read one Secret in many env
+  // entries and in init containers (four times in a real zigbee2mqtt release).
+  const noted = new Map<
+    string,
+    { field: string; text: string; substituted: Set<string>; at: number }
+  >();
   for (const read of helmReads(resource)) {
     const sources = producers.producing(read.kind, read.namespace, read.name);
     if (!sources) continue;
@@ -154,9 +166,23 @@ function helmConsumer(
       const prior = consumed.get(source);
       consumed.set(source, prior ? unionKeys(prior, read.keys) : read.keys);
     }
-    const via = read.substituted.length > 0 ? ` (${read.substituted.join(', ')} substituted)` : '';
-    const message = `its release reads ${read.kind} ${read.name} of ${listNames(sources)}${via}`;
-    results.push(resourceResult(helmReleaseRead, resource, message, { path: read.field }));
+    const key = `${read.kind}\u0000${read.namespace ?? ''}\u0000${read.name}`;
+    const note = noted.get(key) ?? {
+      field: read.field,
+      text: `its release reads ${read.kind} ${read.name} of ${listNames(sources)}`,
+      substituted: new Set<string>(),
+      at: 0,
+    };
+    for (const builtIn of read.substituted) note.substituted.add(builtIn);
+    note.at += 1;
+    noted.set(key, note);
+  }
+  for (const { field, text, substituted, at } of noted.values()) {
+    const via = substituted.size > 0 ? ` (${[...substituted].join(', ')} substituted)` : '';
+    const places = at > 1 ? ` at ${at} places, the first named here` : '';
+    results.push(
+      resourceResult(helmReleaseRead, resource, `${text}${via}${places}`, { path: field }),
+    );
   }
   if (consumed.size === 0) return undefined;
   if (optedOut(resource.annotations, ['metadata'])) {
@@ -181,7 +207,16 @@ function helmConsumer(
     }
     const shape = { podSpec: [], metadata: annotations.slice(0, -1), annotations };
     const current = readAnnotations(getPath(resource.value, annotations), printed(annotations));
-    return { template: { shape, podSpec: {} }, consumed, current };
+    // Our post-renderer entry from before the option: Flux applies it after the chart, so a stale
+    // one would hold the pods' annotation at its old checksum, over the values'. Kept updated to
+    // the same checksums (the pods get that value either way), and a warning says to remove it.
+    const leftover = ourEntry(resource);
+    if (!leftover) return { template: { shape, podSpec: {} }, consumed, current };
+    const message =
+      "its checksum is at the values path helmReleaseChecksumPath names, and secret-rollout's post-renderer entry from before is still there: it is kept updated to the same checksum (Flux applies it after the chart, and a stale one would keep the pods' annotation at its old value); remove the entry";
+    const field = { path: fieldPath(['spec', 'postRenderers', leftover.index]) };
+    results.push(resourceResult(postRendererLeftover, resource, message, field));
+    return { template: { shape, podSpec: {} }, consumed, current, leftover };
   }
   const shape = { podSpec: [], metadata: [], annotations: postRenderersPath };
   const postRenderer = ourEntry(resource) ?? null;

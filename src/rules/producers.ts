@@ -7,7 +7,7 @@ import { duplicateWriter, secretChecksumKey, sourceSkipped } from '../model/resu
 import { describe, plainResult, type Result, resourceResult } from '../model/results.js';
 import { groupOf } from '../model/scope.js';
 import { sourceKindOf, storeKindOf } from './sources/index.js';
-import type { Inventory, SecretSource } from './sources/source.js';
+import { type Inventory, type SecretSource, writtenKindOf } from './sources/source.js';
 import { guarded } from './stage.js';
 import type { ProducedKind } from './workloads/references.js';
 
@@ -89,7 +89,7 @@ function finder(resources: readonly Resource[]): Inventory['find'] {
 function duplicateWarnings(same: readonly SecretSource[]): Result[] {
   return same.map((source) => {
     const others = same.filter((s) => s !== source).map((s) => describe(s.resource));
-    const message = `${describe(source.resource)} and ${others.join(', ')} all write ${source.produces} ${source.secretName}; each consumer's checksum covers all of them`;
+    const message = `${describe(source.resource)} and ${others.join(', ')} all write ${writtenKindOf(source)} ${source.secretName}; each consumer's checksum covers all of them`;
     return resourceResult(duplicateWriter, source.resource, message);
   });
 }

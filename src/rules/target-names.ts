@@ -41,19 +41,56 @@ export interface TargetNames {
   results: Result[];
 }
 
-/** The first operator reader (reader table, secretReferences) of each Secret, by objectKey. */
-function operatorReaders(
-  resources: readonly Resource[],
-  config: Config,
-): Map<string, { resource: Resource; field: string }> {
-  const readers = new Map<string, { resource: Resource; field: string }>();
+interface NameRead {
+  namespace: string | undefined;
+  name: string;
+  field: string;
+}
+
+/** What reads a Secret by a name this stage cannot rewrite, and why a new name would break it. */
+const nameReaders: readonly {
+  reads: (resource: Resource, config: Config) => readonly NameRead[];
+  why: string;
+}[] = [
+  // A chart builds the name from values we do not rewrite: the renamed Secret would not be found.
+  {
+    reads: (resource) =>
+      isHelmRelease(resource) ? helmReads(resource).filter((read) => read.kind === 'Secret') : [],
+    why: ' through Helm values, which targetNames: hashed cannot rewrite',
+  },
+  // An operator resource (a CNPG Cluster, a KEDA TriggerAuthentication) names the Secret in its
+  // own spec and its controller re-reads it by that name: a rename would break it at the next
+  // read, and rewriting its spec would change a resource this function only orders.
+  {
+    reads: (resource, config) => secretsNamedBy(resource, config.secretReferences),
+    why: ', which a hashed name would break',
+  },
+];
+
+/** Each Secret's readers by name (nameReaders), by objectKey: one line each, its first field. */
+function readersByName(resources: readonly Resource[], config: Config): Map<string, string[]> {
+  const readers = new Map<string, Map<Resource, string>>();
   for (const resource of resources) {
-    for (const { namespace, name, field } of secretsNamedBy(resource, config.secretReferences)) {
-      const key = objectKey('Secret', namespace, name);
-      if (!readers.has(key)) readers.set(key, { resource, field });
+    for (const { reads, why } of nameReaders) {
+      let found: readonly NameRead[];
+      try {
+        found = reads(resource, config);
+      } catch (error) {
+        // A malformed field: the consumers' stage reports it for this item.
+        if (!(error instanceof ItemError)) throw error;
+        continue;
+      }
+      for (const { namespace, name, field } of found) {
+        const key = objectKey('Secret', namespace, name);
+        const lines = readers.get(key) ?? new Map<Resource, string>();
+        readers.set(key, lines);
+        if (!lines.has(resource)) {
+          lines.set(resource, `${describe(resource)} reads its Secret by name (${field})${why}`);
+        }
+      }
     }
   }
-  return readers;
+  return new Map([...readers].map(([key, lines]) => [key, [...lines.values()]]));
 }
 
 /** A Secret name is a DNS subdomain: at most 253 characters. */
@@ -96,24 +133,13 @@ export function planTargetNames(
   const hashed = new Map<SecretSource, string>();
   /** ClusterExternalSecrets already noted: one source per namespace, one note. */
   const kept = new Set<Resource>();
-  const secretReaders = operatorReaders(resources, config);
-  const helmReaders = helmReadersByName(resources);
+  const nameReadersOf = readersByName(resources, config);
   for (const source of producers.sources) {
     const base = baseName(source, results, kept);
     if (base === undefined) continue;
-    // A chart builds the name from values we do not rewrite: the renamed Secret would not be found.
-    const releases = helmReaders.get(objectKey('Secret', source.namespace, source.secretName));
-    if (releases) {
-      const message = `${describe(source.resource)}: not renamed: ${[...releases].map(describe).join(', ')} read${releases.size === 1 ? 's' : ''} its Secret by name through Helm values (valuesFrom, values or secret-rollout/consumes), which targetNames: hashed cannot rewrite`;
-      results.push(resourceResult(targetNameUnsafe, source.resource, message));
-      continue;
-    }
-    // An operator resource (a CNPG Cluster, a KEDA TriggerAuthentication) names the Secret in its
-    // own spec and its controller re-reads it by that name: a rename would break it at the next
-    // read, and rewriting its spec would change a resource this function only orders.
-    const reader = secretReaders.get(objectKey('Secret', source.namespace, source.secretName));
-    if (reader) {
-      const message = `${describe(source.resource)}: not renamed: ${describe(reader.resource)} reads its Secret by name (${reader.field}), which a hashed name would break`;
+    const readers = nameReadersOf.get(objectKey('Secret', source.namespace, source.secretName));
+    if (readers) {
+      const message = `${describe(source.resource)}: not renamed: ${readers.join('; ')}`;
       results.push(resourceResult(targetNameUnsafe, source.resource, message));
       continue;
     }
@@ -229,25 +255,6 @@ export function planTargetNames(
   }
   readAsText(resources, named, hashed, results);
   return { producers: afterEdits(producers, renames, readers, renamedTo), edits, results };
-}
-
-/** The HelmReleases that read each Secret, by `Secret/namespace/name` (helm-release.ts). */
-function helmReadersByName(resources: readonly Resource[]): Map<string, Set<Resource>> {
-  const readers = new Map<string, Set<Resource>>();
-  for (const resource of resources) {
-    if (!isHelmRelease(resource)) continue;
-    try {
-      for (const read of helmReads(resource)) {
-        if (read.kind !== 'Secret') continue;
-        const key = objectKey('Secret', read.namespace, read.name);
-        readers.set(key, (readers.get(key) ?? new Set()).add(resource));
-      }
-    } catch (error) {
-      // A malformed field: the consumers' stage reports it for this item.
-      if (!(error instanceof ItemError)) throw error;
-    }
-  }
-  return readers;
 }
 
 /**

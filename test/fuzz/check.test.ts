@@ -39,6 +39,19 @@ describe('fuzz checker', () => {
     });
   });
 
+  describe('blanks after a checksum value', () => {
+    // FUZZ_SEED=3 case 6021: `key: stale<TAB>` becomes `key: "<checksum>"<TAB>` (quoted, as it
+    // starts with a digit). The tab is not the plain value's, and the edit keeps it.
+    const input = loadFindings().find((f) => f.hash === 'ed778523c6820a7a')?.text as string;
+    it('accepts the output, which keeps them', () => {
+      expect(run(input).stdout).toMatch(/checksum\/external-secrets: "[0-9a-f]{64}"\t\n/);
+      expect(check(input)?.detail).toBeUndefined();
+    });
+    it('rejects an output that drops them', () => {
+      expect(judge(input, (s) => s.replace(/("[0-9a-f]{64}")\t\n/, '$1\n'))).toBe('lines');
+    });
+  });
+
   describe('CRLF, the last line without a line break, lines inserted after it', () => {
     const input = 'apiVersion: external-secrets.io/v1\r\nkind: SecretStore\r\nmetadata:';
     it('accepts the output', () => {

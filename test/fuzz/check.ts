@@ -307,18 +307,19 @@ function comparisons(text: string, stdout: string, keys: readonly string[]): [st
   // lineDiff compares an inserted line's CR with the next input line's, and reads a plain value
   // only up to a comma (`sta,le` → `"…",le` would pass): lines of our own at the end, and every
   // block `checksum: value` written as `checksum: "0…0"` (a checksum, for a block scalar's
-  // replacement) on both sides, take those cases out.
+  // replacement) on both sides, take those cases out. Blanks after the value stay on both sides:
+  // they are not the value's (a plain one ends before them), and the edit keeps them.
   const end = `#~end~${brk}`;
   const blank = (s: string) =>
     keys.reduce(
       (acc, key) =>
         acc.replace(
           new RegExp(
-            `^( *(?:- )?)(["']?)${key.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\2:([ \\t]+)(?:"[^"\\r\\n]*"|'[^'\\r\\n]*'|[^\\s"'#&*!|>{[][^#\\r\\n]*?)([ \\t]+#[^\\r\\n]*)?(\\r?)$`,
+            `^( *(?:- )?)(["']?)${key.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\2:([ \\t]+)(?:"[^"\\r\\n]*"|'[^'\\r\\n]*'|[^\\s"'#&*!|>{[][^#\\r\\n]*?)([ \\t]*?)([ \\t]+#[^\\r\\n]*)?(\\r?)$`,
             'gm',
           ),
-          (_, indent: string, q: string, sep: string, comment = '', cr: string) =>
-            `${indent}${q}${key}${q}:${sep}"${'0'.repeat(64)}"${comment}${cr}`,
+          (_, indent: string, q: string, sep: string, trail: string, comment = '', cr: string) =>
+            `${indent}${q}${key}${q}:${sep}"${'0'.repeat(64)}"${trail}${comment}${cr}`,
         ),
       s,
     );

@@ -80,7 +80,7 @@ function reach(
       return { kind: 'null', start: value.range[0], end: value.range[1], missing: rest };
     }
     const column = columnOf(text, keyStart);
-    const step = Math.max(column - parentColumn, 1);
+    const step = stepFrom(column, parentColumn);
     // Right under `key:`, above any comments there (they keep the key below them).
     const at = lineAt(text, keyStart - column).next;
     return { kind: 'lines', at, indent: column + step, step, missing: rest };
@@ -134,8 +134,8 @@ export function locateListByCst(
   const { isScalar, isSeq } = loadYaml();
   const { value, map, keyStart, parentColumn } = reached;
   const keyColumn = columnOf(text, keyStart);
-  // The indentation step of the list's mapping; at the item's top, kpt's 2.
-  const step = parentColumn < 0 ? 2 : Math.max(keyColumn - parentColumn, 1);
+  // The indentation step of the list's mapping.
+  const step = stepFrom(keyColumn, parentColumn);
   const range = value?.range;
   if (isSeq(value) && range && !value.flow) {
     // After the line where the last entry's value ends (and that line's comment): the list's own
@@ -261,10 +261,17 @@ function insertionSite(
     // Above the comments that head the first key, as in locate-lines.ts.
     at: aboveComments(text, lineStart),
     indent: column,
-    step: Math.max(column - parentColumn, 1),
+    step: stepFrom(column, parentColumn),
     missing,
   };
 }
+
+/**
+ * The indentation step of a mapping whose keys are at `column`, its parent's key at
+ * `parentColumn`; at the item's top (no parent, -1) kpt's 2, not the key's column plus one.
+ */
+const stepFrom = (column: number, parentColumn: number) =>
+  parentColumn < 0 ? 2 : Math.max(column - parentColumn, 1);
 
 function columnOf(text: string, offset: number): number {
   const lineStart = text.lastIndexOf('\n', offset - 1) + 1;

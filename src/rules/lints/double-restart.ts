@@ -151,17 +151,18 @@ interface Found {
 }
 
 interface Place {
-  metadata: readonly string[];
+  /** The path of the annotations mapping. */
+  at: readonly string[];
   annotations: Readonly<Record<string, Json>>;
   own: boolean;
   /** Annotations in a HelmRelease's values, which its chart writes on what it renders. */
   values?: true;
 }
 
-/** Every `annotations` mapping in a HelmRelease's values: the chart's, wherever it puts them. */
+/** Every annotations mapping in a HelmRelease's values (valuesAnnotations), wherever the chart has it. */
 const valuesPlaces = (resource: Resource): Place[] =>
-  valuesAnnotations(resource).map(({ metadata, annotations }) => ({
-    metadata,
+  valuesAnnotations(resource).map(({ at, annotations }) => ({
+    at,
     annotations,
     own: false,
     values: true,
@@ -174,7 +175,7 @@ function foundAt(place: Place, key: string, list = false): Found | undefined {
   return {
     text: `${key}${list ? '' : `: ${JSON.stringify(value)}`}${where}`,
     key,
-    field: annotationField(place.metadata, key),
+    field: fieldPath(place.at, key),
     mapping: place.annotations,
   };
 }
@@ -215,11 +216,12 @@ function reloaderFor(
   const places: Place[] = [];
   if (isHelmRelease(resource)) places.push(...valuesPlaces(resource));
   else if (keys.some((key) => own[key] !== undefined)) {
-    places.push({ metadata: ['metadata'], annotations: own, own: true });
+    places.push({ at: ['metadata', 'annotations'], annotations: own, own: true });
   } else {
     for (const { shape } of templates) {
       const annotations = getPath(resource.value, shape.annotations);
-      if (isObject(annotations)) places.push({ metadata: shape.metadata, annotations, own: false });
+      if (isObject(annotations))
+        places.push({ at: [...shape.metadata, 'annotations'], annotations, own: false });
     }
   }
   const result: Found[] = [];
@@ -229,7 +231,7 @@ function reloaderFor(
     const search = place.annotations[reloader.search];
     const answer = list && run.lists.named(list, source.secretName);
     if (list && (list.invalid.length > 0 || answer === undefined)) {
-      const field = annotationField(place.metadata, type.reload);
+      const field = fieldPath(place.at, type.reload);
       const undecided = answer === undefined || run.unread.get(field)?.undecided === true;
       run.unread.set(field, {
         key: type.reload,
@@ -257,7 +259,7 @@ function reloaderFor(
 
 /** Each workload-metadata annotation of `rows` that is on. */
 function workloadAnnotations(resource: Resource, rows: readonly RestartAnnotation[]): Found[] {
-  const place = { metadata: ['metadata'], annotations: resource.annotations, own: true };
+  const place = { at: ['metadata', 'annotations'], annotations: resource.annotations, own: true };
   return rows.flatMap((row) => {
     const value = resource.annotations[row.key];
     const at = typeof value === 'string' && row.on(value) ? foundAt(place, row.key) : undefined;

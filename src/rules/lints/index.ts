@@ -7,6 +7,7 @@ import {
   type RuleSeverity,
   resourceResult,
   type Severity,
+  setGrouped,
 } from '../../model/results.js';
 import { crossNamespace } from './cross-namespace.js';
 import { csiSyncMount } from './csi-sync-mount.js';
@@ -14,7 +15,7 @@ import { doubleRestart } from './double-restart.js';
 import { hookPhase } from './hook-phase.js';
 import { jobChecksum } from './job-checksum.js';
 import { kindNearMiss } from './kind-near-miss.js';
-import type { Lint, LintContext } from './lint.js';
+import type { Lint, LintContext, Report } from './lint.js';
 import { missingKey } from './missing-key.js';
 import { nearName } from './near-name.js';
 import { scaledJobRollout } from './scaled-job-rollout.js';
@@ -48,11 +49,19 @@ export function runLints(
   for (const lint of lints) {
     const severity = severityOf(lint);
     if (severity === 'off') continue;
-    const result = (at: Severity) => (resource: Resource, message: string, field?: string) => {
-      results.push(
-        resourceResult(lint, resource, message, field ? { path: field } : undefined, at),
-      );
-    };
+    const result =
+      (at: Severity): Report =>
+      (resource, message, field, group) => {
+        const made = resourceResult(
+          lint,
+          resource,
+          message,
+          field ? { path: field } : undefined,
+          at,
+        );
+        if (group) setGrouped(made, group.key, group.members);
+        results.push(made);
+      };
     const silenced = (resource: Resource) => silences(resource, lint.id);
     lint.check(context, { report: result(severity), note: result('info'), edits, silenced });
   }

@@ -5,6 +5,7 @@
 //
 // Workload kinds need no near-miss check: consumers are found by shape (a pod template with
 // containers), not by kind, so a misspelled `Deployment` is still read as a consumer.
+import { nameList } from '../../model/fold.js';
 import { distance } from '../../model/near.js';
 import type { Resource } from '../../model/resource.js';
 import { describe } from '../../model/results.js';
@@ -138,20 +139,21 @@ export const kindNearMiss: Lint = {
   severity: 'warning',
   summary: 'A resource looks like a kind secret-rollout reads but is not one',
   help: 'Set the apiVersion and kind the message gives: an item that is not read gets no checksum and no place in the order.',
-  check({ resources, config }, { report }) {
+  check({ resources, config }, { report, silenced }) {
     // An input has thousands of items and a dozen kinds: each kind is compared once.
     const misses = new Map<string, ReturnType<typeof nearMiss>>();
+    // A repository written for an older operator has every item at the old version: one warning
+    // per apiVersion and kind, naming them (silenced items are left out).
+    const unservedGroups = new Map<string, { why: string; known: KnownKind; items: Resource[] }>();
     for (const resource of resources) {
       const counted = sourceKindOf(resource) ?? storeKindOf(resource);
       if (counted) {
         const unserved = unservedVersion(resource);
-        if (!unserved) continue;
-        report(
-          resource,
-          `${describe(resource)} (${resource.apiVersion}) is read as ${article(unserved.known.kind)}, ` +
-            `but ${unserved.why}. Set apiVersion: ${unserved.known.apiVersion}`,
-          'apiVersion',
-        );
+        if (!unserved || silenced(resource)) continue;
+        const key = `${resource.apiVersion}\u0000${resource.kind}`;
+        const group = unservedGroups.get(key) ?? { ...unserved, items: [] };
+        group.items.push(resource);
+        unservedGroups.set(key, group);
         continue;
       }
       const id = `${resource.apiVersion}/${resource.kind}`;
@@ -169,6 +171,20 @@ export const kindNearMiss: Lint = {
           `(no checksum, no ${config.ordering.includes('argocd') ? 'wave' : 'order'}). To count, set apiVersion: ${known.apiVersion} and kind: ` +
           `${known.kind}`,
         why.some((w) => w.startsWith('its kind')) ? 'kind' : 'apiVersion',
+      );
+    }
+    for (const [key, { why, known, items }] of unservedGroups) {
+      const [first] = items as [Resource];
+      const fix = `but ${why}. Set apiVersion: ${known.apiVersion}`;
+      report(
+        first,
+        items.length === 1
+          ? `${describe(first)} (${first.apiVersion}) is read as ${article(known.kind)}, ${fix}`
+          : `${items.length} ${known.kind}s (${nameList(items.map(describe))}) use ${first.apiVersion}: ` +
+              `they are read as ${known.kind}s, ${fix}`,
+        'apiVersion',
+        // Its message counts and names a first member: impact compares the group instead.
+        { key, members: items },
       );
     }
   },

@@ -55,7 +55,16 @@ export interface KeyedRead {
   at: Trail;
 }
 
-export type Report = (resource: Resource, message: string, field?: string) => void;
+/**
+ * `group`: for a finding that names several resources, what identifies it across two inputs
+ * (`impact`): a key of the lint's and the resources named (model/results.ts Grouped).
+ */
+export type Report = (
+  resource: Resource,
+  message: string,
+  field?: string,
+  group?: { key: string; members: readonly Resource[] },
+) => void;
 
 export interface LintOutput {
   /** A finding, at the lint's severity. */

@@ -14,7 +14,7 @@ import { describe } from '../../model/results.js';
 import { groupOf } from '../../model/scope.js';
 import { esoSpecOf, refreshOf, rotatesEveryRun } from '../sources/eso-dependencies.js';
 import { storeKindOf, storeKinds } from '../sources/index.js';
-import type { StoreRef } from '../sources/source.js';
+import { type StoreRef, writtenKindOf } from '../sources/source.js';
 import type { Lint } from './lint.js';
 
 /**
@@ -83,6 +83,8 @@ interface Group {
   provider?: string;
   members: Resource[];
   reasons: Map<Resource, string[]>;
+  /** The kinds the members write (Secret, ConfigMap, …): what a rotation reaches. */
+  written: Set<string>;
   /** What would pin the group's entries (see UnpinnedEntry.pin). */
   pins: Set<Pin>;
 }
@@ -108,25 +110,34 @@ export const unpinnedVersion: Lint = {
     };
     // A ClusterExternalSecret is a source per namespace: its consumers are those of all of them;
     // a SecretStore it names is looked up in the first namespace it selects.
-    const read = new Map<Resource, { namespace: string | undefined; consumers: Resource[] }>();
+    const read = new Map<
+      Resource,
+      { namespace: string | undefined; written: string; consumers: Resource[] }
+    >();
     for (const [source, consumers] of consumersOf) {
-      const entry = read.get(source.resource) ?? { namespace: source.namespace, consumers: [] };
+      const entry = read.get(source.resource) ?? {
+        namespace: source.namespace,
+        written: writtenKindOf(source),
+        consumers: [],
+      };
       entry.consumers.push(...consumers);
       read.set(source.resource, entry);
     }
     const groups = new Map<string, Group>();
     const add = (
       key: string,
-      make: () => Omit<Group, 'members' | 'reasons' | 'pins'>,
+      make: () => Omit<Group, 'members' | 'reasons' | 'pins' | 'written'>,
       es: Resource,
+      written: string,
       { why, pin }: UnpinnedEntry,
     ) => {
       let group = groups.get(key);
       if (!group) {
-        group = { ...make(), members: [], reasons: new Map(), pins: new Set() };
+        group = { ...make(), members: [], reasons: new Map(), pins: new Set(), written: new Set() };
         groups.set(key, group);
       }
       if (pin) group.pins.add(pin);
+      group.written.add(written);
       const reasons = group.reasons.get(es);
       if (reasons) reasons.push(why);
       else {
@@ -134,7 +145,7 @@ export const unpinnedVersion: Lint = {
         group.reasons.set(es, [why]);
       }
     };
-    for (const [resource, { namespace, consumers }] of read) {
+    for (const [resource, { namespace, written, consumers }] of read) {
       const site = esoSpecOf(resource);
       // Nobody reads it, or only Jobs that read the Secret afresh at each run: no trap.
       // Silenced on it: left out of its group too, which names every member.
@@ -144,7 +155,7 @@ export const unpinnedVersion: Lint = {
       for (const entry of unpinnedEntries(site.spec)) {
         const { store } = entry;
         if (!store) {
-          add('generator', () => ({ advice: 'generator' }), resource, entry);
+          add('generator', () => ({ advice: 'generator' }), resource, written, entry);
           continue;
         }
         const clusterScoped = storeKinds.find((k) => k.kind === store.kind)?.clusterScoped;
@@ -157,11 +168,12 @@ export const unpinnedVersion: Lint = {
           `${advice}\u0000${key}`,
           () => ({ advice, store, storeResource, provider }),
           resource,
+          written,
           entry,
         );
       }
     }
-    for (const group of groups.values()) {
+    for (const [key, group] of groups) {
       if (group.advice === 'rotation') {
         const { storeResource, provider } = group as Required<Group>;
         note(storeResource, rotationMessage(group, provider), `spec.provider.${provider}`);
@@ -169,7 +181,9 @@ export const unpinnedVersion: Lint = {
       }
       const [first] = group.members;
       const site = first && esoSpecOf(first);
-      if (site) report(first as Resource, unpinnedMessage(group), site.at);
+      // Its message counts entries and names a first member: impact compares the group instead.
+      const members = { key, members: group.members };
+      if (site) report(first as Resource, unpinnedMessage(group), site.at, members);
     }
   },
 };
@@ -207,20 +221,31 @@ function pinFix(pins: ReadonlySet<Pin>, their: string): string {
   return pin ? `${pin}; ${find}` : find;
 }
 
-function unpinnedMessage({ advice, store, members, reasons, pins }: Group): string {
-  const fix =
-    advice === 'pin'
-      ? pinFix(pins, members.length > 1 ? 'their' : 'its')
-      : 'for a generator, refreshPolicy OnChange or refreshInterval 0 if a value made once will do (a short-lived token must rotate: read it from a volume, which the kubelet updates)';
-  const tail = `: ${fix}, or set unpinnedVersionSeverity to info or off`;
+/** The providers that reject a version, and how many ignore one, as advice names them. */
+const providersBy = (what: string) => [...unpinnable].filter(([, does]) => does === what);
+const rejecting = nameList(providersBy(rejects).map(([provider]) => provider));
+const ignoring = providersBy(ignores).length;
+
+function unpinnedMessage({ advice, store, storeResource, members, reasons, pins }: Group): string {
+  // A store kind other than ESO's two is text of the input: not repeated.
+  const known = store?.name && storeKinds.some((k) => k.kind === store.kind);
+  const pin = pinFix(pins, members.length > 1 ? 'their' : 'its');
+  const severity = 'set unpinnedVersionSeverity to info or off';
+  // In a Flux or Argo CD repository the store often lives in another directory: its provider is
+  // not known, and pinning would break the sync of a provider that rejects a version.
+  const tail =
+    advice !== 'pin'
+      ? `: for a generator, refreshPolicy OnChange or refreshInterval 0 if a value made once will do (a short-lived token must rotate: read it from a volume, which the kubelet updates), or ${severity}`
+      : known && !storeResource && (pins.has('remoteRef') || pins.has('extract'))
+        ? `: the input has no ${store.kind} ${store.name}: if its provider can pin, ${pin}; ` +
+          `${rejecting} reject a version (the sync fails) and ${ignoring} other providers ignore it: for those, ${severity}`
+        : `: ${pin}, or ${severity}`;
   const [first] = members as [Resource];
   const own = reasons.get(first) as string[];
   if (members.length === 1) {
     return `the checksum of ${describe(first)} cannot follow a rotation of the remote value (${shownReasons(own)})${tail}`;
   }
   const total = [...reasons.values()].reduce((n, list) => n + list.length, 0);
-  // A store kind other than ESO's two is text of the input: not repeated.
-  const known = store?.name && storeKinds.some((k) => k.kind === store.kind);
   const from = known ? ` reading ${store.kind} ${store.name}` : '';
   return (
     `the checksums of ${names(members, from)} cannot follow ` +
@@ -228,14 +253,17 @@ function unpinnedMessage({ advice, store, members, reasons, pins }: Group): stri
   );
 }
 
-function rotationMessage({ storeResource, members }: Group, provider: string): string {
+function rotationMessage({ storeResource, members, written }: Group, provider: string): string {
   const one = members.length === 1;
+  // What the ExternalSecrets write: a ConfigMap target's rotation reaches a ConfigMap.
+  const kinds = [...written].sort().map((kind) => `${kind}s`);
+  const what = one ? `its ${[...written][0]}` : `their ${kinds.join(' and ')}`;
   return (
     `${names(members)} read${one ? 's' : ''} from ${describe(storeResource as Resource)}, whose ` +
-    `provider ${provider} ${unpinnable.get(provider)}: a rotation reaches ${one ? 'its Secret' : 'their Secrets'} ` +
+    `provider ${provider} ${unpinnable.get(provider)}: a rotation reaches ${what} ` +
     'at the next refresh (refreshInterval) with no change in Git, so no checksum moves and nothing ' +
     'restarts the pods that read them (environment variables and subPath mounts keep the old ' +
-    'value). To roll them on a rotation: a restarter that watches Secrets (Stakater Reloader or ' +
+    `value). To roll them on a rotation: a restarter that watches ${kinds.join(' and ')} (Stakater Reloader or ` +
     'similar), an app that re-reads a mounted volume (the kubelet updates it), or rotating through ' +
     'Git (a new remote item or key name moves the checksum)'
   );

@@ -56,11 +56,11 @@ export const unreadSource: Lint = {
     }
     if (groups.size === 0) return;
     const maybe = mayRead([...resources, ...bystanders], unreadable);
-    for (const [namespace, { members, namespaces }] of groups) {
-      const candidates = [...namespaces].flatMap((n) => maybe.get(n) ?? []);
+    for (const { members, namespaces } of groups.values()) {
+      const candidates = [...namespaces].flatMap((n) => [...(maybe.get(n) ?? [])]);
       output.report(
         members[0] as Resource,
-        message(namespace, members, writes, [...new Set(candidates)].sort()),
+        message([...namespaces].sort(), members, writes, [...new Set(candidates)].sort()),
       );
     }
   },
@@ -74,14 +74,13 @@ export const unreadSource: Lint = {
 function mayRead(
   items: readonly (Resource | Bystander)[],
   unreadable: ReadonlySet<Resource>,
-): Map<string, string[]> {
-  const byNamespace = new Map<string, string[]>();
+): Map<string, Set<string>> {
+  // Sets: a namespace of thousands of Applications (an app-of-apps) searched once per name was n².
+  const byNamespace = new Map<string, Set<string>>();
   const add = (namespace: unknown, item: Resource | Bystander) => {
     if (typeof namespace !== 'string' || namespace === '') return;
     const name = `${item.kind} ${item.namespace ? `${item.namespace}/` : ''}${item.name ?? ''}`;
-    const list = byNamespace.get(namespace) ?? [];
-    if (!list.includes(name)) list.push(name);
-    byNamespace.set(namespace, list);
+    byNamespace.set(namespace, (byNamespace.get(namespace) ?? new Set()).add(name));
   };
   for (const item of items) {
     const group = groupOf(item.apiVersion);
@@ -96,8 +95,9 @@ function mayRead(
   return byNamespace;
 }
 
+/** `namespaces`: sorted, of every member (a ClusterExternalSecret's, all of them). */
 function message(
-  namespace: string,
+  namespaces: readonly string[],
   members: readonly Resource[],
   writes: ReadonlyMap<Resource, SecretSource>,
   candidates: string[],
@@ -108,7 +108,14 @@ function message(
   const what = one
     ? `what ${describe(first)} writes (${produces} ${secretName})`
     : `what ${members.length} sources write (${nameList(members.map(describe))})`;
-  const where = namespace === '' ? 'with no namespace' : `in namespace ${namespace}`;
+  // The readers named may be in any of a ClusterExternalSecret's namespaces: name them all.
+  const named = namespaces.filter((n) => n !== '');
+  const where =
+    named.length === 0
+      ? 'with no namespace'
+      : named.length === 1
+        ? `in namespace ${named[0]}`
+        : `in namespaces ${nameList(named)}`;
   const them = one ? 'it' : 'them';
   const tail =
     candidates.length > 0

@@ -142,22 +142,62 @@ function highestBefore(
 function dependencyOrder(roots: Iterable<WaveNode>, placement: Placement): WaveNode[] {
   const order: WaveNode[] = [];
   const state = new Map<WaveNode, 'visiting' | 'done'>();
-  const visit = (node: WaveNode): void => {
+  // Depth first with a stack of its own: a chain of stores, each reading the Secret of the
+  // ExternalSecret before it, is as deep as it is long, and recursion overflowed the call stack.
+  const path: { node: WaveNode; next: Iterator<WaveNode> }[] = [];
+  /** Where each node being visited is on the path: a cycle is the path from there on. */
+  const onPath = new Map<WaveNode, number>();
+  const enter = (node: WaveNode) => {
     state.set(node, 'visiting');
-    for (const after of node.before) {
+    onPath.set(node, path.length);
+    path.push({ node, next: node.before[Symbol.iterator]() });
+  };
+  for (const root of roots) {
+    if (state.has(root)) continue;
+    enter(root);
+    for (let top = path.at(-1); top; top = path.at(-1)) {
+      const { node } = top;
+      const step = top.next.next();
+      if (step.done) {
+        state.set(node, 'done');
+        order.push(node);
+        onPath.delete(node);
+        path.pop();
+        continue;
+      }
+      const after = step.value;
       const seen = state.get(after);
       if (seen === 'visiting') {
-        const message = `${describe(after.resource)} and ${describe(node.resource)} depend on each other (a store or generator that reads the Secret of an ExternalSecret that uses it): no order exists; break the cycle`;
+        const start = onPath.get(after) as number;
+        const message = cycleMessage(path.slice(start, start + shownInCycle), path.length - start);
         placement.cycles.push(resourceResult(noWaveOrder, after.resource, message));
       } else if (seen === undefined) {
-        visit(after);
+        enter(after);
       }
     }
-    state.set(node, 'done');
-    order.push(node);
-  };
-  for (const root of roots) if (!state.has(root)) visit(root);
+  }
   return order;
+}
+
+/** Members of a cycle a message names; the rest are counted. */
+const shownInCycle = 5;
+
+/**
+ * A cycle of `length` nodes, from its first `members`: two depend on each other directly (a store
+ * reading the Secret of an ExternalSecret that uses it); a longer one only around the circle, so
+ * it is named in its order (any two of it named alone would be a claim that does not hold).
+ */
+function cycleMessage(members: readonly { node: WaveNode }[], length: number): string {
+  const names = members.slice(0, shownInCycle).map(({ node }) => describe(node.resource));
+  const tail = 'no order exists; break the cycle';
+  if (length === 2) {
+    return `${names.join(' and ')} depend on each other (a store or generator that reads the Secret of an ExternalSecret that uses it): ${tail}`;
+  }
+  const list =
+    length <= shownInCycle
+      ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`
+      : `${names.join(', ')} and ${length - shownInCycle} more`;
+  return `${list} depend on each other, each before the next and the last before the first (stores or generators that read the Secret of an ExternalSecret using them, in a circle): ${tail}`;
 }
 
 /**

@@ -12,6 +12,10 @@ export interface StoreRef {
   name: string;
 }
 
+/** The kind a source writes, as messages and reports name it (`CustomResource` never). */
+export const writtenKindOf = (s: Pick<SecretSource, 'produces' | 'writtenKind'>): string =>
+  s.writtenKind ?? s.produces;
+
 export interface SecretSource {
   resource: Resource;
   /**

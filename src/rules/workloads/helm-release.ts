@@ -10,7 +10,13 @@ import { isObject, type Json, type JsonObject } from '../../model/json.js';
 import { fieldPath, getPath, type Keys, type Trail } from '../../model/path.js';
 import { ItemError, type Resource } from '../../model/resource.js';
 import { groupOf } from '../../model/scope.js';
-import { type BuiltIns, maxValuesPath, substitute, valueReads } from './helm-values.js';
+import {
+  type BuiltIns,
+  isAnnotationsKey,
+  maxValuesPath,
+  substitute,
+  valueReads,
+} from './helm-values.js';
 import type { KeySet } from './references.js';
 
 export const helmReleaseGroup = 'helm.toolkit.fluxcd.io';
@@ -127,13 +133,15 @@ export function helmReads(resource: Resource): HelmRead[] {
 }
 
 /**
- * Every mapping under an `annotations` key in spec.values, with the path to the mapping holding
- * it: charts write such annotations on what they render (for the double-restart lint).
+ * Every mapping under an `annotations` key in spec.values, or a key ending in `Annotations`
+ * (`podAnnotations`, `deploymentAnnotations`: external-dns, gatus and most charts), with the path
+ * to that mapping: charts write such annotations on what they render (for the double-restart
+ * lint; Reloader reads the workload's and, failing those, the pod template's).
  */
 export function valuesAnnotations(
   resource: Resource,
-): { metadata: Keys; annotations: Record<string, Json> }[] {
-  const found: { metadata: Keys; annotations: Record<string, Json> }[] = [];
+): { at: Keys; annotations: Record<string, Json> }[] {
+  const found: { at: Keys; annotations: Record<string, Json> }[] = [];
   // One trail, copied only where a mapping is found: a copy per node cost nodes × depth.
   const trail = ['spec', 'values'];
   let printed = 0; // the trail's length under spec.values as fieldPath writes it
@@ -141,12 +149,12 @@ export function valuesAnnotations(
   const visit = (node: Json | undefined) => {
     if (!isObject(node)) return;
     for (const [key, child] of Object.entries(node)) {
-      // Past the bound the release is an error of the consumers' stage (valueReads).
-      if (key === 'annotations' && isObject(child) && printed <= maxValuesPath) {
-        found.push({ metadata: [...trail], annotations: child });
-      }
       trail.push(key);
       printed += key.length + 1;
+      // Past the bound the release is an error of the consumers' stage (valueReads).
+      if (isAnnotationsKey(key) && isObject(child) && printed <= maxValuesPath) {
+        found.push({ at: [...trail], annotations: child });
+      }
       visit(child);
       printed -= key.length + 1;
       trail.pop();

@@ -36,6 +36,10 @@ export const valueReferences: readonly ValueReference[] = [
   { kind: 'Secret', tail: 'existingSecret' },
   { kind: 'Secret', tail: 'existingSecretName' },
   { kind: 'ConfigMap', tail: 'existingConfigMap' },
+  // Charts' own keys, mounted as a volume: democratic-csi's driver config, 1Password Connect's
+  // credentials file (docs/helm-release.md has the chart files read).
+  { kind: 'Secret', tail: 'existingConfigSecret' },
+  { kind: 'Secret', tail: 'connect.credentialsName', keyField: 'credentialsKey' },
 ];
 
 const tails: readonly Path[] = valueReferences.map((r) => parsePath(r.tail));
@@ -67,6 +71,10 @@ function endsWith(trail: Trail, tail: Path): boolean {
  */
 export const maxValuesPath = 4096;
 
+/** A key whose mapping a chart writes as annotations: `annotations`, `podAnnotations`, …. */
+export const isAnnotationsKey = (key: string) =>
+  key === 'annotations' || key.endsWith('Annotations');
+
 /** The error for a read or an annotations mapping at a longer path: it names no key. */
 const valuesPathTooLong = () =>
   new ItemError(
@@ -97,12 +105,12 @@ export function valueReads(values: Json | undefined): ValueRead[] {
     }
     if (!isObject(node)) return;
     for (const [key, child] of Object.entries(node)) {
-      // The double-restart lint names such a mapping (valuesAnnotations), and skips it past this.
-      if (key === 'annotations' && isObject(child) && printed > maxValuesPath) {
-        throw valuesPathTooLong();
-      }
       trail.push(key);
       printed += key.length + 1;
+      // The double-restart lint names such a mapping (valuesAnnotations), and skips it past this.
+      if (isAnnotationsKey(key) && isObject(child) && printed > maxValuesPath) {
+        throw valuesPathTooLong();
+      }
       visit(child, node);
       printed -= key.length + 1;
       trail.pop();

@@ -4,6 +4,7 @@
 // row was checked against the project's own Go types or CRD at the commit its group's comment
 // names (docs/operators.md "Secret readers" has the files read); docs/secret-readers.md renders this table.
 import type { SecretReader } from '../../model/config.js';
+import { addTo } from '../../model/fold.js';
 import { isObject } from '../../model/json.js';
 import { fieldPath, getPath, type Path, parsePath, walk } from '../../model/path.js';
 import type { Resource } from '../../model/resource.js';
@@ -252,6 +253,39 @@ const persistentVolume: ReaderField[] = rows(
   ].map((ref) => `spec.csi.${ref}.name`),
 );
 
+// Flux's own readers, all `meta.LocalObjectReference` in the resource's namespace:
+// fluxcd/notification-controller @ 2e46958a, api/v1/receiver_types.go and
+// api/v1beta3/provider_types.go; fluxcd/source-controller @ 39b711b1, api/v1/
+// {gitrepository,ocirepository,ociverification,helmrepository,bucket}_types.go.
+const flux: ReaderField[] = [
+  ...rows('notification.toolkit.fluxcd.io', own('Receiver'), ['spec.secretRef.name']),
+  ...rows('notification.toolkit.fluxcd.io', own('Provider'), [
+    'spec.secretRef.name',
+    'spec.certSecretRef.name',
+    'spec.proxySecretRef.name',
+  ]),
+  ...rows('source.toolkit.fluxcd.io', own('GitRepository'), [
+    'spec.secretRef.name',
+    'spec.proxySecretRef.name',
+    'spec.verify.secretRef.name',
+  ]),
+  ...rows('source.toolkit.fluxcd.io', own('OCIRepository'), [
+    'spec.secretRef.name',
+    'spec.certSecretRef.name',
+    'spec.proxySecretRef.name',
+    'spec.verify.secretRef.name',
+  ]),
+  ...rows('source.toolkit.fluxcd.io', own('HelmRepository'), [
+    'spec.secretRef.name',
+    'spec.certSecretRef.name',
+  ]),
+  ...rows('source.toolkit.fluxcd.io', own('Bucket'), [
+    'spec.secretRef.name',
+    'spec.certSecretRef.name',
+    'spec.proxySecretRef.name',
+  ]),
+];
+
 /** The built-in table, in the order docs/secret-readers.md renders it. */
 export const readerFields: readonly ReaderField[] = [
   ...esoGenerators,
@@ -262,6 +296,7 @@ export const readerFields: readonly ReaderField[] = [
   ...certManager,
   ...crossplane,
   ...persistentVolume,
+  ...flux,
 ];
 
 const readerKinds: ReadonlySet<string> = new Set(readerFields.map((f) => f.kind));
@@ -296,7 +331,7 @@ export function readerRows(
     const map = new Map<string, Compiled[]>();
     for (const field of [...readerFields, ...optionFields(option)]) {
       const key = kindKey(field.group, field.kind);
-      map.set(key, [...(map.get(key) ?? []), { field, path: parsePath(field.path) }]);
+      addTo(map, key, { field, path: parsePath(field.path) });
     }
     byKind = map;
     compiledFor.set(option, byKind);
