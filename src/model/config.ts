@@ -371,6 +371,12 @@ const parseSecretReferences: Parser<readonly SecretReader[]> = (raw, field) =>
   );
 
 /** `chart=dotted.path` entries, a list or one comma-separated string; entries named by position. */
+/**
+ * The keys of a checksum path at most: the run writes its mappings, and an output nested past the
+ * 500 levels the reader takes (docs/limits.md) would fail the next run. Charts' paths have 2-4.
+ */
+const maxChecksumPathKeys = 64;
+
 const parseHelmChecksumPaths: Parser<readonly HelmChecksumPath[]> = (raw, field) => {
   const entries = listEntries(raw);
   if (entries === undefined) {
@@ -382,14 +388,31 @@ const parseHelmChecksumPaths: Parser<readonly HelmChecksumPath[]> = (raw, field)
   const byChart = new Map<string, HelmChecksumPath>();
   for (const [i, entry] of entries.map((e) => e.trim()).entries()) {
     if (entry === '' && typeof raw === 'string') continue;
-    const [chart = '', path = ''] = entry.split('=', 2);
+    // At the first '=': a second one fails the path's pattern instead of being cut off.
+    const at = entry.indexOf('=');
+    const chart = at === -1 ? '' : entry.slice(0, at);
+    const path = entry.slice(at + 1);
     if (!/^[A-Za-z0-9][-A-Za-z0-9_.]*$/.test(chart) || !templatePathPattern.test(path)) {
       throw new ConfigError(
         `${field}: entry ${i + 1} is not chart=path.in.values (app-template=defaultPodOptions.annotations)`,
         field,
       );
     }
-    byChart.set(chart, { chart, path: path.split('.') });
+    const keys = path.split('.');
+    if (keys.length > maxChecksumPathKeys) {
+      throw new ConfigError(
+        `${field}: entry ${i + 1} has a path of more than ${maxChecksumPathKeys} keys`,
+        field,
+      );
+    }
+    const earlier = byChart.get(chart);
+    if (earlier && earlier.path.join('.') !== path) {
+      throw new ConfigError(
+        `${field}: entry ${i + 1} names the chart of an earlier entry with another path: keep one`,
+        field,
+      );
+    }
+    byChart.set(chart, { chart, path: keys });
   }
   return [...byChart.values()];
 };

@@ -147,6 +147,8 @@ export function getPath(value: Json | undefined, path: string | Trail): Json | u
     if (typeof node !== 'object' || node === null) return undefined;
     // A number is a list position (an edit's path, MappingEdit), a name a mapping's key.
     if (Array.isArray(node) !== (typeof key === 'number')) return undefined;
+    // Own fields only: a path from an option (`toString`) must not find Object.prototype's.
+    if (!Object.hasOwn(node, key as string | number)) return undefined;
     node = (node as Record<string | number, Json>)[key as string | number];
   }
   return node;

@@ -5,8 +5,9 @@
 import type { Config } from '../model/config.js';
 import { annotationField } from '../model/edit.js';
 import { addTo } from '../model/fold.js';
+import { isObject } from '../model/json.js';
 import { fieldPath, getPath, type Keys } from '../model/path.js';
-import { type Resource, readAnnotations } from '../model/resource.js';
+import { describeType, ItemError, type Resource, readAnnotations } from '../model/resource.js';
 import {
   helmReleaseRead,
   optedOut as optedOutRule,
@@ -193,6 +194,17 @@ function helmConsumer(
   const valuesPath = checksumPathFor(resource, config.helmReleaseChecksumPath);
   if (valuesPath) {
     const annotations = ['spec', 'values', ...valuesPath];
+    // The edit creates missing mappings on the way but writes into no other value: name it.
+    for (let depth = 2; depth < annotations.length; depth++) {
+      const on = annotations.slice(0, depth);
+      const node = getPath(resource.value, on);
+      if (node !== undefined && node !== null && !isObject(node)) {
+        throw new ItemError(
+          `${fieldPath(on)} is ${describeType(node)}, not a mapping`,
+          fieldPath(on),
+        );
+      }
+    }
     const shape = { podSpec: [], metadata: annotations.slice(0, -1), annotations };
     const current = readAnnotations(getPath(resource.value, annotations), printed(annotations));
     // Our post-renderer entry from before the option: Flux applies it after the chart, so a stale

@@ -146,6 +146,8 @@ interface Found {
   text: string;
   key: string;
   field: string;
+  /** The annotations mapping it is in: with `key`, what tells two finds apart. */
+  mapping: object;
 }
 
 interface Place {
@@ -174,6 +176,7 @@ function foundAt(place: Place, key: string, list = false): Found | undefined {
     text: `${key}${list ? '' : `: ${JSON.stringify(value)}`}${where}`,
     key,
     field: fieldPath(place.at, key),
+    mapping: place.annotations,
   };
 }
 
@@ -283,7 +286,10 @@ function reloaderWarning(
   templates: readonly { shape: PodTemplateShape; sources: readonly SecretSource[] }[],
   run: ReloaderRun,
 ): { message: string; field: string } | undefined {
-  const found = new Map<string, Found>();
+  // Told apart by mapping and key, not by field: a path in a HelmRelease's values is as long as
+  // the input makes it, and hashing it for each of many places cost their product.
+  const all: Found[] = [];
+  const seen = new Map<object, Set<string>>();
   const followed = new Map<ReloaderType, Set<string>>();
   for (const { sources } of templates) {
     for (const source of sources) {
@@ -291,10 +297,13 @@ function reloaderWarning(
       const on = type ? reloaderFor(resource, templates, type, source, run) : [];
       if (!type || on.length === 0) continue;
       followed.set(type, (followed.get(type) ?? new Set()).add(source.secretName));
-      for (const f of on) found.set(f.field, f);
+      for (const f of on) {
+        const keys = seen.get(f.mapping) ?? new Set<string>();
+        if (!keys.has(f.key)) all.push(f);
+        seen.set(f.mapping, keys.add(f.key));
+      }
     }
   }
-  const all = [...found.values()];
   const [at] = all;
   if (!at) return undefined;
   const texts = all.map((f) => f.text).join(', ');

@@ -5,12 +5,18 @@
 // `helmReleaseChecksumPath` option names for its chart (docs/helm-release.md). The facts from
 // helm-controller's code are cited in docs/operators.md.
 import type { HelmChecksumPath } from '../../model/config.js';
-import { sha256Hex } from '../../model/hash.js';
-import { isObject, type Json } from '../../model/json.js';
+import { canonicalJson, sha256Hex } from '../../model/hash.js';
+import { isObject, type Json, type JsonObject } from '../../model/json.js';
 import { fieldPath, getPath, type Keys, type Trail } from '../../model/path.js';
 import { ItemError, type Resource } from '../../model/resource.js';
 import { groupOf } from '../../model/scope.js';
-import { type BuiltIns, substitute, valueReads } from './helm-values.js';
+import {
+  type BuiltIns,
+  isAnnotationsKey,
+  maxValuesPath,
+  substitute,
+  valueReads,
+} from './helm-values.js';
 import type { KeySet } from './references.js';
 
 export const helmReleaseGroup = 'helm.toolkit.fluxcd.io';
@@ -136,16 +142,25 @@ export function valuesAnnotations(
   resource: Resource,
 ): { at: Keys; annotations: Record<string, Json> }[] {
   const found: { at: Keys; annotations: Record<string, Json> }[] = [];
+  // One trail, copied only where a mapping is found: a copy per node cost nodes × depth.
+  const trail = ['spec', 'values'];
+  let printed = 0; // the trail's length under spec.values as fieldPath writes it
   // Mappings only: charts take pod annotations from mappings of options, not from lists.
-  const visit = (node: Json | undefined, trail: string[]) => {
+  const visit = (node: Json | undefined) => {
     if (!isObject(node)) return;
     for (const [key, child] of Object.entries(node)) {
-      if ((key === 'annotations' || key.endsWith('Annotations')) && isObject(child))
-        found.push({ at: [...trail, key], annotations: child });
-      visit(child, [...trail, key]);
+      trail.push(key);
+      printed += key.length + 1;
+      // Past the bound the release is an error of the consumers' stage (valueReads).
+      if (isAnnotationsKey(key) && isObject(child) && printed <= maxValuesPath) {
+        found.push({ at: [...trail], annotations: child });
+      }
+      visit(child);
+      printed -= key.length + 1;
+      trail.pop();
     }
   };
-  visit(getPath(resource.value, 'spec.values'), ['spec', 'values']);
+  visit(getPath(resource.value, 'spec.values'));
   return found;
 }
 
@@ -206,6 +221,24 @@ export function postRendererEntry(annotations: ReadonlyMap<string, string>) {
   };
 }
 
+/**
+ * An entry with each patch's text blanked, as canonical JSON: a hand edit anywhere but in a text
+ * (a target narrowed by name or moved to another group, a field added, a text removed) makes it
+ * differ from ours, and kustomize would then patch other objects than the ones we mean.
+ */
+function skeletonOf(entry: Json, patches: readonly Json[]): string {
+  const blanked = patches.map((p) =>
+    isObject(p) && typeof p.patch === 'string' ? { ...p, patch: '' } : p,
+  );
+  const kustomize = getPath(entry, 'kustomize');
+  return canonicalJson({
+    ...(entry as JsonObject),
+    kustomize: { ...(kustomize as JsonObject), patches: blanked },
+  });
+}
+const blankEntry = postRendererEntry(new Map());
+const ourSkeleton = skeletonOf(blankEntry, blankEntry.kustomize.patches);
+
 /** Our entry in spec.postRenderers: its position, and each patch's text as the input has it. */
 export interface OurEntry {
   index: number;
@@ -214,31 +247,38 @@ export interface OurEntry {
 
 /**
  * Finds our entry by the marker its patches start with. An entry whose patches are not ours one
- * for one (edited by hand) is an item error: writing another would apply both.
+ * for one (edited by hand) is an item error: writing another would apply both. So is a second
+ * entry with the marker: helm-controller applies post-renderers in order, so a copy after the
+ * one we update would set its stale checksums last, and the pods would never roll.
  */
 export function ourEntry(resource: Resource): OurEntry | undefined {
   const list = getPath(resource.value, 'spec.postRenderers');
   if (list === undefined || list === null) return undefined;
   if (!Array.isArray(list))
     throw new ItemError('spec.postRenderers is not a list', 'spec.postRenderers');
+  let found: OurEntry | undefined;
   for (const [index, entry] of list.entries()) {
     const patches = getPath(entry, 'kustomize.patches');
     if (!Array.isArray(patches)) continue;
     const texts = patches.map((p) => text(getPath(p, 'patch')));
     if (!texts.some((t) => t?.startsWith(patchMarker))) continue;
-    const same =
-      patches.length === patchedKinds.length &&
-      patchedKinds.every((kind, i) => getPath(patches[i] as Json, 'target.kind') === kind.kind);
-    if (!same) {
-      const field = fieldPath(['spec', 'postRenderers', index]);
+    const field = fieldPath(['spec', 'postRenderers', index]);
+    if (found) {
+      const first = fieldPath(['spec', 'postRenderers', found.index]);
+      throw new ItemError(
+        `${field} is a second copy of secret-rollout's entry ${first}: helm-controller applies both, the later one last, and it is never updated: remove it`,
+        field,
+      );
+    }
+    if (skeletonOf(entry, patches) !== ourSkeleton) {
       throw new ItemError(
         `${field} is secret-rollout's entry, changed by hand: remove it and a render writes it again`,
         field,
       );
     }
-    return { index, patches: texts };
+    found = { index, patches: texts };
   }
-  return undefined;
+  return found;
 }
 
 /** Where our entry's `i`-th patch text is. */

@@ -5,6 +5,7 @@
 // (docs/helm-release.md has the table and its limits).
 import { isObject, type Json, type JsonObject } from '../../model/json.js';
 import { each, type Path, parsePath, type Trail } from '../../model/path.js';
+import { ItemError } from '../../model/resource.js';
 import type { KeySet, ProducedKind } from './references.js';
 
 export interface ValueReference {
@@ -62,10 +63,30 @@ function endsWith(trail: Trail, tail: Path): boolean {
   );
 }
 
+/**
+ * The longest path under spec.values a result names, in characters as printed (`a.b[0].c`). Keys
+ * are free text, as long as the input makes them: each result naming a path of the input's size
+ * would make the output quadratic in it (many reads or Reloader annotations under one long key).
+ * Charts' paths are under a hundred characters.
+ */
+export const maxValuesPath = 4096;
+
+/** A key whose mapping a chart writes as annotations: `annotations`, `podAnnotations`, …. */
+export const isAnnotationsKey = (key: string) =>
+  key === 'annotations' || key.endsWith('Annotations');
+
+/** The error for a read or an annotations mapping at a longer path: it names no key. */
+const valuesPathTooLong = () =>
+  new ItemError(
+    `spec.values names a Secret or holds annotations at a path longer than ${maxValuesPath} characters, which no result can name: shorten its keys`,
+    'spec.values',
+  );
+
 /** Every string of `values` at a path the table names, in document order. */
 export function valueReads(values: Json | undefined): ValueRead[] {
   const reads: ValueRead[] = [];
   const trail: (string | number)[] = [];
+  let printed = 0; // the trail's length as fieldPath writes it
   const visit = (node: Json, parent: JsonObject | undefined) => {
     if (typeof node === 'string') {
       if (parent) matchAt(node, parent);
@@ -73,8 +94,11 @@ export function valueReads(values: Json | undefined): ValueRead[] {
     }
     if (Array.isArray(node)) {
       node.forEach((child, i) => {
+        const step = String(i).length + 2;
         trail.push(i);
+        printed += step;
         visit(child, undefined);
+        printed -= step;
         trail.pop();
       });
       return;
@@ -82,7 +106,13 @@ export function valueReads(values: Json | undefined): ValueRead[] {
     if (!isObject(node)) return;
     for (const [key, child] of Object.entries(node)) {
       trail.push(key);
+      printed += key.length + 1;
+      // The double-restart lint names such a mapping (valuesAnnotations), and skips it past this.
+      if (isAnnotationsKey(key) && isObject(child) && printed > maxValuesPath) {
+        throw valuesPathTooLong();
+      }
       visit(child, node);
+      printed -= key.length + 1;
       trail.pop();
     }
   };
@@ -94,6 +124,7 @@ export function valueReads(values: Json | undefined): ValueRead[] {
     );
     const ref = valueReferences[row];
     if (!ref) return;
+    if (printed > maxValuesPath) throw valuesPathTooLong();
     const key = ref.keyField === undefined ? undefined : parent[ref.keyField];
     const keys: KeySet = typeof key === 'string' ? new Set([key]) : 'all';
     reads.push({ row: ref, text, trail: [...trail], keys });
@@ -105,25 +136,67 @@ export function valueReads(values: Json | undefined): ValueRead[] {
 /** The built-ins a value may use, by their expression: `.Release.Name` → the release's name. */
 export type BuiltIns = ReadonlyMap<string, string>;
 
-/** `{{ .Release.Name }}`, `{{- $.Release.Name -}}`, with the whitespace its dashes trim. */
-const action = /(\s*)\{\{(-\s)?\s*\$?(\.[A-Za-z.]*?)\s*(\s-)?\}\}(\s*)/g;
-
 /**
  * The value with the built-ins substituted, and those used; undefined when it holds any other
- * template text (a pipeline, a variable, a value we cannot know), which never matches.
+ * template text (a pipeline, a variable, a value we cannot know), which never matches. Each
+ * `{{ … }}` is found with indexOf and read on its own, so every character of the value is looked
+ * at a bounded number of times (a regular expression that began with a whitespace run took time
+ * quadratic in a run of spaces before a `{{`); `meter` counts them for the tests.
  */
 export function substitute(
   text: string,
   builtIns: BuiltIns,
+  meter?: { visited: number },
 ): { name: string; used: string[] } | undefined {
+  if (meter) meter.visited += text.length; // the search for a first `{{`
   if (!text.includes('{{')) return { name: text, used: [] };
   const used: string[] = [];
-  let unknown = false;
-  const name = text.replace(action, (_all, before, trimLeft, expression, trimRight, after) => {
-    const value = builtIns.get(expression);
-    if (value === undefined) unknown = true;
-    else if (!used.includes(expression)) used.push(expression);
-    return `${trimLeft ? '' : before}${value ?? ''}${trimRight ? '' : after}`;
-  });
-  return unknown || name.includes('{{') || name.includes('}}') ? undefined : { name, used };
+  let name = '';
+  let from = 0; // where the text not yet copied starts
+  for (let open = text.indexOf('{{'); open !== -1; open = text.indexOf('{{', from)) {
+    const close = text.indexOf('}}', open + 2);
+    if (meter) meter.visited += (close === -1 ? text.length : close + 2) - from;
+    if (close === -1) return undefined;
+    const action = builtInAction(text.slice(open + 2, close));
+    const value = action && builtIns.get(action.expression);
+    if (!action || value === undefined) return undefined;
+    if (!used.includes(action.expression)) used.push(action.expression);
+    let end = open;
+    if (action.trimLeft) while (end > from && isGoSpace(text.charAt(end - 1))) end--;
+    name += text.slice(from, end) + value;
+    from = close + 2;
+    if (action.trimRight) {
+      const start = from;
+      while (from < text.length && isGoSpace(text.charAt(from))) from++;
+      if (meter) meter.visited += from - start;
+    }
+  }
+  if (meter) meter.visited += text.length - from;
+  name += text.slice(from);
+  return name.includes('{{') || name.includes('}}') ? undefined : { name, used };
+}
+
+/**
+ * White space as Go templates define it, for trim markers and what they trim: space, tab, CR and
+ * LF only (text/template doc.go, "Text and spaces"); JavaScript's \s and trim() also take
+ * U+00A0, U+2028 and the like, which Go keeps in the rendered name.
+ */
+const isGoSpace = (c: string) => c === ' ' || c === '\t' || c === '\r' || c === '\n';
+
+/**
+ * An action's text between `{{` and `}}` read as `[- ][$].Field.Path[ -]`, the dashes Go's trim
+ * markers (a dash and an ASCII space); undefined for anything else.
+ */
+function builtInAction(
+  body: string,
+): { expression: string; trimLeft: boolean; trimRight: boolean } | undefined {
+  const trimLeft = body.startsWith('-') && isGoSpace(body.charAt(1));
+  const trimRight = body.endsWith('-') && isGoSpace(body.charAt(body.length - 2));
+  let start = trimLeft ? 2 : 0;
+  let end = body.length - (trimRight ? 2 : 0);
+  while (start < end && isGoSpace(body.charAt(start))) start++;
+  while (end > start && isGoSpace(body.charAt(end - 1))) end--;
+  const inner = body.slice(start, end);
+  const expression = inner.startsWith('$.') ? inner.slice(1) : inner;
+  return /^(\.[A-Za-z]+)+$/.test(expression) ? { expression, trimLeft, trimRight } : undefined;
 }
