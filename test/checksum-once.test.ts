@@ -2,6 +2,7 @@
 // the work is counted through the hash function, and the values stay those checksum.test.ts pins.
 import { describe, expect, it, vi } from 'vitest';
 import { impact } from '../src/impact-run.js';
+import { type Entry, entryOrder } from '../src/rules/checksums.js';
 import {
   deployment,
   envFrom,
@@ -11,7 +12,7 @@ import {
   secretKeyRef,
 } from './helpers.js';
 
-const hashed = vi.hoisted(() => ({ texts: [] as string[], written: [] as string[] }));
+const hashed = vi.hoisted(() => ({ texts: [] as string[], written: [] as string[], pieces: 0 }));
 vi.mock('../src/model/hash.js', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../src/model/hash.js')>();
   return {
@@ -27,6 +28,7 @@ vi.mock('../src/model/hash.js', async (importOriginal) => {
     },
     sha256HexOfPieces: (pieces: readonly string[]) => {
       hashed.texts.push(pieces.join(''));
+      hashed.pieces += pieces.length;
       return actual.sha256HexOfPieces(pieces);
     },
   };
@@ -109,5 +111,47 @@ data:
     };
     // main: 12 more per consumer (its contribution on both sides, and the diff of them).
     expect(writes(consumers)).toBe(writes(1));
+  });
+
+  it('a Hash is fed two pieces an entry: each content as it is, and the text between', () => {
+    const names = Array.from({ length: 20 }, (_, i) => `s${i}`);
+    const sources = names.map((n) => externalSecret(n, { namespace: 'shop' }));
+    const refs = names.map((n) => `- secretRef: {name: ${n}}`).join('\n');
+    const pod = deployment('api', `envFrom:\n${refs}`, { namespace: 'shop' });
+    hashed.pieces = 0;
+    // main: 121 pieces (six an entry, and the last bracket).
+    expect(hashesOf([...sources, pod], 'db/s19')).toBe(1);
+    expect(hashed.pieces).toBe(41);
+  });
+});
+
+describe('entryOrder', () => {
+  it('orders entries as their whole texts, numbers that prefix others included', () => {
+    const contents = [
+      '1',
+      '12',
+      '-1',
+      '-12',
+      '1.5',
+      '1e5',
+      '"a"',
+      '"a b"',
+      '{"a":1}',
+      '{"a":12}',
+      '[1]',
+      'null',
+    ];
+    const secrets = ['"s"', '"s-2"', '"t"'];
+    const entries: Entry[] = contents.flatMap((content) =>
+      secrets.map((secret) => ({ content, secret, bytes: 0 })),
+    );
+    const text = (e: Entry) => `{"content":${e.content},"secret":${e.secret}}`;
+    const byText = [...entries].sort((a, b) =>
+      text(a) < text(b) ? -1 : text(a) > text(b) ? 1 : 0,
+    );
+    for (let i = 0; i < 5; i++) {
+      const shuffled = [...entries.slice(i * 7), ...entries.slice(0, i * 7)].reverse();
+      expect(shuffled.sort(entryOrder).map(text)).toEqual(byText.map(text));
+    }
   });
 });

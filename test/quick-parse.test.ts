@@ -299,6 +299,20 @@ describe('quickParse', () => {
     }
   });
 
+  it('reuses its key lists: the keys of a mapping never count in the next one at its depth', () => {
+    const mapping = (n: number) => Array.from({ length: n }, (_, i) => `  k${i}: ${i}`).join('\n');
+    for (const [first, second] of [
+      [40, 3],
+      [3, 40],
+      [17, 17],
+      [40, 40],
+    ] as const) {
+      const text = `a:\n${mapping(first)}\nb:\n${mapping(second)}\nc: {k0: 1, k1: 2}\n`;
+      expect(quickParse(text, 0, text.length, false, undefined, false, null), text).toBeDefined();
+      agrees(text, false);
+    }
+  });
+
   it('leaves items it reads that could exceed the node bound to the alias-bomb check', () => {
     const row = `[${'x,'.repeat(999)}x]`;
     const rows = Array.from({ length: maxNodes / 1000 + 1 }, () => row).join(',');

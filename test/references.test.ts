@@ -15,7 +15,12 @@ import {
   volumeProjectionRoles,
   volumeRoles,
 } from '../src/rules/workloads/reference-fields.js';
-import { secretReferences } from '../src/rules/workloads/references.js';
+import {
+  keysAt,
+  namedAt,
+  secretReferences,
+  secretUses,
+} from '../src/rules/workloads/references.js';
 
 const fieldsWith = (roles: Record<string, Role>, wanted: Role): string[] =>
   Object.keys(roles)
@@ -69,5 +74,38 @@ describe('reference table', () => {
     });
     expect(table.length).toBe(new Set(table.map(([path]) => path)).size);
     expect(new Map(table)).toEqual(new Map(expected));
+  });
+});
+
+describe('where a reference is', () => {
+  const podSpec = {
+    containers: [
+      { env: [{ name: 'A', valueFrom: { secretKeyRef: { name: 'db', key: 'password' } } }] },
+    ],
+    volumes: [{ name: 'v', secret: { secretName: 'tls', items: [{ key: 'crt', path: 'c' }] } }],
+  };
+  const at = ['spec', 'template', 'spec'];
+
+  it('is copied only when asked for: a walk keeps no trail per reference', () => {
+    // main: every keyed reference kept a copy of its trail (`at`), read only when reported.
+    const uses = secretUses(podSpec, at);
+    expect(uses.map((u) => u.secretName)).toEqual(['db', 'tls']);
+    expect(uses.filter((u) => 'at' in u || 'named' in u)).toEqual([]);
+  });
+
+  it('is found again by a second walk', () => {
+    const value = { spec: { template: { spec: podSpec } } };
+    expect(keysAt(value, at, 0)).toEqual([
+      ...at,
+      'containers',
+      0,
+      'env',
+      0,
+      'valueFrom',
+      'secretKeyRef',
+      'key',
+    ]);
+    expect(namedAt(value, at, 1)).toEqual([...at, 'volumes', 0, 'secret', 'secretName']);
+    expect(keysAt(value, at, 1)).toEqual([...at, 'volumes', 0, 'secret', 'items']);
   });
 });

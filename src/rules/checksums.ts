@@ -193,7 +193,8 @@ class ChecksumWork {
   private readonly values = new Map<string, string>();
   /** Contents by source and keys read (sorted, or `all`): one object for all who read them. */
   private readonly contents = new Map<SecretSource, Map<string, Json>>();
-  private readonly ids = new WeakMap<object, number>();
+  /** Pairs of content (object, or a scalar's canonical JSON) and Secret name, numbered. */
+  private readonly pairs = new Map<object | string, Map<string, number>>();
   private nextId = 0;
   /** Canonical JSON of each content object, with its UTF-8 length. */
   private readonly texts = new WeakMap<object, { text: string; bytes: number }>();
@@ -213,8 +214,8 @@ class ChecksumWork {
       secret: source.secretName,
     }));
     const covered = read
-      .map(({ content, secret }) => JSON.stringify([this.id(content), secret]))
-      .sort()
+      .map(({ content, secret }) => this.pairId(content, secret))
+      .sort((a, b) => a - b)
       .join();
     let value = this.values.get(covered);
     if (value !== undefined) {
@@ -233,17 +234,7 @@ class ChecksumWork {
     // hash, known before one is hashed.
     const bytes = entries.reduce((sum, e) => sum + 1 + e.bytes, 1);
     if (!this.spend(bytes)) return undefined;
-    // Fed in pieces: the list is never written out, so a large content is not copied per consumer.
-    const pieces = entries.flatMap((e, i) => [
-      i === 0 ? '[' : ',',
-      // Keys in canonical order: "content" < "secret".
-      '{"content":',
-      e.content,
-      ',"secret":',
-      e.secret,
-      '}',
-    ]);
-    value = sha256HexOfPieces([...pieces, ']']);
+    value = sha256HexOfPieces(pieces(entries));
     this.values.set(covered, value);
     this.done++;
     return value;
@@ -274,15 +265,23 @@ class ChecksumWork {
     return content;
   }
 
-  /** An object's number (its text can be megabytes), or a scalar's canonical JSON (never `n1`). */
-  private id(content: Json): string {
-    if (typeof content !== 'object' || content === null) return canonicalJson(content);
-    let id = this.ids.get(content);
+  /**
+   * A number for each content and Secret name read together: a content object by identity (its
+   * text can be megabytes), a scalar by its canonical JSON.
+   */
+  private pairId(content: Json, secret: string): number {
+    const key = typeof content === 'object' && content !== null ? content : canonicalJson(content);
+    let bySecret = this.pairs.get(key);
+    if (bySecret === undefined) {
+      bySecret = new Map();
+      this.pairs.set(key, bySecret);
+    }
+    let id = bySecret.get(secret);
     if (id === undefined) {
       id = this.nextId++;
-      this.ids.set(content, id);
+      bySecret.set(secret, id);
     }
-    return `n${id}`;
+    return id;
   }
 
   /** The content's canonical JSON, written once, if it fits the budget (measured first). */
@@ -299,7 +298,7 @@ class ChecksumWork {
   }
 }
 
-interface Entry {
+export interface Entry {
   /** Canonical JSON of the content and of the Secret name. */
   content: string;
   secret: string;
@@ -309,15 +308,38 @@ interface Entry {
 
 const entryText = (e: Entry) => `{"content":${e.content},"secret":${e.secret}}`;
 
+/**
+ * The list's text as each content, and the short text between two contents (the brackets, the
+ * Secret's name): a Hash is fed two pieces an entry, and neither a large content nor the list is
+ * copied.
+ */
+function pieces(entries: readonly Entry[]): string[] {
+  const fed: string[] = [];
+  let between = '[';
+  for (const e of entries) {
+    // Keys in canonical order: "content" < "secret".
+    fed.push(`${between}{"content":`, e.content);
+    between = `,"secret":${e.secret}},`;
+  }
+  fed.push(`${between.slice(0, -1)}]`);
+  return fed;
+}
+
 /** The order of the entries' texts, found without writing a large content's text again. */
-function entryOrder(a: Entry, b: Entry): number {
+export function entryOrder(a: Entry, b: Entry): number {
   // Equal contents: the names decide (no JSON string is a proper prefix of another).
   if (a.content === b.content) return order(a.secret, b.secret);
-  // One content a prefix of the other (scalars only: `1`, `12`): what follows decides.
-  if (a.content.startsWith(b.content) || b.content.startsWith(a.content)) {
+  // Of canonical JSON texts only a number can be a proper prefix of another (`1`, `12`): what
+  // follows it then decides. Otherwise one comparison of the contents, not a scan per prefix test.
+  if (maybePrefix(a.content, b.content) || maybePrefix(b.content, a.content)) {
     return order(entryText(a), entryText(b));
   }
-  return order(a.content, b.content);
+  return a.content < b.content ? -1 : 1;
+}
+
+function maybePrefix(short: string, long: string): boolean {
+  const c = short.charCodeAt(0);
+  return (c === 45 /* - */ || (c >= 48 && c <= 57)) /* 0-9 */ && long.startsWith(short);
 }
 
 const order = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);

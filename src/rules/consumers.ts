@@ -107,8 +107,14 @@ export function findConsumers(
             const { kind, secretName: name } = use;
             addTo(unresolved, resource, { kind, name, field, podSpec: shape.podSpec, use: index });
           }
-          if (sources && use.at && use.keys !== 'all') {
-            keyedReads.push({ consumer: resource, sources, keys: use.keys, at: use.at });
+          if (sources && use.keys !== 'all') {
+            keyedReads.push({
+              consumer: resource,
+              sources,
+              keys: use.keys,
+              podSpec: shape.podSpec,
+              use: index,
+            });
           }
           for (const source of sources ?? []) {
             const consumers = consumersOf.get(source) ?? new Set<Resource>();

@@ -55,15 +55,22 @@ export function findProducers(resources: readonly Resource[], config: Config): P
       }
     });
   }
+  // Looked up once per reference of every pod template: by kind, namespace and name in turn, so
+  // that a look-up builds no key text.
+  const index = new Map<string, Map<string, Map<string, SecretSource[]>>>();
   for (const same of bySecret.values()) {
     if (same.length >= 2) results.push(...duplicateWarnings(same));
+    const { produces, namespace = '', secretName } = same[0] as SecretSource;
+    const byNamespace = index.get(produces) ?? new Map<string, Map<string, SecretSource[]>>();
+    const byName = byNamespace.get(namespace) ?? new Map<string, SecretSource[]>();
+    index.set(produces, byNamespace.set(namespace, byName.set(secretName, same)));
   }
   if (unkeyed.size > 0) results.push(unkeyedWarning(unkeyed));
   return {
     sources,
     stores,
     results,
-    producing: (kind, namespace, name) => bySecret.get(objectKey(kind, namespace, name)),
+    producing: (kind, namespace = '', name) => index.get(kind)?.get(namespace)?.get(name),
   };
 }
 

@@ -154,6 +154,14 @@ function scan(text: string, strict: boolean): { deep?: TooDeep; divergent: boole
 
   let i = startLine(0);
   while (i < n) {
+    // In a block plain scalar only a line break, a comment's `#` or a key's `:` can change the
+    // state: every other character is passed in this loop rather than the one below (most of a
+    // manifest's characters are in keys and plain values).
+    if (state === State.Plain && flow === 0) {
+      let c = text.charCodeAt(i);
+      while (c !== 10 && c !== 35 && c !== 58 && i < n) c = text.charCodeAt(++i);
+      if (i >= n) break;
+    }
     const c = text.charCodeAt(i);
     if (c === 10) {
       i = startLine(i + 1);

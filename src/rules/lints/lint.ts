@@ -2,7 +2,7 @@
 // manifests alone. Each lint is one module, which declares it whole (the Lint below).
 import type { Config } from '../../model/config.js';
 import type { MappingEdit } from '../../model/edit.js';
-import type { Keys, Trail } from '../../model/path.js';
+import type { Keys } from '../../model/path.js';
 import type { Bystander, Resource } from '../../model/resource.js';
 import type { Rule } from '../../model/results.js';
 import { groupOf } from '../../model/scope.js';
@@ -51,8 +51,9 @@ export interface KeyedRead {
   /** Every source producing the Secret (or ConfigMap) in the consumer's namespace. */
   sources: readonly SecretSource[];
   keys: ReadonlySet<string>;
-  /** Where the reference's key field is (`…secretKeyRef.key`), printed only when reported. */
-  at: Trail;
+  /** The PodSpec's path and the reference's place in it: `keysAt` finds its key field. */
+  podSpec: Keys;
+  use: number;
 }
 
 /**

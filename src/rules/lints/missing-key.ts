@@ -3,6 +3,7 @@
 // optional, runs without the value). Only sources whose keys the spec alone decides can tell.
 import { fieldPath } from '../../model/path.js';
 import { describe } from '../../model/results.js';
+import { keysAt } from '../workloads/references.js';
 import type { Lint } from './lint.js';
 
 /** Keys as a message lists them: sorted, quoted when empty or odd. */
@@ -18,7 +19,7 @@ export const missingKey: Lint = {
   summary: 'A reference reads a key its Secret or ConfigMap will not have',
   help: 'Fix the key on one side: the source alone decides the keys of what it produces.',
   check({ keyedReads }, { report }) {
-    for (const { consumer, sources, keys, at } of keyedReads) {
+    for (const { consumer, sources, keys, podSpec, use } of keyedReads) {
       // Several sources writing one Secret: a key any of them makes is there; any unknown: unsure.
       const produced = new Set<string>();
       let known = true;
@@ -39,7 +40,7 @@ export const missingKey: Lint = {
           `${first.produces} ${first.secretName}, but ${by} ` +
           `${produced.size === 0 ? 'produces no keys' : `produces only ${listKeys(produced)}`}: ` +
           'check the key names on both sides',
-        fieldPath(at),
+        fieldPath(keysAt(consumer.value, podSpec, use)),
       );
     }
   },

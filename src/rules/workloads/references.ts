@@ -104,15 +104,13 @@ export interface SecretUse {
   /** Counts for the checksum only when this option is on (it always counts for ordering). */
   optIn?: SecretReference['optIn'];
   /**
-   * Where a reference that reads named keys names them (`…secretKeyRef.key`,
-   * `…volumes[0].secret.items`), printed only if a lint reports it.
-   */
-  at?: Trail;
-  /**
-   * Where the reference names its Secret (`…secretKeyRef.name`): only when asked for (`namedAt`),
-   * as a copy per reference is memory on every workload of a large input, and few are reported.
+   * Where the reference names its Secret (`…secretKeyRef.name`), and where one that reads named
+   * keys names them (`…secretKeyRef.key`, `…volumes[0].secret.items`): only when asked for
+   * (`namedAt`, `keysAt`), as a copy per reference is memory and work on every workload of a
+   * large input, and few are reported.
    */
   named?: Trail;
+  at?: Trail;
 }
 
 /** The table's paths, compiled once into one tree: a PodSpec is walked once for all rows. */
@@ -145,8 +143,17 @@ export function secretUses(podSpec: JsonObject, at: Keys, keepNamed = false): Se
  * the PodSpec walked again, for a reference a lint reports.
  */
 export function namedAt(value: Json, at: Keys, use: number): Trail {
+  return foundAt(value, at, use, 'named');
+}
+
+/** Where the `use`-th reference of the PodSpec at `at` names the keys it reads (`namedAt`). */
+export function keysAt(value: Json, at: Keys, use: number): Trail {
+  return foundAt(value, at, use, 'at');
+}
+
+function foundAt(value: Json, at: Keys, use: number, field: 'named' | 'at'): Trail {
   const podSpec = getPath(value, at);
-  const found = isObject(podSpec) ? secretUses(podSpec, at, true)[use]?.named : undefined;
+  const found = isObject(podSpec) ? secretUses(podSpec, at, true)[use]?.[field] : undefined;
   return found ?? [...at];
 }
 
@@ -169,12 +176,14 @@ function addUse(
     throw new ItemError(`${field} is not a string`, field);
   }
   const use: SecretUse = { kind: ref.kind, secretName: name, keys: keysOf(node, ref, trail) };
-  // The walk reuses its trail: a reference keeps a copy.
-  if (keepNamed) use.named = [...trail, ...nameKeys];
   if (ref.optIn) use.optIn = ref.optIn;
-  // Only named keys can be missing: the missing-key lint reports them at this field.
-  if (use.keys !== 'all' && ref.keys !== 'all') {
-    use.at = [...trail, 'field' in ref.keys ? ref.keys.field : ref.keys.items];
+  // The walk reuses its trail: a reference keeps a copy. Only named keys can be missing: the
+  // missing-key lint reports them at their field.
+  if (keepNamed) {
+    use.named = [...trail, ...nameKeys];
+    if (use.keys !== 'all' && ref.keys !== 'all') {
+      use.at = [...trail, 'field' in ref.keys ? ref.keys.field : ref.keys.items];
+    }
   }
   uses.push(use);
 }
