@@ -9,8 +9,10 @@ import { readItems } from '../src/krm/items.js';
 import { readInput } from '../src/krm/read.js';
 import { defaultConfig } from '../src/model/config.js';
 import type { Edit } from '../src/model/edit.js';
+import type { JsonObject } from '../src/model/json.js';
 import type { Result } from '../src/model/results.js';
 import { readPlan } from '../src/rules/read-plan.js';
+import { oneKey, secretUses, sharedKeySets } from '../src/rules/workloads/references.js';
 
 /**
  * The heap in use (after a full collection) at each whole re-read applyEdits makes for a proof,
@@ -86,5 +88,33 @@ describe('apply-edits', () => {
     // Main kept the proven items' values to the end: ≈3 × oneValue more at the sixth re-read
     // than at the third. The rest of the process allocates too: half main's growth is the bound.
     expect((sixth as number) - (third as number)).toBeLessThan(1.5 * oneValue);
+  });
+});
+
+describe('references', () => {
+  it('shares one key set among the references that read the same key', () => {
+    const env = (i: number) => ({
+      name: `E${i}`,
+      valueFrom: { secretKeyRef: { name: `s${i}`, key: i % 2 === 0 ? 'password' : 'user' } },
+    });
+    const podSpec: JsonObject = {
+      containers: Array.from({ length: 10 }, (_, c) => ({
+        name: `c${c}`,
+        env: Array.from({ length: 20 }, (_, i) => env(i)),
+      })),
+    };
+    const uses = secretUses(podSpec, ['spec']);
+    expect(uses).toHaveLength(200);
+    // Main built a Set per reference: 200.
+    expect(new Set(uses.map((u) => u.keys)).size).toBe(2);
+    expect(uses[0]?.keys).toEqual(new Set(['password']));
+  });
+
+  it('keeps at most sharedKeySets shared key sets', () => {
+    const first = oneKey('k-first');
+    for (let i = 0; i < sharedKeySets; i++) oneKey(`k${i}`);
+    // Cleared once full: the first key's set is a new one.
+    expect(oneKey('k-first')).not.toBe(first);
+    expect([...oneKey('k-first')]).toEqual(['k-first']);
   });
 });
