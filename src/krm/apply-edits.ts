@@ -55,7 +55,11 @@ export function applyEdits(
   // them too (even the sources a checksum is computed from), and an item that aliases another
   // item's anchor only parses within its document. Both are proven in the document.
   const inDocument = aliased.size > 0 && input.format === 'yaml-list' ? input : undefined;
+  // Kept whole only for the proof in the document: elsewhere each item's proof is done once its
+  // splices are made, and its expected value (a whole re-read when projected) dies young rather
+  // than living, promoted, until every item is edited (≈3 MiB of peak RSS on 10k items).
   const applied = new Map<number, Applied>();
+  const proven = new Map<number, Splice[]>();
   const refused = new Map<number, string>();
   for (const resource of resources) {
     const itemEdits = byItem.get(resource.index);
@@ -88,7 +92,9 @@ export function applyEdits(
     const later = inDocument && aliased.has(resource.index) ? 'later' : undefined;
     try {
       const splices = editText(text, span.entry, itemEdits, expected, lineBreak, later);
-      applied.set(resource.index, { span, text, edits: itemEdits, splices, expected });
+      if (inDocument)
+        applied.set(resource.index, { span, text, edits: itemEdits, splices, expected });
+      else proven.set(resource.index, splices);
     } catch (error) {
       if (!(error instanceof EditError)) throw error;
       refused.set(resource.index, where(error, text, span.start, input.text));
@@ -145,7 +151,7 @@ export function applyEdits(
   const edited = new Map<number, Splice[]>();
   for (const resource of resources) {
     const message = refused.get(resource.index);
-    const one = applied.get(resource.index);
+    const splices = applied.get(resource.index)?.splices ?? proven.get(resource.index);
     if (message !== undefined) {
       results.push(
         plainResult(
@@ -153,7 +159,7 @@ export function applyEdits(
           `item ${resource.index} (${resource.kind} ${resource.name}): ${message}`,
         ),
       );
-    } else if (one) edited.set(resource.index, one.splices);
+    } else if (splices) edited.set(resource.index, splices);
   }
   return edited;
 }
