@@ -258,6 +258,11 @@ spec:
     expect(md).not.toContain('<details>');
   });
 
+  it('a directory name that GFM would autolink is escaped (`www\\.`): the one that rolls, named in the sentence', () => {
+    const md = tree({ 'www.evil.com?/app.yaml': 'one' });
+    expect(md).toContain('**1 workload will restart** in www\\.evil.com? because');
+  });
+
   it('a directory name is text in the HTML of <summary>: no tag, entity, mention or reference', () => {
     const md = tree({ 'a<img src=x>&@me#1/app.yaml': 'one', 'b/app.yaml': 'two' });
     expect(summaries(md)).toEqual(['a&#60;img src=x&#62;&#38;@\u200dme#\u200d1', '<code>b</code>']);

@@ -86,6 +86,11 @@ const annotationsOf = (item: Obj) =>
   ((item.metadata as Obj).annotations ?? {}) as Record<string, string>;
 const ruleOf = (result: Obj) => (result.tags as Obj | undefined)?.rule;
 const at = (result: Obj) => (result.field as Obj | undefined)?.path;
+/** The fields the `secret-reader` infos of a run's output name. */
+const readFields = (out: string) =>
+  resultsOf(out)
+    .filter((r) => ruleOf(r) === 'secret-reader')
+    .map(at);
 const refKind = (result: Obj) => (result.resourceRef as Obj | undefined)?.kind;
 
 describe('operator readers', () => {
@@ -237,6 +242,55 @@ spec:
     );
   });
 
+  it('orders the ExternalSecret before the AlertmanagerConfig that reads its Secret (onedr0p/home-ops shape)', () => {
+    // onedr0p/home-ops@2eb6f2fee9 kubernetes/apps/observability/kube-prometheus-stack/app/
+    // alertmanagerconfig.yaml (receivers only) and externalsecret.yaml (@d6becc5cdb), one namespace.
+    const amcfg = `apiVersion: monitoring.coreos.com/v1alpha1
+kind: AlertmanagerConfig
+metadata: {name: alertmanager, namespace: ci}
+spec:
+  route: {receiver: pushover}
+  receivers:
+    - name: blackhole
+    - name: buddy-heartbeat
+      webhookConfigs:
+        - httpConfig:
+            bearerTokenSecret: {name: alertmanager-secret, key: BUDDY_HEARTBEAT_TOKEN}
+          urlSecret: {name: alertmanager-secret, key: BUDDY_HEARTBEAT_URL}
+    - name: pushover
+      pushoverConfigs:
+        - token: {name: alertmanager-secret, key: ALERTMANAGER_PUSHOVER_TOKEN}
+          userKey: {name: alertmanager-secret, key: PUSHOVER_USER_KEY}
+`;
+    // Its ExternalSecret (from the store here) writes alertmanager-secret.
+    const external = fromStore('alertmanager').replace(
+      'spec:\n',
+      'spec:\n  target: {name: alertmanager-secret}\n',
+    );
+    const out = runOk(resourceList([store, external, amcfg])).stdout;
+    const items = itemsOf(out);
+    // The reader is never moved (wave 0, unannotated): its source goes below it.
+    expect(wave(find(items, 'ExternalSecret', 'alertmanager'))).toBe('-1');
+    expect(wave(find(items, 'AlertmanagerConfig', 'alertmanager'))).toBeUndefined();
+    expect(readFields(out)).toEqual([
+      'spec.receivers[2].pushoverConfigs[0].token.name',
+      'spec.receivers[2].pushoverConfigs[0].userKey.name',
+      'spec.receivers[1].webhookConfigs[0].urlSecret.name',
+      'spec.receivers[1].webhookConfigs[0].httpConfig.bearerTokenSecret.name',
+    ]);
+    expect(runOk(out).stdout).toBe(out);
+  });
+
+  it('reads the Secrets a Prometheus mounts (spec.secrets, a list of names)', () => {
+    const prometheus = `apiVersion: monitoring.coreos.com/v1
+kind: Prometheus
+metadata: {name: k8s, namespace: ci}
+spec: {secrets: [etcd-client-cert]}
+`;
+    const out = runOk(resourceList([store, fromStore('etcd-client-cert'), prometheus])).stdout;
+    expect(readFields(out)).toEqual(['spec.secrets[0]']);
+  });
+
   it('takes secretReferences entries for kinds the table does not know', () => {
     const custom = `apiVersion: example.com/v1
 kind: Backup
@@ -252,11 +306,7 @@ spec:
     const out = runOk(input, {
       secretReferences: 'example.com/Backup:spec.targets[].credentials',
     }).stdout;
-    expect(
-      resultsOf(out)
-        .filter((r) => ruleOf(r) === 'secret-reader')
-        .map(at),
-    ).toEqual(['spec.targets[0].credentials']);
+    expect(readFields(out)).toEqual(['spec.targets[0].credentials']);
   });
 
   it('has its table built by the read plan: every row path and namespace path is projected', () => {

@@ -8,13 +8,19 @@ import { visible } from '../model/results.js';
  * Markdown text. CommonMark lets a backslash escape any ASCII punctuation: the characters that
  * open or close inline syntax are escaped (`\` and backticks, emphasis `*` `_` `~`, links and
  * images `[` `]`, raw HTML, autolinks and entities `<` `>` `&`, math `$`, table cells `|`).
- * GitHub finds @mentions and #123 references in the rendered text, after escapes are gone, so a
- * zero-width joiner (U+200D) follows `@` and `#` instead: it breaks the match and shows nothing.
+ * GFM's autolinks without `<>` (spec, "Autolinks (extension)") are found two ways (cmark-gfm's
+ * extensions/autolink.c: docs/commands.md): `www.` and `scheme://` in the source, at the `w` and
+ * the `:`, so an escaped `.` after `www` or `:` before `/` is no autolink (`mailto:` and `xmpp:`
+ * are escaped too, for readers that match them there); emails and `mailto:`/`xmpp:` after the
+ * escapes are gone (text merged, then searched for `@`), as @mentions and #123 references are,
+ * so a zero-width joiner (U+200D) follows `@` and `#` instead: no domain or name starts with it,
+ * and it shows nothing. Only these: a reason's `key: "value"` stays as it reads.
  * Line breaks and other controls are shown as escapes first (`\n`), so nothing starts a line.
  */
 export const markdownText = (text: string) =>
   visible(text)
     .replace(/[\\`*_~[\]<>&$|]/g, '\\$&')
+    .replace(/(?<=www)\.|(?<=mailto|xmpp):|:(?=\/)/gi, '\\$&')
     .replace(/[@#]/g, '$&\u200d');
 
 /** What Kubernetes names (and plain paths) are made of: shown as code, in markdown or HTML. */

@@ -286,6 +286,58 @@ const flux: ReaderField[] = [
   ]),
 ];
 
+// prometheus-operator/prometheus-operator @ 6adcebc5, example/prometheus-operator-crd-full/
+// monitoring.coreos.com_alertmanagerconfigs.yaml (generated from pkg/apis/monitoring/{v1alpha1,
+// v1beta1}/alertmanager_config_types.go): v1alpha1 and v1beta1 name the same Secret fields, every
+// one "in the same namespace as the AlertmanagerConfig object". A SecretOrConfigMap (`ca`,
+// `cert`, `clientId`) reads a Secret under `secret` only. `spec.secrets` of Alertmanager and of
+// Prometheus and PrometheusAgent (pkg/apis/monitoring/v1/alertmanager_types.go, prometheus_types.go
+// CommonPrometheusFields): Secrets of their own namespace the operator mounts into their pods.
+const tlsSecrets = (at: string) => [`${at}.ca.secret`, `${at}.cert.secret`, `${at}.keySecret`];
+const httpConfig = [
+  'authorization.credentials',
+  'basicAuth.password',
+  'basicAuth.username',
+  'bearerTokenSecret',
+  'oauth2.clientId.secret',
+  'oauth2.clientSecret',
+  ...tlsSecrets('oauth2.tlsConfig'),
+  ...tlsSecrets('tlsConfig'),
+].map((field) => `httpConfig.${field}`);
+/** Each receiver's own Secret fields; all but email's also take an `httpConfig`. */
+const receivers: readonly (readonly [receiver: string, fields: readonly string[]])[] = [
+  ['discordConfigs', ['apiURL', ...httpConfig]],
+  ['emailConfigs', ['authPassword', 'authSecret', ...tlsSecrets('tlsConfig')]],
+  ['msteamsConfigs', ['webhookUrl', ...httpConfig]],
+  ['msteamsv2Configs', ['webhookURL', ...httpConfig]],
+  ['opsgenieConfigs', ['apiKey', ...httpConfig]],
+  ['pagerdutyConfigs', ['routingKey', 'serviceKey', ...httpConfig]],
+  ['pushoverConfigs', ['token', 'userKey', ...httpConfig]],
+  ['rocketchatConfigs', ['token', 'tokenID', ...httpConfig]],
+  ['slackConfigs', ['apiURL', ...httpConfig]],
+  ['snsConfigs', ['sigv4.accessKey', 'sigv4.secretKey', ...httpConfig]],
+  ['telegramConfigs', ['botToken', ...httpConfig]],
+  ['victoropsConfigs', ['apiKey', ...httpConfig]],
+  ['webexConfigs', httpConfig],
+  ['webhookConfigs', ['urlSecret', ...httpConfig]],
+  ['wechatConfigs', ['apiSecret', ...httpConfig]],
+];
+const monitoring = 'monitoring.coreos.com';
+const prometheusOperator: ReaderField[] = [
+  ...rows(
+    monitoring,
+    own('AlertmanagerConfig'),
+    receivers.flatMap(([receiver, fields]) =>
+      fields.map((field) => `spec.receivers[].${receiver}[].${field}.name`),
+    ),
+  ),
+  // Without its configSecret's Secret the operator runs Alertmanager on a minimal configuration
+  // that drops every notification (alertmanager_types.go ConfigSecret). Unset, it defaults to
+  // `alertmanager-<name>`: not named, not ordered.
+  ...rows(monitoring, own('Alertmanager'), ['spec.configSecret', 'spec.secrets[]']),
+  ...rows(monitoring, [...own('Prometheus'), ...own('PrometheusAgent')], ['spec.secrets[]']),
+];
+
 /** The built-in table, in the order docs/secret-readers.md renders it. */
 export const readerFields: readonly ReaderField[] = [
   ...esoGenerators,
@@ -297,6 +349,7 @@ export const readerFields: readonly ReaderField[] = [
   ...crossplane,
   ...persistentVolume,
   ...flux,
+  ...prometheusOperator,
 ];
 
 const readerKinds: ReadonlySet<string> = new Set(readerFields.map((f) => f.kind));
