@@ -26,6 +26,15 @@ export interface WavePlan {
   results: readonly Result[];
 }
 
+/** What a node without successors points at: one set for the thousands of consumers. */
+const noneAfter: ReadonlySet<WaveNode> = new Set();
+
+/** `next` comes after `node`. */
+function orderAfter(node: WaveNode, next: WaveNode): void {
+  if (node.before === noneAfter) node.before = new Set([next]);
+  else (node.before as Set<WaveNode>).add(next);
+}
+
 /** Waves order resources only within one sync phase (the hook-phase lint covers the rest). */
 const samePhase = (a: Resource, b: Resource) => {
   const phase = phaseOf(a);
@@ -44,7 +53,7 @@ export function planWaves(
   const nodeOf = (resource: Resource): WaveNode | undefined => {
     guarded(errors, resource, () => {
       if (!nodes.has(resource)) {
-        nodes.set(resource, { resource, wave: waveOf(resource), before: new Set() });
+        nodes.set(resource, { resource, wave: waveOf(resource), before: noneAfter });
       }
     });
     return nodes.get(resource);
@@ -68,20 +77,20 @@ export function planWaves(
     // placed above this source, not at its default below every source.
     for (const consumer of [...(consumersOf.get(source) ?? []), ...(readersOf.get(source) ?? [])]) {
       const consumerNode = samePhase(source.resource, consumer) ? nodeOf(consumer) : undefined;
-      if (consumerNode) node.before.add(consumerNode);
+      if (consumerNode) orderAfter(node, consumerNode);
     }
     sourceNodes.add(node);
     for (const ref of source.stores) {
       const clusterScoped = storeKinds.find((k) => k.kind === ref.kind)?.clusterScoped;
       const namespace = clusterScoped ? undefined : source.namespace;
       const store = storeNodes.get(objectKey(ref.kind, namespace, ref.name));
-      if (store && samePhase(store.resource, source.resource)) store.before.add(node);
+      if (store && samePhase(store.resource, source.resource)) orderAfter(store, node);
     }
     // What the operator reads from the input must be there when it syncs: ordered like a store.
     for (const dependency of source.dependencies ?? []) {
       const before = samePhase(dependency, source.resource) ? nodeOf(dependency) : undefined;
       if (!before) continue;
-      before.before.add(node);
+      orderAfter(before, node);
       dependencyNodes.add(before);
     }
   }

@@ -38,8 +38,11 @@ export function waveOf(resource: Resource): Wave {
 export interface WaveNode {
   resource: Resource;
   wave: Wave;
-  /** Resources that must come after this one. */
-  before: Set<WaveNode>;
+  /**
+   * Resources that must come after this one. Most nodes (consumers) have none: they share one
+   * empty set, and wave-plan.ts gives a node its own set at its first successor.
+   */
+  before: ReadonlySet<WaveNode>;
 }
 
 /** What placing the waves writes into: the edits, results and nodes placed or in conflict. */

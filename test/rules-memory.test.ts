@@ -1,0 +1,57 @@
+// What the rules keep until the output is written, counted per consumer (issue #24, peak RSS): a
+// consumer with nothing after it shares one empty set of successors, and a checksum keeps no
+// record per source it covers. The output is pinned by checksum.test.ts and waves.test.ts.
+import { describe, expect, it, vi } from 'vitest';
+import type { TransformOutput } from '../src/rules/transform.js';
+import { deployment, externalSecret, resourceList, runOk } from './helpers.js';
+
+const seen = vi.hoisted(() => ({ out: undefined as TransformOutput | undefined }));
+vi.mock('../src/rules/transform.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../src/rules/transform.js')>();
+  return {
+    ...actual,
+    transform: (...args: Parameters<typeof actual.transform>) => {
+      seen.out = actual.transform(...args);
+      return seen.out;
+    },
+  };
+});
+
+const consumers = 200;
+const sources = 3;
+const items = [
+  ...Array.from({ length: sources }, (_, s) => externalSecret(`s${s}`)),
+  ...Array.from({ length: consumers }, (_, c) =>
+    deployment(
+      `d${c}`,
+      `envFrom:\n${Array.from({ length: sources }, (_, s) => `- secretRef: {name: s${s}}`).join('\n')}`,
+    ),
+  ),
+];
+
+describe('the rules plan of many consumers', () => {
+  runOk(resourceList(items), { ordering: 'argocd' });
+  const plan = (seen.out as TransformOutput).plan;
+
+  it('gives a set of successors only to the nodes that have one', () => {
+    const nodes = [...plan.nodes.values()];
+    expect(nodes).toHaveLength(sources + consumers);
+    // main: one Set per node, 203.
+    expect(new Set(nodes.map((n) => n.before)).size).toBe(sources + 1);
+    expect(nodes.filter((n) => n.before.size > 0)).toHaveLength(sources);
+  });
+
+  it('keeps no record per source and checksum, and gives them when asked', () => {
+    const checksums = [...plan.checksums.values()].flat();
+    expect(checksums).toHaveLength(consumers);
+    // main: a `consumed` array of one `{ source, keys }` record per source, 600 in all.
+    const kept = checksums.flatMap((c) => Object.values(c).filter(Array.isArray).flat());
+    expect(kept.filter((v) => typeof v === 'object' && v !== null && 'keys' in v)).toEqual([]);
+    const [first] = checksums;
+    expect(first?.consumed.map((r) => [r.source.secretName, r.keys])).toEqual([
+      ['s0', 'all'],
+      ['s1', 'all'],
+      ['s2', 'all'],
+    ]);
+  });
+});
