@@ -147,6 +147,18 @@ spec:
       'ExternalSecret shop/config: spec.target.manifest.kind is not set',
     ]);
   });
+
+  it('names a kind only when it is a type name: a long kind is an error that does not quote it', () => {
+    const long = `K${'a'.repeat(3000)}`;
+    const out = run(
+      resourceList([generic('config', `{apiVersion: example.com/v1, kind: ${long}}`)]),
+    );
+    expect(out.exitCode).toBe(1);
+    expect(rule(out.stdout, 'malformed-field').map((r) => r.message)).toEqual([
+      'ExternalSecret shop/config: spec.target.manifest.kind is not a Kubernetes kind (a letter, then letters or digits, at most 63)',
+    ]);
+    expect(out.stderr).not.toContain('aaaaaaaa');
+  });
 });
 
 describe('an ExternalSecret with a custom resource target', () => {

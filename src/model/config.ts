@@ -466,11 +466,16 @@ export function readConfig(functionConfig: unknown, catalog: RuleCatalog): Confi
     const { apiVersion: _a, kind: _k, metadata: _m, ...fields } = functionConfig;
     return applyOptions(fields, '', catalog);
   }
-  // apiVersion and kind name a type, as in every message; anything else is only described.
-  const named = (value: Json | undefined) =>
-    typeof value === 'string' ? value : describeType(value ?? null);
+  // The apiVersion and kind given are not quoted (they are input text, of any length): a field
+  // that is no string is described, strings are only said to name another type.
+  const wrong = Object.entries({ apiVersion, kind })
+    .filter(([, value]) => typeof value !== 'string')
+    .map(
+      ([field, value]) =>
+        `its ${field} is ${value === undefined ? 'missing' : describeType(value)}`,
+    );
   throw new ConfigError(
-    `functionConfig must be a v1 ConfigMap or ${typedConfigApiVersion} ${typedConfigKind}, got ${named(apiVersion)} ${named(kind)}`,
+    `functionConfig must be a v1 ConfigMap or ${typedConfigApiVersion} ${typedConfigKind}, ${wrong.length > 0 ? wrong.join(' and ') : 'its apiVersion and kind name another type'}`,
   );
 }
 

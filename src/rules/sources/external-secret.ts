@@ -1,6 +1,6 @@
 // ESO ExternalSecret (external-secrets.io v1, v1beta1, and the old v1alpha1 shape).
 import { isObject, type Json, type JsonObject } from '../../model/json.js';
-import { ItemError, type Resource } from '../../model/resource.js';
+import { ItemError, isKindName, type Resource } from '../../model/resource.js';
 import { manifestTarget } from '../../model/result-rules.js';
 import { type Result, resourceResult } from '../../model/results.js';
 import type { KeySet } from '../workloads/references.js';
@@ -191,7 +191,15 @@ function readManifest(value: Json | undefined, at: string): ExternalSecretSpec['
     if (!text) throw new ItemError(`${at}.${name} is not set`, `${at}.${name}`);
     return text;
   };
-  return { apiVersion: field('apiVersion'), kind: field('kind') };
+  const kind = field('kind');
+  // The kind is named in results, plan and impact: a type name, never arbitrary text.
+  if (!isKindName(kind)) {
+    throw new ItemError(
+      `${at}.kind is not a Kubernetes kind (a letter, then letters or digits, at most 63)`,
+      `${at}.kind`,
+    );
+  }
+  return { apiVersion: field('apiVersion'), kind };
 }
 
 function addStore(stores: StoreRef[], ref: Json | undefined, field: string): void {
