@@ -183,6 +183,14 @@ describe('an ExternalSecret with a custom resource target', () => {
     expect(out.stdout).not.toContain(checksumKey);
   });
 
+  it('a v1 Secret manifest is said to be a Secret written through the generic path', () => {
+    const secretTarget = generic('settings', '{apiVersion: v1, kind: Secret}');
+    const notes = rule(runOk(resourceList([store, secretTarget])).stdout, 'manifest-target');
+    expect(notes.map((r) => r.message)).toEqual([
+      "its target is a v1 Secret written through target.manifest (ESO's generic path, not its Secret target): it is not followed as a Secret, so no checksum follows it; it is ordered after its store. For a Secret target, drop target.manifest",
+    ]);
+  });
+
   it('is named by the kind it writes in the duplicate-writer warning, in run and impact', () => {
     const other = generic('settings-copy', '{apiVersion: config.example.com/v1, kind: AppConfig}');
     const input = resourceList([store, custom, other]);

@@ -103,7 +103,12 @@ export function targetOf(spec: ExternalSecretSpec): Pick<SecretSource, 'produces
 export function targetNotes(resource: Resource, spec: ExternalSecretSpec, at: string): Result[] {
   const { manifest } = spec;
   if (!manifest || targetOf(spec).produces !== 'CustomResource') return [];
-  const message = `its target is a custom resource, ${manifest.kind} (target.manifest), which no PodSpec field reads: no checksum follows it; it is ordered after its store`;
+  // ESO writes a v1 Secret manifest through its generic path (values as plain strings), not as
+  // its Secret target: pods do read it, but it is not followed as a Secret here.
+  const message =
+    manifest.apiVersion === 'v1' && manifest.kind === 'Secret'
+      ? "its target is a v1 Secret written through target.manifest (ESO's generic path, not its Secret target): it is not followed as a Secret, so no checksum follows it; it is ordered after its store. For a Secret target, drop target.manifest"
+      : `its target is a custom resource, ${manifest.kind} (target.manifest), which no PodSpec field reads: no checksum follows it; it is ordered after its store`;
   return [resourceResult(manifestTarget, resource, message, { path: `${at}.target.manifest` })];
 }
 
