@@ -423,6 +423,40 @@ secretReferences:
   });
 });
 
+describe('a reader reference whose namespace is not a string', () => {
+  it("is a malformed-field error for that field, not a look-up in the reader's own namespace", () => {
+    const custom = `apiVersion: example.com/v1
+kind: Backup
+metadata:
+  name: nightly
+  namespace: ci
+spec:
+  auth: {secret: s3-creds, secretNamespace: 7}
+`;
+    const input = resourceList(
+      [fromStore('s3-creds'), custom],
+      `apiVersion: fn.kpt.dev/v1alpha1
+kind: SecretRollout
+metadata: {name: x}
+secretReferences:
+- example.com/Backup:spec.auth.secret:secretNamespace
+`,
+    );
+    const out = run(input);
+    expect(out.exitCode).toBe(1);
+    const results = resultsOf(out.stdout);
+    expect(results.filter((r) => ruleOf(r) === 'secret-reader')).toEqual([]);
+    expect(
+      results.filter((r) => ruleOf(r) === 'malformed-field').map((r) => [r.message, at(r)]),
+    ).toEqual([
+      [
+        'Backup ci/nightly: spec.auth.secretNamespace is a number, not a namespace',
+        'spec.auth.secretNamespace',
+      ],
+    ]);
+  });
+});
+
 describe('cost of the reader rows, counted', () => {
   it('builds the rows of 2,000 secretReferences entries of one kind in linear work', () => {
     const option = Array.from({ length: 2000 }, (_, i) => ({
