@@ -423,6 +423,28 @@ secretReferences:
   });
 });
 
+describe('secret-reader infos', () => {
+  it('are one per reader and Secret, at the first field, counting the places', () => {
+    const entries = Array.from(
+      { length: 10_000 },
+      (_, i) => `  - {parameter: p${i}, name: rabbit-conn, key: host}`,
+    );
+    const many = trigger().replace(
+      '  - {parameter: host, name: rabbit-conn, key: host}',
+      entries.join('\n'),
+    );
+    const infos = resultsOf(runOk(resourceList([fromStore('rabbit-conn'), many])).stdout).filter(
+      (r) => ruleOf(r) === 'secret-reader',
+    );
+    expect(infos.map((r) => [r.message, at(r)])).toEqual([
+      [
+        'spec.secretTargetRef[0].name names Secret ci/rabbit-conn, which ExternalSecret ci/rabbit-conn writes: ordered after it; its controller re-reads the Secret, so no checksum (named at 10000 places, the first here)',
+        'spec.secretTargetRef[0].name',
+      ],
+    ]);
+  });
+});
+
 describe('a reader reference whose namespace is not a string', () => {
   it("is a malformed-field error for that field, not a look-up in the reader's own namespace", () => {
     const custom = `apiVersion: example.com/v1
