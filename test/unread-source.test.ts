@@ -32,6 +32,16 @@ describe('unread-source', () => {
     ]);
   });
 
+  it('says a source with no namespace has none, and points at defaultNamespace', () => {
+    expect(unread(resourceList([externalSecret('db')]))).toEqual([
+      {
+        on: 'db',
+        message:
+          'nothing in the input reads what ExternalSecret db writes (Secret db): no checksum or order follows it to a reader; ExternalSecret db has no namespace, so only readers with none match it; set metadata.namespace or the defaultNamespace option to the namespace the deployer gives it',
+      },
+    ]);
+  });
+
   it('is one short result for a namespace of fifty ExternalSecrets (a Flux secrets kustomization)', () => {
     const names = Array.from({ length: 50 }, (_, i) => `app-${String(i).padStart(2, '0')}`);
     const results = unread(resourceList([...names.map((n) => es(n)), es('other', 'billing')]));
