@@ -423,6 +423,21 @@ secretReferences:
   });
 });
 
+describe('secretReferences entries that are not strings', () => {
+  it('are named by position and type', () => {
+    const out = run(
+      resourceList(
+        [fromStore('s3-creds')],
+        "apiVersion: fn.kpt.dev/v1alpha1\nkind: SecretRollout\nmetadata: {name: x}\nsecretReferences: ['example.com/Kind:a.b', 7]\n",
+      ),
+    );
+    expect(out.exitCode).toBe(1);
+    expect(resultsOf(out.stdout).map((r) => r.message)).toEqual([
+      'functionConfig: secretReferences must be a list of group/Kind:path.to.name[:namespace.path] strings, got a list whose entry 2 is a number',
+    ]);
+  });
+});
+
 describe('secret-reader infos', () => {
   it('are one per reader and Secret, at the first field, counting the places', () => {
     const entries = Array.from(
