@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { maxItemLength } from '../src/krm/items.js';
 import { run } from '../src/run.js';
-import { externalSecret, resourceList, resultsOf } from './helpers.js';
+import { resourceList, resultsOf } from './helpers.js';
 
 /** A ConfigMap of `length` characters or a line more; an anchor keeps it off the quick reader. */
 function configMap(name: string, length: number): string {
@@ -46,33 +46,5 @@ describe('items longer than the API server accepts', () => {
     const text = configMap('edge', maxItemLength - 100);
     expect(text.length).toBeLessThanOrEqual(maxItemLength);
     expect(run(text)).toMatchObject({ exitCode: 0, stdout: text });
-  });
-});
-
-describe('an item whose edit cannot be proven for its size', () => {
-  it('is refused naming the token bound, not a list a YAML alias shares (1.09 MB, 100,000 keys)', () => {
-    const es = externalSecret('web-secret', { namespace: 'shop' });
-    // One flow mapping of 100,000 keys: read at first, but its edited text is re-read by the
-    // conforming reader for the proof, past its 500,000 tokens.
-    const keys = Array.from({ length: 100_000 }, (_, i) => `k${i}: v`).join(', ');
-    const release = `apiVersion: helm.toolkit.fluxcd.io/v2
-kind: HelmRelease
-metadata:
-  name: web
-  namespace: shop
-spec:
-  interval: 1h
-  chartRef: {kind: OCIRepository, name: app-template}
-  valuesFrom:
-  - {kind: Secret, name: web-secret}
-  values: {${keys}}
-`;
-    const out = run(`---\n${es}---\n${release}`);
-    expect(out.exitCode).toBe(1);
-    expect(out.stdout).toBe('');
-    const errors = out.stderr.split('\n').filter((line) => line.startsWith('error'));
-    expect(errors).toEqual([
-      'error: item 1 (HelmRelease web): could not prove the edit changes nothing else: the edited item is too large to read again (more than 500,000 YAML tokens for the conforming reader, docs/limits.md) (edit-refused)',
-    ]);
   });
 });

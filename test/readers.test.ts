@@ -81,6 +81,17 @@ ${metadata}spec:
   - {parameter: host, name: rabbit-conn, key: host}
 `;
 
+/** A custom kind the table does not know, in `ci` unless `namespace` is empty. */
+const backup = (spec: string, namespace = 'ci') =>
+  `apiVersion: example.com/v1\nkind: Backup\nmetadata:\n  name: nightly\n${namespace ? `  namespace: ${namespace}\n` : ''}spec:\n${spec}`;
+
+/** The s3-creds ExternalSecret and `custom`, read by the option with a namespace path. */
+const withNamespacePath = (custom: string) =>
+  resourceList(
+    [fromStore('s3-creds'), custom],
+    'apiVersion: fn.kpt.dev/v1alpha1\nkind: SecretRollout\nmetadata: {name: x}\nsecretReferences:\n- example.com/Backup:spec.auth.secret:secretNamespace\n',
+  );
+
 type Obj = Record<string, unknown>;
 const annotationsOf = (item: Obj) =>
   ((item.metadata as Obj).annotations ?? {}) as Record<string, string>;
@@ -238,15 +249,7 @@ spec:
   });
 
   it('takes secretReferences entries for kinds the table does not know', () => {
-    const custom = `apiVersion: example.com/v1
-kind: Backup
-metadata:
-  name: nightly
-  namespace: ci
-spec:
-  targets:
-  - credentials: s3-creds
-`;
+    const custom = backup('  targets:\n  - credentials: s3-creds\n');
     const input = resourceList([fromStore('s3-creds'), custom]);
     expect(resultsOf(runOk(input).stdout).some((r) => ruleOf(r) === 'secret-reader')).toBe(false);
     const out = runOk(input, {
@@ -402,22 +405,8 @@ describe('option secretReferences', () => {
   });
 
   it('takes a namespace path from the mapping that holds the name, in the typed config too', () => {
-    const custom = `apiVersion: example.com/v1
-kind: Backup
-metadata:
-  name: nightly
-spec:
-  auth: {secret: s3-creds, secretNamespace: ci}
-`;
-    const input = resourceList(
-      [fromStore('s3-creds'), custom],
-      `apiVersion: fn.kpt.dev/v1alpha1
-kind: SecretRollout
-metadata: {name: x}
-secretReferences:
-- example.com/Backup:spec.auth.secret:secretNamespace
-`,
-    );
+    const custom = backup('  auth: {secret: s3-creds, secretNamespace: ci}\n', '');
+    const input = withNamespacePath(custom);
     const infos = resultsOf(runOk(input).stdout).filter((r) => ruleOf(r) === 'secret-reader');
     expect(infos.map(at)).toEqual(['spec.auth.secret']);
   });
@@ -462,23 +451,8 @@ describe('secret-reader infos', () => {
 
 describe('a reader reference whose namespace is not a string', () => {
   it("is a malformed-field error for that field, not a look-up in the reader's own namespace", () => {
-    const custom = `apiVersion: example.com/v1
-kind: Backup
-metadata:
-  name: nightly
-  namespace: ci
-spec:
-  auth: {secret: s3-creds, secretNamespace: 7}
-`;
-    const input = resourceList(
-      [fromStore('s3-creds'), custom],
-      `apiVersion: fn.kpt.dev/v1alpha1
-kind: SecretRollout
-metadata: {name: x}
-secretReferences:
-- example.com/Backup:spec.auth.secret:secretNamespace
-`,
-    );
+    const custom = backup('  auth: {secret: s3-creds, secretNamespace: 7}\n');
+    const input = withNamespacePath(custom);
     const out = run(input);
     expect(out.exitCode).toBe(1);
     const results = resultsOf(out.stdout);
