@@ -277,3 +277,20 @@ describe('values paths longer than a result can name', () => {
     expect(paths).toContain(`spec.values.${'k'.repeat(4_000)}.a.envFrom[0].secretRef.name`);
   });
 });
+
+describe('a HelmRelease too large to prove its edit', () => {
+  it('is refused naming the token bound, not a list a YAML alias shares (1.09 MB, 100,000 keys)', () => {
+    // Values of one flow mapping of 100,000 keys: read at first, but the edited text is re-read by
+    // the conforming reader for the proof, past its 500,000 tokens.
+    const keys = Array.from({ length: 100_000 }, (_, i) => `k${i}: v`).join(', ');
+    const release = helmRelease('').replace('  values:\n', `  values:\n    big: {${keys}}\n`);
+    const out = run(resourceList([es, release]));
+    expect(out.exitCode).toBe(1);
+    expect(errors(out.stdout)).toEqual([
+      [
+        undefined,
+        'item 1 (HelmRelease web): could not prove the edit changes nothing else: the edited item is too large to read again (more than 500,000 YAML tokens for the conforming reader, docs/limits.md)',
+      ],
+    ]);
+  });
+});

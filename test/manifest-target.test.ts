@@ -147,6 +147,18 @@ spec:
       'ExternalSecret shop/config: spec.target.manifest.kind is not set',
     ]);
   });
+
+  it('names a kind only when it is a type name: a long kind is an error that does not quote it', () => {
+    const long = `K${'a'.repeat(3000)}`;
+    const out = run(
+      resourceList([generic('config', `{apiVersion: example.com/v1, kind: ${long}}`)]),
+    );
+    expect(out.exitCode).toBe(1);
+    expect(rule(out.stdout, 'malformed-field').map((r) => r.message)).toEqual([
+      'ExternalSecret shop/config: spec.target.manifest.kind is not a Kubernetes kind (a letter, then letters or digits, at most 63)',
+    ]);
+    expect(out.stderr).not.toContain('aaaaaaaa');
+  });
 });
 
 describe('an ExternalSecret with a custom resource target', () => {
@@ -169,6 +181,14 @@ describe('an ExternalSecret with a custom resource target', () => {
     ]);
     expect(out.stderr).not.toMatch(/skipped|unread-source/);
     expect(out.stdout).not.toContain(checksumKey);
+  });
+
+  it('a v1 Secret manifest is said to be a Secret written through the generic path', () => {
+    const secretTarget = generic('settings', '{apiVersion: v1, kind: Secret}');
+    const notes = rule(runOk(resourceList([store, secretTarget])).stdout, 'manifest-target');
+    expect(notes.map((r) => r.message)).toEqual([
+      "its target is a v1 Secret written through target.manifest (ESO's generic path, not its Secret target): it is not followed as a Secret, so no checksum follows it; it is ordered after its store. For a Secret target, drop target.manifest",
+    ]);
   });
 
   it('is named by the kind it writes in the duplicate-writer warning, in run and impact', () => {

@@ -558,6 +558,21 @@ function handWritten(): Bad[] {
     // A functionConfig that is no configuration.
     { label: 'functionConfig a string', text: list([es()], `${c()}`) },
     { label: 'functionConfig a list', text: list([es()], `- ${c()}`) },
+    // A type the function does not know is named by the field, never quoted: kinds are input too.
+    {
+      label: 'functionConfig of another type',
+      text: list([es()], `apiVersion: ${c()}\nkind: ${c()}\nmetadata: {name: fn}\n`),
+    },
+    {
+      label: 'target.manifest kind',
+      text: es(`  target:\n    manifest: {apiVersion: v1, kind: ${c()}}\n`),
+    },
+    {
+      label: 'generatorRef kind',
+      text: es(
+        `  refreshInterval: 1h\n  dataFrom:\n  - sourceRef:\n      generatorRef: {apiVersion: generators.external-secrets.io/v1alpha1, kind: ${c()}, name: g}\n`,
+      ),
+    },
     {
       label: 'ConfigMap data a string',
       text: list([es()], `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: fn}\ndata: ${c()}\n`),

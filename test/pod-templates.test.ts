@@ -303,7 +303,7 @@ describe('the podTemplates option', () => {
       expect.objectContaining({
         severity: 'error',
         message:
-          'functionConfig: podTemplates must be a list of group/Kind:path.to.template strings, got a list',
+          'functionConfig: podTemplates must be a list of group/Kind:path.to.template strings, got a list whose entry 1 is a mapping',
         field: { path: 'podTemplates' },
       }),
     ]);

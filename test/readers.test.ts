@@ -81,6 +81,17 @@ ${metadata}spec:
   - {parameter: host, name: rabbit-conn, key: host}
 `;
 
+/** A custom kind the table does not know, in `ci` unless `namespace` is empty. */
+const backup = (spec: string, namespace = 'ci') =>
+  `apiVersion: example.com/v1\nkind: Backup\nmetadata:\n  name: nightly\n${namespace ? `  namespace: ${namespace}\n` : ''}spec:\n${spec}`;
+
+/** The s3-creds ExternalSecret and `custom`, read by the option with a namespace path. */
+const withNamespacePath = (custom: string) =>
+  resourceList(
+    [fromStore('s3-creds'), custom],
+    'apiVersion: fn.kpt.dev/v1alpha1\nkind: SecretRollout\nmetadata: {name: x}\nsecretReferences:\n- example.com/Backup:spec.auth.secret:secretNamespace\n',
+  );
+
 type Obj = Record<string, unknown>;
 const annotationsOf = (item: Obj) =>
   ((item.metadata as Obj).annotations ?? {}) as Record<string, string>;
@@ -292,15 +303,7 @@ spec: {secrets: [etcd-client-cert]}
   });
 
   it('takes secretReferences entries for kinds the table does not know', () => {
-    const custom = `apiVersion: example.com/v1
-kind: Backup
-metadata:
-  name: nightly
-  namespace: ci
-spec:
-  targets:
-  - credentials: s3-creds
-`;
+    const custom = backup('  targets:\n  - credentials: s3-creds\n');
     const input = resourceList([fromStore('s3-creds'), custom]);
     expect(resultsOf(runOk(input).stdout).some((r) => ruleOf(r) === 'secret-reader')).toBe(false);
     const out = runOk(input, {
@@ -452,24 +455,66 @@ describe('option secretReferences', () => {
   });
 
   it('takes a namespace path from the mapping that holds the name, in the typed config too', () => {
-    const custom = `apiVersion: example.com/v1
-kind: Backup
-metadata:
-  name: nightly
-spec:
-  auth: {secret: s3-creds, secretNamespace: ci}
-`;
-    const input = resourceList(
-      [fromStore('s3-creds'), custom],
-      `apiVersion: fn.kpt.dev/v1alpha1
-kind: SecretRollout
-metadata: {name: x}
-secretReferences:
-- example.com/Backup:spec.auth.secret:secretNamespace
-`,
-    );
+    const custom = backup('  auth: {secret: s3-creds, secretNamespace: ci}\n', '');
+    const input = withNamespacePath(custom);
     const infos = resultsOf(runOk(input).stdout).filter((r) => ruleOf(r) === 'secret-reader');
     expect(infos.map(at)).toEqual(['spec.auth.secret']);
+  });
+});
+
+describe('secretReferences entries that are not strings', () => {
+  it('are named by position and type', () => {
+    const out = run(
+      resourceList(
+        [fromStore('s3-creds')],
+        "apiVersion: fn.kpt.dev/v1alpha1\nkind: SecretRollout\nmetadata: {name: x}\nsecretReferences: ['example.com/Kind:a.b', 7]\n",
+      ),
+    );
+    expect(out.exitCode).toBe(1);
+    expect(resultsOf(out.stdout).map((r) => r.message)).toEqual([
+      'functionConfig: secretReferences must be a list of group/Kind:path.to.name[:namespace.path] strings, got a list whose entry 2 is a number',
+    ]);
+  });
+});
+
+describe('secret-reader infos', () => {
+  it('are one per reader and Secret, at the first field, counting the places', () => {
+    const entries = Array.from(
+      { length: 10_000 },
+      (_, i) => `  - {parameter: p${i}, name: rabbit-conn, key: host}`,
+    );
+    const many = trigger().replace(
+      '  - {parameter: host, name: rabbit-conn, key: host}',
+      entries.join('\n'),
+    );
+    const infos = resultsOf(runOk(resourceList([fromStore('rabbit-conn'), many])).stdout).filter(
+      (r) => ruleOf(r) === 'secret-reader',
+    );
+    expect(infos.map((r) => [r.message, at(r)])).toEqual([
+      [
+        'spec.secretTargetRef[0].name names Secret ci/rabbit-conn, which ExternalSecret ci/rabbit-conn writes: ordered after it; its controller re-reads the Secret, so no checksum (named at 10000 places, the first here)',
+        'spec.secretTargetRef[0].name',
+      ],
+    ]);
+  });
+});
+
+describe('a reader reference whose namespace is not a string', () => {
+  it("is a malformed-field error for that field, not a look-up in the reader's own namespace", () => {
+    const custom = backup('  auth: {secret: s3-creds, secretNamespace: 7}\n');
+    const input = withNamespacePath(custom);
+    const out = run(input);
+    expect(out.exitCode).toBe(1);
+    const results = resultsOf(out.stdout);
+    expect(results.filter((r) => ruleOf(r) === 'secret-reader')).toEqual([]);
+    expect(
+      results.filter((r) => ruleOf(r) === 'malformed-field').map((r) => [r.message, at(r)]),
+    ).toEqual([
+      [
+        'Backup ci/nightly: spec.auth.secretNamespace is a number, not a namespace',
+        'spec.auth.secretNamespace',
+      ],
+    ]);
   });
 });
 

@@ -32,6 +32,16 @@ describe('unread-source', () => {
     ]);
   });
 
+  it('says a source with no namespace has none, and points at defaultNamespace', () => {
+    expect(unread(resourceList([externalSecret('db')]))).toEqual([
+      {
+        on: 'db',
+        message:
+          'nothing in the input reads what ExternalSecret db writes (Secret db): no checksum or order follows it to a reader; ExternalSecret db has no namespace, so only readers with none match it; set metadata.namespace or the defaultNamespace option to the namespace the deployer gives it',
+      },
+    ]);
+  });
+
   it('is one short result for a namespace of fifty ExternalSecrets (a Flux secrets kustomization)', () => {
     const names = Array.from({ length: 50 }, (_, i) => `app-${String(i).padStart(2, '0')}`);
     const results = unread(resourceList([...names.map((n) => es(n)), es('other', 'billing')]));
@@ -243,15 +253,19 @@ describe('results on stderr, one line each', () => {
       'spec:\n',
       'spec:\n  target:\n    manifest: {apiVersion: config.example.com/v1, kind: "App\\rerror: forged\\u2028"}\n',
     );
-    const stream = [forged, custom].map((item) => `---\n${item}`).join('');
+    const stream = `---\n${forged}`;
     const out = run(stream, { settings: { verbose: 'true' } });
-    // The last line is the run's summary (`secret-rollout: 2 items, …`).
+    // The last line is the run's summary (`secret-rollout: 1 item, …`).
     const lines = out.stderr.split('\n').filter((line) => !/^(secret-rollout: |$)/.test(line));
     // On main the names' line breaks made lines of their own, one of them 'error: forged …'.
     expect(lines.every((line) => /^(info|warning|error): /.test(line))).toBe(true);
     expect(lines.filter((line) => line.startsWith('error'))).toEqual([]);
-    expect(out.stderr).not.toMatch(/[\r\u2028]/);
     expect(out.stderr).toContain('ExternalSecret shop/db\\nerror: forged');
-    expect(out.stderr).toContain('App\\rerror: forged\\u2028');
+    // A target kind is a type name or an error that does not quote it (the run stops there).
+    const kind = run(`---\n${custom}`, { settings: { verbose: 'true' } }).stderr;
+    expect(kind.split('\n').filter((line) => line.startsWith('error'))).toEqual([
+      'error: ExternalSecret shop/settings: spec.target.manifest.kind is not a Kubernetes kind (a letter, then letters or digits, at most 63) [ExternalSecret shop/settings spec.target.manifest.kind] (malformed-field)',
+    ]);
+    for (const text of [out.stderr, kind]) expect(text).not.toMatch(/[\r\u2028]|App/);
   });
 });

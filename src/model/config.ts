@@ -132,6 +132,14 @@ type Parser<T> = (raw: Json, field: string) => T;
 /** What a bad value is, when not a string: its type, never its text (messages quote no input). */
 const got = (raw: Json) => (typeof raw === 'string' ? '' : `, got ${describeType(raw)}`);
 
+/** For a list option: the first entry that is not a string, by position (1-based, as elsewhere). */
+const gotEntries = (raw: Json) => {
+  const i = Array.isArray(raw) ? raw.findIndex((e) => typeof e !== 'string') : -1;
+  return i === -1
+    ? got(raw)
+    : `, got a list whose entry ${i + 1} is ${describeType((raw as Json[])[i])}`;
+};
+
 const parseBoolean: Parser<boolean> = (raw, field) => {
   if (raw === true || raw === 'true') return true;
   if (raw === false || raw === 'false') return false;
@@ -235,7 +243,7 @@ const parseOrdering: Parser<readonly Ordering[]> = (raw, field) => {
         : undefined;
   const known = `${orderings.join(', ')} or none`;
   if (entries === undefined || entries.length === 0 || entries.every((e) => e === '')) {
-    throw new ConfigError(`${field} must be a list of ${known}${got(raw ?? null)}`, field);
+    throw new ConfigError(`${field} must be a list of ${known}${gotEntries(raw ?? null)}`, field);
   }
   if (entries.length === 1 && entries[0] === 'none') return [];
   const chosen = new Set<Ordering>();
@@ -304,7 +312,7 @@ function parseKindEntries<T>(
 ): T[] {
   const entries = listEntries(raw);
   if (entries === undefined) {
-    throw new ConfigError(`${field} must be a list of ${form} strings${got(raw)}`, field);
+    throw new ConfigError(`${field} must be a list of ${form} strings${gotEntries(raw)}`, field);
   }
   const declared = new Map<string, T>();
   for (const [i, entry] of entries.map((e) => e.trim()).entries()) {
@@ -381,7 +389,7 @@ const parseHelmChecksumPaths: Parser<readonly HelmChecksumPath[]> = (raw, field)
   const entries = listEntries(raw);
   if (entries === undefined) {
     throw new ConfigError(
-      `${field} must be a list of chart=path.in.values strings${got(raw)}`,
+      `${field} must be a list of chart=path.in.values strings${gotEntries(raw)}`,
       field,
     );
   }
@@ -466,11 +474,16 @@ export function readConfig(functionConfig: unknown, catalog: RuleCatalog): Confi
     const { apiVersion: _a, kind: _k, metadata: _m, ...fields } = functionConfig;
     return applyOptions(fields, '', catalog);
   }
-  // apiVersion and kind name a type, as in every message; anything else is only described.
-  const named = (value: Json | undefined) =>
-    typeof value === 'string' ? value : describeType(value ?? null);
+  // The apiVersion and kind given are not quoted (they are input text, of any length): a field
+  // that is no string is described, strings are only said to name another type.
+  const wrong = Object.entries({ apiVersion, kind })
+    .filter(([, value]) => typeof value !== 'string')
+    .map(
+      ([field, value]) =>
+        `its ${field} is ${value === undefined ? 'missing' : describeType(value)}`,
+    );
   throw new ConfigError(
-    `functionConfig must be a v1 ConfigMap or ${typedConfigApiVersion} ${typedConfigKind}, got ${named(apiVersion)} ${named(kind)}`,
+    `functionConfig must be a v1 ConfigMap or ${typedConfigApiVersion} ${typedConfigKind}, ${wrong.length > 0 ? wrong.join(' and ') : 'its apiVersion and kind name another type'}`,
   );
 }
 

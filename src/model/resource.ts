@@ -124,6 +124,12 @@ function fileOf(annotations: Readonly<Record<string, Json | undefined>>): Resour
 export const objectKey = (kind: string, namespace: string | undefined, name: string) =>
   `${kind}/${namespace ?? ''}/${name}`;
 
+/**
+ * A kind as Kubernetes names types: a letter, then letters and digits, at most 63 (a CRD's kind
+ * lower-cased is a DNS-1035 label). Messages may name such a kind; any other text is not quoted.
+ */
+export const isKindName = (text: string) => /^[A-Za-z][A-Za-z0-9]{0,62}$/.test(text);
+
 /** What a value is, never what it says: it can be a Secret's value, or a file's first line. */
 export function describeType(value: unknown): string {
   if (value === null) return 'null';

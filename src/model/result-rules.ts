@@ -120,7 +120,7 @@ export const manifestTarget: Rule = {
   id: 'manifest-target',
   severity: 'info',
   summary:
-    'An ExternalSecret writes a custom resource (target.manifest) no pod reads: ordered only',
+    'An ExternalSecret writes a custom resource, or a v1 Secret through the generic path (target.manifest): ordered only',
 };
 export const duplicateWriter: Rule = {
   id: 'duplicate-writer',

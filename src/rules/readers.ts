@@ -15,7 +15,7 @@ import { secretsNamedBy } from './workloads/operator-references.js';
 export interface Readers {
   /** The resources that read each source's Secret through a reader field, in input order. */
   readersOf: ReadonlyMap<SecretSource, ReadonlySet<Resource>>;
-  /** An info per field that names a source's Secret; malformed items' errors. */
+  /** An info per reader and Secret (at its first field, counting the others); malformed items' errors. */
   results: readonly Result[];
 }
 
@@ -28,6 +28,9 @@ export function findReaders(
   const results: Result[] = [];
   for (const resource of resources) {
     guarded(results, resource, () => {
+      // One info per Secret, at the first field that names it, counting the others: a reader
+      // naming one Secret through 10,000 list entries is one note, not 10,000.
+      const noted = new Map<string, { field: string; text: string; at: number }>();
       for (const { namespace, name, field } of secretsNamedBy(resource, config.secretReferences)) {
         const sources = producers.producing('Secret', namespace, name);
         // A source never orders itself (an ExternalSecret's store reading its own Secret is the
@@ -37,7 +40,18 @@ export function findReaders(
         for (const source of others) {
           readersOf.set(source, (readersOf.get(source) ?? new Set()).add(resource));
         }
-        const message = `${field} names Secret ${namespace === undefined ? '' : `${namespace}/`}${name}, which ${listNames(others)} writes: ordered after it; its controller re-reads the Secret, so no checksum`;
+        const secret = `${namespace === undefined ? '' : `${namespace}/`}${name}`;
+        const note = noted.get(secret) ?? {
+          field,
+          text: `names Secret ${secret}, which ${listNames(others)} writes: ordered after it; its controller re-reads the Secret, so no checksum`,
+          at: 0,
+        };
+        note.at += 1;
+        noted.set(secret, note);
+      }
+      for (const { field, text, at } of noted.values()) {
+        const places = at > 1 ? ` (named at ${at} places, the first here)` : '';
+        const message = `${field} ${text}${places}`;
         results.push(resourceResult(secretReader, resource, message, { path: field }));
       }
     });

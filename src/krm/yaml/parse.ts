@@ -77,6 +77,8 @@ export class ParseError extends Error {
     message: string,
     /** The text refers to an anchor it does not define (it may be in another item). */
     readonly aliased = false,
+    /** Not read: past maxTokens (no verdict on validity; an edit's proof cannot be made). */
+    readonly tooLarge = false,
   ) {
     super(message);
   }
@@ -352,7 +354,7 @@ function parseSpan(text: string, spanStart: number, fullText: string, charged: b
   if (charged && failure === undefined) charge(value, text, spanStart, fullText);
   const { problem, docs } = judged(text);
   if (problem) {
-    throw new ParseError(problemAt(problem, text, spanStart, fullText));
+    throw new ParseError(problemAt(problem, text, spanStart, fullText), false, problem.unread);
   }
   if (failure === undefined) return value;
   if (/unidentified alias/.test(reason)) {

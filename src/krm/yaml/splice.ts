@@ -5,10 +5,11 @@
 import { isDeepStrictEqual } from 'node:util';
 import { type Edit, isListEntryEdit, type ListEntryEdit, listField } from '../../model/edit.js';
 import { isObject, type Json, type JsonObject } from '../../model/json.js';
+import { grouped } from '../../model/numbers.js';
 import { locateByCst, locateListByCst, seqIndentOf, whereIs } from './locate-cst.js';
 import { locateByLines } from './locate-lines.js';
 import { maxDepth } from './nesting.js';
-import { parseYaml } from './parse.js';
+import { maxTokens, ParseError, parseYaml } from './parse.js';
 import { isPlainLayout } from './plain-layout.js';
 import {
   type JsonStyle,
@@ -118,7 +119,8 @@ export function editText(
    * Reads an edited text for the proof: on its own, or in its document (aliases); `later`: the
    * caller proves the result itself (in its document, together with the other items' edits).
    */
-  reparse: ((text: string) => Json | undefined) | 'later' = (text) => reparseItem(text, entry),
+  reparse: ((text: string) => Json | undefined) | 'later' = (text) =>
+    reparseItem(text, entry, true),
 ): Splice[] {
   let value: Json | undefined;
   const proven = (text: string) => {
@@ -235,13 +237,22 @@ export function applySplices(text: string, splices: readonly Splice[]): string {
   return pieces.join('');
 }
 
-/** The value of an edited item's text, read on its own; undefined when it does not parse. */
-export function reparseItem(text: string, entry: boolean): Json | undefined {
+const tooLargeToProve = `could not prove the edit changes nothing else: the edited item is too large to read again (more than ${grouped(maxTokens)} YAML tokens for the conforming reader, docs/limits.md)`;
+
+/**
+ * The value of an edited item's text, read on its own; undefined when it does not parse. For a
+ * proof (`proof`), an item past the token bound is an EditError saying so.
+ */
+export function reparseItem(text: string, entry: boolean, proof = false): Json | undefined {
   try {
     const parsed = parseYaml(text, 0, text);
     if (!entry) return parsed;
     return Array.isArray(parsed) && parsed.length === 1 ? (parsed[0] as Json) : undefined;
-  } catch {
+  } catch (error) {
+    // An edited item past the conforming reader's token bound is not "changed elsewhere" but
+    // unreadable: an edit's proof says so, with the bound.
+    if (proof && error instanceof ParseError && error.tooLarge)
+      throw new EditError(tooLargeToProve);
     return undefined;
   }
 }

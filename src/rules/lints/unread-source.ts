@@ -111,15 +111,15 @@ function message(
   // The readers named may be in any of a ClusterExternalSecret's namespaces: name them all.
   const named = namespaces.filter((n) => n !== '');
   const where =
-    named.length === 0
-      ? 'with no namespace'
-      : named.length === 1
-        ? `in namespace ${named[0]}`
-        : `in namespaces ${nameList(named)}`;
+    named.length === 1 ? `in namespace ${named[0]}` : `in namespaces ${nameList(named)}`;
   const them = one ? 'it' : 'them';
+  // A namespace-less source matches only namespace-less readers: say so and how to fix it.
+  const unset = `${one ? `${describe(first)} has` : 'they have'} no namespace, so only readers with none match ${them}; set metadata.namespace or the defaultNamespace option to the namespace the deployer gives ${them}`;
   const tail =
-    candidates.length > 0
-      ? `; ${nameList(candidates)} ${where} may read ${them} out of sight`
-      : `; nothing ${where} shows what reads ${them} (a chart, an operator or another package may)`;
+    named.length === 0
+      ? `; ${unset}`
+      : candidates.length > 0
+        ? `; ${nameList(candidates)} ${where} may read ${them} out of sight`
+        : `; nothing ${where} shows what reads ${them} (a chart, an operator or another package may)`;
   return `nothing in the input reads ${what}: no checksum or order follows ${them} to a reader${tail}`;
 }

@@ -6,7 +6,7 @@
 import { canonicalJson, sha256Hex } from '../../model/hash.js';
 import { isObject, type Json, type JsonObject } from '../../model/json.js';
 import { fieldPath, getPath, parsePath, walk } from '../../model/path.js';
-import { ItemError, type Resource } from '../../model/resource.js';
+import { ItemError, isKindName, type Resource } from '../../model/resource.js';
 import {
   dependencyMissingKey,
   dependencyNotInInput,
@@ -110,6 +110,14 @@ function referencesOf(spec: Json | undefined, at: string, strict: boolean): Refe
       const apiVersion = node.apiVersion ?? `${generatorGroup}/v1alpha1`;
       if (typeof node.kind !== 'string' || typeof apiVersion !== 'string') {
         bad(`${field}.kind`, 'is not a string');
+        return;
+      }
+      // Named in results: a type name, never arbitrary text.
+      if (!isKindName(node.kind)) {
+        bad(
+          `${field}.kind`,
+          'is not a Kubernetes kind (a letter, then letters or digits, at most 63)',
+        );
         return;
       }
       found.push({ kind: node.kind, group: groupOf(apiVersion), name: node.name, keys: [], field });

@@ -1,6 +1,6 @@
 // ESO ExternalSecret (external-secrets.io v1, v1beta1, and the old v1alpha1 shape).
 import { isObject, type Json, type JsonObject } from '../../model/json.js';
-import { ItemError, type Resource } from '../../model/resource.js';
+import { ItemError, isKindName, type Resource } from '../../model/resource.js';
 import { manifestTarget } from '../../model/result-rules.js';
 import { type Result, resourceResult } from '../../model/results.js';
 import type { KeySet } from '../workloads/references.js';
@@ -103,7 +103,12 @@ export function targetOf(spec: ExternalSecretSpec): Pick<SecretSource, 'produces
 export function targetNotes(resource: Resource, spec: ExternalSecretSpec, at: string): Result[] {
   const { manifest } = spec;
   if (!manifest || targetOf(spec).produces !== 'CustomResource') return [];
-  const message = `its target is a custom resource, ${manifest.kind} (target.manifest), which no PodSpec field reads: no checksum follows it; it is ordered after its store`;
+  // ESO writes a v1 Secret manifest through its generic path (values as plain strings), not as
+  // its Secret target: pods do read it, but it is not followed as a Secret here.
+  const message =
+    manifest.apiVersion === 'v1' && manifest.kind === 'Secret'
+      ? "its target is a v1 Secret written through target.manifest (ESO's generic path, not its Secret target): it is not followed as a Secret, so no checksum follows it; it is ordered after its store. For a Secret target, drop target.manifest"
+      : `its target is a custom resource, ${manifest.kind} (target.manifest), which no PodSpec field reads: no checksum follows it; it is ordered after its store`;
   return [resourceResult(manifestTarget, resource, message, { path: `${at}.target.manifest` })];
 }
 
@@ -191,7 +196,15 @@ function readManifest(value: Json | undefined, at: string): ExternalSecretSpec['
     if (!text) throw new ItemError(`${at}.${name} is not set`, `${at}.${name}`);
     return text;
   };
-  return { apiVersion: field('apiVersion'), kind: field('kind') };
+  const kind = field('kind');
+  // The kind is named in results, plan and impact: a type name, never arbitrary text.
+  if (!isKindName(kind)) {
+    throw new ItemError(
+      `${at}.kind is not a Kubernetes kind (a letter, then letters or digits, at most 63)`,
+      `${at}.kind`,
+    );
+  }
+  return { apiVersion: field('apiVersion'), kind };
 }
 
 function addStore(stores: StoreRef[], ref: Json | undefined, field: string): void {

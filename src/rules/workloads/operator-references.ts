@@ -7,7 +7,7 @@ import type { SecretReader } from '../../model/config.js';
 import { addTo } from '../../model/fold.js';
 import { isObject } from '../../model/json.js';
 import { fieldPath, getPath, type Path, parsePath, walk } from '../../model/path.js';
-import type { Resource } from '../../model/resource.js';
+import { describeType, ItemError, type Resource } from '../../model/resource.js';
 import { groupOf } from '../../model/scope.js';
 import { kindKey } from './shapes.js';
 
@@ -420,7 +420,9 @@ export interface NamedSecret {
 /**
  * The Secrets a resource names through the table's or the option's fields. A name that is not a
  * non-empty string, or a reference with no namespace beside it on a cluster-scoped reader, names
- * nothing: the reader is not ours to validate, and no order is better than a wrong one.
+ * nothing: the reader is not ours to validate, and no order is better than a wrong one. A
+ * namespace beside the name that is not a string is an ItemError: falling back to the reader's
+ * own namespace would order after the wrong Secret.
  */
 export function secretsNamedBy(resource: Resource, option: readonly SecretReader[]): NamedSecret[] {
   // The kind first, a string comparison: groupOf splits the apiVersion, and this runs per item.
@@ -437,6 +439,12 @@ export function secretsNamedBy(resource: Resource, option: readonly SecretReader
       else if (typeof rule === 'object') {
         const holder = getPath(resource.value, trail.slice(0, -1));
         const given = isObject(holder) ? getPath(holder, rule.beside) : undefined;
+        // A namespace that is no string names no namespace we could look in: the reader's own
+        // would be a guess, so the field is an error (no order rather than a wrong one).
+        if (given !== undefined && given !== null && typeof given !== 'string') {
+          const at = fieldPath([...trail.slice(0, -1), ...rule.beside.split('.')]);
+          throw new ItemError(`${at} is ${describeType(given)}, not a namespace`, at);
+        }
         if (typeof given === 'string' && given !== '') namespace = given;
       }
       // A cluster-scoped reader without a namespace beside the name: none to look in.
