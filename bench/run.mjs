@@ -35,6 +35,22 @@ import { monorepoBench } from './monorepo.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const argv = process.argv.slice(2);
+// `--help` prints the usage above; an unknown flag is an error, not a full run of many minutes.
+const valued = ['--fn', '--runs', '--big-runs', '--cold-runs', '--sizes', '--shapes'];
+const switches = ['--quick', '--kpt', '--no-kpt', '--keep', '--no-adversarial', '--no-monorepo'];
+if (argv.includes('--help') || argv.includes('-h')) {
+  const source = readFileSync(fileURLToPath(import.meta.url), 'utf8');
+  const usage = source.slice(0, source.indexOf('\nimport ')).replace(/^\/\/ ?/gm, '');
+  process.stdout.write(`${usage}\n`);
+  process.exit(0);
+}
+for (let i = 0; i < argv.length; i++) {
+  if (valued.includes(argv[i])) i++;
+  else if (!switches.includes(argv[i])) {
+    console.error(`bench/run.mjs: unknown argument ${JSON.stringify(argv[i])} (--help lists them)`);
+    process.exit(2);
+  }
+}
 const flag = (k) => argv.includes(k);
 const opt = (k, d) => (flag(k) ? argv[argv.indexOf(k) + 1] : d);
 const quick = flag('--quick');

@@ -1,5 +1,6 @@
 // The bench's package shapes (bench/generate.mjs SHAPES, issue #24) are what docs/performance.md
 // says they are, counted on the generated items (no time is measured here: the bench does that).
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs script without types
 import { generate, SHAPES, toResourceList } from '../bench/generate.mjs';
@@ -45,5 +46,24 @@ describe('bench shapes', () => {
       const a = toResourceList(generate(300, 7, shape).items);
       expect(toResourceList(generate(300, 7, shape).items)).toBe(a);
     }
+  });
+});
+
+describe('bench/run.mjs arguments', () => {
+  // `--help` once started the full bench (many minutes); it must print the usage and stop.
+  const run = (...args: string[]) =>
+    spawnSync(process.execPath, ['bench/run.mjs', ...args], { encoding: 'utf8' });
+
+  it('prints its usage for --help and runs nothing', () => {
+    const { status, stdout } = run('--help');
+    expect(status).toBe(0);
+    expect(stdout).toContain('--quick');
+    expect(stdout).not.toMatch(/^fn: /m);
+  });
+
+  it('refuses an unknown argument with exit 2', () => {
+    const { status, stderr } = run('--sizes', '10', '--bogus');
+    expect(status).toBe(2);
+    expect(stderr).toContain('unknown argument "--bogus"');
   });
 });
