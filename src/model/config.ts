@@ -230,17 +230,21 @@ const parseNamespaceAssumption: Parser<'selected' | 'all'> = (raw, field) => {
   throw new ConfigError(`${field} must be selected or all${got(raw)}`, field);
 };
 
+/** The entries of a list option: comma-separated in a string, or a list of strings. */
+const listEntries = (raw: Json): string[] | undefined =>
+  typeof raw === 'string'
+    ? raw.split(',')
+    : Array.isArray(raw) && raw.every((e) => typeof e === 'string')
+      ? (raw as string[])
+      : undefined;
+
 /**
  * `ordering`: comma-separated in a ConfigMap, a list (or the same string) in the typed config;
  * `none` alone for no order. Entries are named by position, never quoted.
  */
 const parseOrdering: Parser<readonly Ordering[]> = (raw, field) => {
-  const entries =
-    typeof raw === 'string'
-      ? raw.split(',').map((e) => e.trim())
-      : Array.isArray(raw) && raw.every((e) => typeof e === 'string')
-        ? (raw as string[])
-        : undefined;
+  const listed = listEntries(raw);
+  const entries = typeof raw === 'string' ? listed?.map((e) => e.trim()) : listed;
   const known = `${orderings.join(', ')} or none`;
   if (entries === undefined || entries.length === 0 || entries.every((e) => e === '')) {
     throw new ConfigError(`${field} must be a list of ${known}${gotEntries(raw ?? null)}`, field);
@@ -289,13 +293,20 @@ const kindPattern = /^[A-Za-z][A-Za-z0-9]*$/;
 const templatePathPattern = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
 const versionLike = /^v\d+((alpha|beta)\d+)?$/;
 
-/** The entries of a list option: comma-separated in a string, or a list of strings. */
-const listEntries = (raw: Json): string[] | undefined =>
-  typeof raw === 'string'
-    ? raw.split(',')
-    : Array.isArray(raw) && raw.every((e) => typeof e === 'string')
-      ? (raw as string[])
-      : undefined;
+/**
+ * The trimmed entries of a list option with their positions (1-based, as messages name them):
+ * comma-separated in a string (its empty entries skipped), or a list of strings. `form` is what
+ * an entry looks like, for the error when the value is neither.
+ */
+function entriesOf(raw: Json, field: string, form: string): [number, string][] {
+  const entries = listEntries(raw);
+  if (entries === undefined) {
+    throw new ConfigError(`${field} must be a list of ${form} strings${gotEntries(raw)}`, field);
+  }
+  return entries
+    .map((e, i): [number, string] => [i + 1, e.trim()])
+    .filter(([, entry]) => entry !== '' || typeof raw !== 'string');
+}
 
 /**
  * Entries `group/Kind:rest` (podTemplates, secretReferences), comma-separated in a ConfigMap, a
@@ -310,13 +321,8 @@ function parseKindEntries<T>(
   form: string,
   read: (group: string, kind: string, rest: string) => T | { problem: string },
 ): T[] {
-  const entries = listEntries(raw);
-  if (entries === undefined) {
-    throw new ConfigError(`${field} must be a list of ${form} strings${gotEntries(raw)}`, field);
-  }
   const declared = new Map<string, T>();
-  for (const [i, entry] of entries.map((e) => e.trim()).entries()) {
-    if (entry === '' && typeof raw === 'string') continue;
+  for (const [position, entry] of entriesOf(raw, field, form)) {
     const match = /^([^/:]*)\/([^/:]*):(.*)$/.exec(entry);
     const [, group = '', kind = '', rest = ''] = match ?? [];
     const problem = !match
@@ -330,7 +336,7 @@ function parseKindEntries<T>(
             : undefined;
     const value = problem === undefined ? read(group, kind, rest) : { problem };
     if (typeof value === 'object' && value !== null && 'problem' in value) {
-      throw new ConfigError(`${field}: entry ${i + 1} ${value.problem}`, field);
+      throw new ConfigError(`${field}: entry ${position} ${value.problem}`, field);
     }
     declared.set(entry, value);
   }
@@ -378,45 +384,37 @@ const parseSecretReferences: Parser<readonly SecretReader[]> = (raw, field) =>
     },
   );
 
-/** `chart=dotted.path` entries, a list or one comma-separated string; entries named by position. */
 /**
  * The keys of a checksum path at most: the run writes its mappings, and an output nested past the
  * 500 levels the reader takes (docs/limits.md) would fail the next run. Charts' paths have 2-4.
  */
 const maxChecksumPathKeys = 64;
 
+/** `chart=dotted.path` entries, a list or one comma-separated string; entries named by position. */
 const parseHelmChecksumPaths: Parser<readonly HelmChecksumPath[]> = (raw, field) => {
-  const entries = listEntries(raw);
-  if (entries === undefined) {
-    throw new ConfigError(
-      `${field} must be a list of chart=path.in.values strings${gotEntries(raw)}`,
-      field,
-    );
-  }
   const byChart = new Map<string, HelmChecksumPath>();
-  for (const [i, entry] of entries.map((e) => e.trim()).entries()) {
-    if (entry === '' && typeof raw === 'string') continue;
+  for (const [position, entry] of entriesOf(raw, field, 'chart=path.in.values')) {
     // At the first '=': a second one fails the path's pattern instead of being cut off.
     const at = entry.indexOf('=');
     const chart = at === -1 ? '' : entry.slice(0, at);
     const path = entry.slice(at + 1);
     if (!/^[A-Za-z0-9][-A-Za-z0-9_.]*$/.test(chart) || !templatePathPattern.test(path)) {
       throw new ConfigError(
-        `${field}: entry ${i + 1} is not chart=path.in.values (app-template=defaultPodOptions.annotations)`,
+        `${field}: entry ${position} is not chart=path.in.values (app-template=defaultPodOptions.annotations)`,
         field,
       );
     }
     const keys = path.split('.');
     if (keys.length > maxChecksumPathKeys) {
       throw new ConfigError(
-        `${field}: entry ${i + 1} has a path of more than ${maxChecksumPathKeys} keys`,
+        `${field}: entry ${position} has a path of more than ${maxChecksumPathKeys} keys`,
         field,
       );
     }
     const earlier = byChart.get(chart);
     if (earlier && earlier.path.join('.') !== path) {
       throw new ConfigError(
-        `${field}: entry ${i + 1} names the chart of an earlier entry with another path: keep one`,
+        `${field}: entry ${position} names the chart of an earlier entry with another path: keep one`,
         field,
       );
     }
