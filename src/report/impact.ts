@@ -3,6 +3,7 @@
 // inputs and says where each HEAD resource came from (for SARIF).
 
 import type { DeclaredTemplate } from '../model/config.js';
+import { addTo } from '../model/fold.js';
 import { canonicalJson } from '../model/hash.js';
 import { isObject, type Json } from '../model/json.js';
 import { fieldPath } from '../model/path.js';
@@ -314,8 +315,7 @@ function reasonsOf(
 ): Reason[] {
   const group = (list: readonly SourceRead[]) => {
     const map = new Map<string, SourceRead[]>();
-    for (const c of list)
-      map.set(sourceKey(c.source), [...(map.get(sourceKey(c.source)) ?? []), c]);
+    for (const c of list) addTo(map, sourceKey(c.source), c);
     return map;
   };
   const before = group(old);

@@ -1,6 +1,7 @@
 // `secret-rollout plan`: the order and checksums of a package at a glance, as a table, as a
 // Mermaid flowchart (stores → sources → Secrets → consumers), or as JSON for machines.
 
+import { addTo } from '../model/fold.js';
 import type { Resource } from '../model/resource.js';
 import { describe, type Result, visible } from '../model/results.js';
 import type { WaveNode } from '../rules/order/waves.js';
@@ -49,7 +50,7 @@ function rows(plan: Plan): Row[] {
   const before = new Map<Resource, WaveNode[]>();
   for (const [node, late] of plan.conflicts) {
     after.set(node.resource, [...late]);
-    for (const n of late) before.set(n.resource, [...(before.get(n.resource) ?? []), node]);
+    for (const n of late) addTo(before, n.resource, node);
   }
   const row = (resource: Resource, role: Role, detail: string): Row => {
     const node = plan.nodes.get(resource);
@@ -75,9 +76,7 @@ function rows(plan: Plan): Row[] {
       conflictDetail,
     };
   };
-  const sourcesOf = new Map<Resource, SecretSource[]>();
-  for (const s of plan.sources)
-    sourcesOf.set(s.resource, [...(sourcesOf.get(s.resource) ?? []), s]);
+  const sourcesOf = sourcesByResource(plan);
   const orders = (resource: Resource) => {
     const users = [...(plan.nodes.get(resource)?.before ?? [])].map((n) => name(n.resource));
     return users.length > 0 ? `before ${users.join(', ')}` : '';
@@ -131,7 +130,7 @@ function readersOf(plan: Plan): Map<Resource, string[]> {
   for (const [source, readers] of plan.readersOf) {
     for (const reader of readers) {
       if (shown.has(reader)) continue;
-      secrets.set(reader, [...(secrets.get(reader) ?? []), produced(source)]);
+      addTo(secrets, reader, produced(source));
     }
   }
   return secrets;
@@ -211,6 +210,13 @@ export function planMermaid(plan: Plan): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** The sources of each resource (a ClusterExternalSecret is one per namespace), in plan order. */
+function sourcesByResource(plan: Plan): Map<Resource, SecretSource[]> {
+  const sourcesOf = new Map<Resource, SecretSource[]>();
+  for (const s of plan.sources) addTo(sourcesOf, s.resource, s);
+  return sourcesOf;
+}
+
 /** Sorted, each resource once. */
 const refsOf = (resources: Iterable<Resource>): Ref[] =>
   [...new Set(resources)].sort(byResource).map(jsonRef);
@@ -220,9 +226,7 @@ const refsOf = (resources: Iterable<Resource>): Ref[] =>
  * sorted, waves as strings (64-bit integers, as in the annotation).
  */
 export function planJson(plan: Plan, results: readonly Result[]): string {
-  const sourcesOf = new Map<Resource, SecretSource[]>();
-  for (const s of plan.sources)
-    sourcesOf.set(s.resource, [...(sourcesOf.get(s.resource) ?? []), s]);
+  const sourcesOf = sourcesByResource(plan);
   const nodes = rows(plan).map((r) => ({
     ...jsonRef(r.resource),
     role: r.role,

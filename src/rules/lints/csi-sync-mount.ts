@@ -2,6 +2,7 @@
 // does not mount that class: the driver creates and updates the Secret only while a pod mounts the
 // class (docs/operators.md §6), so these pods can be created before it exists, or work only while
 // another workload's pods mount it.
+import { addTo } from '../../model/fold.js';
 import type { Resource } from '../../model/resource.js';
 import { describe } from '../../model/results.js';
 import type { SecretSource } from '../sources/source.js';
@@ -32,7 +33,7 @@ export const csiSyncMount: Lint = {
         if (mounting?.has(consumer)) continue;
         const readers = unmounted.get(mount) ?? new Map<Resource, string[]>();
         unmounted.set(mount, readers);
-        readers.set(consumer, [...(readers.get(consumer) ?? []), synced.secretName]);
+        addTo(readers, consumer, synced.secretName);
       }
     }
     for (const [mount, readers] of unmounted) {
