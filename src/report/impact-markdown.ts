@@ -57,22 +57,22 @@ export function impactReports(
   // `length`: the kept blocks' lines joined; the comment adds at most three line breaks to them
   // and the cut line (text() ends them with one, then a blank line before the cut line, and its
   // own). Counted as text() of the kept blocks, a last block that is a table row was one short.
+  // Applications among the kept blocks are counted as blocks are kept, not recounted per block.
   let kept = 1;
   let length = (blocks[0] as Block).lines.join('\n').length;
-  const cutLine = (n: number) =>
-    cutNotice(
-      blocks.slice(0, n).filter((b) => b.application).length,
-      applications,
-      maxChars,
-      options.fullReport,
-    );
+  let shownApplications = (blocks[0] as Block).application ? 1 : 0;
+  const cutLine = (shownNow: number) =>
+    cutNotice(shownNow, applications, maxChars, options.fullReport);
   for (; kept < blocks.length; kept++) {
-    const next = length + (blocks[kept] as Block).lines.join('\n').length + 1;
-    if (next + cutLine(kept + 1).length + 3 > maxChars) break;
+    const block = blocks[kept] as Block;
+    const next = length + block.lines.join('\n').length + 1;
+    const withIt = shownApplications + (block.application ? 1 : 0);
+    if (next + cutLine(withIt).length + 3 > maxChars) break;
     length = next;
+    shownApplications = withIt;
   }
   const shown = blocks.slice(0, kept);
-  return { comment: `${text(shown)}\n${cutLine(kept)}\n`, full };
+  return { comment: `${text(shown)}\n${cutLine(shownApplications)}\n`, full };
 }
 
 /** The report as a string, capped when `maxChars` is given. */
