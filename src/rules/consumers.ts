@@ -133,10 +133,7 @@ export function findConsumers(
         wholly ??= optedOut(resource.annotations, ['metadata']);
         const optOut = wholly ? ['metadata'] : optedOut(current, shape.metadata) && shape.metadata;
         if (optOut) {
-          const names = listNames([...consumed.keys()]);
-          const message = `opted out (${optOutKey}: "true"): no checksum set, though it reads ${names}; they are still ordered before it`;
-          const field = { path: annotationField(optOut, optOutKey) };
-          results.push(resourceResult(optedOutRule, resource, message, field));
+          results.push(optedOutResult(resource, consumed, optOut));
           continue;
         }
         templates.push({ template, consumed, current });
@@ -147,6 +144,18 @@ export function findConsumers(
       consumers.push({ resource, templates, ...(error && { error }) });
   }
   return { consumers, consumersOf, unresolved, keyedReads, results };
+}
+
+/** The info for a consumer opted out at `metadata` (the workload's or a pod template's). */
+function optedOutResult(
+  resource: Resource,
+  consumed: ReadonlyMap<SecretSource, KeySet>,
+  metadata: Keys,
+): Result {
+  const names = listNames([...consumed.keys()]);
+  const message = `opted out (${optOutKey}: "true"): no checksum set, though it reads ${names}; they are still ordered before it`;
+  const field = { path: annotationField(metadata, optOutKey) };
+  return resourceResult(optedOutRule, resource, message, field);
 }
 
 /** A HelmRelease's pods (helm-release.ts): what it reads, noted, and where its checksum goes. */
@@ -192,9 +201,7 @@ function helmConsumer(
   }
   if (consumed.size === 0) return undefined;
   if (optedOut(resource.annotations, ['metadata'])) {
-    const message = `opted out (${optOutKey}: "true"): no checksum set, though it reads ${listNames([...consumed.keys()])}; they are still ordered before it`;
-    const field = { path: annotationField(['metadata'], optOutKey) };
-    results.push(resourceResult(optedOutRule, resource, message, field));
+    results.push(optedOutResult(resource, consumed, ['metadata']));
     return undefined;
   }
   const valuesPath = checksumPathFor(resource, config.helmReleaseChecksumPath);

@@ -75,9 +75,12 @@ export function planWaves(
     // One resource can be several sources (one per namespace): its node gathers all consumers.
     // Operator readers (readers.ts) come after it too: a store or generator among them is then
     // placed above this source, not at its default below every source.
-    for (const consumer of [...(consumersOf.get(source) ?? []), ...(readersOf.get(source) ?? [])]) {
-      const consumerNode = samePhase(source.resource, consumer) ? nodeOf(consumer) : undefined;
-      if (consumerNode) orderAfter(node, consumerNode);
+    // Both sets walked in place: a source's thousands of consumers are not copied into a list.
+    for (const after of [consumersOf.get(source), readersOf.get(source)]) {
+      for (const consumer of after ?? []) {
+        const consumerNode = samePhase(source.resource, consumer) ? nodeOf(consumer) : undefined;
+        if (consumerNode) orderAfter(node, consumerNode);
+      }
     }
     sourceNodes.add(node);
     for (const ref of source.stores) {

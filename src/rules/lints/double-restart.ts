@@ -196,6 +196,8 @@ interface ReloaderRun {
   lists: ReloadLists;
   /** Of the workload being checked, by field. */
   unread: Map<string, Unread>;
+  /** Of the HelmRelease being checked: its values' annotations, found once for all its sources. */
+  values: readonly Place[] | undefined;
 }
 
 /** The Reloader annotations that restart `resource` when `source`'s resource (of `type`) changes. */
@@ -214,7 +216,7 @@ function reloaderFor(
   // The pod template's annotations are read only when the workload has none of the type's keys.
   const keys = [type.reload, reloader.auto, type.auto, reloader.search];
   const places: Place[] = [];
-  if (isHelmRelease(resource)) places.push(...valuesPlaces(resource));
+  if (run.values) places.push(...run.values);
   else if (keys.some((key) => own[key] !== undefined)) {
     places.push({ at: ['metadata', 'annotations'], annotations: own, own: true });
   } else {
@@ -363,15 +365,17 @@ export const doubleRestart: Lint = {
         listed.set(key, [...(listed.get(key) ?? []), `${describe(r)} ${fieldPath(at)}`]);
       });
     }
-    const run: ReloaderRun = { lists: new ReloadLists(), unread: new Map() };
+    const run: ReloaderRun = { lists: new ReloadLists(), unread: new Map(), values: undefined };
     for (const [resource, templates] of checksummed) {
       const [first] = templates;
       if (!first) continue;
+      // A walk of the whole of spec.values: done once here, not again for each source it reads.
+      run.values = isHelmRelease(resource) ? valuesPlaces(resource) : undefined;
       // Most workloads carry none of the table's annotations: that is checked without allocating.
       const annotated =
         mentionsAny(resource.annotations) ||
         templates.some(({ shape }) => mentionsAny(getPath(resource.value, shape.annotations))) ||
-        (isHelmRelease(resource) && valuesPlaces(resource).some((p) => mentionsAny(p.annotations)));
+        run.values?.some((p) => mentionsAny(p.annotations)) === true;
       const kind = kindOf(resource);
       const entries =
         listed.size > 0
