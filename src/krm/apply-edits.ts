@@ -6,6 +6,7 @@
 
 import { isDeepStrictEqual } from 'node:util';
 import { type Edit, isListEntryEdit, listField } from '../model/edit.js';
+import { addTo } from '../model/fold.js';
 import { isObject, type Json } from '../model/json.js';
 import { getPath } from '../model/path.js';
 import type { Resource } from '../model/resource.js';
@@ -45,11 +46,7 @@ export function applyEdits(
   projected: ReadonlySet<number>,
 ): Map<number, Splice[]> {
   const byItem = new Map<number, Edit[]>();
-  for (const edit of edits) {
-    const list = byItem.get(edit.item);
-    if (list) list.push(edit);
-    else byItem.set(edit.item, [edit]);
-  }
+  for (const edit of edits) addTo(byItem, edit.item, edit);
   const lineBreak = lineBreakOf(input.text);
   // Other items alias anchors in this document: an edit inside an anchored node would change
   // them too (even the sources a checksum is computed from), and an item that aliases another
