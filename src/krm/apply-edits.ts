@@ -24,6 +24,7 @@ import {
   editText,
   reparseItem,
   type Splice,
+  sortedCopy,
   tooDeep,
 } from './yaml/splice.js';
 
@@ -80,8 +81,9 @@ export function applyEdits(
       if (whole) value = 'value' in whole ? whole.value : null;
       // A parsed alias is the anchored object itself: an edit applied there would also appear
       // wherever it is aliased, and the proof would accept an edit that changes those places
-      // (an entry appended to a list another key aliases). So in a whole re-read value too.
-      if (/[&*]/.test(text)) value = unshared(value);
+      // (an entry appended to a list another key aliases). So in a whole re-read value too: a
+      // copy shares no objects (its sorted keys do not matter to the proof's comparison).
+      if (/[&*]/.test(text)) value = sortedCopy(value);
       if (isObject(value)) for (const edit of itemEdits) applyToValue(value, edit);
       return value;
     };
@@ -224,13 +226,4 @@ function notAList(value: Json, edit: Edit): string | undefined {
     if (list ? !Array.isArray(node) : !isObject(node)) return refusal;
   }
   return undefined;
-}
-
-/** A copy that shares no objects, where YAML aliases made the parsed value share them. */
-function unshared<T extends Json>(value: T): T {
-  if (Array.isArray(value)) return value.map(unshared) as T;
-  if (isObject(value)) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, unshared(v)])) as T;
-  }
-  return value;
 }

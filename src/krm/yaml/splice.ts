@@ -92,8 +92,11 @@ function nestedBeyond(value: Json, levels: number): boolean {
   return false;
 }
 
-/** A copy of a value with every mapping's keys in the order the writers use (site.ts). */
-function sortedCopy(value: Json): Json {
+/**
+ * A copy of a value with every mapping's keys in the order the writers use (site.ts); it shares
+ * no objects, where YAML aliases made the parsed value share them.
+ */
+export function sortedCopy(value: Json): Json {
   if (Array.isArray(value)) return value.map(sortedCopy);
   if (!isObject(value)) return value;
   const keys = Object.keys(value).sort();
