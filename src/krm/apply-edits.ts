@@ -6,6 +6,7 @@
 
 import { isDeepStrictEqual } from 'node:util';
 import { type Edit, isListEntryEdit, listField } from '../model/edit.js';
+import { addTo } from '../model/fold.js';
 import { isObject, type Json } from '../model/json.js';
 import { getPath } from '../model/path.js';
 import type { Resource } from '../model/resource.js';
@@ -23,6 +24,7 @@ import {
   editText,
   reparseItem,
   type Splice,
+  sortedCopy,
   tooDeep,
 } from './yaml/splice.js';
 
@@ -45,11 +47,7 @@ export function applyEdits(
   projected: ReadonlySet<number>,
 ): Map<number, Splice[]> {
   const byItem = new Map<number, Edit[]>();
-  for (const edit of edits) {
-    const list = byItem.get(edit.item);
-    if (list) list.push(edit);
-    else byItem.set(edit.item, [edit]);
-  }
+  for (const edit of edits) addTo(byItem, edit.item, edit);
   const lineBreak = lineBreakOf(input.text);
   // Other items alias anchors in this document: an edit inside an anchored node would change
   // them too (even the sources a checksum is computed from), and an item that aliases another
@@ -83,8 +81,9 @@ export function applyEdits(
       if (whole) value = 'value' in whole ? whole.value : null;
       // A parsed alias is the anchored object itself: an edit applied there would also appear
       // wherever it is aliased, and the proof would accept an edit that changes those places
-      // (an entry appended to a list another key aliases). So in a whole re-read value too.
-      if (/[&*]/.test(text)) value = unshared(value);
+      // (an entry appended to a list another key aliases). So in a whole re-read value too: a
+      // copy shares no objects (its sorted keys do not matter to the proof's comparison).
+      if (/[&*]/.test(text)) value = sortedCopy(value);
       if (isObject(value)) for (const edit of itemEdits) applyToValue(value, edit);
       return value;
     };
@@ -227,13 +226,4 @@ function notAList(value: Json, edit: Edit): string | undefined {
     if (list ? !Array.isArray(node) : !isObject(node)) return refusal;
   }
   return undefined;
-}
-
-/** A copy that shares no objects, where YAML aliases made the parsed value share them. */
-function unshared<T extends Json>(value: T): T {
-  if (Array.isArray(value)) return value.map(unshared) as T;
-  if (isObject(value)) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, unshared(v)])) as T;
-  }
-  return value;
 }

@@ -123,14 +123,30 @@ const formOf = (key: string): Ordering | undefined =>
         ? 'kapp'
         : undefined;
 
-/** Whether a node's depends-on names something it waits for in the graph, as a render writes. */
-function namesAnEdge(node: WaveNode, nodes: Iterable<WaveNode>): boolean {
-  const entries = new Set(dependsOnEntries(node.resource.annotations[dependsOnKey] ?? ''));
+/**
+ * The depends-on entries a render writes for the graph's edges, per node: the refs of the nodes
+ * whose `before` holds it. Built once, in one pass over the edges, not a pass over every node for
+ * each node that has a depends-on of its own.
+ */
+function edgeRefs(nodes: Iterable<WaveNode>): Map<WaveNode, Set<string>> {
+  const refs = new Map<WaveNode, Set<string>>();
   for (const other of nodes) {
-    const ref = other.before.has(node) ? dependsOnRef(other.resource) : undefined;
-    if (ref !== undefined && entries.has(ref)) return true;
+    const ref = dependsOnRef(other.resource);
+    if (ref === undefined) continue;
+    for (const node of other.before) {
+      const set = refs.get(node);
+      if (set) set.add(ref);
+      else refs.set(node, new Set([ref]));
+    }
   }
-  return false;
+  return refs;
+}
+
+/** Whether a node's depends-on names something it waits for in the graph, as a render writes. */
+function namesAnEdge(node: WaveNode, refs: ReadonlyMap<WaveNode, ReadonlySet<string>>): boolean {
+  const edges = refs.get(node);
+  if (!edges) return false;
+  return dependsOnEntries(node.resource.annotations[dependsOnKey] ?? '').some((e) => edges.has(e));
 }
 
 /**
@@ -144,6 +160,7 @@ function otherOrderingResult(
 ): Result | undefined {
   if (!edits.some((e) => formOf(e.key) !== undefined)) return undefined;
   const found = new Map<Ordering, Resource>();
+  let refs: Map<WaveNode, Set<string>> | undefined;
   for (const node of nodes.values()) {
     // A consumer's own wave says nothing: Argo CD users set them; sources and stores are ours.
     const waited = node.before.size > 0;
@@ -152,7 +169,9 @@ function otherOrderingResult(
       if (form === undefined || ordering.includes(form) || found.has(form)) continue;
       if (form === 'argocd' && !waited) continue;
       // A depends-on of your own says nothing either: only an entry for an edge of the graph.
-      if (form === 'depends-on' && !namesAnEdge(node, nodes.values())) continue;
+      if (form === 'depends-on' && !namesAnEdge(node, (refs ??= edgeRefs(nodes.values())))) {
+        continue;
+      }
       found.set(form, node.resource);
     }
   }

@@ -104,8 +104,7 @@ export function spliceAt(
           ? blockLiteral(`${pad}${key}: `, value, pad + ' '.repeat(site.step), lineBreak)
           : `${pad}${key}: ${JSON.stringify(value)}`;
       });
-      const needsBreak = site.at > 0 && text[site.at - 1] !== '\n';
-      const block = (needsBreak ? lineBreak : '') + lines.join(lineBreak) + lineBreak;
+      const block = linesAt(text, site.at, lines.join(lineBreak), lineBreak);
       return { start: site.at, end: site.at, text: block };
     }
     case 'flow': {
@@ -169,23 +168,16 @@ export function listSplice(
     return { start: site.at, end: site.at, text: `,${newLine || json.colon.slice(1)}${value}` };
   }
   const block = new BlockWriter(site.step, site.seqIndent, lineBreak);
-  const lines = block.entry(entry, site.dash);
-  if (site.kind === 'append') {
-    const needsBreak = site.at > 0 && text[site.at - 1] !== '\n';
-    return {
-      start: site.at,
-      end: site.at,
-      text: `${needsBreak ? lineBreak : ''}${lines}${lineBreak}`,
-    };
-  }
+  const lines = linesAt(text, site.at, block.entry(entry, site.dash), lineBreak);
+  if (site.kind === 'append') return { start: site.at, end: site.at, text: lines };
   // The rest of the key's line (a comment) stays; the list starts on the next line.
-  const rest = text.slice(site.end, site.at);
-  const needsBreak = site.at > 0 && text[site.at - 1] !== '\n';
-  return {
-    start: site.start,
-    end: site.at,
-    text: `${rest}${needsBreak ? lineBreak : ''}${lines}${lineBreak}`,
-  };
+  return { start: site.start, end: site.at, text: text.slice(site.end, site.at) + lines };
+}
+
+/** Block lines inserted at `at`, a line start or the end of a last line without a break. */
+function linesAt(text: string, at: number, lines: string, lineBreak: string): string {
+  const needsBreak = at > 0 && text[at - 1] !== '\n';
+  return `${needsBreak ? lineBreak : ''}${lines}${lineBreak}`;
 }
 
 /**

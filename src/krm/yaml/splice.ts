@@ -92,8 +92,11 @@ function nestedBeyond(value: Json, levels: number): boolean {
   return false;
 }
 
-/** A copy of a value with every mapping's keys in the order the writers use (site.ts). */
-function sortedCopy(value: Json): Json {
+/**
+ * A copy of a value with every mapping's keys in the order the writers use (site.ts); it shares
+ * no objects, where YAML aliases made the parsed value share them.
+ */
+export function sortedCopy(value: Json): Json {
   if (Array.isArray(value)) return value.map(sortedCopy);
   if (!isObject(value)) return value;
   const keys = Object.keys(value).sort();
@@ -112,7 +115,10 @@ export function editText(
   itemText: string,
   entry: boolean,
   edits: readonly Edit[],
-  /** Called only when a proof is needed (the value may have to be read again). */
+  /**
+   * Called only when a proof is needed (the value may have to be read again); the caller keeps
+   * what it returns (apply-edits.ts), so each proof may call it.
+   */
   expected: () => Json,
   lineBreak: string,
   /**
@@ -122,12 +128,8 @@ export function editText(
   reparse: ((text: string) => Json | undefined) | 'later' = (text) =>
     reparseItem(text, entry, true),
 ): Splice[] {
-  let value: Json | undefined;
-  const proven = (text: string) => {
-    if (reparse === 'later') return true;
-    value ??= expected();
-    return isDeepStrictEqual(reparse(text) ?? null, value);
-  };
+  const proven = (text: string) =>
+    reparse === 'later' || isDeepStrictEqual(reparse(text) ?? null, expected());
   // A JSON document stays JSON: its edits are written in its own style.
   const json = jsonStyleOf(itemText, entry);
   const ordered = [
