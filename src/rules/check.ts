@@ -161,6 +161,11 @@ function otherOrderingResult(
   if (!edits.some((e) => formOf(e.key) !== undefined)) return undefined;
   const found = new Map<Ordering, Resource>();
   let refs: Map<WaveNode, Set<string>> | undefined;
+  // Built on the first node that carries a depends-on of its own, once per check.
+  const edgeRefsOnce = () => {
+    refs ??= edgeRefs(nodes.values());
+    return refs;
+  };
   for (const node of nodes.values()) {
     // A consumer's own wave says nothing: Argo CD users set them; sources and stores are ours.
     const waited = node.before.size > 0;
@@ -169,7 +174,7 @@ function otherOrderingResult(
       if (form === undefined || ordering.includes(form) || found.has(form)) continue;
       if (form === 'argocd' && !waited) continue;
       // A depends-on of your own says nothing either: only an entry for an edge of the graph.
-      if (form === 'depends-on' && !namesAnEdge(node, (refs ??= edgeRefs(nodes.values())))) {
+      if (form === 'depends-on' && !namesAnEdge(node, edgeRefsOnce())) {
         continue;
       }
       found.set(form, node.resource);
