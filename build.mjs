@@ -87,6 +87,10 @@ await build({
   charset: 'ascii',
   legalComments: 'none',
   plugins: [rawText, lazy],
+  // CommonJS's own wrapper, written around the bundle here so that src/launch.cjs compiles the
+  // file's text as read, not a joined copy of it (≈300 KB less to allocate and copy at each start).
+  banner: { js: '(function (exports, require, module, __filename, __dirname) {' },
+  footer: { js: '})' },
   // `secret-rollout --version`: a constant in the one file, not a package.json read at run time.
   define: {
     SECRET_ROLLOUT_VERSION: JSON.stringify(version),

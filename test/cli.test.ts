@@ -2,7 +2,15 @@
 // --help, which must answer on stdout with exit 0 wherever they appear and never read stdin; each
 // command's own help; "did you mean" for a misspelt command, flag or option.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -246,11 +254,19 @@ vm.Script = class extends Script {
   });
 
   it('with the cache, the output is the one of the bundle compiled from source', () => {
-    const bundle = path.join(root, 'dist/secret-rollout-bundle.cjs');
-    const plain = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(bundle)})`], {
-      input: stream,
-      encoding: 'utf8',
-    });
+    // dist/ without the cache: the launcher compiles the bundle from its text.
+    const bare = mkdtempSync(path.join(tmpdir(), 'no-cache-'));
+    for (const file of readdirSync(path.join(root, 'dist')).filter((f) => !f.endsWith('.v8cache')))
+      copyFileSync(path.join(root, 'dist', file), path.join(bare, file));
+    const plain = spawnSync(
+      process.execPath,
+      ['--require', probe, path.join(bare, 'secret-rollout.cjs')],
+      {
+        input: stream,
+        encoding: 'utf8',
+      },
+    );
+    expect(plain.stderr).toContain('cachedDataRejected=undefined\n');
     const cached = withProbe(stream);
     expect(plain.status).toBe(0);
     expect(plain.stdout).toContain('checksum/external-secrets:');
@@ -353,6 +369,10 @@ Module._load = function (request, ...rest) {
     const bundle = readFileSync(path.join(root, 'dist/secret-rollout-bundle.cjs'), 'latin1');
     // Main's bundle held them: 571 KB, re2js 151 KB and yaml 115 KB of it.
     expect(bundle.length).toBeLessThan(350_000);
+    // Already CommonJS's wrapper: the launcher compiles the text as read, not a joined copy.
+    expect(bundle.startsWith('(function (exports, require, module, __filename, __dirname) {')).toBe(
+      true,
+    );
     for (const file of lazyFiles) {
       expect(bundle).toContain(`require("./${file}")`);
       expect(readFileSync(path.join(root, 'dist', file), 'latin1').length).toBeGreaterThan(5000);
