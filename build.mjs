@@ -51,33 +51,8 @@ const lazyLibraries = {
   ignore: 'secret-rollout-ignore.cjs',
 };
 const require = createRequire(import.meta.url);
-for (const [name, file] of Object.entries(lazyLibraries)) {
-  await build({
-    entryPoints: [require.resolve(name)],
-    outfile: `dist/${file}`,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    minify: true,
-    charset: 'ascii',
-    legalComments: 'none',
-  });
-}
-/** `require('yaml')` in a loader: the library's file beside the bundle (dist/). */
-const lazy = {
-  name: 'lazy-libraries',
-  setup(build) {
-    build.onResolve({ filter: /^(yaml|re2js|ignore)$/ }, (args) =>
-      args.kind === 'require-call'
-        ? { path: `./${lazyLibraries[args.path]}`, external: true }
-        : undefined,
-    );
-  },
-};
-await build({
-  entryPoints: ['src/main.ts'],
-  outfile,
+/** One CommonJS file for Node 20, nothing left to resolve but what is marked external. */
+const minified = {
   bundle: true,
   platform: 'node',
   target: 'node20',
@@ -86,6 +61,26 @@ await build({
   minify: true,
   charset: 'ascii',
   legalComments: 'none',
+};
+for (const [name, file] of Object.entries(lazyLibraries)) {
+  await build({ ...minified, entryPoints: [require.resolve(name)], outfile: `dist/${file}` });
+}
+/** `require('yaml')` in a loader: the library's file beside the bundle (dist/). */
+const lazy = {
+  name: 'lazy-libraries',
+  setup(build) {
+    const names = new RegExp(`^(${Object.keys(lazyLibraries).join('|')})$`);
+    build.onResolve({ filter: names }, (args) =>
+      args.kind === 'require-call'
+        ? { path: `./${lazyLibraries[args.path]}`, external: true }
+        : undefined,
+    );
+  },
+};
+await build({
+  ...minified,
+  entryPoints: ['src/main.ts'],
+  outfile,
   plugins: [rawText, lazy],
   // CommonJS's own wrapper, written around the bundle here so that src/launch.cjs compiles the
   // file's text as read, not a joined copy of it (≈300 KB less to allocate and copy at each start).
