@@ -1,6 +1,7 @@
 // The installed command (build.mjs copies this file to dist/secret-rollout.cjs): runs the bundle
 // with V8's code cache, written by build.mjs after a run, so that a start deserialises the
-// compiled code instead of parsing and compiling 270 KB of JavaScript (≈10 ms of a ≈75 ms start).
+// compiled code instead of parsing and compiling 296 KB of JavaScript (≈10 ms CPU of an empty
+// list's ≈29 ms, measured without the cache).
 // V8 rejects a cache made by another Node.js version or other V8 flags; the bundle is then
 // compiled as usual, so the cache changes only the speed, never the behaviour.
 'use strict';
