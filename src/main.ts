@@ -7,7 +7,7 @@ import { impactCli, readFnConfig } from './impact-cli.js';
 import { nearest } from './model/near.js';
 import type { ReadmeHelp } from './readme-help.js';
 import { checkInPieces, type PlanFormat, plan, runInPieces } from './run.js';
-import { brokenPipeStatus, decode, readStdin, stdoutClosed, write } from './stdio.js';
+import { allWritten, brokenPipeStatus, decode, readStdin, stdoutClosed, write } from './stdio.js';
 
 /** package.json's version, put in by build.mjs (esbuild `define`): the bundle reads no files. */
 declare const SECRET_ROLLOUT_VERSION: string;
@@ -180,6 +180,9 @@ function stdinIsTerminal(): boolean {
 
 main(process.argv.slice(2)).then(
   (code) => {
+    // All written: exit now. Ending the event loop instead runs the tasks V8 queued meanwhile,
+    // such as a scavenge of what the start allocated (≈1 ms of an empty list's ≈8).
+    if (allWritten()) process.exit(code);
     process.exitCode = code;
   },
   (error: unknown) => {

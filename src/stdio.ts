@@ -113,11 +113,23 @@ export function write(fd: number, pieces: string | string[]): boolean {
   return flush() !== 'gone';
 }
 
+/** Whether some output went to a stream (streamOf), which may still be writing it. */
+let streamed = false;
+
+/**
+ * Whether everything write() was given is written: nothing was left to a stream. The process may
+ * then exit at once (main.ts), without waiting for the event loop to end.
+ */
+export function allWritten(): boolean {
+  return !streamed;
+}
+
 /**
  * The stream of a non-blocking fd, with an error listener: without one, an EPIPE the stream meets
  * later would end the process with a stack trace.
  */
 function streamOf(fd: number): NodeJS.WriteStream {
+  streamed = true;
   const stream = fd === 2 ? process.stderr : process.stdout;
   if (stream.listenerCount('error') === 0) {
     stream.on('error', (error: NodeJS.ErrnoException) => {

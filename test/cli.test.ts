@@ -1,8 +1,16 @@
 // The built CLI's own flags (dist/secret-rollout.cjs; `npm test` builds it first): --version and
 // --help, which must answer on stdout with exit 0 wherever they appear and never read stdin; each
 // command's own help; "did you mean" for a misspelt command, flag or option.
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -246,14 +254,168 @@ vm.Script = class extends Script {
   });
 
   it('with the cache, the output is the one of the bundle compiled from source', () => {
-    const bundle = path.join(root, 'dist/secret-rollout-bundle.cjs');
-    const plain = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(bundle)})`], {
-      input: stream,
-      encoding: 'utf8',
-    });
+    // dist/ without the cache: the launcher compiles the bundle from its text.
+    const bare = mkdtempSync(path.join(tmpdir(), 'no-cache-'));
+    for (const file of readdirSync(path.join(root, 'dist')).filter((f) => !f.endsWith('.v8cache')))
+      copyFileSync(path.join(root, 'dist', file), path.join(bare, file));
+    const plain = spawnSync(
+      process.execPath,
+      ['--require', probe, path.join(bare, 'secret-rollout.cjs')],
+      {
+        input: stream,
+        encoding: 'utf8',
+      },
+    );
+    expect(plain.stderr).toContain('cachedDataRejected=undefined\n');
     const cached = withProbe(stream);
     expect(plain.status).toBe(0);
     expect(plain.stdout).toContain('checksum/external-secrets:');
     expect(cached.stdout).toBe(plain.stdout);
+  });
+});
+
+describe('the end of a run (main.ts)', () => {
+  // 'beforeExit' is emitted when the event loop ends on its own, never on process.exit().
+  const probe = path.join(mkdtempSync(path.join(tmpdir(), 'exit-')), 'probe.cjs');
+  writeFileSync(
+    probe,
+    `process.on('beforeExit', () => process.stderr.write('event loop ended\\n'));\n`,
+  );
+  const many = (n: number) =>
+    `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n${Array.from(
+      { length: n },
+      (_, i) =>
+        `- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: cm-${i}\n  data:\n    k: v${i}\n`,
+    ).join('')}`;
+
+  it('all written: the process exits at once, without running the event loop to its end', () => {
+    // Main ran it, and the scavenge V8 had queued ran in it: ≈1 ms of an empty list's start.
+    for (const input of [
+      'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n',
+      stream,
+    ]) {
+      const out = spawnSync(process.execPath, ['--require', probe, cli], {
+        input,
+        encoding: 'utf8',
+      });
+      expect(out.status, out.stderr).toBe(0);
+      expect(out.stderr).not.toContain('event loop ended');
+    }
+  });
+
+  it('output left to a stream (a non-blocking stdout that is full) is all written before exit', async () => {
+    const input = many(4000);
+    const expected = spawnSync(process.execPath, [cli], { input, encoding: 'utf8' }).stdout;
+    expect(expected.length).toBeGreaterThan(200_000);
+    // Opening process.stdout as a stream makes the pipe non-blocking (as a parent that shares a
+    // non-blocking pipe would); the test reads nothing for a while, so the pipe fills, a write
+    // meets EAGAIN and the rest goes to the stream.
+    const nonBlocking = path.join(path.dirname(probe), 'non-blocking.cjs');
+    writeFileSync(nonBlocking, 'process.stdout;\n');
+    const out = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
+      (resolve) => {
+        const child = spawn(process.execPath, ['--require', nonBlocking, cli]);
+        let stdout = '';
+        let stderr = '';
+        child.stdout.pause();
+        setTimeout(() => {
+          child.stdout.setEncoding('utf8').on('data', (d: string) => {
+            stdout += d;
+          });
+          child.stdout.resume();
+        }, 500);
+        child.stderr.setEncoding('utf8').on('data', (d: string) => {
+          stderr += d;
+        });
+        child.on('close', (code) => resolve({ code, stdout, stderr }));
+        child.stdin.end(input);
+      },
+    );
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stdout.length).toBe(expected.length);
+    expect(out.stdout).toBe(expected);
+  });
+});
+
+describe('bundle layout (build.mjs): what a start reads', () => {
+  // A preload that reports each file of dist/ the bundle requires beside it.
+  const probe = path.join(mkdtempSync(path.join(tmpdir(), 'lazy-files-')), 'probe.cjs');
+  writeFileSync(
+    probe,
+    `const Module = require('node:module');
+const load = Module._load;
+const seen = new Set();
+Module._load = function (request, ...rest) {
+  if (request.startsWith('./secret-rollout-') && !seen.has(request)) {
+    seen.add(request);
+    process.stderr.write('loaded ' + request + '\\n');
+  }
+  return load.call(this, request, ...rest);
+};
+`,
+  );
+  const loaded = (input: string) => {
+    const out = spawnSync(process.execPath, ['--require', probe, cli], { input, encoding: 'utf8' });
+    expect(out.status, out.stderr).toBe(0);
+    return [...out.stderr.matchAll(/^loaded (.*)$/gm)].map((m) => m[1]);
+  };
+  const lazyFiles = [
+    'secret-rollout-ignore.cjs',
+    'secret-rollout-re2js.cjs',
+    'secret-rollout-yaml.cjs',
+  ];
+
+  it('the libraries only some runs need are files of their own, not in the bundle', () => {
+    const bundle = readFileSync(path.join(root, 'dist/secret-rollout-bundle.cjs'), 'latin1');
+    // Main's bundle held them: 571 KB, re2js 151 KB and yaml 115 KB of it.
+    expect(bundle.length).toBeLessThan(350_000);
+    // Already CommonJS's wrapper: the launcher compiles the text as read, not a joined copy.
+    expect(bundle.startsWith('(function (exports, require, module, __filename, __dirname) {')).toBe(
+      true,
+    );
+    for (const file of lazyFiles) {
+      expect(bundle).toContain(`require("./${file}")`);
+      expect(readFileSync(path.join(root, 'dist', file), 'latin1').length).toBeGreaterThan(5000);
+    }
+  });
+
+  it('a run on an empty ResourceList, or on the example, loads none of them', () => {
+    expect(loaded('apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n')).toEqual(
+      [],
+    );
+    expect(loaded(stream)).toEqual([]);
+  });
+
+  it('a run that needs one loads it from dist/ and works as before', () => {
+    // A Reloader reload list with a regular expression (re2js), in flow style (the yaml library's
+    // verdict on what js-yaml read).
+    const input = `apiVersion: config.kubernetes.io/v1
+kind: ResourceList
+items:
+- apiVersion: external-secrets.io/v1
+  kind: ExternalSecret
+  metadata: {name: shop-db, namespace: shop}
+  spec:
+    secretStoreRef: {name: vault, kind: ClusterSecretStore}
+    target: {name: shop-db}
+    data: [{secretKey: password, remoteRef: {key: shop/db, property: password}}]
+- apiVersion: apps/v1
+  kind: Deployment
+  metadata:
+    name: api
+    namespace: shop
+    annotations: {secret.reloader.stakater.com/reload: "shop-.*"}
+  spec:
+    template:
+      spec:
+        containers: [{name: api, image: api, envFrom: [{secretRef: {name: shop-db}}]}]
+`;
+    expect(loaded(input).sort()).toEqual([
+      './secret-rollout-re2js.cjs',
+      './secret-rollout-yaml.cjs',
+    ]);
+    const out = spawnSync(process.execPath, [cli], { input, encoding: 'utf8' });
+    expect(out.stdout).toContain('checksum/external-secrets:');
+    expect(out.stdout).toContain('rule: double-restart');
   });
 });

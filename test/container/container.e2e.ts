@@ -458,6 +458,9 @@ describe('container image', () => {
     const shipped = [
       '/app/secret-rollout-bundle.cjs',
       '/app/secret-rollout-bundle.v8cache',
+      '/app/secret-rollout-ignore.cjs',
+      '/app/secret-rollout-re2js.cjs',
+      '/app/secret-rollout-yaml.cjs',
       '/app/secret-rollout.cjs',
     ];
     expect(extra).toEqual(['/app', ...shipped]);
