@@ -1,6 +1,6 @@
 // The tables of kinds the planner knows. A new source is one module plus one line here.
 import type { Resource } from '../../model/resource.js';
-import { groupOf } from '../../model/scope.js';
+import { inGroup } from '../../model/scope.js';
 import type { ProducedKind } from '../workloads/references.js';
 import { bitwardenSecret } from './bitwarden-secret.js';
 import { clusterExternalSecret } from './cluster-external-secret.js';
@@ -46,14 +46,12 @@ export const storeKinds: readonly { group: string; kind: string; clusterScoped: 
 /** Groups of kinds sources read whole from the input (ESO generators: their spec is hashed). */
 export const dependencyGroups: ReadonlySet<string> = new Set(['generators.external-secrets.io']);
 
-export function sourceKindOf(resource: Resource): SourceKind | undefined {
-  const group = groupOf(resource.apiVersion);
-  return sourceKinds.find((s) => s.kind === resource.kind && s.group === group);
+export function sourceKindOf({ apiVersion, kind }: Resource): SourceKind | undefined {
+  return sourceKinds.find((s) => s.kind === kind && inGroup(apiVersion, s.group));
 }
 
-export function storeKindOf(resource: Resource) {
-  const group = groupOf(resource.apiVersion);
-  return storeKinds.find((s) => s.kind === resource.kind && s.group === group);
+export function storeKindOf({ apiVersion, kind }: Resource) {
+  return storeKinds.find((s) => s.kind === kind && inGroup(apiVersion, s.group));
 }
 
 /**
