@@ -3,7 +3,13 @@
 
 import type { Edit } from '../model/edit.js';
 import { addTo } from '../model/fold.js';
-import { canonicalJson, canonicalSize, sha256HexOfPieces } from '../model/hash.js';
+import {
+  canonicalJson,
+  canonicalSize,
+  sha256HexOfPieces,
+  sortShort,
+  textOrder,
+} from '../model/hash.js';
 import type { Json } from '../model/json.js';
 import { fieldPath, getPath } from '../model/path.js';
 import type { Resource } from '../model/resource.js';
@@ -234,7 +240,7 @@ class ChecksumWork {
     const ids = sources.map((source) =>
       this.pairId(this.content(source, keysOf(consumed, source)), source.secretName),
     );
-    const covered = ids.sort((a, b) => a - b).join();
+    const covered = sortShort(ids, (a, b) => a - b).join();
     let value = this.values.get(covered);
     if (value !== undefined) {
       this.done++;
@@ -248,7 +254,7 @@ class ChecksumWork {
       const bytes = entryBytes + canonical.bytes + canonicalSize(secret, Infinity);
       entries.push({ content: canonical.text, secret: JSON.stringify(secret), bytes });
     }
-    entries.sort(entryOrder);
+    sortShort(entries, entryOrder);
     // Each entry's text and the bracket or comma before it, and the last bracket: the bytes to
     // hash, known before one is hashed.
     const bytes = entries.reduce((sum, e) => sum + 1 + e.bytes, 1);
@@ -358,11 +364,11 @@ function pieces(entries: readonly Entry[]): string[] {
 /** The order of the entries' texts, found without writing a large content's text again. */
 export function entryOrder(a: Entry, b: Entry): number {
   // Equal contents: the names decide (no JSON string is a proper prefix of another).
-  if (a.content === b.content) return order(a.secret, b.secret);
+  if (a.content === b.content) return textOrder(a.secret, b.secret);
   // Of canonical JSON texts only a number can be a proper prefix of another (`1`, `12`): what
   // follows it then decides. Otherwise one comparison of the contents, not a scan per prefix test.
   if (maybePrefix(a.content, b.content) || maybePrefix(b.content, a.content)) {
-    return order(entryText(a), entryText(b));
+    return textOrder(entryText(a), entryText(b));
   }
   return a.content < b.content ? -1 : 1;
 }
@@ -371,8 +377,6 @@ function maybePrefix(short: string, long: string): boolean {
   const c = short.charCodeAt(0);
   return (c === 45 /* - */ || (c >= 48 && c <= 57)) /* 0-9 */ && long.startsWith(short);
 }
-
-const order = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
 
 /** The keys a template reads of one of its sources (`consumed` has every source it reads). */
 const keysOf = (consumed: ReadonlyMap<SecretSource, KeySet>, source: SecretSource): KeySet =>
