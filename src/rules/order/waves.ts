@@ -170,7 +170,12 @@ function dependencyOrder(roots: Iterable<WaveNode>, placement: Placement): WaveN
       }
       const after = step.value;
       const seen = state.get(after);
-      if (seen === 'visiting') {
+      if (seen === undefined && after.before.size === 0) {
+        // A node with nothing after it (every consumer) is done as soon as it is reached: no
+        // frame and no iterator for it.
+        state.set(after, 'done');
+        order.push(after);
+      } else if (seen === 'visiting') {
         const start = onPath.get(after) as number;
         const message = cycleMessage(path.slice(start, start + shownInCycle), path.length - start);
         placement.cycles.push(resourceResult(noWaveOrder, after.resource, message));
