@@ -28,10 +28,13 @@ export function findReaders(
   const results: Result[] = [];
   for (const resource of resources) {
     guarded(results, resource, () => {
+      const named = secretsNamedBy(resource, config.secretReferences);
+      // Most items name no Secret: no map for them.
+      if (named.length === 0) return;
       // One info per Secret, at the first field that names it, counting the others: a reader
       // naming one Secret through 10,000 list entries is one note, not 10,000.
       const noted = new Map<string, { field: string; text: string; at: number }>();
-      for (const { namespace, name, field } of secretsNamedBy(resource, config.secretReferences)) {
+      for (const { namespace, name, field } of named) {
         const sources = producers.producing('Secret', namespace, name);
         // A source never orders itself (an ExternalSecret's store reading its own Secret is the
         // wave plan's cycle, between two resources).
