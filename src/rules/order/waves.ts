@@ -129,7 +129,8 @@ function highestBefore(
 ): Map<WaveNode, bigint> {
   const highest = new Map<WaveNode, bigint>();
   for (const node of order) {
-    if (!counted(node)) continue;
+    // Most nodes (consumers) have nothing after them: no iterator over their empty set.
+    if (node.before.size === 0 || !counted(node)) continue;
     for (const n of node.before) {
       const wave = highest.get(n);
       if (wave === undefined || node.wave.value > wave) highest.set(n, node.wave.value);

@@ -429,7 +429,8 @@ export function secretsNamedBy(
   option: readonly SecretReader[],
 ): readonly NamedSecret[] {
   // The kind first, a string comparison: groupOf splits the apiVersion, and this runs per item.
-  if (!readerKinds.has(resource.kind) && !option.some((o) => o.kind === resource.kind)) {
+  const { kind } = resource;
+  if (!readerKinds.has(kind) && (option.length === 0 || !option.some((o) => o.kind === kind))) {
     return noneNamed;
   }
   const compiled = readerRows(option).get(kindKey(groupOf(resource.apiVersion), resource.kind));
