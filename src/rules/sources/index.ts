@@ -46,12 +46,24 @@ export const storeKinds: readonly { group: string; kind: string; clusterScoped: 
 /** Groups of kinds sources read whole from the input (ESO generators: their spec is hashed). */
 export const dependencyGroups: ReadonlySet<string> = new Set(['generators.external-secrets.io']);
 
-export function sourceKindOf({ apiVersion, kind }: Resource): SourceKind | undefined {
-  return sourceKinds.find((s) => s.kind === kind && inGroup(apiVersion, s.group));
+export function sourceKindOf(resource: Resource): SourceKind | undefined {
+  return kindOf(sourceKinds, resource);
 }
 
-export function storeKindOf({ apiVersion, kind }: Resource) {
-  return storeKinds.find((s) => s.kind === kind && inGroup(apiVersion, s.group));
+export function storeKindOf(resource: Resource) {
+  return kindOf(storeKinds, resource);
+}
+
+/** The table's row for the item's kind: a loop, not a closure per item and table (several stages ask). */
+function kindOf<T extends { group: string; kind: string }>(
+  table: readonly T[],
+  { apiVersion, kind }: Resource,
+): T | undefined {
+  for (let i = 0; i < table.length; i++) {
+    const row = table[i] as T;
+    if (row.kind === kind && inGroup(apiVersion, row.group)) return row;
+  }
+  return undefined;
 }
 
 /**
