@@ -417,6 +417,11 @@ export interface NamedSecret {
   field: string;
 }
 
+/** Whether an item of this kind can name a Secret through a reader field (built in or `option`). */
+export function mayNameSecrets(kind: string, option: readonly SecretReader[]): boolean {
+  return readerKinds.has(kind) || (option.length > 0 && option.some((o) => o.kind === kind));
+}
+
 /**
  * The Secrets a resource names through the table's or the option's fields. A name that is not a
  * non-empty string, or a reference with no namespace beside it on a cluster-scoped reader, names
@@ -429,10 +434,7 @@ export function secretsNamedBy(
   option: readonly SecretReader[],
 ): readonly NamedSecret[] {
   // The kind first, a string comparison: groupOf splits the apiVersion, and this runs per item.
-  const { kind } = resource;
-  if (!readerKinds.has(kind) && (option.length === 0 || !option.some((o) => o.kind === kind))) {
-    return noneNamed;
-  }
+  if (!mayNameSecrets(resource.kind, option)) return noneNamed;
   const compiled = readerRows(option).get(kindKey(groupOf(resource.apiVersion), resource.kind));
   if (!compiled) return noneNamed;
   const named: NamedSecret[] = [];
