@@ -12,7 +12,12 @@ import {
   secretKeyRef,
 } from './helpers.js';
 
-const hashed = vi.hoisted(() => ({ texts: [] as string[], written: [] as string[], pieces: 0 }));
+const hashed = vi.hoisted(() => ({
+  texts: [] as string[],
+  written: [] as string[],
+  pieces: 0,
+  sized: [] as unknown[],
+}));
 vi.mock('../src/model/hash.js', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../src/model/hash.js')>();
   return {
@@ -21,6 +26,10 @@ vi.mock('../src/model/hash.js', async (importOriginal) => {
       const text = actual.canonicalJson(value);
       hashed.written.push(text);
       return text;
+    },
+    canonicalSize: (value: Parameters<typeof actual.canonicalSize>[0], limit: number) => {
+      hashed.sized.push(value);
+      return actual.canonicalSize(value, limit);
     },
     sha256Hex: (text: string) => {
       hashed.texts.push(text);
@@ -111,6 +120,22 @@ data:
     };
     // main: 12 more per consumer (its contribution on both sides, and the diff of them).
     expect(writes(consumers)).toBe(writes(1));
+  });
+
+  it("a source's entry is written once, however many lists it is in", () => {
+    const own = Array.from({ length: consumers }, (_, i) =>
+      externalSecret(`own-${i}`, { namespace: 'shop' }),
+    );
+    // Each consumer reads `big` and a source of its own: thirty lists, thirty hashes.
+    const items = Array.from({ length: consumers }, (_, i) =>
+      deployment(`api-${i}`, `${envFrom('big')}\n- secretRef: {name: own-${i}}`, {
+        namespace: 'shop',
+      }),
+    );
+    hashed.sized.length = 0;
+    expect(hashesOf([es, ...own, ...items], 'db/big')).toBe(consumers);
+    // main: its Secret's name measured for each list (30).
+    expect(hashed.sized.filter((value) => value === 'big')).toHaveLength(1);
   });
 
   it('a Hash is fed two pieces an entry: each content as it is, and the text between', () => {

@@ -2,9 +2,17 @@
 // sorted by UTF-16 code units at every level, JSON.stringify for everything else. Keys include
 // array indexes (which every object lists first, in numeric order, not in text order),
 // "__proto__" and characters outside the BMP.
+
+import crypto from 'node:crypto';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { canonicalJson, canonicalSize } from '../src/model/hash.js';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  canonicalJson,
+  canonicalSize,
+  sha256Hex,
+  sha256HexOfPieces,
+  sortShort,
+} from '../src/model/hash.js';
 import type { Json } from '../src/model/json.js';
 
 function reference(value: unknown): string {
@@ -70,5 +78,51 @@ describe('canonicalJson', () => {
     expect(canonicalSize(['"\\\n\u0001é\u{1F600}', NaN, -0, 1e21], Infinity)).toBe(
       Buffer.byteLength(canonicalJson(['"\\\n\u0001é\u{1F600}', NaN, -0, 1e21])),
     );
+  });
+});
+
+describe('sortShort', () => {
+  it('orders as Array.prototype.sort does, equal items in their order, short or long', () => {
+    const byKey = (a: [number, number], b: [number, number]) => a[0] - b[0];
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(5), fc.nat()), { maxLength: 80 }), (items) => {
+        expect(sortShort([...items], byKey)).toEqual([...items].sort(byKey));
+      }),
+      { numRuns: 1000, seed: 20261126 },
+    );
+  });
+
+  // Counted, not timed: V8's sort allocates its work array and state per call, for every object
+  // of every hashed content (main called it once per object whose keys were out of order).
+  it('sorts a short object without Array.prototype.sort', () => {
+    const sort = vi.spyOn(Array.prototype, 'sort');
+    try {
+      expect(canonicalJson({ target: { name: 'a' }, data: [{ b: 1, a: 2 }], c: 3 })).toBe(
+        '{"c":3,"data":[{"a":2,"b":1}],"target":{"name":"a"}}',
+      );
+      expect(sort).not.toHaveBeenCalled();
+    } finally {
+      sort.mockRestore();
+    }
+  });
+});
+
+describe('sha256HexOfPieces', () => {
+  it('is the digest of the pieces joined, fed whole or piece by piece', () => {
+    for (const size of [0, 1, 300, 1024, 1025, 70_000]) {
+      const pieces = ['[{"content":', JSON.stringify('é'.repeat(size)), ',"secret":"s"}]'];
+      expect(sha256HexOfPieces(pieces)).toBe(sha256Hex(pieces.join('')));
+    }
+  });
+
+  // Counted: a Hash object and an update per piece cost twice a one-shot hash of a short list.
+  it('hashes a short list without a Hash object', () => {
+    const createHash = vi.spyOn(crypto, 'createHash');
+    try {
+      sha256HexOfPieces(['[{"content":', '{"a":1}', ',"secret":"s"}]']);
+      expect(createHash).not.toHaveBeenCalled();
+    } finally {
+      createHash.mockRestore();
+    }
   });
 });

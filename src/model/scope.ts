@@ -9,6 +9,19 @@ export function groupOf(apiVersion: string): string {
 }
 
 /**
+ * `groupOf(apiVersion) === group`, without the group's text cut out: the kind tables are
+ * searched for every item in several stages (3 MB of slices a search on 10k items).
+ */
+export function inGroup(apiVersion: string, group: string): boolean {
+  if (group === '') return !apiVersion.includes('/');
+  return (
+    apiVersion.length > group.length &&
+    apiVersion.charCodeAt(group.length) === 47 /* / */ &&
+    apiVersion.startsWith(group)
+  );
+}
+
+/**
  * Cluster-scoped kinds by `group/Kind`. kustomize's namespace transformer decides the same way
  * (kubernetes-sigs/kustomize @12f9e63, api/filters/namespace/namespace.go metaNamespaceHack →
  * kyaml/resid/gvk.go → kyaml/openapi/openapi.go IsCertainlyClusterScoped): a kind is cluster-scoped

@@ -3,9 +3,15 @@
 
 import type { Edit } from '../model/edit.js';
 import { addTo } from '../model/fold.js';
-import { canonicalJson, canonicalSize, sha256HexOfPieces } from '../model/hash.js';
+import {
+  canonicalJson,
+  canonicalSize,
+  sha256HexOfPieces,
+  sortShort,
+  textOrder,
+} from '../model/hash.js';
 import type { Json } from '../model/json.js';
-import { fieldPath, getPath } from '../model/path.js';
+import { fieldPath, getPath, type Keys } from '../model/path.js';
 import type { Resource } from '../model/resource.js';
 import {
   bareTemplate,
@@ -105,7 +111,7 @@ export function planChecksums({ consumers }: Consumption, inputBytes: number): C
           results.push(plainResult(overBudgetRule, overBudget(inputBytes, work)));
           return { checksummed, edits, results };
         }
-        const field = patch ?? fieldPath(annotations, annotation);
+        const field = patch ?? annotationPath(annotations, annotation);
         const checksum = new TemplateChecksum(
           template.shape,
           annotation,
@@ -134,6 +140,22 @@ export function planChecksums({ consumers }: Consumption, inputBytes: number): C
     if (error) results.push(error);
   }
   return { checksummed, edits, results };
+}
+
+/** Field paths of annotations, written once per shape and annotation, not once per template. */
+const annotationPaths = new WeakMap<Keys, Map<string, string>>();
+function annotationPath(annotations: Keys, annotation: string): string {
+  let byKey = annotationPaths.get(annotations);
+  if (byKey === undefined) {
+    byKey = new Map();
+    annotationPaths.set(annotations, byKey);
+  }
+  let field = byKey.get(annotation);
+  if (field === undefined) {
+    field = fieldPath(annotations, annotation);
+    byKey.set(annotation, field);
+  }
+  return field;
 }
 
 /**
@@ -212,7 +234,8 @@ class ChecksumWork {
   private readonly contents = new Map<SecretSource, Map<string, Json>>();
   /** Pairs of content (object, or a scalar's canonical JSON) and Secret name, numbered. */
   private readonly pairs = new Map<object | string, Map<string, number>>();
-  private nextId = 0;
+  /** The pairs by their number. */
+  private readonly numbered: Pair[] = [];
   /** Canonical JSON of each content object, with its UTF-8 length. */
   private readonly texts = new WeakMap<object, { text: string; bytes: number }>();
   private readonly keyTexts = new WeakMap<ReadonlySet<string>, string>();
@@ -234,21 +257,20 @@ class ChecksumWork {
     const ids = sources.map((source) =>
       this.pairId(this.content(source, keysOf(consumed, source)), source.secretName),
     );
-    const covered = ids.sort((a, b) => a - b).join();
+    const covered = sortShort([...ids], (a, b) => a - b).join();
     let value = this.values.get(covered);
     if (value !== undefined) {
       this.done++;
       return value;
     }
+    // In the sources' order: the budget is counted as before, content by content.
     const entries: Entry[] = [];
-    for (const source of sources) {
-      const secret = source.secretName;
-      const canonical = this.canonical(this.content(source, keysOf(consumed, source)));
-      if (canonical === undefined) return undefined;
-      const bytes = entryBytes + canonical.bytes + canonicalSize(secret, Infinity);
-      entries.push({ content: canonical.text, secret: JSON.stringify(secret), bytes });
+    for (const id of ids) {
+      const entry = this.entry(id);
+      if (entry === undefined) return undefined;
+      entries.push(entry);
     }
-    entries.sort(entryOrder);
+    sortShort(entries, entryOrder);
     // Each entry's text and the bracket or comma before it, and the last bracket: the bytes to
     // hash, known before one is hashed.
     const bytes = entries.reduce((sum, e) => sum + 1 + e.bytes, 1);
@@ -308,10 +330,28 @@ class ChecksumWork {
     }
     let id = bySecret.get(secret);
     if (id === undefined) {
-      id = this.nextId++;
+      id = this.numbered.length;
+      this.numbered.push({ content, secret });
       bySecret.set(secret, id);
     }
     return id;
+  }
+
+  /**
+   * The entry of a pair, written once for all the checksums that cover it (on fan-in, each
+   * source is in twenty lists), if its content fits the budget. A scalar content is written, and
+   * counted, each time, as `canonical` does.
+   */
+  private entry(id: number): Entry | undefined {
+    const pair = this.numbered[id] as Pair;
+    if (pair.entry !== undefined) return pair.entry;
+    const { content, secret } = pair;
+    const canonical = this.canonical(content);
+    if (canonical === undefined) return undefined;
+    const bytes = entryBytes + canonical.bytes + canonicalSize(secret, Infinity);
+    const entry = { content: canonical.text, secret: JSON.stringify(secret), bytes };
+    if (typeof content === 'object' && content !== null) pair.entry = entry;
+    return entry;
   }
 
   /** The content's canonical JSON, written once, if it fits the budget (measured first). */
@@ -326,6 +366,13 @@ class ChecksumWork {
     }
     return known;
   }
+}
+
+/** A content and the Secret name read with it, and once written, their entry of the list. */
+interface Pair {
+  content: Json;
+  secret: string;
+  entry?: Entry;
 }
 
 export interface Entry {
@@ -358,11 +405,11 @@ function pieces(entries: readonly Entry[]): string[] {
 /** The order of the entries' texts, found without writing a large content's text again. */
 export function entryOrder(a: Entry, b: Entry): number {
   // Equal contents: the names decide (no JSON string is a proper prefix of another).
-  if (a.content === b.content) return order(a.secret, b.secret);
+  if (a.content === b.content) return textOrder(a.secret, b.secret);
   // Of canonical JSON texts only a number can be a proper prefix of another (`1`, `12`): what
   // follows it then decides. Otherwise one comparison of the contents, not a scan per prefix test.
   if (maybePrefix(a.content, b.content) || maybePrefix(b.content, a.content)) {
-    return order(entryText(a), entryText(b));
+    return textOrder(entryText(a), entryText(b));
   }
   return a.content < b.content ? -1 : 1;
 }
@@ -371,8 +418,6 @@ function maybePrefix(short: string, long: string): boolean {
   const c = short.charCodeAt(0);
   return (c === 45 /* - */ || (c >= 48 && c <= 57)) /* 0-9 */ && long.startsWith(short);
 }
-
-const order = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
 
 /** The keys a template reads of one of its sources (`consumed` has every source it reads). */
 const keysOf = (consumed: ReadonlyMap<SecretSource, KeySet>, source: SecretSource): KeySet =>

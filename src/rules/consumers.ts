@@ -27,7 +27,7 @@ import {
   ourEntry,
 } from './workloads/helm-release.js';
 import { optedOut, optOutKey } from './workloads/opt-out.js';
-import { type KeySet, secretUses } from './workloads/references.js';
+import { type KeySet, type SecretUse, secretUses } from './workloads/references.js';
 import { barePod, type PodTemplate, podTemplatesOf } from './workloads/shapes.js';
 
 /** A pod template that reads at least one source, for the checksum. */
@@ -100,7 +100,9 @@ export function findConsumers(
         // Every reference orders its source first; opt-in ones count for the checksum only when on.
         const consumed = new Map<SecretSource, KeySet>();
         const { shape } = template;
-        for (const [index, use] of secretUses(template.podSpec, shape.podSpec).entries()) {
+        const uses = secretUses(template.podSpec, shape.podSpec);
+        for (let index = 0; index < uses.length; index++) {
+          const use = uses[index] as SecretUse;
           const sources = producers.producing(use.kind, resource.namespace, use.secretName);
           if (!sources) {
             const field = printed(shape.podSpec);

@@ -10,7 +10,7 @@ import { type Result, resourceResult } from '../model/results.js';
 import type { Producers } from './producers.js';
 import type { SecretSource } from './sources/source.js';
 import { guarded, listNames } from './stage.js';
-import { secretsNamedBy } from './workloads/operator-references.js';
+import { mayNameSecrets, secretsNamedBy } from './workloads/operator-references.js';
 
 export interface Readers {
   /** The resources that read each source's Secret through a reader field, in input order. */
@@ -27,11 +27,15 @@ export function findReaders(
   const readersOf = new Map<SecretSource, Set<Resource>>();
   const results: Result[] = [];
   for (const resource of resources) {
+    // Most items are of no reader kind: no closure, list or map for them.
+    if (!mayNameSecrets(resource.kind, config.secretReferences)) continue;
     guarded(results, resource, () => {
+      const named = secretsNamedBy(resource, config.secretReferences);
+      if (named.length === 0) return;
       // One info per Secret, at the first field that names it, counting the others: a reader
       // naming one Secret through 10,000 list entries is one note, not 10,000.
       const noted = new Map<string, { field: string; text: string; at: number }>();
-      for (const { namespace, name, field } of secretsNamedBy(resource, config.secretReferences)) {
+      for (const { namespace, name, field } of named) {
         const sources = producers.producing('Secret', namespace, name);
         // A source never orders itself (an ExternalSecret's store reading its own Secret is the
         // wave plan's cycle, between two resources).

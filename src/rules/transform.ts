@@ -141,10 +141,23 @@ function sortByItem(results: Result[], resources: readonly Resource[]): Result[]
     const refs = byName.get(r.name);
     if (refs) for (const ref of refs) if (sameItem(ref, r)) rankOf.set(ref, i);
   });
-  const ranks = results.map(({ resourceRef: ref }) => (ref ? (rankOf.get(ref) as number) : -1));
-  const order = results.map((_, i) => i);
-  order.sort((a, b) => (ranks[a] as number) - (ranks[b] as number) || a - b);
-  return order.map((i) => results[i] as Result);
+  // Placed by counting (ranks are item positions): no comparison sort of 10k+ results, and the
+  // same order a stable sort by rank gives.
+  const ranks = new Int32Array(results.length);
+  const starts = new Int32Array(resources.length + 2);
+  results.forEach(({ resourceRef: ref }, i) => {
+    const rank = ref ? (rankOf.get(ref) as number) : -1;
+    ranks[i] = rank;
+    (starts[rank + 2] as number)++;
+  });
+  for (let rank = 1; rank < starts.length; rank++) {
+    starts[rank] = (starts[rank] as number) + (starts[rank - 1] as number);
+  }
+  const sorted = new Array<Result>(results.length);
+  results.forEach((result, i) => {
+    sorted[(starts[(ranks[i] as number) + 1] as number)++] = result;
+  });
+  return sorted;
 }
 
 const sameItem = (ref: ResourceRef, r: Resource) =>

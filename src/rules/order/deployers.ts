@@ -93,6 +93,8 @@ export function planDeployerOrder(
   ordering: readonly Ordering[],
 ): DeployerOrder {
   const out: DeployerOrder = { edits: [], results: [] };
+  // With Argo CD alone (the default) no edge is written here: the waits are not gathered.
+  if (!ordering.includes('depends-on') && !ordering.includes('kapp')) return out;
   /** What each item waits for, in the order of the graph. */
   const waitsFor = new Map<Resource, Resource[]>();
   for (const node of nodes) {

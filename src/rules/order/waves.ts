@@ -129,7 +129,8 @@ function highestBefore(
 ): Map<WaveNode, bigint> {
   const highest = new Map<WaveNode, bigint>();
   for (const node of order) {
-    if (!counted(node)) continue;
+    // Most nodes (consumers) have nothing after them: no iterator over their empty set.
+    if (node.before.size === 0 || !counted(node)) continue;
     for (const n of node.before) {
       const wave = highest.get(n);
       if (wave === undefined || node.wave.value > wave) highest.set(n, node.wave.value);
@@ -170,7 +171,12 @@ function dependencyOrder(roots: Iterable<WaveNode>, placement: Placement): WaveN
       }
       const after = step.value;
       const seen = state.get(after);
-      if (seen === 'visiting') {
+      if (seen === undefined && after.before.size === 0) {
+        // A node with nothing after it (every consumer) is done as soon as it is reached: no
+        // frame and no iterator for it.
+        state.set(after, 'done');
+        order.push(after);
+      } else if (seen === 'visiting') {
         const start = onPath.get(after) as number;
         const message = cycleMessage(path.slice(start, start + shownInCycle), path.length - start);
         placement.cycles.push(resourceResult(noWaveOrder, after.resource, message));

@@ -1,6 +1,6 @@
 // The tables of kinds the planner knows. A new source is one module plus one line here.
 import type { Resource } from '../../model/resource.js';
-import { groupOf } from '../../model/scope.js';
+import { inGroup } from '../../model/scope.js';
 import type { ProducedKind } from '../workloads/references.js';
 import { bitwardenSecret } from './bitwarden-secret.js';
 import { clusterExternalSecret } from './cluster-external-secret.js';
@@ -47,13 +47,23 @@ export const storeKinds: readonly { group: string; kind: string; clusterScoped: 
 export const dependencyGroups: ReadonlySet<string> = new Set(['generators.external-secrets.io']);
 
 export function sourceKindOf(resource: Resource): SourceKind | undefined {
-  const group = groupOf(resource.apiVersion);
-  return sourceKinds.find((s) => s.kind === resource.kind && s.group === group);
+  return kindOf(sourceKinds, resource);
 }
 
 export function storeKindOf(resource: Resource) {
-  const group = groupOf(resource.apiVersion);
-  return storeKinds.find((s) => s.kind === resource.kind && s.group === group);
+  return kindOf(storeKinds, resource);
+}
+
+/** The table's row for the item's kind: a loop, not a closure per item and table (several stages ask). */
+function kindOf<T extends { group: string; kind: string }>(
+  table: readonly T[],
+  { apiVersion, kind }: Resource,
+): T | undefined {
+  for (let i = 0; i < table.length; i++) {
+    const row = table[i] as T;
+    if (row.kind === kind && inGroup(apiVersion, row.group)) return row;
+  }
+  return undefined;
 }
 
 /**

@@ -417,6 +417,11 @@ export interface NamedSecret {
   field: string;
 }
 
+/** Whether an item of this kind can name a Secret through a reader field (built in or `option`). */
+export function mayNameSecrets(kind: string, option: readonly SecretReader[]): boolean {
+  return readerKinds.has(kind) || (option.length > 0 && option.some((o) => o.kind === kind));
+}
+
 /**
  * The Secrets a resource names through the table's or the option's fields. A name that is not a
  * non-empty string, or a reference with no namespace beside it on a cluster-scoped reader, names
@@ -424,11 +429,14 @@ export interface NamedSecret {
  * namespace beside the name that is not a string is an ItemError: falling back to the reader's
  * own namespace would order after the wrong Secret.
  */
-export function secretsNamedBy(resource: Resource, option: readonly SecretReader[]): NamedSecret[] {
+export function secretsNamedBy(
+  resource: Resource,
+  option: readonly SecretReader[],
+): readonly NamedSecret[] {
   // The kind first, a string comparison: groupOf splits the apiVersion, and this runs per item.
-  if (!readerKinds.has(resource.kind) && !option.some((o) => o.kind === resource.kind)) return [];
+  if (!mayNameSecrets(resource.kind, option)) return noneNamed;
   const compiled = readerRows(option).get(kindKey(groupOf(resource.apiVersion), resource.kind));
-  if (!compiled) return [];
+  if (!compiled) return noneNamed;
   const named: NamedSecret[] = [];
   for (const { field, path } of compiled) {
     walk(resource.value, path, (node, trail) => {
@@ -454,3 +462,6 @@ export function secretsNamedBy(resource: Resource, option: readonly SecretReader
   }
   return named;
 }
+
+/** What most items name (asked for every item by two stages): one empty list for all of them. */
+const noneNamed: readonly NamedSecret[] = Object.freeze([]);

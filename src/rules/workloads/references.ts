@@ -128,14 +128,20 @@ function notA(node: Json, at: Trail, wanted: 'mapping' | 'list'): never {
 export function secretUses(podSpec: JsonObject, at: Keys, keepNamed = false): SecretUse[] {
   // In the table's order, then document order, as if each row were walked on its own.
   const byRow: SecretUse[][] = [];
+  let rows = 0;
   const visit = (node: Json, trail: Trail, row: number) => {
-    const uses = byRow[row] ?? [];
-    byRow[row] = uses;
+    let uses = byRow[row];
+    if (uses === undefined) {
+      uses = [];
+      byRow[row] = uses;
+      rows++;
+    }
     const ref = secretReferences[row] as SecretReference;
     addUse(node, trail, ref, names[row] as Keys, uses, keepNamed);
   };
   walkPaths(podSpec, compiled, visit, { at, mismatch: notA });
-  return byRow.flat();
+  // Most PodSpecs read through one row (env secretKeyRef): its list is the answer, not a copy.
+  return rows === 1 ? (byRow.find((uses) => uses !== undefined) as SecretUse[]) : byRow.flat();
 }
 
 /**

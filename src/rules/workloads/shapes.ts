@@ -72,6 +72,17 @@ export function declaredShapes(
   return byKind;
 }
 
+/** The kinds that have declared shapes, per option value. */
+const kindsCompiled = new WeakMap<readonly DeclaredTemplate[], ReadonlySet<string>>();
+function declaredKinds(declared: readonly DeclaredTemplate[]): ReadonlySet<string> {
+  let kinds = kindsCompiled.get(declared);
+  if (kinds === undefined) {
+    kinds = new Set([...builtInTemplates, ...declared].map((d) => d.kind));
+    kindsCompiled.set(declared, kinds);
+  }
+  return kinds;
+}
+
 /**
  * The pod templates of a resource (`declared`: the podTemplates option): the PodSpec must at
  * least hold a `containers` list.
@@ -84,7 +95,10 @@ export function podTemplatesOf(
     const podSpec = getPath(resource.value, barePod.podSpec);
     return isObject(podSpec) ? [{ shape: barePod, podSpec }] : [];
   }
-  const own = declaredShapes(declared).get(kindKey(groupOf(resource.apiVersion), resource.kind));
+  // The kind first: most items are of no declared kind, and need no `group/Kind` key written.
+  const own = declaredKinds(declared).has(resource.kind)
+    ? declaredShapes(declared).get(kindKey(groupOf(resource.apiVersion), resource.kind))
+    : undefined;
   const templates: PodTemplate[] = [];
   for (const shape of own ? [...podTemplateShapes, ...own] : podTemplateShapes) {
     const podSpec = getPath(resource.value, shape.podSpec);
