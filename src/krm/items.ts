@@ -85,7 +85,12 @@ export function readItems(input: Input, plan: ReadPlan): ReadItems {
       }
       const itemText = input.text.slice(span.start, span.end);
       const usual = 'usualCharacters' in input && input.usualCharacters;
-      const bystander = passing ? passesThrough(itemText, span.entry, plan) : undefined;
+      // Peeked once for both uses (each peek walks the item's lines from its top).
+      const apiVersion = peekScalar(itemText, span.entry, [], 'apiVersion');
+      const kind = peekScalar(itemText, span.entry, [], 'kind');
+      const bystander = passing
+        ? passesThrough(itemText, span.entry, plan, { apiVersion, kind }, usual)
+        : undefined;
       if (bystander) {
         // Copied through unparsed, but still checked: invalid YAML is an error wherever it is.
         const problem = checkItem(input.text, span, usual);
@@ -97,8 +102,6 @@ export function readItems(input: Input, plan: ReadPlan): ReadItems {
         if (!problem && plan.later.candidate(bystander)) candidates.push({ index, bystander });
         return;
       }
-      const apiVersion = peekScalar(itemText, span.entry, [], 'apiVersion');
-      const kind = peekScalar(itemText, span.entry, [], 'kind');
       // An item long enough to exceed the node bound is read whole, so that the alias-bomb
       // check (toResource) sees what it saw before.
       const projection =

@@ -152,7 +152,8 @@ function keyAt(
   meter: ScanMeter | undefined,
 ): { key: string; valueStart: number } | undefined {
   const c = text[start];
-  if (c === undefined || start >= end) return undefined;
+  // Most lines are indented: no regular expression call for them.
+  if (c === undefined || c === ' ' || start >= end) return undefined;
   let i = start + 1;
   let key: string;
   if (c === '"') {
