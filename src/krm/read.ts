@@ -443,23 +443,6 @@ export function quickRead(
 }
 
 /**
- * Why an item copied through unparsed (pass-through.ts) is not valid YAML, or undefined: the
- * quick reader reads valid YAML only (test/quick-parse.test.ts checks it against the conforming
- * reader), so only the items it declines pay for the conforming reader.
- */
-export function checkItem(
-  text: string,
-  span: ItemSpan,
-  usualCharacters = false,
-): string | undefined {
-  // Read without building anything: the verdict is the same, the garbage none.
-  if (quickRead(text, span, undefined, usualCharacters, null) !== undefined) return undefined;
-  const itemText = text.slice(span.start, span.end);
-  const problem = yamlProblem(itemText);
-  return problem && problemAt(problem, itemText, span.start, text);
-}
-
-/**
  * The whole ResourceList document parsed at once: only for YAML aliases that refer to an anchor
  * in another item (valid YAML, but each item is otherwise parsed on its own). Cached per text.
  */

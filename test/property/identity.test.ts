@@ -101,7 +101,8 @@ describe('identity', () => {
           kind: peekScalar(text, false, [], 'kind'),
         };
         const usual = !hasUnusualCharacters(text);
-        const seen = passesThrough(text, false, readPlan(defaultConfig), peeked, usual);
+        const span = { start: 0, end: text.length, entry: false };
+        const seen = passesThrough(text, span, readPlan(defaultConfig), peeked, usual);
         if (seen === undefined) return; // parsed: the identity above
         expect(seen).toEqual({
           apiVersion: parsed.apiVersion,
