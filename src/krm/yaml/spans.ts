@@ -100,6 +100,14 @@ export function topLevelEntries(text: string, doc: Span, meter?: ScanMeter): Top
   /** A closing `...` line after the last entry: it belongs to the document, not to the entry. */
   let marker = -1;
   for (let start = doc.start; start < doc.end; ) {
+    if (text.charCodeAt(start) === 32) {
+      // An indented line opens no key and is no marker: on to the next line that is not indented,
+      // in one search (most lines of a ResourceList are its items', all indented).
+      const found = nextUnindented(text, start, doc.end);
+      if (meter) meter.visited += found - start;
+      start = found;
+      continue;
+    }
     const lf = text.indexOf('\n', start);
     const lineBreak = lf < 0 || lf > doc.end ? doc.end : lf;
     const next = lineBreak < doc.end ? lineBreak + 1 : doc.end;
@@ -124,6 +132,20 @@ export function topLevelEntries(text: string, doc: Span, meter?: ScanMeter): Top
   const last = entries[entries.length - 1];
   if (last && marker >= 0) last.end = marker;
   return entries;
+}
+
+/** A line break not followed by a space. */
+const unindented = /\n(?! )/g;
+
+/**
+ * The start of the first line after the one at `start` that does not start with a space, or
+ * `end`. The search may look past `end` only up to such a line: a document or an entry ends
+ * before one (a marker, a top-level key), or at the end of the text.
+ */
+function nextUnindented(text: string, start: number, end: number): number {
+  unindented.lastIndex = start;
+  const found = unindented.exec(text);
+  return found === null ? end : Math.min(found.index + 1, end);
 }
 
 /** `...` at a line start, then white space, a comment or the end: a document end marker. */
