@@ -219,7 +219,23 @@ export function sequenceItems(text: string, entry: TopLevelEntry, meter?: ScanMe
   const keyLineEnd = text.indexOf('\n', entry.lineEnd);
   if (keyLineEnd < 0) return items;
   let indent = -1;
+  /** Once `indent` is known: a line break not followed by more than `indent` spaces. */
+  let shallow: RegExp | undefined;
   for (let lineStart = keyLineEnd + 1; lineStart < entry.end; ) {
+    if (shallow !== undefined) {
+      // Lines indented past the entries (or blank) are in the entry above: on to the next line
+      // that is not, in one search from this line's line break (most lines of a list are its
+      // entries' content). It stops at the line that ends the list at the latest (a top-level key,
+      // a marker: not indented), so it stays within the list.
+      shallow.lastIndex = lineStart - 1;
+      const found = shallow.exec(text);
+      const next = found === null ? entry.end : Math.min(found.index + 1, entry.end);
+      if (meter) meter.visited += next - lineStart;
+      if (next > lineStart) {
+        lineStart = next;
+        continue;
+      }
+    }
     const lf = text.indexOf('\n', lineStart);
     const next = lf < 0 || lf >= entry.end ? entry.end : lf + 1;
     const from = lineStart;
@@ -233,6 +249,7 @@ export function sequenceItems(text: string, entry: TopLevelEntry, meter?: ScanMe
     if (indent < 0) {
       if (c === '#' || c === '\t') continue;
       indent = at - from;
+      shallow = new RegExp(`\\n {0,${indent}}(?! )`, 'g');
     }
     if (at - from > indent || c === '#') continue;
     // A document end (`...`) or start (`---`) marker ends the list with the document.
