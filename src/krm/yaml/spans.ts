@@ -134,7 +134,7 @@ export function topLevelEntries(text: string, doc: Span, meter?: ScanMeter): Top
   return entries;
 }
 
-/** A line break not followed by a space. */
+/** A line break not followed by a space (matched alone: lastIndex is the next line's start). */
 const unindented = /\n(?! )/g;
 
 /**
@@ -144,8 +144,8 @@ const unindented = /\n(?! )/g;
  */
 function nextUnindented(text: string, start: number, end: number): number {
   unindented.lastIndex = start;
-  const found = unindented.exec(text);
-  return found === null ? end : Math.min(found.index + 1, end);
+  // test, not exec: no match object per search.
+  return unindented.test(text) ? Math.min(unindented.lastIndex, end) : end;
 }
 
 /** `...` at a line start, then white space, a comment or the end: a document end marker. */
@@ -219,7 +219,10 @@ export function sequenceItems(text: string, entry: TopLevelEntry, meter?: ScanMe
   const keyLineEnd = text.indexOf('\n', entry.lineEnd);
   if (keyLineEnd < 0) return items;
   let indent = -1;
-  /** Once `indent` is known: a line break not followed by more than `indent` spaces. */
+  /**
+   * Once `indent` is known: a line break not followed by more than `indent` spaces, matched alone
+   * (lastIndex is the next line's start; test, not exec: no match object per search).
+   */
   let shallow: RegExp | undefined;
   for (let lineStart = keyLineEnd + 1; lineStart < entry.end; ) {
     if (shallow !== undefined) {
@@ -228,8 +231,7 @@ export function sequenceItems(text: string, entry: TopLevelEntry, meter?: ScanMe
       // entries' content). It stops at the line that ends the list at the latest (a top-level key,
       // a marker: not indented), so it stays within the list.
       shallow.lastIndex = lineStart - 1;
-      const found = shallow.exec(text);
-      const next = found === null ? entry.end : Math.min(found.index + 1, entry.end);
+      const next = shallow.test(text) ? Math.min(shallow.lastIndex, entry.end) : entry.end;
       if (meter) meter.visited += next - lineStart;
       if (next > lineStart) {
         lineStart = next;
@@ -249,7 +251,7 @@ export function sequenceItems(text: string, entry: TopLevelEntry, meter?: ScanMe
     if (indent < 0) {
       if (c === '#' || c === '\t') continue;
       indent = at - from;
-      shallow = new RegExp(`\\n {0,${indent}}(?! )`, 'g');
+      shallow = new RegExp(`\\n(?= {0,${indent}}(?! ))`, 'g');
     }
     if (at - from > indent || c === '#') continue;
     // A document end (`...`) or start (`---`) marker ends the list with the document.
