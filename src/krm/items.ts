@@ -17,7 +17,7 @@ import {
 import { invalidInput } from '../model/result-rules.js';
 import { plainResult, type Result } from '../model/results.js';
 import { passesThrough } from './pass-through.js';
-import { checkItem, type Input, type InputItem, parseItem, wholeDocument } from './read.js';
+import { type Input, type InputItem, parseItem, wholeDocument } from './read.js';
 import { peekScalar } from './yaml/locate-lines.js';
 import type { KeyCache } from './yaml/quick-parse.js';
 
@@ -85,20 +85,18 @@ export function readItems(input: Input, plan: ReadPlan): ReadItems {
       }
       const itemText = input.text.slice(span.start, span.end);
       const usual = 'usualCharacters' in input && input.usualCharacters;
-      const bystander = passing ? passesThrough(itemText, span.entry, plan) : undefined;
-      if (bystander) {
-        // Copied through unparsed, but still checked: invalid YAML is an error wherever it is.
-        const problem = checkItem(input.text, span, usual);
-        if (problem) {
-          if (input.format === 'yaml-stream') read.streamBroken = true;
-          results.push(unparsed(where, itemText, span.entry, problem));
-        }
-        bystanders.push(bystander);
-        if (!problem && plan.later.candidate(bystander)) candidates.push({ index, bystander });
-        return;
-      }
+      // Peeked once for both uses (each peek walks the item's lines from its top).
       const apiVersion = peekScalar(itemText, span.entry, [], 'apiVersion');
       const kind = peekScalar(itemText, span.entry, [], 'kind');
+      const bystander = passing
+        ? passesThrough(input.text, span, plan, { apiVersion, kind }, usual, keyCache)
+        : undefined;
+      if (bystander) {
+        // Copied through unparsed, but checked: the quick reader read all of it (pass-through.ts).
+        bystanders.push(bystander);
+        if (plan.later.candidate(bystander)) candidates.push({ index, bystander });
+        return;
+      }
       // An item long enough to exceed the node bound is read whole, so that the alias-bomb
       // check (toResource) sees what it saw before.
       const projection =

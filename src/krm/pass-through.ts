@@ -1,33 +1,43 @@
 // Items the read plan lets through are copied without a full parse: which kinds those are is the
 // rules' knowledge (rules/read-plan.ts), handed down as the plan. The kind is first looked for on
-// the item's own lines (peekScalar), which is cheap; an item whose kind cannot be read that way is
-// parsed. The identity itself is read by the quick reader, building nothing else: the values a
-// parse would give, whatever the YAML style (flow metadata, quoted, escaped or folded names);
-// where it declines, the item is parsed. Passing through skips building the value, not the
-// validity check: items.ts checks each such item (read.ts checkItem: the quick reader, else the
-// conforming reader), because invalid YAML is an error wherever it is, and kpt and kustomize are
-// not the only writers of our input (CI pipes).
+// the item's own lines (peekScalar, by items.ts), which is cheap; an item whose kind cannot be
+// read that way is parsed. The identity itself is read by the quick reader, building nothing
+// else: the values a parse would give, whatever the YAML style (flow metadata, quoted, escaped or
+// folded names); where it declines, the item is parsed. Passing through skips building the value,
+// not the validity check: the quick reader reads the whole item whatever it builds, with the same
+// verdict, and reads valid YAML only (test/quick-parse.test.ts), so an item it reads the identity
+// of is valid YAML; the items it declines are parsed, by the conforming reader where they are
+// beyond it. Invalid YAML is an error wherever it is: kpt and kustomize are not the only writers
+// of our input (CI pipes).
 
 import { isObject } from '../model/json.js';
 import type { ReadPlan } from '../model/read-contract.js';
 import type { Bystander, Projection } from '../model/resource.js';
 import { effectiveNamespace } from '../model/scope.js';
 import { quickRead } from './read.js';
-import { peekScalar } from './yaml/locate-lines.js';
+import type { KeyCache } from './yaml/quick-parse.js';
+import type { ItemSpan } from './yaml/spans.js';
 
-/** The item's identity when the plan lets it through unparsed, else undefined (it is parsed). */
+/**
+ * The identity of the item at `span` in `text` when the plan lets it through unparsed, else
+ * undefined (it is parsed). `peeked`: its apiVersion and kind as peekScalar reads them;
+ * `usualCharacters`: all of `text` has usual characters only (read.ts Input), so the quick reader
+ * need not look for others; `keyCache`: the one the input's items are parsed with.
+ */
 export function passesThrough(
-  itemText: string,
-  entry: boolean,
+  text: string,
+  span: ItemSpan,
   plan: ReadPlan,
+  peeked: { apiVersion: string | undefined; kind: string | undefined },
+  usualCharacters: boolean,
+  keyCache?: KeyCache,
 ): Bystander | undefined {
-  const kind = peekScalar(itemText, entry, [], 'kind');
-  const apiVersion = kind && peekScalar(itemText, entry, [], 'apiVersion');
+  const { apiVersion, kind } = peeked;
   if (!kind || !apiVersion) return undefined;
   // Most items are parsed: their metadata is not looked for here.
   const passes = plan.passesThrough(apiVersion, kind);
   if (!passes) return undefined;
-  const identity = identityOf(itemText, entry);
+  const identity = identityOf(text, span, usualCharacters, keyCache);
   if (identity?.apiVersion !== apiVersion || identity.kind !== kind) return undefined;
   if (!passes(identity.name)) return undefined;
   const namespace = effectiveNamespace(apiVersion, kind, identity.namespace, plan.defaultNamespace);
@@ -51,9 +61,13 @@ const identityProjection: Projection = new Map<string, Projection>([
  * undefined where the quick reader declines the item or toResource would refuse them (the parse
  * then reports it).
  */
-function identityOf(itemText: string, entry: boolean): Bystander | undefined {
-  const span = { start: 0, end: itemText.length, entry };
-  const value = quickRead(itemText, span, undefined, false, identityProjection);
+function identityOf(
+  text: string,
+  span: ItemSpan,
+  usualCharacters: boolean,
+  keyCache: KeyCache | undefined,
+): Bystander | undefined {
+  const value = quickRead(text, span, keyCache, usualCharacters, identityProjection);
   if (!isObject(value)) return undefined;
   const { apiVersion, kind } = value;
   const metadata = value.metadata ?? {};

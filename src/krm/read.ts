@@ -269,7 +269,11 @@ function readYamlList(
   // by the conforming reader in one parse, and error line numbers stay those of the input. Each
   // item is parsed on its own (items.ts), the results alone below. A `- {}` stands for the items:
   // the `yaml` library refuses the next key after an empty `-` and 1024 blank characters.
-  const blanks: { from: number; to: number; stand: string }[] = [];
+  // `lines`: the blank keeps its line count for the quick reader too. The items' lines need not:
+  // after `- {}` blank lines change no value or verdict of the quick reader (no block scalar is
+  // open there), and their count (the items' length) took a walk of every item line, a string
+  // of as many line breaks, and the quick reader's walk over them.
+  const blanks: { from: number; to: number; stand: string; lines: boolean }[] = [];
   if (Array.isArray(split) && split.length > 0) {
     const first = split[0] as ItemSpan;
     const dash = text.indexOf('-', first.start) + 1;
@@ -277,24 +281,36 @@ function readYamlList(
       from: first.start,
       to: (split[split.length - 1] as ItemSpan).end,
       stand: `${text.slice(first.start, dash)} {}`,
+      lines: false,
     });
   } else if (split instanceof SpanError && itemsEntry) {
-    blanks.push({ from: itemsEntry.start, to: itemsEntry.end, stand: '' });
+    blanks.push({ from: itemsEntry.start, to: itemsEntry.end, stand: '', lines: true });
   }
-  if (resultsEntry) blanks.push({ from: resultsEntry.start, to: resultsEntry.end, stand: '' });
+  if (resultsEntry) {
+    // Kept: a `|+` block scalar before them would keep their blank lines in its value.
+    blanks.push({ from: resultsEntry.start, to: resultsEntry.end, stand: '', lines: true });
+  }
   blanks.sort((x, y) => x.from - y.from);
-  const pieces: string[] = [];
-  let pos = doc.start;
-  for (const { from, to, stand } of blanks) {
-    let breaks = 0;
-    for (let i = text.indexOf('\n', from); i >= 0 && i < to; i = text.indexOf('\n', i + 1))
-      breaks++;
-    if (meter) meter.visited += to - from;
-    pieces.push(text.slice(pos, from), stand, '\n'.repeat(breaks));
-    pos = to;
-  }
-  pieces.push(text.slice(pos, doc.end));
-  const envelope = pieces.join('');
+  /** The envelope; `quick`: for the quick reader, whose value and verdict it keeps. */
+  const envelopeText = (quick: boolean): string => {
+    const pieces: string[] = [];
+    let pos = doc.start;
+    for (const { from, to, stand, lines } of blanks) {
+      let breaks = 0;
+      if (quick && !lines) {
+        const lf = text.indexOf('\n', from);
+        breaks = lf >= 0 && lf < to ? 1 : 0;
+      } else {
+        for (let i = text.indexOf('\n', from); i >= 0 && i < to; i = text.indexOf('\n', i + 1))
+          breaks++;
+        if (meter) meter.visited += to - from;
+      }
+      pieces.push(text.slice(pos, from), stand, '\n'.repeat(breaks));
+      pos = to;
+    }
+    pieces.push(text.slice(pos, doc.end));
+    return pieces.join('');
+  };
   let header: Json;
   try {
     // Blanked entries escape the envelope's parse: check what it would have found.
@@ -311,9 +327,9 @@ function readYamlList(
     if (resultsEntry) {
       parseYaml(text.slice(resultsEntry.start, resultsEntry.end), resultsEntry.start, text);
     }
-    // Mostly blank lines: the quick reader skips them far faster than js-yaml.
+    const quick = envelopeText(true);
     header =
-      quickParse(envelope, 0, envelope.length, false) ?? parseYaml(envelope, doc.start, text);
+      quickParse(quick, 0, quick.length, false) ?? parseYaml(envelopeText(false), doc.start, text);
   } catch (error) {
     if (!(error instanceof ParseError)) throw error;
     // An alias to an anchor inside the items: only the whole document resolves it.
@@ -440,23 +456,6 @@ export function quickRead(
   if (!itemText.includes('\r\n') || /\r(?!\n)/.test(itemText)) return undefined;
   const lf = itemText.replaceAll('\r\n', '\n');
   return quickParse(lf, 0, lf.length, span.entry, undefined, false, projection);
-}
-
-/**
- * Why an item copied through unparsed (pass-through.ts) is not valid YAML, or undefined: the
- * quick reader reads valid YAML only (test/quick-parse.test.ts checks it against the conforming
- * reader), so only the items it declines pay for the conforming reader.
- */
-export function checkItem(
-  text: string,
-  span: ItemSpan,
-  usualCharacters = false,
-): string | undefined {
-  // Read without building anything: the verdict is the same, the garbage none.
-  if (quickRead(text, span, undefined, usualCharacters, null) !== undefined) return undefined;
-  const itemText = text.slice(span.start, span.end);
-  const problem = yamlProblem(itemText);
-  return problem && problemAt(problem, itemText, span.start, text);
 }
 
 /**

@@ -8,6 +8,8 @@ import fc from 'fast-check';
 import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { passesThrough } from '../../src/krm/pass-through.js';
+import { peekScalar } from '../../src/krm/yaml/locate-lines.js';
+import { hasUnusualCharacters } from '../../src/krm/yaml/quick-parse.js';
 import { defaultConfig } from '../../src/model/config.js';
 import { toResource } from '../../src/model/resource.js';
 import { readPlan } from '../../src/rules/read-plan.js';
@@ -94,7 +96,13 @@ describe('identity', () => {
           name: id.name,
           namespace: id.namespace,
         });
-        const seen = passesThrough(text, false, readPlan(defaultConfig));
+        const peeked = {
+          apiVersion: peekScalar(text, false, [], 'apiVersion'),
+          kind: peekScalar(text, false, [], 'kind'),
+        };
+        const usual = !hasUnusualCharacters(text);
+        const span = { start: 0, end: text.length, entry: false };
+        const seen = passesThrough(text, span, readPlan(defaultConfig), peeked, usual);
         if (seen === undefined) return; // parsed: the identity above
         expect(seen).toEqual({
           apiVersion: parsed.apiVersion,

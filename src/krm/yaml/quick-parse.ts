@@ -50,8 +50,6 @@ let depth = 0;
 let pos = 0;
 let after = 0;
 let indent = 0;
-/** How many entries the last block sequence read had (read where no list is built). */
-let entries = 0;
 
 /**
  * What to build below a node: a Projection, or null for nothing (the node is read and checked
@@ -148,9 +146,13 @@ export function quickParse(
 function readEntry(start: number, w: Want): Json {
   const first = nextContent(start);
   if (first < 0 || !isEntry(first + indent)) throw unsupported;
-  const list = blockSequence(indent, first + indent, w);
-  if (entries !== 1 || nextContent(pos) >= 0) throw unsupported;
-  return list === null ? null : (list[0] as Json);
+  // A sequence of exactly that entry, read without building a list of one per item.
+  const col = indent;
+  enter();
+  const value = entryValue(col, first, first + col + 1, w);
+  depth--;
+  if (nextContent(pos) >= 0) throw unsupported;
+  return w === null ? null : value;
 }
 
 function readDocument(start: number, w: Want): Json {
@@ -215,12 +217,10 @@ function enter(): void {
 function blockSequence(col: number, at: number, w: Want): Json[] | null {
   enter();
   const list: Json[] | null = w === null ? null : [];
-  let n = 0;
   for (;;) {
     // `at` is in column `col`: its line starts `col` before it. Entries share the list's `w`.
     const value = entryValue(col, at - col, at + 1, w);
     if (list !== null) list.push(value);
-    n++;
     const next = nextContent(pos);
     if (next < 0) {
       pos = limit;
@@ -234,7 +234,6 @@ function blockSequence(col: number, at: number, w: Want): Json[] | null {
     at = next + col;
   }
   depth--;
-  entries = n;
   return list;
 }
 

@@ -100,6 +100,14 @@ export function topLevelEntries(text: string, doc: Span, meter?: ScanMeter): Top
   /** A closing `...` line after the last entry: it belongs to the document, not to the entry. */
   let marker = -1;
   for (let start = doc.start; start < doc.end; ) {
+    if (text.charCodeAt(start) === 32) {
+      // An indented line opens no key and is no marker: on to the next line that is not indented,
+      // in one search (most lines of a ResourceList are its items', all indented).
+      const found = nextUnindented(text, start, doc.end);
+      if (meter) meter.visited += found - start;
+      start = found;
+      continue;
+    }
     const lf = text.indexOf('\n', start);
     const lineBreak = lf < 0 || lf > doc.end ? doc.end : lf;
     const next = lineBreak < doc.end ? lineBreak + 1 : doc.end;
@@ -124,6 +132,20 @@ export function topLevelEntries(text: string, doc: Span, meter?: ScanMeter): Top
   const last = entries[entries.length - 1];
   if (last && marker >= 0) last.end = marker;
   return entries;
+}
+
+/** A line break not followed by a space (matched alone: lastIndex is the next line's start). */
+const unindented = /\n(?! )/g;
+
+/**
+ * The start of the first line after the one at `start` that does not start with a space, or
+ * `end`. The search may look past `end` only up to such a line: a document or an entry ends
+ * before one (a marker, a top-level key), or at the end of the text.
+ */
+function nextUnindented(text: string, start: number, end: number): number {
+  unindented.lastIndex = start;
+  // test, not exec: no match object per search.
+  return unindented.test(text) ? Math.min(unindented.lastIndex, end) : end;
 }
 
 /** `...` at a line start, then white space, a comment or the end: a document end marker. */
@@ -152,7 +174,8 @@ function keyAt(
   meter: ScanMeter | undefined,
 ): { key: string; valueStart: number } | undefined {
   const c = text[start];
-  if (c === undefined || start >= end) return undefined;
+  // Most lines are indented: no regular expression call for them.
+  if (c === undefined || c === ' ' || start >= end) return undefined;
   let i = start + 1;
   let key: string;
   if (c === '"') {
@@ -196,7 +219,25 @@ export function sequenceItems(text: string, entry: TopLevelEntry, meter?: ScanMe
   const keyLineEnd = text.indexOf('\n', entry.lineEnd);
   if (keyLineEnd < 0) return items;
   let indent = -1;
+  /**
+   * Once `indent` is known: a line break not followed by more than `indent` spaces, matched alone
+   * (lastIndex is the next line's start; test, not exec: no match object per search).
+   */
+  let shallow: RegExp | undefined;
   for (let lineStart = keyLineEnd + 1; lineStart < entry.end; ) {
+    if (shallow !== undefined) {
+      // Lines indented past the entries (or blank) are in the entry above: on to the next line
+      // that is not, in one search from this line's line break (most lines of a list are its
+      // entries' content). It stops at the line that ends the list at the latest (a top-level key,
+      // a marker: not indented), so it stays within the list.
+      shallow.lastIndex = lineStart - 1;
+      const next = shallow.test(text) ? Math.min(shallow.lastIndex, entry.end) : entry.end;
+      if (meter) meter.visited += next - lineStart;
+      if (next > lineStart) {
+        lineStart = next;
+        continue;
+      }
+    }
     const lf = text.indexOf('\n', lineStart);
     const next = lf < 0 || lf >= entry.end ? entry.end : lf + 1;
     const from = lineStart;
@@ -210,6 +251,7 @@ export function sequenceItems(text: string, entry: TopLevelEntry, meter?: ScanMe
     if (indent < 0) {
       if (c === '#' || c === '\t') continue;
       indent = at - from;
+      shallow = new RegExp(`\\n(?= {0,${indent}}(?! ))`, 'g');
     }
     if (at - from > indent || c === '#') continue;
     // A document end (`...`) or start (`---`) marker ends the list with the document.
