@@ -1,8 +1,9 @@
-// What an edit allocates, counted in bytes by V8's sampling heap profiler
+// What an edit and the line locator allocate, counted in bytes by V8's sampling heap profiler
 // (never timed): on 10k items the garbage collector's time is the cost of what is allocated, so
-// a copy per item shows as CPU.
+// a copy per item, or an object per line passed over, shows as CPU.
 import { Session } from 'node:inspector/promises';
 import { describe, expect, it } from 'vitest';
+import { peekScalar } from '../src/krm/yaml/locate-lines.js';
 import { editText } from '../src/krm/yaml/splice.js';
 import { annotationEdit } from '../src/model/edit.js';
 
@@ -71,5 +72,19 @@ describe('an edit of a plain-layout item', () => {
     ]);
     // Main made the edited item's text (applySplices) for every edit, proven or not: ≥ 2 MB.
     expect(bytes).toBeLessThan((item.length * runs) / 10);
+  });
+});
+
+describe('the line locator', () => {
+  it('builds nothing per line it passes over', async () => {
+    // 20k comment and blank lines before the item's content: an object per line would be ≥ 600
+    // KB per read.
+    const item = `${'# a comment\n\n'.repeat(10_000)}kind: ConfigMap\nmetadata:\n  name: c\n`;
+    let name = peekScalar(item, false, ['metadata'], 'name');
+    const bytes = await allocatedUnder('peekScalar', () => {
+      for (let i = 0; i < runs; i++) name = peekScalar(item, false, ['metadata'], 'name');
+    });
+    expect(name).toBe('c');
+    expect(bytes).toBeLessThan(100_000);
   });
 });
