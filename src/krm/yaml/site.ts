@@ -344,7 +344,7 @@ export interface JsonStyle {
  */
 export function jsonStyleOf(text: string, entry: boolean): JsonStyle | undefined {
   const brace = text.indexOf('{');
-  if (brace < 0) return undefined;
+  if (brace < 0 || !onlyDashesBefore(text, brace)) return undefined;
   const before = text.slice(0, brace).replace(/#[^\r\n]*/g, '');
   if (!(entry ? /^\s*-\s+$/ : /^\s*(?:---\s+)?$/).test(before)) return undefined;
   try {
@@ -354,6 +354,21 @@ export function jsonStyleOf(text: string, entry: boolean): JsonStyle | undefined
     return undefined;
   }
   return jsonLayout(text, brace);
+}
+
+/**
+ * False when something other than white space, `-` and comments stands before `end`: no JSON
+ * document, known without copying the text before its first `{` (a flow mapping deep in a block
+ * item). True leaves the exact test to the caller (every character from U+0080 passes here).
+ */
+function onlyDashesBefore(text: string, end: number): boolean {
+  for (let i = 0; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 35) {
+      while (i + 1 < end && text.charCodeAt(i + 1) !== 10 && text.charCodeAt(i + 1) !== 13) i++;
+    } else if (c > 32 && c < 128 && c !== 45) return false;
+  }
+  return true;
 }
 
 /**
