@@ -86,26 +86,28 @@ export function spliceAt(
       const { block } = site;
       const text =
         block && literalFits(string)
-          ? blockLiteral('', string, ' '.repeat(block.indent), lineBreak, block.column)
+          ? blockLiteral('', string, indentation(block.indent), lineBreak, block.column)
           : formatScalar(string, site.style);
       return { start: site.start, end: site.end, text };
     }
     case 'lines': {
       // Mixed line endings: use the one of the line the new lines follow (or precede).
       lineBreak = localLineBreak(text, site.at, lineBreak);
-      const lines = [...site.missing, null].map((name, depth) => {
-        const pad = ' '.repeat(site.indent + depth * site.step);
-        if (name !== null) return `${pad}${formatKey(name)}:`;
-        if (typeof value !== 'string') {
-          const block = new BlockWriter(site.step, value.seqIndent, lineBreak);
-          return block.pair(`${pad}${formatKey(key)}:`, value.list, pad.length);
-        }
-        return value.includes('\n')
-          ? blockLiteral(`${pad}${key}: `, value, pad + ' '.repeat(site.step), lineBreak)
-          : `${pad}${key}: ${JSON.stringify(value)}`;
-      });
-      const block = linesAt(text, site.at, lines.join(lineBreak), lineBreak);
-      return { start: site.at, end: site.at, text: block };
+      const { missing, indent, step } = site;
+      // One string built as it goes: no list of lines, no closure, per edit.
+      let lines = '';
+      for (let depth = 0; depth < missing.length; depth++) {
+        const name = missing[depth] as string;
+        lines += `${indentation(indent + depth * step)}${formatKey(name)}:${lineBreak}`;
+      }
+      const pad = indentation(indent + missing.length * step);
+      if (typeof value !== 'string') {
+        const block = new BlockWriter(step, value.seqIndent, lineBreak);
+        lines += block.pair(`${pad}${formatKey(key)}:`, value.list, pad.length);
+      } else if (value.includes('\n')) {
+        lines += blockLiteral(`${pad}${key}: `, value, indentation(pad.length + step), lineBreak);
+      } else lines += `${pad}${key}: ${JSON.stringify(value)}`;
+      return { start: site.at, end: site.at, text: linesAt(text, site.at, lines, lineBreak) };
     }
     case 'flow': {
       const inner = nestedFlow(site.missing, key, value);
@@ -119,6 +121,13 @@ export function spliceAt(
       };
   }
 }
+
+/** Indentations, made once each: thousands of edits and results share a few. */
+const pads: string[] = [];
+export const indentation = (n: number): string => {
+  pads[n] ??= ' '.repeat(n);
+  return pads[n];
+};
 
 /** A flow value: a string as JSON, a list as JSON on one line (JSON is flow YAML). */
 const flowValue = (value: NewValue) =>
@@ -196,7 +205,7 @@ class BlockWriter {
   /** `head` (a line's `key:` at `column`) and the value, on lines joined by the line break. */
   pair(head: string, value: Json, column: number): string {
     if (typeof value === 'string' && literalFits(value)) {
-      const indent = ' '.repeat(column + this.step);
+      const indent = indentation(column + this.step);
       return blockLiteral(`${head} `, value, indent, this.lineBreak, column);
     }
     if (Array.isArray(value) && value.length > 0) {
@@ -218,10 +227,10 @@ class BlockWriter {
 
   /** One list entry, its `- ` at `dash` (or `first`, a `- ` already on the line, before it). */
   entry(item: Json, dash: number, first?: string): string {
-    const head = `${first ?? ' '.repeat(dash)}- `;
+    const head = `${first ?? indentation(dash)}- `;
     const column = dash + 2;
     if (typeof item === 'string' && literalFits(item)) {
-      return blockLiteral(head, item, ' '.repeat(column), this.lineBreak, dash);
+      return blockLiteral(head, item, indentation(column), this.lineBreak, dash);
     }
     if (Array.isArray(item) && item.length > 0) return this.list(item, column, head);
     if (isObject(item) && Object.keys(item).length > 0) return this.mapping(item, column, head);
@@ -233,7 +242,7 @@ class BlockWriter {
     return Object.keys(value)
       .sort()
       .map((key, i) => {
-        const pad = i === 0 && first !== undefined ? first : ' '.repeat(column);
+        const pad = i === 0 && first !== undefined ? first : indentation(column);
         return this.pair(`${pad}${formatKey(key)}:`, value[key] as Json, column);
       })
       .join(this.lineBreak);
