@@ -15,13 +15,6 @@ interface Mapping {
   entryLine?: number;
 }
 
-interface Found {
-  /** The key's line's start. */
-  line: number;
-  /** Offset just after the key's `:`. */
-  valueStart: number;
-}
-
 export const locateByLines: Locator = (text, entry, path, key) => {
   // List entries (a reference's name in `env[]`) are the full parser's.
   if (!path.every((step) => typeof step === 'string')) return undefined;
@@ -84,13 +77,13 @@ export function peekScalar(
   return raw;
 }
 
+/** The site of `key` at `path`, from the item's top `mapping` (moved along the path as it goes). */
 function locateIn(
   text: string,
-  root: Mapping,
+  mapping: Mapping,
   path: readonly string[],
   key: string,
 ): Site | undefined {
-  let mapping = root;
   for (let depth = 0; depth < path.length; depth++) {
     const found = findKey(text, mapping, path[depth] as string);
     if (found === undefined) return undefined;
@@ -106,8 +99,9 @@ function locateIn(
         missing: path.slice(depth),
       };
     }
-    const keyNext = nextOf(text, found.line);
-    if (!onlyComment(text, found.valueStart, endOf(text, found.line))) return undefined;
+    // `found` is on the key's line: the line's end and the next line's start are read from it.
+    const keyNext = nextOf(text, found);
+    if (!onlyComment(text, found, endOf(text, found))) return undefined;
     const keyIndent = mapping.indent;
     const child = firstContentLine(text, keyNext);
     const childIndent = child < 0 ? -1 : indentOf(text, child);
@@ -119,7 +113,11 @@ function locateIn(
       const missing = path.slice(depth + 1);
       return { kind: 'lines', at: keyNext, indent: keyIndent + step, step, missing };
     }
-    mapping = { from: child, indent: childIndent, parentIndent: keyIndent };
+    // The mapping read so far is done with: it becomes its child, no new object per step.
+    mapping.from = child;
+    mapping.indent = childIndent;
+    mapping.parentIndent = keyIndent;
+    mapping.entryLine = undefined;
   }
   const found = findKey(text, mapping, key);
   if (found === undefined) return undefined;
@@ -176,10 +174,10 @@ function firstEntryStart(text: string, mapping: Mapping): number | undefined {
 }
 
 /**
- * The line of `key` in the mapping: `null` when the mapping ends without it, `undefined` when a
- * line is beyond this locator (the caller falls back).
+ * Where the value of `key` in the mapping starts (just after its `:`): `null` when the mapping
+ * ends without it, `undefined` when a line is beyond this locator (the caller falls back).
  */
-function findKey(text: string, mapping: Mapping, key: string): Found | null | undefined {
+function findKey(text: string, mapping: Mapping, key: string): number | null | undefined {
   for (let pos = mapping.from; pos < text.length; ) {
     const start = pos;
     const lf = text.indexOf('\n', start);
@@ -195,7 +193,7 @@ function findKey(text: string, mapping: Mapping, key: string): Found | null | un
     if (isSequenceEntry(text, at, end)) continue; // a compact list under the previous key
     const valueStart = matchKey(text, at, end, key);
     if (valueStart === undefined) return undefined;
-    if (valueStart >= 0) return { line: start, valueStart };
+    if (valueStart >= 0) return valueStart;
   }
   return null;
 }
@@ -252,9 +250,9 @@ function onlyComment(text: string, from: number, to: number): boolean {
 }
 
 /** The annotation's value, if it is a one-line scalar with nothing continuing it. */
-function scalarSite(text: string, found: Found, indent: number): Site | undefined {
-  const lineEnd = endOf(text, found.line);
-  let start = found.valueStart;
+function scalarSite(text: string, valueStart: number, indent: number): Site | undefined {
+  const lineEnd = endOf(text, valueStart);
+  let start = valueStart;
   while (start < lineEnd && text.charCodeAt(start) === 32) start++;
   const c = text[start];
   let end: number;
@@ -290,7 +288,7 @@ function scalarSite(text: string, found: Found, indent: number): Site | undefine
     style = 'plain';
   }
   if (!onlyComment(text, end, lineEnd)) return undefined;
-  const next = firstContentLine(text, nextOf(text, found.line));
+  const next = firstContentLine(text, nextOf(text, valueStart));
   if (next >= 0 && indentOf(text, next) > indent) return undefined; // a continuation line
   return { kind: 'value', start, end, style };
 }
