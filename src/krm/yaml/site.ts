@@ -94,20 +94,24 @@ export function spliceAt(
       // Mixed line endings: use the one of the line the new lines follow (or precede).
       lineBreak = localLineBreak(text, site.at, lineBreak);
       const { missing, indent, step } = site;
-      // One string built as it goes: no list of lines, no closure, per edit.
-      let lines = '';
+      // No closure nor spread list per edit; joined, not built with `+`: the text is kept until
+      // it is written, one flat string rather than a tree of its pieces (ARCHITECTURE.md, Memory).
+      const lines: string[] = [];
       for (let depth = 0; depth < missing.length; depth++) {
         const name = missing[depth] as string;
-        lines += `${indentation(indent + depth * step)}${formatKey(name)}:${lineBreak}`;
+        lines.push(`${indentation(indent + depth * step)}${formatKey(name)}:`);
       }
       const pad = indentation(indent + missing.length * step);
       if (typeof value !== 'string') {
         const block = new BlockWriter(step, value.seqIndent, lineBreak);
-        lines += block.pair(`${pad}${formatKey(key)}:`, value.list, pad.length);
+        lines.push(block.pair(`${pad}${formatKey(key)}:`, value.list, pad.length));
       } else if (value.includes('\n')) {
-        lines += blockLiteral(`${pad}${key}: `, value, indentation(pad.length + step), lineBreak);
-      } else lines += `${pad}${key}: ${JSON.stringify(value)}`;
-      return { start: site.at, end: site.at, text: linesAt(text, site.at, lines, lineBreak) };
+        lines.push(
+          blockLiteral(`${pad}${key}: `, value, indentation(pad.length + step), lineBreak),
+        );
+      } else lines.push(`${pad}${key}: ${JSON.stringify(value)}`);
+      const block = linesAt(text, site.at, lines.join(lineBreak), lineBreak);
+      return { start: site.at, end: site.at, text: block };
     }
     case 'flow': {
       const inner = nestedFlow(site.missing, key, value);
