@@ -1,7 +1,7 @@
 // Writes results as a YAML block sequence. Strings are plain where YAML reads them back as the
 // same string, JSON-quoted (valid YAML double-quoted scalars) otherwise.
 import type { Result } from '../model/results.js';
-import { formatScalar } from './yaml/site.js';
+import { formatScalar, indentation } from './yaml/site.js';
 
 /**
  * The `results:` line, then each result's text, one string per result: a result's lines are
@@ -19,15 +19,8 @@ export function resultsYaml(results: readonly Result[], lineBreak: string): stri
   return texts;
 }
 
-/** Indentations, made once each: thousands of results share a few. */
-const pads: string[] = [];
-const pad = (n: number) => {
-  pads[n] ??= ' '.repeat(n);
-  return pads[n];
-};
-
 function emit(value: Record<string, unknown>, indent: number, first: string, lines: string[]) {
-  let prefix = `${pad(indent - first.length)}${first}`;
+  let prefix = `${indentation(indent - first.length)}${first}`;
   for (const key of Object.keys(value)) {
     const v = value[key];
     if (v === undefined) continue;
@@ -39,6 +32,6 @@ function emit(value: Record<string, unknown>, indent: number, first: string, lin
         `${prefix}${key}: ${typeof v === 'string' ? formatScalar(v, 'plain') : String(v)}`,
       );
     }
-    prefix = pad(indent);
+    prefix = indentation(indent);
   }
 }

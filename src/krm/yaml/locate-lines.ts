@@ -2,7 +2,7 @@
 // layout kpt, kustomize and Helm print; on anything else (flow mappings, anchors, tags, quoted
 // keys with escapes, multi-line values) it answers `undefined` and the caller falls back to the
 // full YAML parser in locate-cst.ts.
-import { aboveComments, isSequenceEntry, type Line, lineAt } from './lines.js';
+import { aboveComments, isSequenceEntry } from './lines.js';
 import type { Locator, ScalarStyle, Site } from './site.js';
 
 interface Mapping {
@@ -15,12 +15,6 @@ interface Mapping {
   entryLine?: number;
 }
 
-interface Found {
-  line: Line;
-  /** Offset just after the key's `:`. */
-  valueStart: number;
-}
-
 export const locateByLines: Locator = (text, entry, path, key) => {
   // List entries (a reference's name in `env[]`) are the full parser's.
   if (!path.every((step) => typeof step === 'string')) return undefined;
@@ -31,39 +25,37 @@ export const locateByLines: Locator = (text, entry, path, key) => {
 /** The item's top mapping: after `- ` for a list entry, else the document's first line. */
 function rootMapping(text: string, entry: boolean): Mapping | undefined {
   let first = firstContentLine(text, 0);
-  if (!first) return undefined;
+  if (first < 0) return undefined;
   if (!entry) {
     // A document starts with its `---` line; content on that line is beyond this locator.
-    if (/^---[ \t]*(#.*)?$/.test(text.slice(first.start, first.end))) {
-      first = firstContentLine(text, first.next);
+    if (/^---[ \t]*(#.*)?$/.test(text.slice(first, endOf(text, first)))) {
+      first = firstContentLine(text, nextOf(text, first));
     }
     // Directives (`%YAML`) before the marker: beyond this locator too.
     if (
-      !first ||
-      text.startsWith('---', first.start) ||
-      text.startsWith('...', first.start) ||
-      text.startsWith('%', first.start)
+      first < 0 ||
+      text.startsWith('---', first) ||
+      text.startsWith('...', first) ||
+      text.startsWith('%', first)
     ) {
       return undefined;
     }
-    return { from: first.start, indent: first.indent, parentIndent: first.indent - 2 };
+    const indent = indentOf(text, first);
+    return { from: first, indent, parentIndent: indent - 2 };
   }
-  const at = first.start + first.indent;
-  if (!isSequenceEntry(text, at, first.end)) return undefined;
+  const end = endOf(text, first);
+  const indent = indentOf(text, first);
+  const at = first + indent;
+  if (!isSequenceEntry(text, at, end)) return undefined;
   let col = at + 1;
-  while (col < first.end && text.charCodeAt(col) === 32) col++;
-  if (col < first.end && text[col] !== '#') {
-    return {
-      from: first.start,
-      indent: col - first.start,
-      parentIndent: first.indent,
-      entryLine: first.start,
-    };
+  while (col < end && text.charCodeAt(col) === 32) col++;
+  if (col < end && text[col] !== '#') {
+    return { from: first, indent: col - first, parentIndent: indent, entryLine: first };
   }
   // `-` or `- # comment` alone on its line: the mapping starts on the next content line.
-  const next = firstContentLine(text, first.next);
-  if (!next || next.indent <= first.indent) return undefined;
-  return { from: next.start, indent: next.indent, parentIndent: first.indent };
+  const next = firstContentLine(text, nextOf(text, first));
+  if (next < 0 || indentOf(text, next) <= indent) return undefined;
+  return { from: next, indent: indentOf(text, next), parentIndent: indent };
 }
 
 /**
@@ -85,13 +77,13 @@ export function peekScalar(
   return raw;
 }
 
+/** The site of `key` at `path`, from the item's top `mapping` (moved along the path as it goes). */
 function locateIn(
   text: string,
-  root: Mapping,
+  mapping: Mapping,
   path: readonly string[],
   key: string,
 ): Site | undefined {
-  let mapping = root;
   for (let depth = 0; depth < path.length; depth++) {
     const found = findKey(text, mapping, path[depth] as string);
     if (found === undefined) return undefined;
@@ -107,18 +99,25 @@ function locateIn(
         missing: path.slice(depth),
       };
     }
-    if (!onlyComment(text, found.valueStart, found.line.end)) return undefined;
+    // `found` is on the key's line: the line's end and the next line's start are read from it.
+    const keyNext = nextOf(text, found);
+    if (!onlyComment(text, found, endOf(text, found))) return undefined;
     const keyIndent = mapping.indent;
-    const child = firstContentLine(text, found.line.next);
-    const nested = child !== undefined && child.indent >= keyIndent;
-    if (nested && isSequenceEntry(text, child.start + child.indent, child.end)) return undefined;
-    if (!nested || child.indent === keyIndent) {
+    const child = firstContentLine(text, keyNext);
+    const childIndent = child < 0 ? -1 : indentOf(text, child);
+    const nested = childIndent >= keyIndent;
+    if (nested && isSequenceEntry(text, child + childIndent, endOf(text, child))) return undefined;
+    if (!nested || childIndent === keyIndent) {
       // `key:` with nothing under it is null: start its mapping on the next line (above any
       // comments there, which so keep the key below them).
       const missing = path.slice(depth + 1);
-      return { kind: 'lines', at: found.line.next, indent: keyIndent + step, step, missing };
+      return { kind: 'lines', at: keyNext, indent: keyIndent + step, step, missing };
     }
-    mapping = { from: child.start, indent: child.indent, parentIndent: keyIndent };
+    // The mapping read so far is done with: it becomes its child, no new object per step.
+    mapping.from = child;
+    mapping.indent = childIndent;
+    mapping.parentIndent = keyIndent;
+    mapping.entryLine = undefined;
   }
   const found = findKey(text, mapping, key);
   if (found === undefined) return undefined;
@@ -131,13 +130,37 @@ function locateIn(
   return scalarSite(text, found, mapping.indent);
 }
 
-function firstContentLine(text: string, from: number): Line | undefined {
-  for (let pos = from; pos < text.length; ) {
-    const line = lineAt(text, pos);
-    if (line.content) return line;
-    pos = line.next;
+// Lines are read by offsets, as lineAt reads them but without building a Line: the locator runs
+// for every edit and, through peekScalar, several times on every item read.
+
+/** The start of the first line from `from` (a line start) that is neither blank nor a comment, or -1. */
+function firstContentLine(text: string, from: number): number {
+  for (let pos = from; pos < text.length; pos = nextOf(text, pos)) {
+    const end = endOf(text, pos);
+    const first = pos + indentOf(text, pos);
+    if (first < end && text.charCodeAt(first) !== 35) return pos;
   }
-  return undefined;
+  return -1;
+}
+
+/** The end of the text of the line starting at `start`, before its `\r\n` or `\n`. */
+function endOf(text: string, start: number): number {
+  const lf = text.indexOf('\n', start);
+  if (lf < 0) return text.length;
+  return lf > start && text.charCodeAt(lf - 1) === 13 ? lf - 1 : lf;
+}
+
+/** The start of the line after the one starting at `start` (or the text's length). */
+function nextOf(text: string, start: number): number {
+  const lf = text.indexOf('\n', start);
+  return lf < 0 ? text.length : lf + 1;
+}
+
+/** The leading spaces of the line starting at `start`. */
+function indentOf(text: string, start: number): number {
+  let i = start;
+  while (text.charCodeAt(i) === 32) i++;
+  return i - start;
 }
 
 /**
@@ -147,16 +170,15 @@ function firstContentLine(text: string, from: number): Line | undefined {
 function firstEntryStart(text: string, mapping: Mapping): number | undefined {
   if (mapping.entryLine !== undefined) return undefined;
   const first = firstContentLine(text, mapping.from);
-  return first && aboveComments(text, first.start);
+  return first < 0 ? undefined : aboveComments(text, first);
 }
 
 /**
- * The line of `key` in the mapping: `null` when the mapping ends without it, `undefined` when a
- * line is beyond this locator (the caller falls back).
+ * Where the value of `key` in the mapping starts (just after its `:`): `null` when the mapping
+ * ends without it, `undefined` when a line is beyond this locator (the caller falls back).
  */
-function findKey(text: string, mapping: Mapping, key: string): Found | null | undefined {
+function findKey(text: string, mapping: Mapping, key: string): number | null | undefined {
   for (let pos = mapping.from; pos < text.length; ) {
-    // lineAt, inlined without building a Line for the many lines passed over.
     const start = pos;
     const lf = text.indexOf('\n', start);
     const end = lf < 0 ? text.length : lf > start && text.charCodeAt(lf - 1) === 13 ? lf - 1 : lf;
@@ -171,7 +193,7 @@ function findKey(text: string, mapping: Mapping, key: string): Found | null | un
     if (isSequenceEntry(text, at, end)) continue; // a compact list under the previous key
     const valueStart = matchKey(text, at, end, key);
     if (valueStart === undefined) return undefined;
-    if (valueStart >= 0) return { line: lineAt(text, start), valueStart };
+    if (valueStart >= 0) return valueStart;
   }
   return null;
 }
@@ -228,33 +250,33 @@ function onlyComment(text: string, from: number, to: number): boolean {
 }
 
 /** The annotation's value, if it is a one-line scalar with nothing continuing it. */
-function scalarSite(text: string, found: Found, indent: number): Site | undefined {
-  const { line } = found;
-  let start = found.valueStart;
-  while (start < line.end && text.charCodeAt(start) === 32) start++;
+function scalarSite(text: string, valueStart: number, indent: number): Site | undefined {
+  const lineEnd = endOf(text, valueStart);
+  let start = valueStart;
+  while (start < lineEnd && text.charCodeAt(start) === 32) start++;
   const c = text[start];
   let end: number;
   let style: ScalarStyle;
   if (c === '"') {
     end = start + 1;
-    while (end < line.end && text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
-    if (end >= line.end) return undefined;
+    while (end < lineEnd && text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+    if (end >= lineEnd) return undefined;
     end++;
     style = 'double';
   } else if (c === "'") {
     end = start + 1;
     for (;;) {
       end = text.indexOf("'", end);
-      if (end < 0 || end >= line.end) return undefined;
+      if (end < 0 || end >= lineEnd) return undefined;
       if (text[end + 1] !== "'") break;
       end += 2;
     }
     end++;
     style = 'single';
   } else {
-    if (c === undefined || start >= line.end || '|>&*!{[#%@`'.includes(c)) return undefined;
-    end = line.end;
-    for (let i = start; i + 1 < line.end; i++) {
+    if (c === undefined || start >= lineEnd || '|>&*!{[#%@`'.includes(c)) return undefined;
+    end = lineEnd;
+    for (let i = start; i + 1 < lineEnd; i++) {
       const ws = text.charCodeAt(i);
       if ((ws === 32 || ws === 9) && text.charCodeAt(i + 1) === 35) {
         end = i; // a comment
@@ -265,8 +287,8 @@ function scalarSite(text: string, found: Found, indent: number): Site | undefine
       end--;
     style = 'plain';
   }
-  if (!onlyComment(text, end, line.end)) return undefined;
-  const next = firstContentLine(text, line.next);
-  if (next && next.indent > indent) return undefined; // a continuation line
+  if (!onlyComment(text, end, lineEnd)) return undefined;
+  const next = firstContentLine(text, nextOf(text, valueStart));
+  if (next >= 0 && indentOf(text, next) > indent) return undefined; // a continuation line
   return { kind: 'value', start, end, style };
 }

@@ -10,7 +10,8 @@
 /** True when no line opens a quote or bracket it does not close, and nothing aliases. */
 export function isPlainLayout(text: string): boolean {
   // A lone carriage return is a line break to YAML, not to the line reader.
-  if (/\r(?!\n)/.test(text)) return false;
+  // (Looked for first with indexOf: most items hold no carriage return at all.)
+  if (text.includes('\r') && /\r(?!\n)/.test(text)) return false;
   // Only lines holding one of these characters can open anything: find them, check their line,
   // skip to the next line (47 ms on a 14 MB list, against 930 ms for a line-matching regex).
   const special = /["'[{&*!<\t]/g;

@@ -86,24 +86,30 @@ export function spliceAt(
       const { block } = site;
       const text =
         block && literalFits(string)
-          ? blockLiteral('', string, ' '.repeat(block.indent), lineBreak, block.column)
+          ? blockLiteral('', string, indentation(block.indent), lineBreak, block.column)
           : formatScalar(string, site.style);
       return { start: site.start, end: site.end, text };
     }
     case 'lines': {
       // Mixed line endings: use the one of the line the new lines follow (or precede).
       lineBreak = localLineBreak(text, site.at, lineBreak);
-      const lines = [...site.missing, null].map((name, depth) => {
-        const pad = ' '.repeat(site.indent + depth * site.step);
-        if (name !== null) return `${pad}${formatKey(name)}:`;
-        if (typeof value !== 'string') {
-          const block = new BlockWriter(site.step, value.seqIndent, lineBreak);
-          return block.pair(`${pad}${formatKey(key)}:`, value.list, pad.length);
-        }
-        return value.includes('\n')
-          ? blockLiteral(`${pad}${key}: `, value, pad + ' '.repeat(site.step), lineBreak)
-          : `${pad}${key}: ${JSON.stringify(value)}`;
-      });
+      const { missing, indent, step } = site;
+      // No closure nor spread list per edit; joined, not built with `+`: the text is kept until
+      // it is written, one flat string rather than a tree of its pieces (ARCHITECTURE.md, Memory).
+      const lines: string[] = [];
+      for (let depth = 0; depth < missing.length; depth++) {
+        const name = missing[depth] as string;
+        lines.push(`${indentation(indent + depth * step)}${formatKey(name)}:`);
+      }
+      const pad = indentation(indent + missing.length * step);
+      if (typeof value !== 'string') {
+        const block = new BlockWriter(step, value.seqIndent, lineBreak);
+        lines.push(block.pair(`${pad}${formatKey(key)}:`, value.list, pad.length));
+      } else if (value.includes('\n')) {
+        lines.push(
+          blockLiteral(`${pad}${key}: `, value, indentation(pad.length + step), lineBreak),
+        );
+      } else lines.push(`${pad}${key}: ${JSON.stringify(value)}`);
       const block = linesAt(text, site.at, lines.join(lineBreak), lineBreak);
       return { start: site.at, end: site.at, text: block };
     }
@@ -119,6 +125,13 @@ export function spliceAt(
       };
   }
 }
+
+/** Indentations, made once each: thousands of edits and results share a few. */
+const pads: string[] = [];
+export const indentation = (n: number): string => {
+  pads[n] ??= ' '.repeat(n);
+  return pads[n];
+};
 
 /** A flow value: a string as JSON, a list as JSON on one line (JSON is flow YAML). */
 const flowValue = (value: NewValue) =>
@@ -196,7 +209,7 @@ class BlockWriter {
   /** `head` (a line's `key:` at `column`) and the value, on lines joined by the line break. */
   pair(head: string, value: Json, column: number): string {
     if (typeof value === 'string' && literalFits(value)) {
-      const indent = ' '.repeat(column + this.step);
+      const indent = indentation(column + this.step);
       return blockLiteral(`${head} `, value, indent, this.lineBreak, column);
     }
     if (Array.isArray(value) && value.length > 0) {
@@ -218,10 +231,10 @@ class BlockWriter {
 
   /** One list entry, its `- ` at `dash` (or `first`, a `- ` already on the line, before it). */
   entry(item: Json, dash: number, first?: string): string {
-    const head = `${first ?? ' '.repeat(dash)}- `;
+    const head = `${first ?? indentation(dash)}- `;
     const column = dash + 2;
     if (typeof item === 'string' && literalFits(item)) {
-      return blockLiteral(head, item, ' '.repeat(column), this.lineBreak, dash);
+      return blockLiteral(head, item, indentation(column), this.lineBreak, dash);
     }
     if (Array.isArray(item) && item.length > 0) return this.list(item, column, head);
     if (isObject(item) && Object.keys(item).length > 0) return this.mapping(item, column, head);
@@ -233,7 +246,7 @@ class BlockWriter {
     return Object.keys(value)
       .sort()
       .map((key, i) => {
-        const pad = i === 0 && first !== undefined ? first : ' '.repeat(column);
+        const pad = i === 0 && first !== undefined ? first : indentation(column);
         return this.pair(`${pad}${formatKey(key)}:`, value[key] as Json, column);
       })
       .join(this.lineBreak);
@@ -344,7 +357,7 @@ export interface JsonStyle {
  */
 export function jsonStyleOf(text: string, entry: boolean): JsonStyle | undefined {
   const brace = text.indexOf('{');
-  if (brace < 0) return undefined;
+  if (brace < 0 || !onlyDashesBefore(text, brace)) return undefined;
   const before = text.slice(0, brace).replace(/#[^\r\n]*/g, '');
   if (!(entry ? /^\s*-\s+$/ : /^\s*(?:---\s+)?$/).test(before)) return undefined;
   try {
@@ -354,6 +367,21 @@ export function jsonStyleOf(text: string, entry: boolean): JsonStyle | undefined
     return undefined;
   }
   return jsonLayout(text, brace);
+}
+
+/**
+ * False when something other than white space, `-` and comments stands before `end`: no JSON
+ * document, known without copying the text before its first `{` (a flow mapping deep in a block
+ * item). True leaves the exact test to the caller (every character from U+0080 passes here).
+ */
+function onlyDashesBefore(text: string, end: number): boolean {
+  for (let i = 0; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 35) {
+      while (i + 1 < end && text.charCodeAt(i + 1) !== 10 && text.charCodeAt(i + 1) !== 13) i++;
+    } else if (c > 32 && c < 128 && c !== 45) return false;
+  }
+  return true;
 }
 
 /**
