@@ -128,8 +128,11 @@ function execute<Options extends RunOptions>(
   const analysis = analyse(text, options, command.fromKptfile);
   if (!('planned' in analysis)) return inPieces(analysis);
   // A run's writer reads the edits, not the plan (2–13 MiB live at 10k items): unreachable from
-  // here on, it is freed by the collection asked for next.
-  if (!command.readsPlan(analysis)) analysis.planned.plan = emptyPlan().plan;
+  // here on (a new TransformOutput: the rules' own is left as they made it), it is freed by the
+  // collection asked for next.
+  if (!command.readsPlan(analysis)) {
+    analysis.planned = { ...analysis.planned, plan: emptyPlan().plan };
+  }
   options.collect?.();
   const { stdout, stderr, exitCode, summary } = command.write(analysis, options);
   if (summary !== undefined && (options.verbose || analysis.config?.verbose)) {
