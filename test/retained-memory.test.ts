@@ -1,9 +1,13 @@
 // What a run keeps alive per item and per reference, counted (objects, not bytes or time): peak
 // RSS is all that survived a scavenge (ARCHITECTURE.md, Memory), so what is held across a whole
 // pass weighs as much as what the run needs.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it, vi } from 'vitest';
+// @ts-expect-error: a plain .mjs script without types
+import { generate, toResourceList } from '../bench/generate.mjs';
 import { applyEdits } from '../src/krm/apply-edits.js';
 import { readItems } from '../src/krm/items.js';
 import { readInput } from '../src/krm/read.js';
@@ -13,6 +17,7 @@ import type { JsonObject } from '../src/model/json.js';
 import type { Result } from '../src/model/results.js';
 import { readPlan } from '../src/rules/read-plan.js';
 import { oneKey, secretUses, sharedKeySets } from '../src/rules/workloads/references.js';
+import { run } from '../src/run.js';
 
 /**
  * The heap in use (after a full collection) at each whole re-read applyEdits makes for a proof,
@@ -20,6 +25,8 @@ import { oneKey, secretUses, sharedKeySets } from '../src/rules/workloads/refere
  * the test's synchronous run.
  */
 const reread = vi.hoisted(() => ({
+  /** Off in the other tests: two collections per re-read would take minutes there. */
+  recording: false,
   heapAtEach: [] as number[],
   parseItem: undefined as undefined | typeof import('../src/krm/read.js').parseItem,
 }));
@@ -29,8 +36,25 @@ vi.mock('../src/krm/read.js', async (importOriginal) => {
   return {
     ...actual,
     parseItem: (...args: Parameters<typeof actual.parseItem>) => {
-      reread.heapAtEach.push(heapInUse());
+      if (reread.recording) reread.heapAtEach.push(heapInUse());
       return actual.parseItem(...args);
+    },
+  };
+});
+
+/** The heap in use once the rules' transform returns, while `recording`. */
+const planned = vi.hoisted(() => ({
+  recording: false,
+  afterTransform: undefined as number | undefined,
+}));
+vi.mock('../src/rules/transform.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../src/rules/transform.js')>();
+  return {
+    ...actual,
+    transform: (...args: Parameters<typeof actual.transform>) => {
+      const output = actual.transform(...args);
+      if (planned.recording) planned.afterTransform = heapInUse();
+      return output;
     },
   };
 });
@@ -77,7 +101,9 @@ describe('apply-edits', () => {
     const all = new Set(read.resources.map((r) => r.index));
     const results: Result[] = [];
     reread.heapAtEach.length = 0;
+    reread.recording = true;
     const edited = applyEdits(input, read.resources, edits, results, read.aliased, all);
+    reread.recording = false;
     expect(results).toEqual([]);
     expect(edited.size).toBe(count);
     // From the fourth re-read on: the first ones also build what every later one reuses.
@@ -122,5 +148,56 @@ describe('references', () => {
     // Cleared once full: the first key's set is a new one.
     expect(oneKey('k-first')).not.toBe(first);
     expect([...oneKey('k-first')]).toEqual(['k-first']);
+  });
+});
+
+describe('the pipeline (run.ts)', () => {
+  it('drops the plan before a run’s writer, where the collection is asked for', () => {
+    // fan-in (20 references a pod): the bench shape with the largest plan per item.
+    const text = toResourceList(generate(1000, 1, 'fan-in').items);
+    let atCollect: number | undefined;
+    let collections = 0;
+    planned.recording = true;
+    // The last collection asked for is the writer's (the first, the rules' before the lints).
+    run(text, {
+      collect: () => {
+        collections++;
+        atCollect = heapInUse();
+      },
+    });
+    planned.recording = false;
+    const { afterTransform } = planned;
+    // Main asked for no collection (undefined), and kept the plan to the end.
+    if (atCollect === undefined || afterTransform === undefined) throw new Error('no collection');
+    // Freed between the rules and the collection: 1.5 MB here, 0.34 MB with the plan kept (main asks for
+    // no collection): the plan of 1k fan-in items is ≈1.2 MB.
+    expect(afterTransform - atCollect).toBeGreaterThan(900_000);
+    expect(collections).toBe(2);
+  });
+});
+
+describe('the built CLI (dist/secret-rollout.cjs; `npm test` builds it first)', () => {
+  const cli = path.join(import.meta.dirname, '..', 'dist/secret-rollout.cjs');
+  /** The full collections V8 traces as asked for (`gc()`: reason "testing") in a run. */
+  const askedFor = (input: string) => {
+    const run = spawnSync(process.execPath, ['--trace-gc', cli], {
+      input,
+      encoding: 'utf8',
+      maxBuffer: 1 << 26,
+    });
+    expect(run.status).toBe(0);
+    return run.stdout.split('\n').filter((l) => /Mark-Compact.*testing/.test(l)).length;
+  };
+
+  it('collects the garbage before the lints and before the writer on a large input', () => {
+    // 1k bench items: 1.4 MB, over main.ts's largeInput (1 MiB).
+    const large = toResourceList(generate(1000).items);
+    expect(large.length).toBeGreaterThan(1 << 20);
+    // Main: 0, the rules' garbage resident to the end.
+    expect(askedFor(large)).toBe(2);
+  });
+
+  it('does not on a small one', () => {
+    expect(askedFor(toResourceList(generate(20).items))).toBe(0);
   });
 });
