@@ -75,30 +75,35 @@ export const nearName: Lint = {
       }
     }
     // The index, per kind and namespace: by first segment, last segment and length.
-    const buckets = new Map<string, Made[]>();
-    const bucket = (kind: string, ns: string | undefined, what: string) =>
-      `${objectKey(kind, ns, '')}\u0000${what}`;
+    const indexes = new Map<string, Index>();
     for (const m of made.values()) {
       if (m.name.length > longest) continue;
-      addTo(buckets, bucket(m.kind, m.namespace, `^${first(m.name)}`), m);
-      addTo(buckets, bucket(m.kind, m.namespace, `$${last(m.name)}`), m);
-      addTo(buckets, bucket(m.kind, m.namespace, `#${m.name.length}`), m);
+      const scope = objectKey(m.kind, m.namespace, '');
+      let index = indexes.get(scope);
+      if (!index) {
+        index = { first: new Map(), last: new Map(), length: new Map() };
+        indexes.set(scope, index);
+      }
+      addTo(index.first, first(m.name), m);
+      addTo(index.last, last(m.name), m);
+      addTo(index.length, m.name.length, m);
     }
     let cells = cellBudget;
     // Many workloads read the same missing name (a shared TLS Secret): looked up once each.
     const looked = new Map<string, Made | undefined>();
+    const seen = new Set<string>();
     for (const [resource, refs] of unresolved) {
-      const seen = new Set<string>();
+      seen.clear();
       for (const ref of refs) {
         const { kind, name } = ref;
         const key = objectKey(kind, resource.namespace, name);
         if (seen.has(key) || name.length > longest) continue;
         seen.add(key);
-        if (made.has(key) || anywhere.has(`${kind}/${name}`)) continue;
         let near = looked.get(key);
         if (!looked.has(key)) {
-          const prefix = bucket(kind, resource.namespace, '');
-          near = nearMatch(name, (what) => buckets.get(prefix + what));
+          const found = made.has(key) || anywhere.has(`${kind}/${name}`);
+          const index = found ? undefined : indexes.get(objectKey(kind, resource.namespace, ''));
+          near = index && nearMatch(name, index);
           looked.set(key, near);
         }
         if (near)
@@ -111,12 +116,12 @@ export const nearName: Lint = {
     }
 
     /** The near name: within the allowed edits first, else a prefix or suffix; undefined if none. */
-    function nearMatch(name: string, of: (what: string) => readonly Made[] | undefined) {
+    function nearMatch(name: string, index: Index) {
       const max = maxEdits(name.length);
       let best: Made | undefined;
       let bestEdits = max + 1;
       for (let length = name.length - max; length <= name.length + max && max > 0; length++) {
-        const alike = of(`#${length}`) ?? [];
+        const alike = index.length.get(length) ?? [];
         for (let i = 0; i < Math.min(alike.length, perBucket) && cells > 0; i++) {
           const m = alike[i] as Made;
           cells -= name.length * m.name.length;
@@ -128,16 +133,23 @@ export const nearName: Lint = {
         }
       }
       if (best) return best;
-      for (const what of [`$${last(name)}`, `^${first(name)}`]) {
-        const shared = of(what) ?? [];
-        for (let i = 0; i < Math.min(shared.length, perBucket); i++) {
-          if (affixed(name, (shared[i] as Made).name)) return shared[i];
+      for (const shared of [index.last.get(last(name)), index.first.get(first(name))]) {
+        for (let i = 0; i < Math.min(shared?.length ?? 0, perBucket); i++) {
+          const m = (shared as Made[])[i] as Made;
+          if (affixed(name, m.name)) return m;
         }
       }
       return undefined;
     }
   },
 };
+
+/** What a namespace makes of one kind, by first `-` segment, last segment and length. */
+interface Index {
+  first: Map<string, Made[]>;
+  last: Map<string, Made[]>;
+  length: Map<number, Made[]>;
+}
 
 function message(resource: Resource, { kind, name }: UnresolvedRef, near: Made): string {
   const has = near.by ? `${near.by} makes` : 'the input has';
