@@ -1,11 +1,35 @@
 // What the lints spend on a 10k-item input, counted (never timed): work done per distinct thing
 // (a Secret's keys, a kind), not again for every item that shares it.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Config } from '../src/model/config.js';
 import type { Resource } from '../src/model/resource.js';
+import { kindNearMiss } from '../src/rules/lints/kind-near-miss.js';
 import type { KeyedRead, LintContext, LintOutput } from '../src/rules/lints/lint.js';
 import { missingKey } from '../src/rules/lints/missing-key.js';
 import type { SecretSource } from '../src/rules/sources/source.js';
+
+// Counted where the lints call them: the shared edit distance, and the kind tables' look-ups.
+const calls = vi.hoisted(() => ({ distance: 0, sourceKindOf: 0 }));
+vi.mock('../src/model/near.js', async (original) => {
+  const actual = await original<typeof import('../src/model/near.js')>();
+  return {
+    ...actual,
+    distance: (a: string, b: string, max: number) => {
+      calls.distance++;
+      return actual.distance(a, b, max);
+    },
+  };
+});
+vi.mock('../src/rules/sources/index.js', async (original) => {
+  const actual = await original<typeof import('../src/rules/sources/index.js')>();
+  return {
+    ...actual,
+    sourceKindOf: (resource: Resource) => {
+      calls.sourceKindOf++;
+      return actual.sourceKindOf(resource);
+    },
+  };
+});
 
 const context = (fields: Partial<LintContext>): LintContext => ({
   resources: [],
@@ -68,5 +92,33 @@ describe('lint costs', () => {
     expect(reported).toHaveLength(1);
     expect(reported[0]).toContain('reads key pasword of Secret db');
     expect(reported[0]).toContain('produces only password, user');
+  });
+
+  it('kind-near-miss judges each apiVersion and kind once, however many items share it', () => {
+    const kinds = [
+      ['external-secrets.io/v1', 'ExternalSecret'],
+      ['external-secrets.io/v1', 'Externalsecret'],
+      ['apps/v1', 'Deployment'],
+      ['v1', 'ConfigMap'],
+    ] as const;
+    const n = 1000;
+    const resources = Array.from({ length: n }, (_, i) => {
+      const [apiVersion, kind] = kinds[i % kinds.length] as (typeof kinds)[number];
+      return { apiVersion, kind, name: `item-${i}`, annotations: {}, value: {} } as Resource;
+    });
+    calls.distance = 0;
+    calls.sourceKindOf = 0;
+    const { reported, output } = reporter();
+    kindNearMiss.check(
+      context({ resources, config: { ordering: [] } as unknown as Config }),
+      output,
+    );
+    // Once per item before: n.
+    expect(calls.sourceKindOf).toBe(kinds.length);
+    // A kind is compared with each known kind (and its group) at most: not once per item.
+    expect(calls.distance).toBeGreaterThan(0);
+    expect(calls.distance).toBeLessThanOrEqual(kinds.length * 2 * 17);
+    expect(reported).toHaveLength(n / kinds.length);
+    expect(reported[0]).toContain('looks like an ExternalSecret');
   });
 });
