@@ -3,10 +3,13 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Config } from '../src/model/config.js';
 import type { Resource } from '../src/model/resource.js';
+import { doubleRestart } from '../src/rules/lints/double-restart.js';
 import { kindNearMiss } from '../src/rules/lints/kind-near-miss.js';
 import type { KeyedRead, LintContext, LintOutput } from '../src/rules/lints/lint.js';
 import { missingKey } from '../src/rules/lints/missing-key.js';
 import type { SecretSource } from '../src/rules/sources/source.js';
+import { podTemplateShapes } from '../src/rules/workloads/shapes.js';
+import { elementsWalked } from './helpers.js';
 
 // Counted where the lints call them: the shared edit distance, and the kind tables' look-ups.
 const calls = vi.hoisted(() => ({ distance: 0, sourceKindOf: 0 }));
@@ -120,5 +123,42 @@ describe('lint costs', () => {
     expect(calls.distance).toBeLessThanOrEqual(kinds.length * 2 * 17);
     expect(reported).toHaveLength(n / kinds.length);
     expect(reported[0]).toContain('looks like an ExternalSecret');
+  });
+
+  it('double-restart gathers the VSO resources naming one workload in linear work (counted)', () => {
+    const api = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      name: 'api',
+      namespace: 'shop',
+      annotations: {},
+      value: {},
+    } as unknown as Resource;
+    const shape = podTemplateShapes[0] as (typeof podTemplateShapes)[number];
+    const checksummed = new Map([[api, [{ shape, annotation: 'checksum/x', sources: [] }]]]);
+    const vso = (i: number) =>
+      ({
+        apiVersion: 'secrets.hashicorp.com/v1beta1',
+        kind: 'VaultDynamicSecret',
+        name: `creds-${i}`,
+        namespace: 'shop',
+        annotations: {},
+        value: { spec: { rolloutRestartTargets: [{ kind: 'Deployment', name: 'api' }] } },
+      }) as unknown as Resource;
+    const walked = (n: number) => {
+      const resources = [api, ...Array.from({ length: n }, (_, i) => vso(i))];
+      const { reported, output } = reporter();
+      const elements = elementsWalked(() =>
+        doubleRestart.check(context({ resources, checksummed }), output),
+      );
+      expect(reported).toHaveLength(1);
+      expect(reported[0]).toContain(
+        `VaultDynamicSecret shop/creds-${n - 1} spec.rolloutRestartTargets[0])`,
+      );
+      return elements;
+    };
+    // The list of entries naming it was copied to add each one before: n²/2 elements.
+    const n = 2000;
+    expect(walked(n)).toBeLessThanOrEqual(10 * n);
   });
 });
