@@ -16,9 +16,10 @@ export const hookPhase: Lint = {
     const waves = config.ordering.includes('argocd');
     const first = waves ? 'phase beats wave' : 'hooks run before the other resources';
     const then = waves ? ' (waves then order it after the source)' : '';
-    for (const [source, consumers] of consumersOf) {
+    // forEach: a for…of over the map allocates an entry per source.
+    consumersOf.forEach((consumers, source) => {
       const sourcePhase = phaseOf(source.resource);
-      if (!sourcePhase) continue;
+      if (!sourcePhase) return;
       // Only ExternalSecrets (and ClusterExternalSecrets) have stores; "the source and its store"
       // would send the user looking for one on a DopplerSecret or a SealedSecret.
       const hooks = (phase: string) =>
@@ -39,6 +40,6 @@ export const hookPhase: Lint = {
           annotationField(['metadata'], hookKey),
         );
       }
-    }
+    });
   },
 };
