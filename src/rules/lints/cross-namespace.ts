@@ -2,7 +2,7 @@
 // wrong namespace on one side (references never cross namespaces).
 import { addTo, nameList } from '../../model/fold.js';
 import { fieldPath } from '../../model/path.js';
-import { objectKey } from '../../model/resource.js';
+import { type Bystander, objectKey, type Resource } from '../../model/resource.js';
 import { describe } from '../../model/results.js';
 import type { SecretSource } from '../sources/source.js';
 import { namedAt } from '../workloads/references.js';
@@ -19,29 +19,26 @@ export const crossNamespace: Lint = {
   summary: 'A workload reads a Secret that sources produce only in other namespaces',
   help: 'Fix the namespace on one side; a namespace the deployer supplies is the defaultNamespace option.',
   check({ resources, bystanders, sources, unresolved }, { report }) {
-    if (unresolved.size === 0) return;
-    // Plain Secrets and ConfigMaps in the input, parsed or copied through.
-    const plain = new Set<string>();
-    for (const items of [resources, bystanders]) {
-      for (const r of items) {
-        // A copied-through item whose name could not be read is no Secret a reference names.
-        const plainKind = r.kind === 'Secret' || r.kind === 'ConfigMap';
-        if (r.apiVersion === 'v1' && plainKind && r.name !== undefined) {
-          plain.add(objectKey(r.kind, r.namespace, r.name));
-        }
-      }
-    }
+    if (unresolved.size === 0 || sources.length === 0) return;
     const byName = new Map<string, SecretSource[]>();
     for (const s of sources) addTo(byName, `${s.produces}/${s.secretName}`, s);
-    for (const [resource, refs] of unresolved) {
+    // Plain Secrets and ConfigMaps in the input, parsed or copied through: gathered at the first
+    // reference to a name that sources produce (most missing names are made nowhere).
+    let plain: Set<string> | undefined;
+    // forEach: a for…of over the map allocates an entry per workload.
+    unresolved.forEach((refs, resource) => {
       // One warning per workload and Secret, however many references read it: at the first
       // reference's field, naming the others' (as missing-key names each reference's field).
-      const bySecret = new Map<string, UnresolvedRef[]>();
+      let bySecret: Map<string, UnresolvedRef[]> | undefined;
       for (const ref of refs) {
+        const key = `${ref.kind}/${ref.name}`;
+        if (!byName.has(key)) continue;
+        plain ??= plainItems(resources, bystanders);
         if (plain.has(objectKey(ref.kind, resource.namespace, ref.name))) continue;
-        if (!byName.has(`${ref.kind}/${ref.name}`)) continue;
-        addTo(bySecret, `${ref.kind}/${ref.name}`, ref);
+        bySecret ??= new Map();
+        addTo(bySecret, key, ref);
       }
+      if (!bySecret) return;
       for (const [key, same] of bySecret) {
         const elsewhere = byName.get(key) as SecretSource[];
         const { kind, name } = same[0] as UnresolvedRef;
@@ -63,6 +60,21 @@ export const crossNamespace: Lint = {
           fields[0],
         );
       }
-    }
+    });
   },
 };
+
+/** The objectKey of every plain Secret and ConfigMap of the input, parsed or copied through. */
+function plainItems(resources: readonly Resource[], bystanders: readonly Bystander[]): Set<string> {
+  const plain = new Set<string>();
+  for (const items of [resources, bystanders]) {
+    for (const r of items) {
+      // A copied-through item whose name could not be read is no Secret a reference names.
+      const plainKind = r.kind === 'Secret' || r.kind === 'ConfigMap';
+      if (r.apiVersion === 'v1' && plainKind && r.name !== undefined) {
+        plain.add(objectKey(r.kind, r.namespace, r.name));
+      }
+    }
+  }
+  return plain;
+}

@@ -92,7 +92,8 @@ export const nearName: Lint = {
     // Many workloads read the same missing name (a shared TLS Secret): looked up once each.
     const looked = new Map<string, Made | undefined>();
     const seen = new Set<string>();
-    for (const [resource, refs] of unresolved) {
+    // forEach: a for…of over the map allocates an entry per workload.
+    unresolved.forEach((refs, resource) => {
       seen.clear();
       for (const ref of refs) {
         const { kind, name } = ref;
@@ -113,7 +114,7 @@ export const nearName: Lint = {
             fieldPath(namedAt(resource.value, ref.podSpec, ref.use)),
           );
       }
-    }
+    });
 
     /** The near name: within the allowed edits first, else a prefix or suffix; undefined if none. */
     function nearMatch(name: string, index: Index) {
