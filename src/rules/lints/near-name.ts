@@ -89,24 +89,41 @@ export const nearName: Lint = {
       addTo(index.length, m.name.length, m);
     }
     let cells = cellBudget;
-    // Many workloads read the same missing name (a shared TLS Secret): looked up once each.
-    const looked = new Map<string, Made | undefined>();
-    const seen = new Set<string>();
+    // Many workloads read the same missing name (a shared TLS Secret): looked up once each, by
+    // namespace, kind and name (no key string built per reference).
+    const looked = new Map<string | undefined, Map<string, Map<string, Looked>>>();
+    const lookUp = (namespace: string | undefined, kind: string, name: string): Looked => {
+      let byKind = looked.get(namespace);
+      if (!byKind) {
+        byKind = new Map();
+        looked.set(namespace, byKind);
+      }
+      let byName = byKind.get(kind);
+      if (!byName) {
+        byName = new Map();
+        byKind.set(kind, byName);
+      }
+      let found = byName.get(name);
+      if (!found) {
+        const key = objectKey(kind, namespace, name);
+        const there = made.has(key) || anywhere.has(`${kind}/${name}`);
+        const index = there ? undefined : indexes.get(objectKey(kind, namespace, ''));
+        found = { near: index && nearMatch(name, index) };
+        byName.set(name, found);
+      }
+      return found;
+    };
+    // A workload's references to one name: one result.
+    const seen = new Set<Looked>();
     // forEach: a for…of over the map allocates an entry per workload.
     unresolved.forEach((refs, resource) => {
       seen.clear();
       for (const ref of refs) {
-        const { kind, name } = ref;
-        const key = objectKey(kind, resource.namespace, name);
-        if (seen.has(key) || name.length > longest) continue;
-        seen.add(key);
-        let near = looked.get(key);
-        if (!looked.has(key)) {
-          const found = made.has(key) || anywhere.has(`${kind}/${name}`);
-          const index = found ? undefined : indexes.get(objectKey(kind, resource.namespace, ''));
-          near = index && nearMatch(name, index);
-          looked.set(key, near);
-        }
+        if (ref.name.length > longest) continue;
+        const found = lookUp(resource.namespace, ref.kind, ref.name);
+        if (seen.has(found)) continue;
+        seen.add(found);
+        const { near } = found;
         if (near)
           report(
             resource,
@@ -122,7 +139,7 @@ export const nearName: Lint = {
       let best: Made | undefined;
       let bestEdits = max + 1;
       for (let length = name.length - max; length <= name.length + max && max > 0; length++) {
-        const alike = index.length.get(length) ?? [];
+        const alike = index.length.get(length) ?? none;
         for (let i = 0; i < Math.min(alike.length, perBucket) && cells > 0; i++) {
           const m = alike[i] as Made;
           cells -= name.length * m.name.length;
@@ -134,16 +151,29 @@ export const nearName: Lint = {
         }
       }
       if (best) return best;
-      for (const shared of [index.last.get(last(name)), index.first.get(first(name))]) {
-        for (let i = 0; i < Math.min(shared?.length ?? 0, perBucket); i++) {
-          const m = (shared as Made[])[i] as Made;
-          if (affixed(name, m.name)) return m;
-        }
-      }
-      return undefined;
+      return (
+        affixedIn(name, index.last.get(last(name)) ?? none) ??
+        affixedIn(name, index.first.get(first(name)) ?? none)
+      );
     }
   },
 };
+
+const none: readonly Made[] = [];
+
+/** The first of a bucket's compared names that is `name` with an affix, or `name` is its. */
+function affixedIn(name: string, shared: readonly Made[]): Made | undefined {
+  for (let i = 0; i < Math.min(shared.length, perBucket); i++) {
+    const m = shared[i] as Made;
+    if (affixed(name, m.name)) return m;
+  }
+  return undefined;
+}
+
+/** A missing name, looked up: the near name the namespace makes, if any. */
+interface Looked {
+  near: Made | undefined;
+}
 
 /** What a namespace makes of one kind, by first `-` segment, last segment and length. */
 interface Index {
