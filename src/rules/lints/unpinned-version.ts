@@ -77,6 +77,8 @@ const unpinnable: ReadonlyMap<string, string> = new Map([
     'senhasegura',
   ].map((provider): [string, string] => [provider, ignores]),
 ]);
+const storeKindNames: ReadonlySet<string> = new Set(storeKinds.map((k) => k.kind));
+
 /** The fake provider serves the values written in the store's own spec: nothing rotates upstream. */
 const inGit = 'fake';
 
@@ -106,7 +108,8 @@ export const unpinnedVersion: Lint = {
       if (!stores) {
         stores = new Map();
         for (const r of resources) {
-          const kind = storeKindOf(r);
+          // Most items are of other kinds: told by their kind alone, no group sliced.
+          const kind = storeKindNames.has(r.kind) ? storeKindOf(r) : undefined;
           if (kind)
             stores.set(objectKey(r.kind, kind.clusterScoped ? undefined : r.namespace, r.name), r);
         }
