@@ -11,7 +11,7 @@ import type { Resource } from '../../model/resource.js';
 import { describe } from '../../model/results.js';
 import { groupOf } from '../../model/scope.js';
 import { sourceKindOf, storeKindOf } from '../sources/index.js';
-import type { Lint } from './lint.js';
+import { type Lint, mapUnder } from './lint.js';
 
 export interface KnownKind {
   group: string;
@@ -151,11 +151,7 @@ export const kindNearMiss: Lint = {
     const verdicts = new Map<string, Map<string, Verdict>>();
     const verdictOf = (resource: Resource): Verdict => {
       const { apiVersion, kind } = resource;
-      let byKind = verdicts.get(apiVersion);
-      if (!byKind) {
-        byKind = new Map();
-        verdicts.set(apiVersion, byKind);
-      }
+      const byKind = mapUnder(verdicts, apiVersion);
       let verdict = byKind.get(kind);
       if (!verdict) {
         verdict =

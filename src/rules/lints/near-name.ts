@@ -13,7 +13,7 @@ import { fieldPath } from '../../model/path.js';
 import { objectKey, type Resource } from '../../model/resource.js';
 import { describe } from '../../model/results.js';
 import { namedAt } from '../workloads/references.js';
-import type { Lint, UnresolvedRef } from './lint.js';
+import { type Lint, mapUnder, type UnresolvedRef } from './lint.js';
 
 /** Longer names are never near (a Kubernetes name has at most 253 characters; model/near.ts). */
 const longest = 253;
@@ -93,16 +93,7 @@ export const nearName: Lint = {
     // namespace, kind and name (no key string built per reference).
     const looked = new Map<string | undefined, Map<string, Map<string, Looked>>>();
     const lookUp = (namespace: string | undefined, kind: string, name: string): Looked => {
-      let byKind = looked.get(namespace);
-      if (!byKind) {
-        byKind = new Map();
-        looked.set(namespace, byKind);
-      }
-      let byName = byKind.get(kind);
-      if (!byName) {
-        byName = new Map();
-        byKind.set(kind, byName);
-      }
+      const byName = mapUnder(mapUnder(looked, namespace), kind);
       let found = byName.get(name);
       if (!found) {
         const key = objectKey(kind, namespace, name);
