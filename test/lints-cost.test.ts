@@ -3,6 +3,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Config } from '../src/model/config.js';
 import type { Resource } from '../src/model/resource.js';
+import { crossNamespace } from '../src/rules/lints/cross-namespace.js';
 import { doubleRestart } from '../src/rules/lints/double-restart.js';
 import { kindNearMiss } from '../src/rules/lints/kind-near-miss.js';
 import type { KeyedRead, LintContext, LintOutput } from '../src/rules/lints/lint.js';
@@ -160,5 +161,39 @@ describe('lint costs', () => {
     // The list of entries naming it was copied to add each one before: n²/2 elements.
     const n = 2000;
     expect(walked(n)).toBeLessThanOrEqual(10 * n);
+  });
+
+  it('cross-namespace lists where a name is made once per name, not per workload reading it', () => {
+    const n = 1000;
+    const sources = Array.from(
+      { length: n },
+      (_, i) =>
+        ({
+          resource: { apiVersion: 'external-secrets.io/v1', kind: 'ExternalSecret', name: 'db' },
+          produces: 'Secret',
+          secretName: 'db',
+          namespace: `made-${i}`,
+        }) as unknown as SecretSource,
+    );
+    const unresolved = new Map(
+      Array.from({ length: n }, (_, i) => [
+        {
+          kind: 'Deployment',
+          name: 'api',
+          namespace: `read-${i}`,
+          annotations: {},
+          value: {},
+        } as unknown as Resource,
+        [{ kind: 'Secret' as const, name: 'db', field: 'x', podSpec: [], use: 0 }],
+      ]),
+    );
+    const { reported, output } = reporter();
+    const elements = elementsWalked(() =>
+      crossNamespace.check(context({ sources, unresolved }), output),
+    );
+    expect(reported).toHaveLength(n);
+    expect(reported[n - 1]).toContain('produces only in namespace made-0, made-1, ');
+    // Each warning walked every namespace the name is made in before: n² elements (1,009,002).
+    expect(elements).toBeLessThanOrEqual(20 * n);
   });
 });

@@ -22,6 +22,22 @@ export const crossNamespace: Lint = {
     if (unresolved.size === 0 || sources.length === 0) return;
     const byName = new Map<string, SecretSource[]>();
     for (const s of sources) addTo(byName, `${s.produces}/${s.secretName}`, s);
+    // What a name's sources say, the same in each workload's warning: written once per name (a
+    // name made in many namespaces was listed again for every workload reading it).
+    const said = new Map<string, { first: SecretSource; where: string; unsetThere: boolean }>();
+    const producedElsewhere = (key: string) => {
+      let told = said.get(key);
+      if (!told) {
+        const elsewhere = byName.get(key) as SecretSource[];
+        told = {
+          first: elsewhere[0] as SecretSource,
+          where: [...new Set(elsewhere.map((s) => s.namespace ?? '(none)'))].join(', '),
+          unsetThere: elsewhere.every((s) => s.namespace === undefined),
+        };
+        said.set(key, told);
+      }
+      return told;
+    };
     // Plain Secrets and ConfigMaps in the input, parsed or copied through: gathered at the first
     // reference to a name that sources produce (most missing names are made nowhere).
     let plain: Set<string> | undefined;
@@ -40,17 +56,15 @@ export const crossNamespace: Lint = {
       }
       if (!bySecret) return;
       for (const [key, same] of bySecret) {
-        const elsewhere = byName.get(key) as SecretSource[];
+        const { first, where, unsetThere } = producedElsewhere(key);
         const { kind, name } = same[0] as UnresolvedRef;
-        const first = elsewhere[0] as SecretSource;
-        const where = [...new Set(elsewhere.map((s) => s.namespace ?? '(none)'))].join(', ');
         const fields = same.map((ref) => fieldPath(namedAt(resource.value, ref.podSpec, ref.use)));
         const all = fields.length > 1 ? ` (${fields.length} references: ${nameList(fields)})` : '';
         // A side without a namespace is most often not wrong but unset: the deployer gives it one.
         const unset =
           resource.namespace === undefined
             ? `: the workload's namespace is unset, not different; ${setDefault}`
-            : elsewhere.every((s) => s.namespace === undefined)
+            : unsetThere
               ? `: the source's namespace is unset, not different; ${setDefault}`
               : ': references never cross namespaces; check the namespace of both';
         report(
