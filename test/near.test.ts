@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { distance, nearest } from '../src/model/near.js';
 
@@ -18,5 +19,37 @@ describe('near words', () => {
     expect(nearest('storewave', ['storeWave', 'sourceWave'])).toBe('storeWave');
     expect(nearest('chek', ['check', 'cheek'])).toBe('check');
     expect(nearest('zzz', ['plan', 'check'])).toBeUndefined();
+  });
+
+  it("gives the full table's answer, whatever was compared before (its rows are shared)", () => {
+    // The textbook table, whole. Past the bound only "past it" is an answer (callers compare).
+    const full = (a: string, b: string) => {
+      let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+      for (let i = 1; i <= a.length; i++) {
+        const next = [i];
+        for (let j = 1; j <= b.length; j++) {
+          const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+          next.push(
+            Math.min(
+              (row[j] as number) + 1,
+              (next[j - 1] as number) + 1,
+              (row[j - 1] as number) + cost,
+            ),
+          );
+        }
+        row = next;
+      }
+      return row[b.length] as number;
+    };
+    const word = fc.string({ unit: fc.constantFrom('a', 'b', 'c', '-'), maxLength: 12 });
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(word, word, fc.integer({ min: 0, max: 3 })), { maxLength: 8 }),
+        (pairs) => {
+          for (const [a, b, max] of pairs)
+            expect(Math.min(distance(a, b, max), max + 1)).toBe(Math.min(full(a, b), max + 1));
+        },
+      ),
+    );
   });
 });

@@ -2,7 +2,7 @@
 // wrong namespace on one side (references never cross namespaces).
 import { addTo, nameList } from '../../model/fold.js';
 import { fieldPath } from '../../model/path.js';
-import { objectKey } from '../../model/resource.js';
+import { type Bystander, objectKey, type Resource } from '../../model/resource.js';
 import { describe } from '../../model/results.js';
 import type { SecretSource } from '../sources/source.js';
 import { namedAt } from '../workloads/references.js';
@@ -19,41 +19,52 @@ export const crossNamespace: Lint = {
   summary: 'A workload reads a Secret that sources produce only in other namespaces',
   help: 'Fix the namespace on one side; a namespace the deployer supplies is the defaultNamespace option.',
   check({ resources, bystanders, sources, unresolved }, { report }) {
-    if (unresolved.size === 0) return;
-    // Plain Secrets and ConfigMaps in the input, parsed or copied through.
-    const plain = new Set<string>();
-    for (const items of [resources, bystanders]) {
-      for (const r of items) {
-        // A copied-through item whose name could not be read is no Secret a reference names.
-        const plainKind = r.kind === 'Secret' || r.kind === 'ConfigMap';
-        if (r.apiVersion === 'v1' && plainKind && r.name !== undefined) {
-          plain.add(objectKey(r.kind, r.namespace, r.name));
-        }
-      }
-    }
+    if (unresolved.size === 0 || sources.length === 0) return;
     const byName = new Map<string, SecretSource[]>();
     for (const s of sources) addTo(byName, `${s.produces}/${s.secretName}`, s);
-    for (const [resource, refs] of unresolved) {
+    // What a name's sources say, the same in each workload's warning: written once per name (a
+    // name made in many namespaces was listed again for every workload reading it).
+    const said = new Map<string, { first: SecretSource; where: string; unsetThere: boolean }>();
+    const producedElsewhere = (key: string) => {
+      let told = said.get(key);
+      if (!told) {
+        const elsewhere = byName.get(key) as SecretSource[];
+        told = {
+          first: elsewhere[0] as SecretSource,
+          where: [...new Set(elsewhere.map((s) => s.namespace ?? '(none)'))].join(', '),
+          unsetThere: elsewhere.every((s) => s.namespace === undefined),
+        };
+        said.set(key, told);
+      }
+      return told;
+    };
+    // Plain Secrets and ConfigMaps in the input, parsed or copied through: gathered at the first
+    // reference to a name that sources produce (most missing names are made nowhere).
+    let plain: Set<string> | undefined;
+    // forEach: a for…of over the map allocates an entry per workload.
+    unresolved.forEach((refs, resource) => {
       // One warning per workload and Secret, however many references read it: at the first
       // reference's field, naming the others' (as missing-key names each reference's field).
-      const bySecret = new Map<string, UnresolvedRef[]>();
+      let bySecret: Map<string, UnresolvedRef[]> | undefined;
       for (const ref of refs) {
+        const key = `${ref.kind}/${ref.name}`;
+        if (!byName.has(key)) continue;
+        plain ??= plainItems(resources, bystanders);
         if (plain.has(objectKey(ref.kind, resource.namespace, ref.name))) continue;
-        if (!byName.has(`${ref.kind}/${ref.name}`)) continue;
-        addTo(bySecret, `${ref.kind}/${ref.name}`, ref);
+        bySecret ??= new Map();
+        addTo(bySecret, key, ref);
       }
+      if (!bySecret) return;
       for (const [key, same] of bySecret) {
-        const elsewhere = byName.get(key) as SecretSource[];
+        const { first, where, unsetThere } = producedElsewhere(key);
         const { kind, name } = same[0] as UnresolvedRef;
-        const first = elsewhere[0] as SecretSource;
-        const where = [...new Set(elsewhere.map((s) => s.namespace ?? '(none)'))].join(', ');
         const fields = same.map((ref) => fieldPath(namedAt(resource.value, ref.podSpec, ref.use)));
         const all = fields.length > 1 ? ` (${fields.length} references: ${nameList(fields)})` : '';
         // A side without a namespace is most often not wrong but unset: the deployer gives it one.
         const unset =
           resource.namespace === undefined
             ? `: the workload's namespace is unset, not different; ${setDefault}`
-            : elsewhere.every((s) => s.namespace === undefined)
+            : unsetThere
               ? `: the source's namespace is unset, not different; ${setDefault}`
               : ': references never cross namespaces; check the namespace of both';
         report(
@@ -63,6 +74,21 @@ export const crossNamespace: Lint = {
           fields[0],
         );
       }
-    }
+    });
   },
 };
+
+/** The objectKey of every plain Secret and ConfigMap of the input, parsed or copied through. */
+function plainItems(resources: readonly Resource[], bystanders: readonly Bystander[]): Set<string> {
+  const plain = new Set<string>();
+  for (const items of [resources, bystanders]) {
+    for (const r of items) {
+      // A copied-through item whose name could not be read is no Secret a reference names.
+      const plainKind = r.kind === 'Secret' || r.kind === 'ConfigMap';
+      if (r.apiVersion === 'v1' && plainKind && r.name !== undefined) {
+        plain.add(objectKey(r.kind, r.namespace, r.name));
+      }
+    }
+  }
+  return plain;
+}

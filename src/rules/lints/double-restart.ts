@@ -3,6 +3,7 @@
 // (Reloader, wave, the operators' own), and VSO's rolloutRestartTargets on its resources. Facts
 // and their sources: docs/operators.md §1, §2, §3, §5, §9a, §9b, §10.
 import { annotationField } from '../../model/edit.js';
+import { addTo } from '../../model/fold.js';
 import { isObject, type Json } from '../../model/json.js';
 import { fieldPath, getPath, parsePath, walk } from '../../model/path.js';
 import { objectKey, type Resource } from '../../model/resource.js';
@@ -13,7 +14,7 @@ import { helmReleaseGroup, isHelmRelease, valuesAnnotations } from '../workloads
 import { optOutKey } from '../workloads/opt-out.js';
 import type { ProducedKind } from '../workloads/references.js';
 import type { PodTemplateShape } from '../workloads/shapes.js';
-import { isKind, type Lint } from './lint.js';
+import type { Lint } from './lint.js';
 import { goTrimSpace, ReloadLists } from './reload-list.js';
 
 /** What each operator does with a value: Go's strconv.ParseBool, `== "true"`. */
@@ -134,6 +135,8 @@ function mentionsAny(annotations: Json | undefined): boolean {
   for (const key in annotations) if (tableKeys.has(key)) return true;
   return false;
 }
+
+const vsoKinds: ReadonlySet<string> = new Set(restartTargets.kinds);
 
 const kindOf = (r: Resource) => `${groupOf(r.apiVersion)}/${r.kind}`;
 
@@ -353,7 +356,7 @@ export const doubleRestart: Lint = {
     const listed = new Map<string, string[]>();
     const path = parsePath(restartTargets.field);
     for (const r of resources) {
-      if (!restartTargets.kinds.some((kind) => isKind(r, restartTargets.group, kind))) continue;
+      if (!vsoKinds.has(r.kind) || groupOf(r.apiVersion) !== restartTargets.group) continue;
       walk(r.value, path, (entry, at) => {
         // Malformed entries are the source's to report.
         if (!isObject(entry) || typeof entry.kind !== 'string' || typeof entry.name !== 'string') {
@@ -362,13 +365,14 @@ export const doubleRestart: Lint = {
         const kind = restartTargets.targets[entry.kind];
         if (kind === undefined) return;
         const key = objectKey(kind, r.namespace, entry.name);
-        listed.set(key, [...(listed.get(key) ?? []), `${describe(r)} ${fieldPath(at)}`]);
+        addTo(listed, key, `${describe(r)} ${fieldPath(at)}`);
       });
     }
     const run: ReloaderRun = { lists: new ReloadLists(), unread: new Map(), values: undefined };
-    for (const [resource, templates] of checksummed) {
+    // forEach: a for…of over the map allocates an entry per workload.
+    checksummed.forEach((templates, resource) => {
       const [first] = templates;
-      if (!first) continue;
+      if (!first) return;
       // A walk of the whole of spec.values: done once here, not again for each source it reads.
       run.values = isHelmRelease(resource) ? valuesPlaces(resource) : undefined;
       // Most workloads carry none of the table's annotations: that is checked without allocating.
@@ -376,12 +380,13 @@ export const doubleRestart: Lint = {
         mentionsAny(resource.annotations) ||
         templates.some(({ shape }) => mentionsAny(getPath(resource.value, shape.annotations))) ||
         run.values?.some((p) => mentionsAny(p.annotations)) === true;
+      if (!annotated && listed.size === 0) return;
       const kind = kindOf(resource);
       const entries =
         listed.size > 0
           ? listed.get(objectKey(kind, resource.namespace, resource.name))
           : undefined;
-      if (!annotated && !entries) continue;
+      if (!annotated && !entries) return;
       const ours = `${describe(resource)} is restarted by secret-rollout's ${first.annotation} and also by`;
       run.unread.clear();
       const byReloader =
@@ -408,6 +413,6 @@ export const doubleRestart: Lint = {
           annotationField(first.shape.metadata, first.annotation),
         );
       }
-    }
+    });
   },
 };

@@ -16,18 +16,19 @@ export const hookPhase: Lint = {
     const waves = config.ordering.includes('argocd');
     const first = waves ? 'phase beats wave' : 'hooks run before the other resources';
     const then = waves ? ' (waves then order it after the source)' : '';
-    for (const [source, consumers] of consumersOf) {
+    // forEach: a for…of over the map (or a set) allocates an entry per source (or consumer).
+    consumersOf.forEach((consumers, source) => {
       const sourcePhase = phaseOf(source.resource);
-      if (!sourcePhase) continue;
+      if (!sourcePhase) return;
       // Only ExternalSecrets (and ClusterExternalSecrets) have stores; "the source and its store"
       // would send the user looking for one on a DopplerSecret or a SealedSecret.
       const hooks = (phase: string) =>
         source.stores.length > 0
           ? `the source and its store ${phase} hooks`
           : `the source a ${phase} hook`;
-      for (const consumer of consumers) {
+      consumers.forEach((consumer) => {
         const phase = phaseOf(consumer);
-        if (!phase || phase.order >= sourcePhase.order) continue;
+        if (!phase || phase.order >= sourcePhase.order) return;
         report(
           consumer,
           `${describe(consumer)} runs in the ${phase.name} phase but reads ${source.produces} ` +
@@ -38,7 +39,7 @@ export const hookPhase: Lint = {
             'Secret (BeforeHookCreation deletes an Owner-created Secret)',
           annotationField(['metadata'], hookKey),
         );
-      }
-    }
+      });
+    });
   },
 };

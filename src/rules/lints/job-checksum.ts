@@ -48,18 +48,22 @@ export const jobChecksum: Lint = {
   summary: 'A plain Job whose pod template gets a checksum: Job templates are immutable',
   help: 'Have the deployer replace it (Argo CD: a hook with hook-delete-policy: BeforeHookCreation, or sync-options Force=true,Replace=true; kapp: update-strategy fallback-on-replace), or delete it before the apply: the apply fails when an immutable template changes. The message gives the fix for the deployers `ordering` names.',
   check({ checksummed, config }, { report }) {
-    for (const [resource, templates] of checksummed) {
-      if (!isKind(resource, 'batch', 'Job') || phaseOf(resource)?.hook) continue;
-      if (replaced(resource, config)) continue;
+    // The same for every Job of the run: written once.
+    let fix: string | undefined;
+    // forEach: a for…of over the map allocates an entry per workload.
+    checksummed.forEach((templates, resource) => {
+      if (!isKind(resource, 'batch', 'Job') || phaseOf(resource)?.hook) return;
+      if (replaced(resource, config)) return;
       const [first] = templates;
-      if (!first) continue;
+      if (!first) return;
       const field = annotationField(first.shape.metadata, config.checksumAnnotation);
+      fix ??= fixes(config);
       report(
         resource,
         `${describe(resource)} gets a checksum on its pod template, but a Job's template is ` +
-          `immutable: the apply fails when the checksum changes. ${fixes(config)}`,
+          `immutable: the apply fails when the checksum changes. ${fix}`,
         field,
       );
-    }
+    });
   },
 };

@@ -11,7 +11,7 @@ import type { Resource } from '../../model/resource.js';
 import { describe } from '../../model/results.js';
 import { groupOf } from '../../model/scope.js';
 import { sourceKindOf, storeKindOf } from '../sources/index.js';
-import type { Lint } from './lint.js';
+import { type Lint, mapUnder } from './lint.js';
 
 export interface KnownKind {
   group: string;
@@ -132,6 +132,11 @@ export function unservedVersion(resource: Resource): { known: KnownKind; why: st
   return { known, why };
 }
 
+/** What an apiVersion and kind are to the lint: read (at a served version or not), or a near miss. */
+type Verdict =
+  | { counted: true; unserved: ReturnType<typeof unservedVersion> }
+  | { counted: false; miss: ReturnType<typeof nearMiss> };
+
 const article = (kind: string) => `${/^[AEIOU]/.test(kind) ? 'an' : 'a'} ${kind}`;
 
 export const kindNearMiss: Lint = {
@@ -140,15 +145,30 @@ export const kindNearMiss: Lint = {
   summary: 'A resource looks like a kind secret-rollout reads but is not one',
   help: 'Set the apiVersion and kind the message gives: an item that is not read gets no checksum and no place in the order.',
   check({ resources, config }, { report, silenced }) {
-    // An input has thousands of items and a dozen kinds: each kind is compared once.
-    const misses = new Map<string, ReturnType<typeof nearMiss>>();
+    // An input has thousands of items and a dozen kinds: each apiVersion and kind is judged once
+    // (read as a source or store, and then its version, or else a near miss), found per item by
+    // two look-ups that build no string.
+    const verdicts = new Map<string, Map<string, Verdict>>();
+    const verdictOf = (resource: Resource): Verdict => {
+      const { apiVersion, kind } = resource;
+      const byKind = mapUnder(verdicts, apiVersion);
+      let verdict = byKind.get(kind);
+      if (!verdict) {
+        verdict =
+          (sourceKindOf(resource) ?? storeKindOf(resource))
+            ? { counted: true, unserved: unservedVersion(resource) }
+            : { counted: false, miss: nearMiss(apiVersion, kind) };
+        byKind.set(kind, verdict);
+      }
+      return verdict;
+    };
     // A repository written for an older operator has every item at the old version: one warning
     // per apiVersion and kind, naming them (silenced items are left out).
     const unservedGroups = new Map<string, { why: string; known: KnownKind; items: Resource[] }>();
     for (const resource of resources) {
-      const counted = sourceKindOf(resource) ?? storeKindOf(resource);
-      if (counted) {
-        const unserved = unservedVersion(resource);
+      const verdict = verdictOf(resource);
+      if (verdict.counted) {
+        const { unserved } = verdict;
         if (!unserved || silenced(resource)) continue;
         const key = `${resource.apiVersion}\u0000${resource.kind}`;
         const group = unservedGroups.get(key) ?? { ...unserved, items: [] };
@@ -156,12 +176,7 @@ export const kindNearMiss: Lint = {
         unservedGroups.set(key, group);
         continue;
       }
-      const id = `${resource.apiVersion}/${resource.kind}`;
-      let miss = misses.get(id);
-      if (miss === undefined && !misses.has(id)) {
-        miss = nearMiss(resource.apiVersion, resource.kind);
-        misses.set(id, miss);
-      }
+      const { miss } = verdict;
       if (!miss) continue;
       const { known, why } = miss;
       report(

@@ -3,6 +3,7 @@
 // optional, runs without the value). Only sources whose keys the spec alone decides can tell.
 import { fieldPath } from '../../model/path.js';
 import { describe } from '../../model/results.js';
+import type { SecretSource } from '../sources/source.js';
 import { keysAt } from '../workloads/references.js';
 import type { Lint } from './lint.js';
 
@@ -19,17 +20,18 @@ export const missingKey: Lint = {
   summary: 'A reference reads a key its Secret or ConfigMap will not have',
   help: 'Fix the key on one side: the source alone decides the keys of what it produces.',
   check({ keyedReads }, { report }) {
+    // What the sources of a name produce, per name (producers hand every reader of it the same
+    // list): thousands of reads of one Secret build its keys once, not once each.
+    const producedBy = new Map<readonly SecretSource[], ReadonlySet<string> | null>();
     for (const { consumer, sources, keys, podSpec, use } of keyedReads) {
-      // Several sources writing one Secret: a key any of them makes is there; any unknown: unsure.
-      const produced = new Set<string>();
-      let known = true;
-      for (const source of sources) {
-        const some = source.producedKeys();
-        if (some === undefined) known = false;
-        else for (const key of some) produced.add(key);
+      let produced = producedBy.get(sources);
+      if (produced === undefined) {
+        produced = producedKeys(sources);
+        producedBy.set(sources, produced);
       }
-      if (!known) continue;
-      const missing = [...keys].filter((key) => !produced.has(key));
+      if (produced === null) continue;
+      const missing: string[] = [];
+      for (const key of keys) if (!produced.has(key)) missing.push(key);
       if (missing.length === 0) continue;
       const first = sources[0];
       if (!first) continue;
@@ -45,3 +47,17 @@ export const missingKey: Lint = {
     }
   },
 };
+
+/**
+ * The keys a Secret (or ConfigMap) written by `sources` has: a key any of them makes is there;
+ * null when any source's keys are unknown (unsure).
+ */
+function producedKeys(sources: readonly SecretSource[]): ReadonlySet<string> | null {
+  const produced = new Set<string>();
+  for (const source of sources) {
+    const some = source.producedKeys();
+    if (some === undefined) return null;
+    for (const key of some) produced.add(key);
+  }
+  return produced;
+}

@@ -13,7 +13,7 @@ import { fieldPath } from '../../model/path.js';
 import { objectKey, type Resource } from '../../model/resource.js';
 import { describe } from '../../model/results.js';
 import { namedAt } from '../workloads/references.js';
-import type { Lint, UnresolvedRef } from './lint.js';
+import { type Lint, mapUnder, type UnresolvedRef } from './lint.js';
 
 /** Longer names are never near (a Kubernetes name has at most 253 characters; model/near.ts). */
 const longest = 253;
@@ -75,32 +75,46 @@ export const nearName: Lint = {
       }
     }
     // The index, per kind and namespace: by first segment, last segment and length.
-    const buckets = new Map<string, Made[]>();
-    const bucket = (kind: string, ns: string | undefined, what: string) =>
-      `${objectKey(kind, ns, '')}\u0000${what}`;
+    const indexes = new Map<string, Index>();
     for (const m of made.values()) {
       if (m.name.length > longest) continue;
-      addTo(buckets, bucket(m.kind, m.namespace, `^${first(m.name)}`), m);
-      addTo(buckets, bucket(m.kind, m.namespace, `$${last(m.name)}`), m);
-      addTo(buckets, bucket(m.kind, m.namespace, `#${m.name.length}`), m);
+      const scope = objectKey(m.kind, m.namespace, '');
+      let index = indexes.get(scope);
+      if (!index) {
+        index = { first: new Map(), last: new Map(), length: new Map() };
+        indexes.set(scope, index);
+      }
+      addTo(index.first, first(m.name), m);
+      addTo(index.last, last(m.name), m);
+      addTo(index.length, m.name.length, m);
     }
     let cells = cellBudget;
-    // Many workloads read the same missing name (a shared TLS Secret): looked up once each.
-    const looked = new Map<string, Made | undefined>();
-    for (const [resource, refs] of unresolved) {
-      const seen = new Set<string>();
+    // Many workloads read the same missing name (a shared TLS Secret): looked up once each, by
+    // namespace, kind and name (no key string built per reference).
+    const looked = new Map<string | undefined, Map<string, Map<string, Looked>>>();
+    const lookUp = (namespace: string | undefined, kind: string, name: string): Looked => {
+      const byName = mapUnder(mapUnder(looked, namespace), kind);
+      let found = byName.get(name);
+      if (!found) {
+        const key = objectKey(kind, namespace, name);
+        const there = made.has(key) || anywhere.has(`${kind}/${name}`);
+        const index = there ? undefined : indexes.get(objectKey(kind, namespace, ''));
+        found = { near: index && nearMatch(name, index) };
+        byName.set(name, found);
+      }
+      return found;
+    };
+    // A workload's references to one name: one result.
+    const seen = new Set<Looked>();
+    // forEach: a for…of over the map allocates an entry per workload.
+    unresolved.forEach((refs, resource) => {
+      seen.clear();
       for (const ref of refs) {
-        const { kind, name } = ref;
-        const key = objectKey(kind, resource.namespace, name);
-        if (seen.has(key) || name.length > longest) continue;
-        seen.add(key);
-        if (made.has(key) || anywhere.has(`${kind}/${name}`)) continue;
-        let near = looked.get(key);
-        if (!looked.has(key)) {
-          const prefix = bucket(kind, resource.namespace, '');
-          near = nearMatch(name, (what) => buckets.get(prefix + what));
-          looked.set(key, near);
-        }
+        if (ref.name.length > longest) continue;
+        const found = lookUp(resource.namespace, ref.kind, ref.name);
+        if (seen.has(found)) continue;
+        seen.add(found);
+        const { near } = found;
         if (near)
           report(
             resource,
@@ -108,15 +122,15 @@ export const nearName: Lint = {
             fieldPath(namedAt(resource.value, ref.podSpec, ref.use)),
           );
       }
-    }
+    });
 
     /** The near name: within the allowed edits first, else a prefix or suffix; undefined if none. */
-    function nearMatch(name: string, of: (what: string) => readonly Made[] | undefined) {
+    function nearMatch(name: string, index: Index) {
       const max = maxEdits(name.length);
       let best: Made | undefined;
       let bestEdits = max + 1;
       for (let length = name.length - max; length <= name.length + max && max > 0; length++) {
-        const alike = of(`#${length}`) ?? [];
+        const alike = index.length.get(length) ?? none;
         for (let i = 0; i < Math.min(alike.length, perBucket) && cells > 0; i++) {
           const m = alike[i] as Made;
           cells -= name.length * m.name.length;
@@ -128,16 +142,36 @@ export const nearName: Lint = {
         }
       }
       if (best) return best;
-      for (const what of [`$${last(name)}`, `^${first(name)}`]) {
-        const shared = of(what) ?? [];
-        for (let i = 0; i < Math.min(shared.length, perBucket); i++) {
-          if (affixed(name, (shared[i] as Made).name)) return shared[i];
-        }
-      }
-      return undefined;
+      return (
+        affixedIn(name, index.last.get(last(name)) ?? none) ??
+        affixedIn(name, index.first.get(first(name)) ?? none)
+      );
     }
   },
 };
+
+const none: readonly Made[] = [];
+
+/** The first of a bucket's compared names that is `name` with an affix, or `name` is its. */
+function affixedIn(name: string, shared: readonly Made[]): Made | undefined {
+  for (let i = 0; i < Math.min(shared.length, perBucket); i++) {
+    const m = shared[i] as Made;
+    if (affixed(name, m.name)) return m;
+  }
+  return undefined;
+}
+
+/** A missing name, looked up: the near name the namespace makes, if any. */
+interface Looked {
+  near: Made | undefined;
+}
+
+/** What a namespace makes of one kind, by first `-` segment, last segment and length. */
+interface Index {
+  first: Map<string, Made[]>;
+  last: Map<string, Made[]>;
+  length: Map<number, Made[]>;
+}
 
 function message(resource: Resource, { kind, name }: UnresolvedRef, near: Made): string {
   const has = near.by ? `${near.by} makes` : 'the input has';

@@ -19,13 +19,15 @@ export const scaledJobRollout: Lint = {
     },
   ],
   check({ checksummed }, { report }) {
-    for (const [resource, [first]] of checksummed) {
-      if (!first || !isKind(resource, 'keda.sh', 'ScaledJob')) continue;
+    // forEach: a for…of over the map allocates an entry per workload.
+    checksummed.forEach((templates, resource) => {
+      const first = templates[0];
+      if (!first || !isKind(resource, 'keda.sh', 'ScaledJob')) return;
       // The deprecated spec.rolloutStrategy wins when it is set, as in KEDA's controller.
       const legacy = getPath(resource.value, 'spec.rolloutStrategy');
       const decidedByLegacy = typeof legacy === 'string' && legacy !== '';
       const strategy = decidedByLegacy ? legacy : getPath(resource.value, 'spec.rollout.strategy');
-      if (strategy === 'gradual') continue;
+      if (strategy === 'gradual') return;
       // Name the field that decides: with the deprecated one set, spec.rollout.strategy is ignored.
       const field = decidedByLegacy
         ? 'spec.rolloutStrategy (deprecated; it wins over spec.rollout.strategy)'
@@ -40,6 +42,6 @@ export const scaledJobRollout: Lint = {
           `change kills Jobs mid-run. ${fix} to let them finish`,
         annotationField(first.shape.metadata, first.annotation),
       );
-    }
+    });
   },
 };

@@ -12,7 +12,12 @@ import { getPath } from '../../model/path.js';
 import { objectKey, type Resource } from '../../model/resource.js';
 import { describe } from '../../model/results.js';
 import { groupOf } from '../../model/scope.js';
-import { esoSpecOf, refreshOf, rotatesEveryRun } from '../sources/eso-dependencies.js';
+import {
+  esoSpecOf,
+  type Refresh,
+  refreshOf,
+  rotatesEveryRun,
+} from '../sources/eso-dependencies.js';
 import { storeKindOf, storeKinds } from '../sources/index.js';
 import { type StoreRef, writtenKindOf } from '../sources/source.js';
 import type { Lint } from './lint.js';
@@ -21,12 +26,12 @@ import type { Lint } from './lint.js';
  * Consumers that read the Secret afresh at every run: a Job's pods start with the value of the
  * day, so a rotation needs no restart (KEDA's ScaledJob makes Jobs).
  */
-const freshKinds: ReadonlySet<string> = new Set([
-  'batch/Job',
-  'batch/CronJob',
-  'keda.sh/ScaledJob',
+const freshKinds: ReadonlyMap<string, string> = new Map([
+  ['Job', 'batch'],
+  ['CronJob', 'batch'],
+  ['ScaledJob', 'keda.sh'],
 ]);
-export const runsAfresh = (r: Resource) => freshKinds.has(`${groupOf(r.apiVersion)}/${r.kind}`);
+export const runsAfresh = (r: Resource) => freshKinds.get(r.kind) === groupOf(r.apiVersion);
 
 const rejects = 'rejects remoteRef.version (a sync with one fails)';
 const ignores = 'ignores remoteRef.version';
@@ -72,6 +77,8 @@ const unpinnable: ReadonlyMap<string, string> = new Map([
     'senhasegura',
   ].map((provider): [string, string] => [provider, ignores]),
 ]);
+const storeKindNames: ReadonlySet<string> = new Set(storeKinds.map((k) => k.kind));
+
 /** The fake provider serves the values written in the store's own spec: nothing rotates upstream. */
 const inGit = 'fake';
 
@@ -101,7 +108,8 @@ export const unpinnedVersion: Lint = {
       if (!stores) {
         stores = new Map();
         for (const r of resources) {
-          const kind = storeKindOf(r);
+          // Most items are of other kinds: told by their kind alone, no group sliced.
+          const kind = storeKindNames.has(r.kind) ? storeKindOf(r) : undefined;
           if (kind)
             stores.set(objectKey(r.kind, kind.clusterScoped ? undefined : r.namespace, r.name), r);
         }
@@ -109,20 +117,25 @@ export const unpinnedVersion: Lint = {
       return stores.get(key);
     };
     // A ClusterExternalSecret is a source per namespace: its consumers are those of all of them;
-    // a SecretStore it names is looked up in the first namespace it selects.
+    // a SecretStore it names is looked up in the first namespace it selects. Only whether one of
+    // them keeps its pods across a rotation matters: consumers are read until one does.
     const read = new Map<
       Resource,
-      { namespace: string | undefined; written: string; consumers: Resource[] }
+      { namespace: string | undefined; written: string; keeps: boolean }
     >();
-    for (const [source, consumers] of consumersOf) {
-      const entry = read.get(source.resource) ?? {
-        namespace: source.namespace,
-        written: writtenKindOf(source),
-        consumers: [],
-      };
-      entry.consumers.push(...consumers);
-      read.set(source.resource, entry);
-    }
+    consumersOf.forEach((consumers, source) => {
+      let entry = read.get(source.resource);
+      if (!entry) {
+        entry = { namespace: source.namespace, written: writtenKindOf(source), keeps: false };
+        read.set(source.resource, entry);
+      }
+      if (entry.keeps) return;
+      for (const consumer of consumers) {
+        if (runsAfresh(consumer)) continue;
+        entry.keeps = true;
+        break;
+      }
+    });
     const groups = new Map<string, Group>();
     const add = (
       key: string,
@@ -145,13 +158,11 @@ export const unpinnedVersion: Lint = {
         group.reasons.set(es, [why]);
       }
     };
-    for (const [resource, { namespace, written, consumers }] of read) {
+    for (const [resource, { namespace, written, keeps }] of read) {
       const site = esoSpecOf(resource);
       // Nobody reads it, or only Jobs that read the Secret afresh at each run: no trap.
       // Silenced on it: left out of its group too, which names every member.
-      if (!site || consumers.length === 0 || consumers.every(runsAfresh) || silenced(resource)) {
-        continue;
-      }
+      if (!site || !keeps || silenced(resource)) continue;
       for (const entry of unpinnedEntries(site.spec)) {
         const { store } = entry;
         if (!store) {
@@ -314,13 +325,15 @@ export function unpinnedEntries(spec: Json | undefined): UnpinnedEntry[] {
       remote(entry, `data[${i}].remoteRef has no fixed version`, 'remoteRef');
     }
   });
-  const refresh = refreshOf(spec);
+  // Read for a generator only: most specs have none.
+  let refresh: Refresh | undefined;
   list(getPath(spec, 'dataFrom')).forEach((entry, i) => {
     const generator = getPath(entry, 'sourceRef.generatorRef');
     if (isObject(generator)) {
       // A generator runs at every sync: only a timer syncs without a change of the ExternalSecret
       // (which moves the checksum). Fake returns its spec; others read a remote side.
       const { kind, name } = generator;
+      refresh ??= refreshOf(spec);
       if (!refresh.periodic || kind === 'Fake') return;
       entries.push({
         why:

@@ -21,6 +21,10 @@ const outOfSight = [
   { group: 'helm.toolkit.fluxcd.io', kind: 'HelmRelease', fields: ['spec.targetNamespace'] },
   { group: 'argoproj.io', kind: 'Application', fields: ['spec.destination.namespace'] },
 ] as const;
+/** By kind (each kind is in one group): an item's group is read only for these two kinds. */
+const outOfSightByKind: ReadonlyMap<string, (typeof outOfSight)[number]> = new Map(
+  outOfSight.map((k) => [k.kind, k]),
+);
 
 export const unreadSource: Lint = {
   id: 'unread-source',
@@ -55,7 +59,7 @@ export const unreadSource: Lint = {
       groups.set(first, group);
     }
     if (groups.size === 0) return;
-    const maybe = mayRead([...resources, ...bystanders], unreadable);
+    const maybe = mayRead([resources, bystanders], unreadable);
     for (const { members, namespaces } of groups.values()) {
       const candidates = [...namespaces].flatMap((n) => [...(maybe.get(n) ?? [])]);
       output.report(
@@ -72,7 +76,7 @@ export const unreadSource: Lint = {
  * pod templates could not be read.
  */
 function mayRead(
-  items: readonly (Resource | Bystander)[],
+  lists: readonly (readonly (Resource | Bystander)[])[],
   unreadable: ReadonlySet<Resource>,
 ): Map<string, Set<string>> {
   // Sets: a namespace of thousands of Applications (an app-of-apps) searched once per name was n².
@@ -82,10 +86,10 @@ function mayRead(
     const name = `${item.kind} ${item.namespace ? `${item.namespace}/` : ''}${item.name ?? ''}`;
     byNamespace.set(namespace, (byNamespace.get(namespace) ?? new Set()).add(name));
   };
-  for (const item of items) {
-    const group = groupOf(item.apiVersion);
-    const kind = outOfSight.find((k) => k.kind === item.kind && k.group === group);
-    if (kind) {
+  for (const items of lists) {
+    for (const item of items) {
+      const kind = outOfSightByKind.get(item.kind);
+      if (!kind || kind.group !== groupOf(item.apiVersion)) continue;
       add(item.namespace, item);
       const value = 'value' in item && isObject(item.value) ? item.value : undefined;
       for (const field of value ? kind.fields : []) add(getPath(value, field), item);

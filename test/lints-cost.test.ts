@@ -1,0 +1,199 @@
+// What the lints spend on a 10k-item input, counted (never timed): work done per distinct thing
+// (a Secret's keys, a kind), not again for every item that shares it.
+import { describe, expect, it, vi } from 'vitest';
+import type { Config } from '../src/model/config.js';
+import type { Resource } from '../src/model/resource.js';
+import { crossNamespace } from '../src/rules/lints/cross-namespace.js';
+import { doubleRestart } from '../src/rules/lints/double-restart.js';
+import { kindNearMiss } from '../src/rules/lints/kind-near-miss.js';
+import type { KeyedRead, LintContext, LintOutput } from '../src/rules/lints/lint.js';
+import { missingKey } from '../src/rules/lints/missing-key.js';
+import type { SecretSource } from '../src/rules/sources/source.js';
+import { podTemplateShapes } from '../src/rules/workloads/shapes.js';
+import { elementsWalked } from './helpers.js';
+
+// Counted where the lints call them: the shared edit distance, and the kind tables' look-ups.
+const calls = vi.hoisted(() => ({ distance: 0, sourceKindOf: 0 }));
+vi.mock('../src/model/near.js', async (original) => {
+  const actual = await original<typeof import('../src/model/near.js')>();
+  return {
+    ...actual,
+    distance: (a: string, b: string, max: number) => {
+      calls.distance++;
+      return actual.distance(a, b, max);
+    },
+  };
+});
+vi.mock('../src/rules/sources/index.js', async (original) => {
+  const actual = await original<typeof import('../src/rules/sources/index.js')>();
+  return {
+    ...actual,
+    sourceKindOf: (resource: Resource) => {
+      calls.sourceKindOf++;
+      return actual.sourceKindOf(resource);
+    },
+  };
+});
+
+const context = (fields: Partial<LintContext>): LintContext => ({
+  resources: [],
+  bystanders: [],
+  sources: [],
+  consumersOf: new Map(),
+  readersOf: new Map(),
+  unreadable: new Set(),
+  checksummed: new Map(),
+  unresolved: new Map(),
+  keyedReads: [],
+  config: {} as Config,
+  ...fields,
+});
+
+const reporter = () => {
+  const reported: string[] = [];
+  const output = {
+    report: (_: Resource, message: string) => reported.push(message),
+    silenced: () => false,
+  } as unknown as LintOutput;
+  return { reported, output };
+};
+
+describe('lint costs', () => {
+  it("missing-key builds a Secret's keys once, however many references read it", () => {
+    let built = 0;
+    const source = {
+      resource: { apiVersion: 'external-secrets.io/v1', kind: 'ExternalSecret', name: 'db' },
+      produces: 'Secret',
+      secretName: 'db',
+      namespace: 'shop',
+      producedKeys: () => {
+        built++;
+        return new Set(['user', 'password']);
+      },
+    } as unknown as SecretSource;
+    // Producers give every reader of a name the same list of its sources.
+    const sources = [source];
+    const n = 1000;
+    const keyedReads = Array.from(
+      { length: n },
+      (_, i): KeyedRead => ({
+        consumer: {
+          kind: 'Deployment',
+          name: `app-${i}`,
+          namespace: 'shop',
+          value: {},
+        } as Resource,
+        sources,
+        keys: new Set(i === 0 ? ['pasword'] : ['user']),
+        podSpec: ['spec', 'template', 'spec'],
+        use: 0,
+      }),
+    );
+    const { reported, output } = reporter();
+    missingKey.check(context({ keyedReads }), output);
+    // Built for each read before: n.
+    expect(built).toBe(1);
+    expect(reported).toHaveLength(1);
+    expect(reported[0]).toContain('reads key pasword of Secret db');
+    expect(reported[0]).toContain('produces only password, user');
+  });
+
+  it('kind-near-miss judges each apiVersion and kind once, however many items share it', () => {
+    const kinds = [
+      ['external-secrets.io/v1', 'ExternalSecret'],
+      ['external-secrets.io/v1', 'Externalsecret'],
+      ['apps/v1', 'Deployment'],
+      ['v1', 'ConfigMap'],
+    ] as const;
+    const n = 1000;
+    const resources = Array.from({ length: n }, (_, i) => {
+      const [apiVersion, kind] = kinds[i % kinds.length] as (typeof kinds)[number];
+      return { apiVersion, kind, name: `item-${i}`, annotations: {}, value: {} } as Resource;
+    });
+    calls.distance = 0;
+    calls.sourceKindOf = 0;
+    const { reported, output } = reporter();
+    kindNearMiss.check(
+      context({ resources, config: { ordering: [] } as unknown as Config }),
+      output,
+    );
+    // Once per item before: n.
+    expect(calls.sourceKindOf).toBe(kinds.length);
+    // A kind is compared with each known kind (and its group) at most: not once per item.
+    expect(calls.distance).toBeGreaterThan(0);
+    expect(calls.distance).toBeLessThanOrEqual(kinds.length * 2 * 17);
+    expect(reported).toHaveLength(n / kinds.length);
+    expect(reported[0]).toContain('looks like an ExternalSecret');
+  });
+
+  it('double-restart gathers the VSO resources naming one workload in linear work (counted)', () => {
+    const api = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      name: 'api',
+      namespace: 'shop',
+      annotations: {},
+      value: {},
+    } as unknown as Resource;
+    const shape = podTemplateShapes[0] as (typeof podTemplateShapes)[number];
+    const checksummed = new Map([[api, [{ shape, annotation: 'checksum/x', sources: [] }]]]);
+    const vso = (i: number) =>
+      ({
+        apiVersion: 'secrets.hashicorp.com/v1beta1',
+        kind: 'VaultDynamicSecret',
+        name: `creds-${i}`,
+        namespace: 'shop',
+        annotations: {},
+        value: { spec: { rolloutRestartTargets: [{ kind: 'Deployment', name: 'api' }] } },
+      }) as unknown as Resource;
+    const walked = (n: number) => {
+      const resources = [api, ...Array.from({ length: n }, (_, i) => vso(i))];
+      const { reported, output } = reporter();
+      const elements = elementsWalked(() =>
+        doubleRestart.check(context({ resources, checksummed }), output),
+      );
+      expect(reported).toHaveLength(1);
+      expect(reported[0]).toContain(
+        `VaultDynamicSecret shop/creds-${n - 1} spec.rolloutRestartTargets[0])`,
+      );
+      return elements;
+    };
+    // The list of entries naming it was copied to add each one before: n²/2 elements.
+    const n = 2000;
+    expect(walked(n)).toBeLessThanOrEqual(10 * n);
+  });
+
+  it('cross-namespace lists where a name is made once per name, not per workload reading it', () => {
+    const n = 1000;
+    const sources = Array.from(
+      { length: n },
+      (_, i) =>
+        ({
+          resource: { apiVersion: 'external-secrets.io/v1', kind: 'ExternalSecret', name: 'db' },
+          produces: 'Secret',
+          secretName: 'db',
+          namespace: `made-${i}`,
+        }) as unknown as SecretSource,
+    );
+    const unresolved = new Map(
+      Array.from({ length: n }, (_, i) => [
+        {
+          kind: 'Deployment',
+          name: 'api',
+          namespace: `read-${i}`,
+          annotations: {},
+          value: {},
+        } as unknown as Resource,
+        [{ kind: 'Secret' as const, name: 'db', field: 'x', podSpec: [], use: 0 }],
+      ]),
+    );
+    const { reported, output } = reporter();
+    const elements = elementsWalked(() =>
+      crossNamespace.check(context({ sources, unresolved }), output),
+    );
+    expect(reported).toHaveLength(n);
+    expect(reported[n - 1]).toContain('produces only in namespace made-0, made-1, ');
+    // Each warning walked every namespace the name is made in before: n² elements (1,009,002).
+    expect(elements).toBeLessThanOrEqual(20 * n);
+  });
+});
