@@ -531,24 +531,25 @@ function checkYamlText(text: string): boolean {
  * by part (checkPartNesting), or whole where a part cannot be judged alone.
  */
 export function checkNesting(text: string, meter?: ScanMeter): void {
-  if (text === shallowText) return;
-  const deep = tooDeep(text);
-  // At most two passes, one per reader's view of quoted scalars.
-  if (meter) meter.visited += 2 * text.length;
-  if (deep) {
-    const what = deep.flow ? 'flow' : 'block';
-    throw new InputError(
-      `line ${lineNumberAt(text, deep.offset)} nests YAML ${what} collections deeper than ${maxDepth} levels`,
-    );
+  if (text !== judged) {
+    const deep = tooDeep(text);
+    // At most two passes, one per reader's view of quoted scalars.
+    if (meter) meter.visited += 2 * text.length;
+    judged = text;
+    verdict = deep
+      ? `line ${lineNumberAt(text, deep.offset)} nests YAML ${deep.flow ? 'flow' : 'block'} collections deeper than ${maxDepth} levels`
+      : undefined;
   }
-  shallowText = text;
+  if (verdict !== undefined) throw new InputError(verdict);
 }
 
 /**
- * The last text checkNesting found shallow: a part that cannot be judged alone scans the whole
- * text once, not once per part (a list of items each leaving a bracket open would be quadratic).
+ * The last text checkNesting scanned, and its verdict: a part that cannot be judged alone scans
+ * the whole text once, not once per part (a list of items each leaving a bracket open would be
+ * quadratic), nor again where an error gives way to the verdict (readInput).
  */
-let shallowText: string | undefined;
+let judged: string | undefined;
+let verdict: string | undefined;
 
 /**
  * Judges `part` of `text` alone, as if `base` levels were open around it (shallowPart); where it
@@ -560,9 +561,11 @@ function checkPartNesting(
   base: number,
   meter: ScanMeter | undefined,
 ): void {
-  if (text === shallowText) return;
-  if (meter) meter.visited += part.length;
-  if (!shallowPart(part, base)) checkNesting(text, meter);
+  if (text !== judged) {
+    if (meter) meter.visited += part.length;
+    if (shallowPart(part, base)) return;
+  }
+  checkNesting(text, meter);
 }
 
 /**
