@@ -22,13 +22,16 @@ export const locateByLines: Locator = (text, entry, path, key) => {
   return root && locateIn(text, root, path, key);
 };
 
+/** A `---` line with nothing after it; made once (a literal is a new object per evaluation). */
+const documentStart = /^---[ \t]*(#.*)?$/;
+
 /** The item's top mapping: after `- ` for a list entry, else the document's first line. */
 function rootMapping(text: string, entry: boolean): Mapping | undefined {
   let first = firstContentLine(text, 0);
   if (first < 0) return undefined;
   if (!entry) {
     // A document starts with its `---` line; content on that line is beyond this locator.
-    if (/^---[ \t]*(#.*)?$/.test(text.slice(first, endOf(text, first)))) {
+    if (documentStart.test(text.slice(first, endOf(text, first)))) {
       first = firstContentLine(text, nextOf(text, first));
     }
     // Directives (`%YAML`) before the marker: beyond this locator too.
