@@ -183,7 +183,7 @@ describe('the results written', () => {
     expect(texts[1]).toContain(
       '  field:\n    path: "spec.template.metadata.annotations[checksum/x]"\n',
     );
-    // ≈2.8 bytes per character written (the text and the list its pieces are joined from); main
+    // ≈2.3 bytes per character written (the text and the list its pieces are joined from); main
     // ≈7.7 (a string per line, a copy per quoted value, a new regular expression per plain test).
     expect(bytes / written).toBeLessThan(4);
   });

@@ -21,27 +21,39 @@ export function resultsYaml(results: readonly Result[], lineBreak: string): stri
 }
 
 function emit(value: Record<string, unknown>, indent: number, first: string, lineBreak: string) {
-  let pad = indentation(indent - first.length);
   let dash = first;
   // for-in, not Object.keys: no list of keys per mapping (results are plain objects, own keys
   // only, in the same order).
   for (const key in value) {
     const v = value[key];
     if (v === undefined) continue;
-    out.add(pad);
-    out.add(dash);
-    out.add(key);
+    out.add(head(indent, dash, key));
     if (typeof v === 'object' && v !== null) {
-      out.add(':');
       out.add(lineBreak);
       emit(v as Record<string, unknown>, indent + 2, '', lineBreak);
     } else {
-      out.add(': ');
+      out.add(' ');
       if (typeof v === 'string') out.scalar(v, 'plain');
       else out.add(String(v));
       out.add(lineBreak);
     }
-    pad = indentation(indent);
     dash = '';
   }
+}
+
+/** Each `key:` line start, by indentation (and after `- `), made once: results share a few keys. */
+const heads: Map<string, string>[] = [];
+function head(indent: number, dash: string, key: string): string {
+  const slot = indent * 2 + (dash === '' ? 0 : 1);
+  let byKey = heads[slot];
+  if (byKey === undefined) {
+    byKey = new Map();
+    heads[slot] = byKey;
+  }
+  let text = byKey.get(key);
+  if (text === undefined) {
+    text = `${indentation(indent - dash.length)}${dash}${key}:`;
+    byKey.set(key, text);
+  }
+  return text;
 }
