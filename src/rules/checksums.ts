@@ -359,9 +359,10 @@ class ChecksumWork {
     const object = typeof content === 'object' && content !== null ? content : undefined;
     let known = object && this.texts.get(object);
     if (known === undefined) {
-      const bytes = canonicalSize(content, this.budget - this.asked);
+      const order = { sorted: false };
+      const bytes = canonicalSize(content, this.budget - this.asked, order);
       if (!this.spend(bytes)) return undefined;
-      known = { text: canonicalJson(content), bytes };
+      known = { text: canonicalJson(content, order.sorted), bytes };
       if (object) this.texts.set(object, known);
     }
     return known;
