@@ -109,3 +109,36 @@ describe('where a reference is', () => {
     expect(keysAt(value, at, 1)).toEqual([...at, 'volumes', 0, 'secret', 'items']);
   });
 });
+
+describe('the order of the uses', () => {
+  it('is the table order, then document order, as if each row were walked on its own', () => {
+    const env = (name: string) => ({ name, valueFrom: { secretKeyRef: { name, key: 'k' } } });
+    const podSpec = {
+      volumes: [{ name: 'v', secret: { secretName: 'vol' } }],
+      containers: [
+        { env: [env('a1')], envFrom: [{ secretRef: { name: 'f1' } }] },
+        {
+          env: [env('a2'), { name: 'c', valueFrom: { configMapKeyRef: { name: 'cm', key: 'k' } } }],
+        },
+      ],
+      initContainers: [{ envFrom: [{ secretRef: { name: 'f3' } }] }],
+    };
+    expect(secretUses(podSpec, []).map((use) => use.secretName)).toEqual([
+      'a1',
+      'a2',
+      'f1',
+      'cm',
+      'f3',
+      'vol',
+    ]);
+    // Twice: what the first walk noted of its rows is not carried over.
+    expect(secretUses(podSpec, []).map((use) => use.secretName)).toEqual([
+      'a1',
+      'a2',
+      'f1',
+      'cm',
+      'f3',
+      'vol',
+    ]);
+  });
+});
