@@ -2,6 +2,7 @@
 // (src/rules/workloads/reference-fields.ts, exhaustive over kubernetes-types at compile time): every
 // field classified `Secret`/`ConfigMap` is a path in the table with that kind, and nothing else is.
 import { describe, expect, it } from 'vitest';
+import type { JsonObject } from '../src/model/json.js';
 import {
   containerRoles,
   csiVolumeSourceRoles,
@@ -113,7 +114,7 @@ describe('where a reference is', () => {
 describe('the order of the uses', () => {
   it('is the table order, then document order, as if each row were walked on its own', () => {
     const env = (name: string) => ({ name, valueFrom: { secretKeyRef: { name, key: 'k' } } });
-    const podSpec = {
+    const podSpec: JsonObject = {
       volumes: [{ name: 'v', secret: { secretName: 'vol' } }],
       containers: [
         { env: [env('a1')], envFrom: [{ secretRef: { name: 'f1' } }] },
