@@ -131,10 +131,13 @@ function highestBefore(
   for (const node of order) {
     // Most nodes (consumers) have nothing after them: no iterator over their empty set.
     if (node.before.size === 0 || !counted(node)) continue;
-    for (const n of node.before) {
+    // forEach, not for-of: the iterator's result object per successor was allocated (160k on
+    // fan-in 10k, 4.7 MB), the callback is one per node with successors.
+    const { value } = node.wave;
+    node.before.forEach((n) => {
       const wave = highest.get(n);
-      if (wave === undefined || node.wave.value > wave) highest.set(n, node.wave.value);
-    }
+      if (wave === undefined || value > wave) highest.set(n, value);
+    });
   }
   return highest;
 }
