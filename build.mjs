@@ -84,9 +84,14 @@ await build({
   plugins: [rawText, lazy],
   // CommonJS's own wrapper, written around the bundle here so that src/launch.cjs compiles the
   // file's text as read, not a joined copy of it (≈300 KB less to allocate and copy at each start).
-  banner: { js: '(function (exports, require, module, __filename, __dirname) {' },
+  // Run directly (`node dist/secret-rollout-bundle.cjs`), Node's wrapper defines `module` and the
+  // file would only define a function and exit 0 with no output: it says so and exits 1 instead.
+  // One line, so that the bundle's line numbers stay as esbuild wrote them.
+  banner: {
+    js: 'typeof module<"u"&&(process.stderr.write("secret-rollout: run dist/secret-rollout.cjs, not the bundle\\n"),process.exit(1)),(function (exports, require, module, __filename, __dirname) {',
+  },
   footer: { js: '})' },
-  // `secret-rollout --version`: a constant in the one file, not a package.json read at run time.
+  // `secret-rollout --version`: a constant in the bundle, not a package.json read at run time.
   define: {
     SECRET_ROLLOUT_VERSION: JSON.stringify(version),
     SECRET_ROLLOUT_README: JSON.stringify(readme),

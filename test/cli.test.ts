@@ -365,14 +365,27 @@ Module._load = function (request, ...rest) {
     'secret-rollout-yaml.cjs',
   ];
 
+  it('the bundle run directly says which file to run and exits 1 (it was a silent exit 0)', () => {
+    const out = spawnSync(process.execPath, [path.join(root, 'dist/secret-rollout-bundle.cjs')], {
+      input: 'apiVersion: v1\nkind: List\nitems: []\n',
+      encoding: 'utf8',
+    });
+    expect(out.status).toBe(1);
+    expect(out.stdout).toBe('');
+    expect(out.stderr).toBe('secret-rollout: run dist/secret-rollout.cjs, not the bundle\n');
+  });
+
   it('the libraries only some runs need are files of their own, not in the bundle', () => {
     const bundle = readFileSync(path.join(root, 'dist/secret-rollout-bundle.cjs'), 'latin1');
     // Main's bundle held them: 571 KB, re2js 151 KB and yaml 115 KB of it.
     expect(bundle.length).toBeLessThan(350_000);
-    // Already CommonJS's wrapper: the launcher compiles the text as read, not a joined copy.
-    expect(bundle.startsWith('(function (exports, require, module, __filename, __dirname) {')).toBe(
-      true,
-    );
+    // Already CommonJS's wrapper, on the first line after the guard against running the file
+    // directly: the launcher compiles the text as read, not a joined copy.
+    const firstLine = bundle.slice(0, bundle.indexOf('\n'));
+    expect(firstLine.startsWith('typeof module<"u"&&')).toBe(true);
+    expect(
+      firstLine.endsWith('(function (exports, require, module, __filename, __dirname) {'),
+    ).toBe(true);
     for (const file of lazyFiles) {
       expect(bundle).toContain(`require("./${file}")`);
       expect(readFileSync(path.join(root, 'dist', file), 'latin1').length).toBeGreaterThan(5000);

@@ -1,12 +1,15 @@
 // What an edit, the line locator and the quick reader allocate, counted in bytes by V8's sampling
-// heap profiler (never timed): on 10k items the garbage collector's time is the cost of what is allocated, so
-// a copy per item, or an object per line passed over, shows as CPU.
+// heap profiler (never timed): on 10k items the garbage collector's time is the cost of what is
+// allocated, so a copy per item, or an object per line passed over, shows as CPU.
 import { Session } from 'node:inspector/promises';
 import { describe, expect, it } from 'vitest';
+import { resultsYaml } from '../src/krm/results-yaml.js';
 import { locateByLines, peekScalar } from '../src/krm/yaml/locate-lines.js';
+import { isPlainLayout } from '../src/krm/yaml/plain-layout.js';
 import { quickParse } from '../src/krm/yaml/quick-parse.js';
 import { editText } from '../src/krm/yaml/splice.js';
 import { annotationEdit } from '../src/model/edit.js';
+import type { Result } from '../src/model/results.js';
 
 interface ProfileNode {
   callFrame: { functionName: string };
@@ -91,9 +94,24 @@ describe('an edit of a plain-layout item', () => {
       for (let i = 0; i < edits; i++) splices = editText(item, true, [edit], () => null, '\n');
     });
     expect(splices).toHaveLength(1);
-    // ≈1.6 KB; main ≈4.3 KB (the edited item, closures per call, a new indentation string per
-    // line inserted, a list of the lines joined).
-    expect(bytes / edits).toBeLessThan(2_000);
+    // ≈1.1 KB; main ≈1.65 KB (a string per line inserted, a copy of the quoted value, a new
+    // regular expression per plain-key test and per layout check), ≈4.3 KB before that.
+    expect(bytes / edits).toBeLessThan(1_400);
+  });
+});
+
+describe('the layout check', () => {
+  it('allocates nothing per item it checks', async () => {
+    const item = deployment(1);
+    const checks = 2_000;
+    let plain = isPlainLayout(item);
+    const bytes = await allocatedUnder('isPlainLayout', () => {
+      for (let i = 0; i < checks; i++) plain = isPlainLayout(item);
+    });
+    expect(plain).toBe(true);
+    // Main made its regular expression anew per call (a literal is a new object each time it is
+    // evaluated): ≈50 bytes per item.
+    expect(bytes / checks).toBeLessThan(16);
   });
 });
 
@@ -152,5 +170,38 @@ describe('the quick reader', () => {
     // Main: ≈490 bytes a line (a list and a mapping for each flow list, 17 slots for each list);
     // here ≈130.
     expect(bytes / 2_000).toBeLessThan(200);
+  });
+});
+
+describe('the results written', () => {
+  it('allocate about their text, not a string per line and a copy per quoted value', async () => {
+    const hash = 'ab'.repeat(32);
+    const results: Result[] = [];
+    for (let i = 0; i < 1_000; i++) {
+      results.push({
+        message: `checksum of ExternalSecret ns-${i}/api-config-${i}, ExternalSecret ns-${i}/creds`,
+        severity: 'info',
+        tags: { rule: 'checksum' },
+        resourceRef: {
+          apiVersion: 'apps/v1',
+          kind: 'Deployment',
+          name: `web-${i}`,
+          namespace: 'ns',
+        },
+        field: { path: 'spec.template.metadata.annotations[checksum/x]', proposedValue: hash },
+        file: { path: `pkg/res-${i}.yaml` },
+      });
+    }
+    let texts = resultsYaml(results, '\n');
+    const bytes = await allocatedUnder('resultsYaml', () => {
+      texts = resultsYaml(results, '\n');
+    });
+    const written = texts.reduce((sum, text) => sum + text.length, 0);
+    expect(texts[1]).toContain(
+      '  field:\n    path: "spec.template.metadata.annotations[checksum/x]"\n',
+    );
+    // ≈2.3 bytes per character written (the text and the list its pieces are joined from); main
+    // ≈7.7 (a string per line, a copy per quoted value, a new regular expression per plain test).
+    expect(bytes / written).toBeLessThan(4);
   });
 });

@@ -12,6 +12,7 @@ import {
   sha256Hex,
   sha256HexOfPieces,
   sortShort,
+  sortTexts,
 } from '../src/model/hash.js';
 import type { Json } from '../src/model/json.js';
 
@@ -81,12 +82,45 @@ describe('canonicalJson', () => {
   });
 });
 
+describe('canonicalSize with a KeyOrder', () => {
+  it('says the keys are in order only when the text written without sorting is canonical', () => {
+    fc.assert(
+      fc.property(json, fc.nat(40), (value, limit) => {
+        const order = { sorted: true };
+        canonicalSize(value, limit, order);
+        return !order.sorted || canonicalJson(value, true) === reference(value);
+      }),
+      { numRuns: 3000, seed: 20261126 },
+    );
+    const order = { sorted: false };
+    canonicalSize({ a: 1, b: [{ c: 1, d: 2 }] }, Infinity, order);
+    expect(order.sorted).toBe(true);
+    canonicalSize({ a: 1, b: [{ d: 1, c: 2 }] }, Infinity, order);
+    expect(order.sorted).toBe(false);
+    // Array-index keys come first as numbers, not in text order.
+    canonicalSize({ '9': 2, '10': 1 }, Infinity, order);
+    expect(order.sorted).toBe(false);
+    // Stopped at the limit before the unsorted object: not known to be in order.
+    canonicalSize(['a long text first', { b: 1, a: 2 }], 4, order);
+    expect(order.sorted).toBe(false);
+  });
+});
+
 describe('sortShort', () => {
   it('orders as Array.prototype.sort does, equal items in their order, short or long', () => {
     const byKey = (a: [number, number], b: [number, number]) => a[0] - b[0];
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.nat(5), fc.nat()), { maxLength: 80 }), (items) => {
         expect(sortShort([...items], byKey)).toEqual([...items].sort(byKey));
+      }),
+      { numRuns: 1000, seed: 20261126 },
+    );
+  });
+
+  it('sortTexts orders texts as Array.prototype.sort does, short or long', () => {
+    fc.assert(
+      fc.property(fc.array(key, { maxLength: 80 }), (texts) => {
+        expect(sortTexts([...texts])).toEqual([...texts].sort());
       }),
       { numRuns: 1000, seed: 20261126 },
     );

@@ -11,6 +11,8 @@ describe('isPlainLayout', () => {
     ['escaped quote closed on its line', 'a: "x \\" y"\n'],
     ['plain scalars with quotes and stars inside', 'a: don\'t\nb: 5"\nc: /x/*\nd: a&b\n'],
     ['comments with anything', '# "unclosed [\na: b # {\n'],
+    ['a comment before the first quote of its line', 'a: b #c "d\n  # [\n'],
+    ['a tab and a quote inside a plain scalar', 'a: b\t"c\n'],
   ])('accepts %s', (_, text) => {
     expect(isPlainLayout(text)).toBe(true);
   });
@@ -26,6 +28,9 @@ describe('isPlainLayout', () => {
     ['a merge key', 'a:\n  <<: {b: 1}\n'],
     ['a tag', 'a: !!str 1\n'],
     ['a tab in indentation', 'a:\n\tb: 1\n'],
+    ['an unclosed quote after a `#` that starts no comment', 'a#b: "x\n y"\n'],
+    ['an unclosed quote after a comment on an earlier line', 'a: x # c\nb: "y\n z"\n'],
+    ['an unclosed quote at the start of a line', 'a:\n"b\n c": 1\n'],
   ])('refuses %s', (_, text) => {
     expect(isPlainLayout(text)).toBe(false);
   });

@@ -2,6 +2,7 @@
 // (src/rules/workloads/reference-fields.ts, exhaustive over kubernetes-types at compile time): every
 // field classified `Secret`/`ConfigMap` is a path in the table with that kind, and nothing else is.
 import { describe, expect, it } from 'vitest';
+import type { JsonObject } from '../src/model/json.js';
 import {
   containerRoles,
   csiVolumeSourceRoles,
@@ -107,5 +108,26 @@ describe('where a reference is', () => {
     ]);
     expect(namedAt(value, at, 1)).toEqual([...at, 'volumes', 0, 'secret', 'secretName']);
     expect(keysAt(value, at, 1)).toEqual([...at, 'volumes', 0, 'secret', 'items']);
+  });
+});
+
+describe('the order of the uses', () => {
+  it('is the table order, then document order, as if each row were walked on its own', () => {
+    const env = (name: string) => ({ name, valueFrom: { secretKeyRef: { name, key: 'k' } } });
+    const podSpec: JsonObject = {
+      volumes: [{ name: 'v', secret: { secretName: 'vol' } }],
+      containers: [
+        { env: [env('a1')], envFrom: [{ secretRef: { name: 'f1' } }] },
+        {
+          env: [env('a2'), { name: 'c', valueFrom: { configMapKeyRef: { name: 'cm', key: 'k' } } }],
+        },
+      ],
+      initContainers: [{ envFrom: [{ secretRef: { name: 'f3' } }] }],
+    };
+    const names = () => secretUses(podSpec, []).map((use) => use.secretName);
+    const inTableOrder = ['a1', 'a2', 'f1', 'cm', 'f3', 'vol'];
+    expect(names()).toEqual(inTableOrder);
+    // Twice: what the first walk noted of its rows is not carried over.
+    expect(names()).toEqual(inTableOrder);
   });
 });

@@ -1,7 +1,10 @@
 // Writes results as a YAML block sequence. Strings are plain where YAML reads them back as the
 // same string, JSON-quoted (valid YAML double-quoted scalars) otherwise.
 import type { Result } from '../model/results.js';
-import { formatScalar, indentation } from './yaml/site.js';
+import { indentation, Pieces } from './yaml/site.js';
+
+/** Each result's text, built as pieces (no string per line, no copy of a quoted value). */
+const out = new Pieces();
 
 /**
  * The `results:` line, then each result's text, one string per result: a result's lines are
@@ -11,27 +14,46 @@ import { formatScalar, indentation } from './yaml/site.js';
 export function resultsYaml(results: readonly Result[], lineBreak: string): string[] {
   const texts = [`results:${lineBreak}`];
   for (const result of results) {
-    const lines: string[] = [];
-    emit(result as unknown as Record<string, unknown>, 2, '- ', lines);
-    lines.push('');
-    texts.push(lines.join(lineBreak));
+    emit(result as unknown as Record<string, unknown>, 2, '- ', lineBreak);
+    texts.push(out.take());
   }
   return texts;
 }
 
-function emit(value: Record<string, unknown>, indent: number, first: string, lines: string[]) {
-  let prefix = `${indentation(indent - first.length)}${first}`;
-  for (const key of Object.keys(value)) {
+function emit(value: Record<string, unknown>, indent: number, first: string, lineBreak: string) {
+  let dash = first;
+  // for-in, not Object.keys: no list of keys per mapping (results are plain objects, own keys
+  // only, in the same order).
+  for (const key in value) {
     const v = value[key];
     if (v === undefined) continue;
+    out.add(head(indent, dash, key));
     if (typeof v === 'object' && v !== null) {
-      lines.push(`${prefix}${key}:`);
-      emit(v as Record<string, unknown>, indent + 2, '', lines);
+      out.add(lineBreak);
+      emit(v as Record<string, unknown>, indent + 2, '', lineBreak);
     } else {
-      lines.push(
-        `${prefix}${key}: ${typeof v === 'string' ? formatScalar(v, 'plain') : String(v)}`,
-      );
+      out.add(' ');
+      if (typeof v === 'string') out.scalar(v, 'plain');
+      else out.add(String(v));
+      out.add(lineBreak);
     }
-    prefix = indentation(indent);
+    dash = '';
   }
+}
+
+/** Each `key:` line start, by indentation (and after `- `), made once: results share a few keys. */
+const heads: Map<string, string>[] = [];
+function head(indent: number, dash: string, key: string): string {
+  const slot = indent * 2 + (dash === '' ? 0 : 1);
+  let byKey = heads[slot];
+  if (byKey === undefined) {
+    byKey = new Map();
+    heads[slot] = byKey;
+  }
+  let text = byKey.get(key);
+  if (text === undefined) {
+    text = `${indentation(indent - dash.length)}${dash}${key}:`;
+    byKey.set(key, text);
+  }
+  return text;
 }

@@ -54,8 +54,7 @@ function resultsInsertions(
 ): Replacement[] {
   const { text } = input;
   const doc = text.slice(0, input.document.end);
-  const end = /(?:^|\n)\.\.\.[ \t]*(?:#[^\n]*)?(?:\r?\n[ \t]*(?:#[^\n]*)?)*$/.exec(doc);
-  const at = end ? end.index + (doc[end.index] === '\n' ? 1 : 0) : doc.length;
+  const at = closingLine(doc) ?? doc.length;
   const lineBreak = lineBreakOf(text);
   // What the output has before `at`: the input's, unless the input's results end there.
   const before = input.results?.end === at ? input.results.start : at;
@@ -63,6 +62,34 @@ function resultsInsertions(
   // Insertions at one offset keep their order (splice sorts stably).
   const [heading, ...each] = resultsYaml(results, lineBreak);
   return [separator + heading, ...each].map((text) => ({ start: at, end: at, text }));
+}
+
+/** A closing `...` line, then only blank and comment lines to the end (sticky: tried at one offset). */
+const closing = /(?:^|\n)\.\.\.[ \t]*(?:#[^\n]*)?(?:\r?\n[ \t]*(?:#[^\n]*)?)*$/y;
+
+/**
+ * The start of the line where `doc` closes with `...` and nothing but blank and comment lines
+ * after it, or undefined. Only the last line with other content can be that line: it is found by
+ * walking back from the end, and `closing` tried there alone. Searched for from the start, the
+ * expression read the whole input (≈10 ms on a 14 MB list).
+ */
+function closingLine(doc: string): number | undefined {
+  let end = doc.length;
+  for (;;) {
+    const start = end === 0 ? 0 : doc.lastIndexOf('\n', end - 1) + 1;
+    let i = start;
+    while (doc.charCodeAt(i) === 32 || doc.charCodeAt(i) === 9) i++;
+    const c = doc.charCodeAt(i);
+    // Content: not white space, a comment, nor the `\r` of a line break (a superset of the
+    // blank and comment lines `closing` accepts after the marker).
+    if (i < end && c !== 35 && c !== 13) {
+      if (!doc.startsWith('...', start)) return undefined;
+      closing.lastIndex = start > 0 ? start - 1 : 0;
+      return closing.test(doc) ? start : undefined;
+    }
+    if (start === 0) return undefined;
+    end = start - 1;
+  }
 }
 
 interface Replacement {

@@ -6,7 +6,11 @@
 import { isObject, type Json } from './json.js';
 import loadCrypto from './load-crypto.cjs';
 
-export function canonicalJson(value: Json): string {
+export function canonicalJson(value: Json, keysSorted = false): string {
+  // Every object's keys already in order (canonicalSize saw them, `KeyOrder`): the replacer would
+  // hand each object back as it is, and without one JSON.stringify takes V8's fast path (a
+  // replacer is a call per key and value, ≈half of writing a source's content).
+  if (keysSorted) return JSON.stringify(value);
   // JSON.stringify writes one flat string natively (a string built by `+` is a tree of pieces,
   // which stays as large as it was built while a cache or a plan holds it); the replacer hands
   // it a sorted copy of each object whose keys are out of order.
@@ -25,7 +29,7 @@ function sortedKeys(_key: string, value: unknown): unknown {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
   const keys = Object.keys(value);
   if (inOrder(keys)) return value;
-  sortShort(keys, textOrder);
+  sortTexts(keys);
   // No prototype: a "__proto__" key is then an own property like any other.
   const copy: Record<string, unknown> = Object.create(null);
   for (const key of keys) copy[key] = (value as Record<string, unknown>)[key];
@@ -65,6 +69,22 @@ const shortArray = 64;
 /** UTF-16 code unit order, `Array.prototype.sort`'s default for strings. */
 export const textOrder = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
+/**
+ * Sorts texts in place in UTF-16 code unit order (`textOrder`), by insertion when short: an
+ * object's keys, a few each. Compared inline, not through a comparator: sortShort is called with
+ * several, and a call per comparison was most of normalize's time once it sorted its copies.
+ */
+export function sortTexts(texts: string[]): string[] {
+  if (texts.length > shortArray) return texts.sort();
+  for (let i = 1; i < texts.length; i++) {
+    const text = texts[i] as string;
+    let j = i;
+    for (; j > 0 && (texts[j - 1] as string) > text; j--) texts[j] = texts[j - 1] as string;
+    texts[j] = text;
+  }
+  return texts;
+}
+
 function inOrder(keys: readonly string[]): boolean {
   for (let i = 1; i < keys.length; i++)
     if ((keys[i - 1] as string) > (keys[i] as string)) return false;
@@ -81,14 +101,21 @@ function byHand(value: Json): string {
   return JSON.stringify(value);
 }
 
+/** What canonicalSize saw on its way: every object's keys in canonical order already. */
+export interface KeyOrder {
+  sorted: boolean;
+}
+
 /**
  * The UTF-8 length of `canonicalJson(value)`, counted without writing it; once the count passes
  * `limit`, a number above `limit` (the walk stops there). A value can expand through YAML aliases
  * to far more text than the input holds: this says what writing it would cost before it is
- * written, at a cost bounded by `limit` (each node visited adds at least one byte).
+ * written, at a cost bounded by `limit` (each node visited adds at least one byte). With `order`,
+ * also whether `canonicalJson(value, true)` may be written (the keys it lists anyway, compared).
  */
-export function canonicalSize(value: Json, limit: number): number {
+export function canonicalSize(value: Json, limit: number, order?: KeyOrder): number {
   let size = 0;
+  let sorted = true;
   const stack: Json[] = [value];
   while (stack.length > 0 && size <= limit) {
     const node = stack.pop() as Json;
@@ -98,6 +125,7 @@ export function canonicalSize(value: Json, limit: number): number {
       for (const item of node) stack.push(item);
     } else if (isObject(node)) {
       const keys = Object.keys(node);
+      if (sorted && !inOrder(keys)) sorted = false;
       // Braces, commas and colons.
       size += keys.length === 0 ? 2 : 2 * keys.length + 1;
       for (const key of keys) {
@@ -108,6 +136,8 @@ export function canonicalSize(value: Json, limit: number): number {
       size += typeof node === 'string' ? stringSize(node) : (JSON.stringify(node) as string).length;
     }
   }
+  // Stopped at the limit: some objects were not seen.
+  if (order) order.sorted = sorted && stack.length === 0;
   return size;
 }
 

@@ -72,7 +72,7 @@ export function walk(
   value: Json,
   path: Path,
   visit: (node: Json, at: Trail) => void,
-  options: WalkOptions = {},
+  options?: WalkOptions,
 ): void {
   let paths = single.get(path);
   if (paths === undefined) {
@@ -93,38 +93,53 @@ export function walkPaths(
   value: Json,
   paths: PathSet,
   visit: (node: Json, at: Trail, path: number) => void,
-  { at = [], mismatch }: WalkOptions = {},
+  options?: WalkOptions,
 ): void {
-  const trail = [...at];
-  const step = (node: Json, tree: PathSet): void => {
-    for (const path of tree.ends) visit(node, trail, path);
-    for (const { step: key, tree: next } of tree.next) {
-      if (key === each) {
-        if (!Array.isArray(node)) {
-          mismatch?.(node, trail, 'list');
-          continue;
-        }
-        for (let i = 0; i < node.length; i++) {
-          trail.push(i);
-          step(node[i] as Json, next);
-          trail.pop();
-        }
+  const trail: (string | number)[] = options?.at === undefined ? [] : [...options.at];
+  stepInto(value, paths, trail, visit, options?.mismatch);
+}
+
+/**
+ * One step of walkPaths, a function of its own with indexed loops: a closure per walk and an
+ * iterator per loop were most of what a walk allocated (it runs per PodSpec and per source spec).
+ */
+function stepInto(
+  node: Json,
+  tree: PathSet,
+  trail: (string | number)[],
+  visit: (node: Json, at: Trail, path: number) => void,
+  mismatch: WalkOptions['mismatch'],
+): void {
+  const { ends, next } = tree;
+  for (let e = 0; e < ends.length; e++) visit(node, trail, ends[e] as number);
+  for (let b = 0; b < next.length; b++) {
+    const { step: key, tree: after } = next[b] as PathSet['next'][number];
+    if (key === each) {
+      if (!Array.isArray(node)) {
+        mismatch?.(node, trail, 'list');
         continue;
       }
-      if (typeof node !== 'object' || node === null || Array.isArray(node)) {
-        mismatch?.(node, trail, 'mapping');
-        continue;
+      for (let i = 0; i < node.length; i++) {
+        trail.push(i);
+        stepInto(node[i] as Json, after, trail, visit, mismatch);
+        trail.pop();
       }
-      const found = (node as JsonObject)[key];
-      if (found === undefined) continue;
-      trail.push(key);
-      // A null field ends the paths that go on through it; those that end there visit it.
-      if (found === null) for (const path of next.ends) visit(null, trail, path);
-      else step(found, next);
-      trail.pop();
+      continue;
     }
-  };
-  step(value, paths);
+    if (typeof node !== 'object' || node === null || Array.isArray(node)) {
+      mismatch?.(node, trail, 'mapping');
+      continue;
+    }
+    const found = (node as JsonObject)[key];
+    if (found === undefined) continue;
+    trail.push(key);
+    // A null field ends the paths that go on through it; those that end there visit it.
+    if (found === null) {
+      const { ends: ending } = after;
+      for (let e = 0; e < ending.length; e++) visit(null, trail, ending[e] as number);
+    } else stepInto(found, after, trail, visit, mismatch);
+    trail.pop();
+  }
 }
 
 /** Paths the tables and rules write as text, compiled once: lookups run per item. */

@@ -100,12 +100,14 @@ export function planChecksums({ consumers }: Consumption, inputBytes: number): C
       }
       // One checksum per annotation key (ExternalSecrets, and opt-in sources of their own). The
       // keys stay in `consumed`: no record per source and template (150k on the fan-in bench).
-      const byAnnotation = new Map<string, SecretSource[]>();
-      for (const source of consumed.keys()) addTo(byAnnotation, source.annotation, source);
+      const groups = byAnnotation(consumed);
       const { annotations } = template.shape;
       const patch = postRenderer === undefined ? undefined : patchField(resource, postRenderer);
-      const values = new Map<string, string>();
-      for (const [annotation, covered] of byAnnotation) {
+      // The values by annotation are for a HelmRelease's post-renderer entry only.
+      const values = postRenderer !== undefined || leftover ? new Map<string, string>() : undefined;
+      for (let g = 0; g < groups.length; g++) {
+        const covered = groups[g] as SecretSource[];
+        const { annotation } = covered[0] as SecretSource;
         const value = work.checksum(covered, consumed);
         if (value === undefined) {
           results.push(plainResult(overBudgetRule, overBudget(inputBytes, work)));
@@ -121,7 +123,7 @@ export function planChecksums({ consumers }: Consumption, inputBytes: number): C
           consumed,
         );
         addTo(checksummed, resource, checksum);
-        values.set(annotation, value);
+        values?.set(annotation, value);
         if (postRenderer === undefined && current[annotation] !== value) {
           edits.push({ item: resource.index, path: annotations, key: annotation, value });
         }
@@ -132,14 +134,30 @@ export function planChecksums({ consumers }: Consumption, inputBytes: number): C
           })),
         );
       }
-      if (postRenderer !== undefined)
+      if (values && postRenderer !== undefined)
         edits.push(...postRendererEdits(resource, postRenderer, values));
-      if (leftover) edits.push(...postRendererEdits(resource, leftover, values));
+      if (values && leftover) edits.push(...postRendererEdits(resource, leftover, values));
     }
     // Reading stopped there: what came before it is planned.
     if (error) results.push(error);
   }
   return { checksummed, edits, results };
+}
+
+/**
+ * A template's sources grouped by their annotation, in the order `consumed` first names each
+ * annotation: one group without a Map when they share it, as nearly every template's do.
+ */
+function byAnnotation(consumed: ReadonlyMap<SecretSource, KeySet>): SecretSource[][] {
+  const sources = [...consumed.keys()];
+  const first = (sources[0] as SecretSource).annotation;
+  let shared = true;
+  for (let i = 1; i < sources.length && shared; i++)
+    shared = (sources[i] as SecretSource).annotation === first;
+  if (shared) return [sources];
+  const groups = new Map<string, SecretSource[]>();
+  for (const source of sources) addTo(groups, source.annotation, source);
+  return [...groups.values()];
 }
 
 /** Field paths of annotations, written once per shape and annotation, not once per template. */
@@ -359,9 +377,10 @@ class ChecksumWork {
     const object = typeof content === 'object' && content !== null ? content : undefined;
     let known = object && this.texts.get(object);
     if (known === undefined) {
-      const bytes = canonicalSize(content, this.budget - this.asked);
+      const order = { sorted: false };
+      const bytes = canonicalSize(content, this.budget - this.asked, order);
       if (!this.spend(bytes)) return undefined;
-      known = { text: canonicalJson(content), bytes };
+      known = { text: canonicalJson(content, order.sorted), bytes };
       if (object) this.texts.set(object, known);
     }
     return known;

@@ -77,14 +77,15 @@ export function planWaves(
     // One resource can be several sources (one per namespace): its node gathers all consumers.
     // Operator readers (readers.ts) come after it too: a store or generator among them is then
     // placed above this source, not at its default below every source.
-    // Both sets walked in place: a source's thousands of consumers are not copied into a list.
+    // Both sets walked in place: a source's thousands of consumers are not copied into a list,
+    // and by forEach, which allocates no iterator result per consumer as for-of did.
     const phase = phaseOf(source.resource);
-    for (const after of [consumersOf.get(source), readersOf.get(source)]) {
-      for (const consumer of after ?? []) {
-        const consumerNode = inPhase(phase, consumer) ? nodeOf(consumer) : undefined;
-        if (consumerNode) orderAfter(node, consumerNode);
-      }
-    }
+    const follows = (consumer: Resource) => {
+      const consumerNode = inPhase(phase, consumer) ? nodeOf(consumer) : undefined;
+      if (consumerNode) orderAfter(node, consumerNode);
+    };
+    consumersOf.get(source)?.forEach(follows);
+    readersOf.get(source)?.forEach(follows);
     sourceNodes.add(node);
     for (const ref of source.stores) {
       const clusterScoped = storeKinds.find((k) => k.kind === ref.kind)?.clusterScoped;

@@ -17,10 +17,22 @@ interface Mapping {
 
 export const locateByLines: Locator = (text, entry, path, key) => {
   // List entries (a reference's name in `env[]`) are the full parser's.
-  if (!path.every((step) => typeof step === 'string')) return undefined;
+  if (!onlyKeys(path)) return undefined;
   const root = rootMapping(text, entry);
   return root && locateIn(text, root, path, key);
 };
+
+/** A `---` line with nothing after it; made once (a literal is a new object per evaluation). */
+const documentStart = /^---[ \t]*(#.*)?$/;
+
+/**
+ * Whether every step is a key. A loop: a callback is a new function object per edit where the
+ * optimising compiler does not inline (`--no-turbo-inlining` on large inputs, main.ts).
+ */
+function onlyKeys(path: readonly (string | number)[]): path is readonly string[] {
+  for (let i = 0; i < path.length; i++) if (typeof path[i] !== 'string') return false;
+  return true;
+}
 
 /** The item's top mapping: after `- ` for a list entry, else the document's first line. */
 function rootMapping(text: string, entry: boolean): Mapping | undefined {
@@ -28,7 +40,7 @@ function rootMapping(text: string, entry: boolean): Mapping | undefined {
   if (first < 0) return undefined;
   if (!entry) {
     // A document starts with its `---` line; content on that line is beyond this locator.
-    if (/^---[ \t]*(#.*)?$/.test(text.slice(first, endOf(text, first)))) {
+    if (documentStart.test(text.slice(first, endOf(text, first)))) {
       first = firstContentLine(text, nextOf(text, first));
     }
     // Directives (`%YAML`) before the marker: beyond this locator too.

@@ -94,24 +94,30 @@ export function spliceAt(
       // Mixed line endings: use the one of the line the new lines follow (or precede).
       lineBreak = localLineBreak(text, site.at, lineBreak);
       const { missing, indent, step } = site;
-      // No closure nor spread list per edit; joined, not built with `+`: the text is kept until
-      // it is written, one flat string rather than a tree of its pieces (ARCHITECTURE.md, Memory).
-      const lines: string[] = [];
+      // Pieces joined once: the text is kept until it is written, one flat string rather than a
+      // tree of its pieces (ARCHITECTURE.md, Memory), and no string per line on the way.
+      const out = insertedLines;
+      if (site.at > 0 && text[site.at - 1] !== '\n') out.add(lineBreak);
       for (let depth = 0; depth < missing.length; depth++) {
-        const name = missing[depth] as string;
-        lines.push(`${indentation(indent + depth * step)}${formatKey(name)}:`);
+        out.add(indentation(indent + depth * step));
+        out.scalar(missing[depth] as string, 'plain');
+        out.add(':');
+        out.add(lineBreak);
       }
       const pad = indentation(indent + missing.length * step);
       if (typeof value !== 'string') {
         const block = new BlockWriter(step, value.seqIndent, lineBreak);
-        lines.push(block.pair(`${pad}${formatKey(key)}:`, value.list, pad.length));
+        out.add(block.pair(`${pad}${formatKey(key)}:`, value.list, pad.length));
       } else if (value.includes('\n')) {
-        lines.push(
-          blockLiteral(`${pad}${key}: `, value, indentation(pad.length + step), lineBreak),
-        );
-      } else lines.push(`${pad}${key}: ${JSON.stringify(value)}`);
-      const block = linesAt(text, site.at, lines.join(lineBreak), lineBreak);
-      return { start: site.at, end: site.at, text: block };
+        out.add(blockLiteral(`${pad}${key}: `, value, indentation(pad.length + step), lineBreak));
+      } else {
+        out.add(pad);
+        out.add(key);
+        out.add(': ');
+        out.scalar(value, 'double');
+      }
+      out.add(lineBreak);
+      return { start: site.at, end: site.at, text: out.take() };
     }
     case 'flow': {
       const inner = nestedFlow(site.missing, key, value);
@@ -125,6 +131,47 @@ export function spliceAt(
       };
   }
 }
+
+/**
+ * A text written as pieces into one list, reused from text to text, and joined once (`take`): one
+ * flat string, with no string per line on the way and no copy of a double-quoted value that JSON
+ * escapes nothing in (its quotes and itself are pieces). Between texts every entry is '', so the
+ * list holds on to nothing.
+ */
+export class Pieces {
+  private readonly list: string[] = [];
+  private count = 0;
+
+  add(piece: string): void {
+    this.list[this.count++] = piece;
+  }
+
+  /** The value as formatScalar writes it in `style`. */
+  scalar(value: string, style: ScalarStyle): void {
+    if (style === 'single' || (style === 'plain' && plainFits(value)) || jsonEscapes.test(value)) {
+      this.add(formatScalar(value, style));
+    } else {
+      this.add('"');
+      this.add(value);
+      this.add('"');
+    }
+  }
+
+  /** The pieces added since the last take, joined. */
+  take(): string {
+    const text = this.list.join('');
+    for (let i = 0; i < this.count; i++) this.list[i] = '';
+    this.count = 0;
+    return text;
+  }
+}
+
+/** What JSON.stringify escapes in a string: else it is the string between two `"`. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
+const jsonEscapes = /["\\\x00-\x1f\ud800-\udfff]/;
+
+/** The lines spliceAt inserts, built one edit at a time. */
+const insertedLines = new Pieces();
 
 /** Indentations, made once each: thousands of edits and results share a few. */
 const pads: string[] = [];
@@ -307,9 +354,14 @@ export function jsonText(value: Json, colon: string, unit: string, newLine: stri
 /** Plain only where YAML cannot read the value as anything but this string. */
 export function formatScalar(value: string, style: ScalarStyle): string {
   if (style === 'single' && !value.includes('\n')) return `'${value.replaceAll("'", "''")}'`;
-  if (style === 'plain' && /^[A-Za-z][-\w./]*$/.test(value) && !reserved.test(value)) return value;
+  if (style === 'plain' && plainFits(value)) return value;
   return JSON.stringify(value);
 }
+
+/** A string YAML reads back as itself when plain (a conservative test). */
+// A regular expression literal is a new object each time it is evaluated: this one is made once.
+const plainCharacters = /^[A-Za-z][-\w./]*$/;
+const plainFits = (value: string) => plainCharacters.test(value) && !reserved.test(value);
 const reserved = /^(true|false|null|yes|no|on|off|y|n)$/i;
 
 /**

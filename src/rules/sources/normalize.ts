@@ -1,5 +1,6 @@
 // Spec normalisation shared by sources: drop what does not decide content, fill server-side
 // defaults, so spelling a default out (or leaving out an empty list) does not move a checksum.
+import { sortTexts } from '../../model/hash.js';
 import { isObject, type Json } from '../../model/json.js';
 import { compilePaths, type PathSet, parsePath, walkPaths } from '../../model/path.js';
 
@@ -64,10 +65,14 @@ function pruneEmpty(value: Json, inPlace: boolean): Json | undefined {
     return items;
   }
   if (isObject(value)) {
-    // A copy without prototype: a `__proto__` key (a valid Secret key) stays a key.
+    // A copy without prototype: a `__proto__` key (a valid Secret key) stays a key. Its keys in
+    // canonical order, so a content is written for its checksum as it is (hash.ts, `KeyOrder`),
+    // not through a sorted copy of each mapping.
     const out: { [key: string]: Json } = inPlace ? value : Object.create(null);
+    const keys = Object.keys(value);
+    if (!inPlace) sortTexts(keys);
     let kept = 0;
-    for (const key of Object.keys(value)) {
+    for (const key of keys) {
       const pruned = pruneEmpty(value[key] as Json, inPlace);
       if (pruned !== undefined) {
         out[key] = pruned;

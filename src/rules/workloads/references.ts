@@ -126,22 +126,52 @@ function notA(node: Json, at: Trail, wanted: 'mapping' | 'list'): never {
 
 /** Every Secret a PodSpec at `at` references, per the table; malformed fields are item errors. */
 export function secretUses(podSpec: JsonObject, at: Keys, keepNamed = false): SecretUse[] {
-  // In the table's order, then document order, as if each row were walked on its own.
-  const byRow: SecretUse[][] = [];
-  let rows = 0;
+  // In the table's order, then document order, as if each row were walked on its own: the walk
+  // gives document order, and the uses are reordered by row only when a row came after a later
+  // one (most PodSpecs read through one row, env secretKeyRef).
+  const uses: SecretUse[] = [];
+  useRows.length = 0;
+  let inOrder = true;
   const visit = (node: Json, trail: Trail, row: number) => {
-    let uses = byRow[row];
-    if (uses === undefined) {
-      uses = [];
-      byRow[row] = uses;
-      rows++;
-    }
-    const ref = secretReferences[row] as SecretReference;
-    addUse(node, trail, ref, names[row] as Keys, uses, keepNamed);
+    const found = uses.length;
+    addUse(
+      node,
+      trail,
+      secretReferences[row] as SecretReference,
+      names[row] as Keys,
+      uses,
+      keepNamed,
+    );
+    if (uses.length === found) return;
+    if (found > 0 && row < (useRows[found - 1] as number)) inOrder = false;
+    useRows.push(row);
   };
   walkPaths(podSpec, compiled, visit, { at, mismatch: notA });
-  // Most PodSpecs read through one row (env secretKeyRef): its list is the answer, not a copy.
-  return rows === 1 ? (byRow.find((uses) => uses !== undefined) as SecretUse[]) : byRow.flat();
+  return inOrder ? uses : byRow(uses, useRows);
+}
+
+/** The row of each use secretUses found, in its order (secretUses does not re-enter: one list). */
+const useRows: number[] = [];
+
+/** `uses` ordered by their `rows`, stable: a counting sort over the table's few rows. */
+function byRow(uses: readonly SecretUse[], rows: readonly number[]): SecretUse[] {
+  // How many uses each row has, then where its next one goes in the result.
+  const next = new Array<number>(secretReferences.length).fill(0);
+  for (const row of rows) next[row] = (next[row] as number) + 1;
+  let start = 0;
+  for (let r = 0; r < next.length; r++) {
+    const count = next[r] as number;
+    next[r] = start;
+    start += count;
+  }
+  const ordered = new Array<SecretUse>(uses.length);
+  for (let i = 0; i < uses.length; i++) {
+    const row = rows[i] as number;
+    const at = next[row] as number;
+    ordered[at] = uses[i] as SecretUse;
+    next[row] = at + 1;
+  }
+  return ordered;
 }
 
 /**
