@@ -78,11 +78,20 @@ export function analyse(
     if (error instanceof InputError) return failure(error.message);
     throw error;
   }
-  const { config, source: configSource, results } = resolveOptions(input, options, fromKptfile);
+  let resolved: ReturnType<typeof resolveOptions>;
+  let read: ReturnType<typeof readItems>;
+  try {
+    resolved = resolveOptions(input, options, fromKptfile);
+    read = readItems(input, readPlan(resolved.config ?? defaultConfig));
+  } catch (error) {
+    // Nesting too deep in an item, judged where it is read (krm/read.ts checkItemNesting).
+    if (error instanceof InputError) return failure(error.message);
+    throw error;
+  }
+  const { config, source: configSource, results } = resolved;
   if (input.format === 'yaml-list' && input.listError) {
     results.push(plainResult(invalidInput, input.listError));
   }
-  const read = readItems(input, readPlan(config ?? defaultConfig));
   for (const r of read.results) results.push(r);
   const { resources, bystanders, aliased, projected, streamBroken } = read;
   if (streamBroken) {

@@ -201,3 +201,79 @@ describe('the nesting guard on generated nesting', () => {
     );
   });
 });
+
+describe('the nesting guard by part', () => {
+  // The input's text is judged around the items, and each item where it is read (the quick
+  // reader's own bound proves the items it reads shallow): the verdict, its line and its place
+  // before every other error stay those of one scan of the whole text.
+  const list = (items: string[], after = '', apiVersion = 'config.kubernetes.io/v1') =>
+    `apiVersion: ${apiVersion}\nkind: ResourceList\nitems:\n${items.join('')}${after}`;
+  const item = (i: number) => `- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: c${i}\n`;
+  /** An item whose `data` nests `n` flow levels, on its line 5. */
+  const deepItem = (n: number) =>
+    `- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: deep\n  data: ${'['.repeat(n)}${']'.repeat(n)}\n`;
+  const refused = (text: string, line: number) => {
+    const out = run(text);
+    expect(out.exitCode).toBe(1);
+    expect(out.stderr).toBe(
+      `secret-rollout: line ${line} nests YAML flow collections deeper than ${maxDepth} levels\n`,
+    );
+    expect(tooDeep(text)).toBeDefined();
+  };
+
+  it('counts the levels around an item: read at the bound, refused one level deeper', () => {
+    // The list's mapping, its sequence, the item's mapping: 3 levels before `data`'s brackets.
+    expect(run(list([item(0), deepItem(maxDepth - 3), item(1)])).exitCode).toBe(0);
+    refused(list([item(0), deepItem(maxDepth - 2), item(1)]), 12);
+    refused(
+      list([item(0), deepItem(maxDepth - 2), item(1)].map((t) => t.replace(/^/gm, '  '))),
+      12,
+    );
+    refused(list([item(0), deepItem(maxDepth - 2)]).replaceAll('\n', '\r\n'), 12);
+  });
+
+  it('counts brackets an item leaves open into the items after it', () => {
+    const open = '- apiVersion: v1\n  kind: ConfigMap\n  data: [[\n';
+    refused(list(Array.from({ length: maxDepth / 2 }, () => open)), 750);
+    const near = list([
+      `- a: ${'['.repeat(30)}\n`,
+      item(0),
+      `- b: ${'['.repeat(480)}${']'.repeat(480)}\n`,
+    ]);
+    refused(near, 9);
+  });
+
+  it('comes before the errors found before the items are read, and after the text around them', () => {
+    const deep = deepItem(2 * maxDepth);
+    refused(list([item(0), deep], '', 'v9'), 12);
+    refused(`${list([item(0), deep])}---\na: 1\n`, 12);
+    refused(
+      list(
+        [item(0), deep],
+        `functionConfig: ${'{a: '.repeat(2 * maxDepth)}x${'}'.repeat(2 * maxDepth)}\n`,
+      ),
+      12,
+    );
+    refused(
+      list(
+        [item(0)],
+        `functionConfig: ${'{a: '.repeat(2 * maxDepth)}x${'}'.repeat(2 * maxDepth)}\n`,
+      ),
+      8,
+    );
+    refused(
+      list(
+        [item(0)],
+        `results:\n- message: ${'{a: '.repeat(2 * maxDepth)}x${'}'.repeat(2 * maxDepth)}\n`,
+      ),
+      9,
+    );
+    refused(list([`- a: b: c\n`, deep]), 9);
+    const kptfile = `- apiVersion: kpt.dev/v1\n  kind: Kptfile\n  metadata:\n    name: p\n  x: ${'['.repeat(2 * maxDepth)}\n`;
+    refused(list([kptfile, item(0)]), 8);
+  });
+
+  it('judges the documents of a stream after a broken one', () => {
+    refused(`a: 1\n---\nb: [\n---\n${'['.repeat(2 * maxDepth)}${']'.repeat(2 * maxDepth)}\n`, 5);
+  });
+});

@@ -5,6 +5,7 @@
 import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { parseItem, readInput } from '../src/krm/read.js';
+import { shallowPart } from '../src/krm/yaml/nesting.js';
 import { schema, yamlProblem } from '../src/krm/yaml/parse.js';
 import { hasUnusualCharacters, type KeyCache, quickParse } from '../src/krm/yaml/quick-parse.js';
 import type { Json } from '../src/model/json.js';
@@ -87,6 +88,9 @@ function agrees(text: string, entry: boolean): boolean {
   // Validity is the conforming reader's to decide: the quick reader may only read valid YAML.
   expect(yamlProblem(text), `invalid YAML read by the quick reader:\n${text}`).toBeUndefined();
   expect(canonical(quick), text).toBe(canonical(expected?.value));
+  // What it reads proves itself shallow to the nesting guard (read.ts checkItemNesting): the
+  // guard's scan, too, finds it closed at its end, whatever the quick reader's bound.
+  expect(shallowPart(text, 0), `left open to the nesting guard:\n${text}`).toBe(true);
   return true;
 }
 

@@ -64,6 +64,15 @@ describe('the scans over the whole input', () => {
   });
 });
 
+describe('the nesting guard on a ResourceList', () => {
+  it('scans the text around the items, not the items the quick reader reads', () => {
+    // Its own bound proves them shallow (src/krm/read.ts checkItemNesting). Before, the guard
+    // scanned the whole text twice: 6 looks per character in all on this list, now 4.
+    const text = `${list}items:\n${repeat(8_000, item)}`;
+    expect(visits(text)).toBeLessThanOrEqual(4.5 * text.length);
+  });
+});
+
 describe('documents without content', () => {
   // Runs of blank, comment and bare marker lines skip the conforming reader: whatever the lines,
   // the stream must pass exactly when that reader finds the whole text valid.

@@ -17,7 +17,14 @@ import {
 import { invalidInput } from '../model/result-rules.js';
 import { plainResult, type Result } from '../model/results.js';
 import { passesThrough } from './pass-through.js';
-import { type Input, type InputItem, parseItem, wholeDocument } from './read.js';
+import {
+  checkItemNesting,
+  checkNesting,
+  type Input,
+  type InputItem,
+  parseItem,
+  wholeDocument,
+} from './read.js';
 import { peekScalar } from './yaml/locate-lines.js';
 import type { KeyCache } from './yaml/quick-parse.js';
 
@@ -80,6 +87,7 @@ export function readItems(input: Input, plan: ReadPlan): ReadItems {
     if (value === undefined && item.span) {
       const { span } = item;
       if (span.end - span.start > maxItemLength) {
+        checkItemNesting(input.text, span);
         results.push(plainResult(invalidInput, `${where}: ${itemTooLarge}`));
         return;
       }
@@ -144,6 +152,8 @@ export function readItems(input: Input, plan: ReadPlan): ReadItems {
   input.items.forEach((item, index) => {
     readOne(item, index, true);
   });
+  // The documents after a broken one are not read, so not judged one by one (checkItemNesting).
+  if (read.streamBroken) checkNesting(input.text);
   // The plan's second pass: what the sources read of the items copied through (ESO templateFrom),
   // which the common input has none of, so the pass above can copy every such item through.
   const wanted = candidates.length > 0 ? plan.later.wanted(resources) : () => false;

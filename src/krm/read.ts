@@ -5,7 +5,7 @@ import { isObject, type Json, type JsonObject } from '../model/json.js';
 import type { Projection } from '../model/resource.js';
 import { jsonErrorOffset } from './json-error.js';
 import { everyLine, lineNumberAt, type ScanMeter } from './yaml/lines.js';
-import { maxDepth, tooDeep } from './yaml/nesting.js';
+import { maxDepth, shallowPart, tooDeep } from './yaml/nesting.js';
 import {
   located,
   ParseError,
@@ -73,7 +73,24 @@ export function readInput(text: string, meter?: ScanMeter): Input {
   if (body.trim() === '')
     throw new InputError('no input: expected a ResourceList or YAML on stdin');
   if (/^\s*[[{]/.test(body) && looksLikeJson(body)) return readJson(text);
-  const usualCharacters = checkYamlText(text, meter);
+  const usualCharacters = checkYamlText(text);
+  try {
+    const input = readYaml(text, usualCharacters, meter);
+    // No item is read: the nesting verdict is the whole text's.
+    if (input.format === 'yaml-list' && input.listError) checkNesting(text, meter);
+    return input;
+  } catch (error) {
+    // The nesting verdict comes before every other (README "Limits"): the items are not read yet.
+    checkNesting(text, meter);
+    throw error;
+  }
+}
+
+/**
+ * A YAML input, whose nesting is judged by part (see checkItemNesting): the text around the items
+ * here, each item where it is read.
+ */
+function readYaml(text: string, usualCharacters: boolean, meter: ScanMeter | undefined): Input {
   const all = splitDocuments(text, meter);
   // Empty ones too: a run of them costs a parse per document where one holds a directive.
   if (all.length > maxItems) throw new InputError(tooMany(all.length, 'documents'));
@@ -322,12 +339,17 @@ function readYamlList(
         );
       }
     }
+    const quick = envelopeText(true);
+    // The envelope holds all the text but the items and the results, judged where they are read;
+    // the items' stand-in `- {}` closes what it opens.
+    checkPartNesting(text, quick, 0, meter);
     // The input's results are replaced, never parsed for their value; parsing them alone proves
     // that they end where the line scan says (a multi-line quoted value can hide a `key:` line).
     if (resultsEntry) {
-      parseYaml(text.slice(resultsEntry.start, resultsEntry.end), resultsEntry.start, text);
+      const results = text.slice(resultsEntry.start, resultsEntry.end);
+      checkPartNesting(text, results, 0, meter);
+      parseYaml(results, resultsEntry.start, text);
     }
-    const quick = envelopeText(true);
     header =
       quickParse(quick, 0, quick.length, false) ?? parseYaml(envelopeText(false), doc.start, text);
   } catch (error) {
@@ -418,6 +440,7 @@ export function parseItem(
   const quick = quickRead(text, span, keyCache, usualCharacters, projection);
   // Without aliases a value has fewer nodes than its text has characters (see toResource).
   if (quick !== undefined) return { value: quick, nodeBound: span.end - span.start };
+  checkItemNesting(text, span);
   try {
     const value = parseYaml(text.slice(span.start, span.end), span.start, text);
     if (!span.entry) return { value };
@@ -455,7 +478,10 @@ export function quickRead(
   const itemText = text.slice(span.start, span.end);
   if (!itemText.includes('\r\n') || /\r(?!\n)/.test(itemText)) return undefined;
   const lf = itemText.replaceAll('\r\n', '\n');
-  return quickParse(lf, 0, lf.length, span.entry, undefined, false, projection);
+  const value = quickParse(lf, 0, lf.length, span.entry, undefined, false, projection);
+  // What proves an item shallow is the quick reader's reading of the text as written.
+  if (value !== undefined) checkItemNesting(text, span);
+  return value;
 }
 
 /**
@@ -465,6 +491,7 @@ export function quickRead(
 const wholeDocuments = new WeakMap<Span, Json>();
 export function wholeDocument(text: string, doc: Span): Json | undefined {
   if (!wholeDocuments.has(doc)) {
+    checkNesting(text);
     try {
       wholeDocuments.set(doc, parseYaml(text.slice(doc.start, doc.end), doc.start, text));
     } catch (error) {
@@ -481,10 +508,10 @@ const nonPrintable = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x84\x86-\x9F\uFFFE\uFFFF]
 
 /**
  * Checks the whole text once, so items copied through unparsed (pass-through.ts) cannot carry
- * what every parser downstream would reject or choke on. Whether it has usual characters only:
- * then, as those exclude every non-printable one, that one scan is all.
+ * what every parser downstream would reject. Whether it has usual characters only: then, as those
+ * exclude every non-printable one, that one scan is all.
  */
-function checkYamlText(text: string, meter?: ScanMeter): boolean {
+function checkYamlText(text: string): boolean {
   const usual = !hasUnusualCharacters(text);
   const bad = usual ? null : nonPrintable.exec(text);
   if (bad) {
@@ -494,23 +521,62 @@ function checkYamlText(text: string, meter?: ScanMeter): boolean {
       `line ${lineNumberAt(text, bad.index)} has ${what}, which YAML does not allow`,
     );
   }
-  checkNesting(text, meter);
   return usual;
 }
 
 /**
  * Refuses nesting deeper than the readers may recurse (yaml/nesting.ts says how it is counted and
  * why no deeper text reaches them), named by the line where the level too many opens. Every text
- * given to a YAML reader passes it first: the input here, a `--fn-config` file in options.ts (src/).
+ * given to a YAML reader passes it first: a `--fn-config` file in options.ts (src/), and the input
+ * by part (checkPartNesting), or whole where a part cannot be judged alone.
  */
 export function checkNesting(text: string, meter?: ScanMeter): void {
-  const deep = tooDeep(text);
-  // At most two passes, one per reader's view of quoted scalars.
-  if (meter) meter.visited += 2 * text.length;
-  if (deep) {
-    const what = deep.flow ? 'flow' : 'block';
-    throw new InputError(
-      `line ${lineNumberAt(text, deep.offset)} nests YAML ${what} collections deeper than ${maxDepth} levels`,
-    );
+  if (text !== judged) {
+    const deep = tooDeep(text);
+    // At most two passes, one per reader's view of quoted scalars.
+    if (meter) meter.visited += 2 * text.length;
+    judged = text;
+    verdict = deep
+      ? `line ${lineNumberAt(text, deep.offset)} nests YAML ${deep.flow ? 'flow' : 'block'} collections deeper than ${maxDepth} levels`
+      : undefined;
   }
+  if (verdict !== undefined) throw new InputError(verdict);
+}
+
+/**
+ * The last text checkNesting scanned, and its verdict: a part that cannot be judged alone scans
+ * the whole text once, not once per part (a list of items each leaving a bracket open would be
+ * quadratic), nor again where an error gives way to the verdict (readInput).
+ */
+let judged: string | undefined;
+let verdict: string | undefined;
+
+/**
+ * Judges `part` of `text` alone, as if `base` levels were open around it (shallowPart); where it
+ * cannot be, the whole text, whose verdict (the first level too many in it) is the message.
+ */
+function checkPartNesting(
+  text: string,
+  part: string,
+  base: number,
+  meter: ScanMeter | undefined,
+): void {
+  if (text !== judged) {
+    if (meter) meter.visited += part.length;
+    if (shallowPart(part, base)) return;
+  }
+  checkNesting(text, meter);
+}
+
+/**
+ * Judges the nesting of an item the quick reader did not read (it reads none deeper than its
+ * own bound, far below maxDepth, and leaves no bracket or quote open). A ResourceList entry sits
+ * under the list's mapping (one level: its sequence is the entry's own `- `); a stream document
+ * under none. Items are read in order, the text around them before them (readYaml), and each
+ * part proven leaves the scan as the whole scan would find the next: every level of the text is
+ * judged once the items are read, and the first too many in the text is the one reported.
+ */
+export function checkItemNesting(text: string, span: ItemSpan, meter?: ScanMeter): void {
+  if (span.start > 0 && text.charCodeAt(span.start - 1) !== 10) checkNesting(text, meter);
+  else checkPartNesting(text, text.slice(span.start, span.end), span.entry ? 1 : 0, meter);
 }

@@ -20,6 +20,11 @@
 // brackets in quotes are never counted either way. Any stack overflow left (text the two views
 // still do not cover) is reported as this limit by the readers' callers, never as invalid YAML.
 //
+// Where it runs: on a text before a reader that recurses per level reads it, or by part (read.ts:
+// the text around a ResourceList's items, then each item the quick reader declines, which under
+// its own bound of 40 levels proves the others shallow); a part that may not leave the scan as
+// the whole scan would (shallowPart) sends it to the whole text, so the verdict is the same.
+//
 // What it may refuse that is valid: only counting is approximate, towards more: a block plain
 // scalar or quoted key that the scan takes for a mapping's key (`a: b: c`, invalid anyway), and
 // in the strict view, brackets on the lines of a multi-line quoted scalar indented no more than
@@ -39,9 +44,21 @@ export interface TooDeep {
 
 /** The first opening beyond maxDepth in either reader's view, or undefined. */
 export function tooDeep(text: string): TooDeep | undefined {
-  const lax = scan(text, false);
+  const lax = scan(text, false, 0);
   // The strict view differs only where a quoted scalar goes on at a dedented line: rare.
-  return lax.deep ?? (lax.divergent ? scan(text, true).deep : undefined);
+  return lax.deep ?? (lax.divergent ? scan(text, true, 0).deep : undefined);
+}
+
+/**
+ * Whether a part of a text, read on its own under `base` open levels, is proven within maxDepth
+ * the way tooDeep would see it inside the whole: no opening beyond it, and the part leaves the
+ * scan as it found it (no flow collection or quoted scalar open at its end, and no quoted scalar
+ * the two views end apart), so the scan of the next part starts where the whole one would. The
+ * part starts at a line start; false (then scan the whole text) is never wrong, only slower.
+ */
+export function shallowPart(part: string, base: number): boolean {
+  const lax = scan(part, false, base);
+  return lax.deep === undefined && lax.clean === true && !lax.divergent;
 }
 
 enum State {
@@ -73,7 +90,12 @@ function isDocumentMarker(text: string, at: number): boolean {
   );
 }
 
-function scan(text: string, strict: boolean): { deep?: TooDeep; divergent: boolean } {
+/** `base`: levels open around the text; `clean`: it ends outside flow collections and quotes. */
+function scan(
+  text: string,
+  strict: boolean,
+  base: number,
+): { deep?: TooDeep; divergent: boolean; clean?: boolean } {
   const n = text.length;
   /** Columns of the open block collections, innermost last, and whether each is a sequence. */
   const columns: number[] = [];
@@ -85,6 +107,8 @@ function scan(text: string, strict: boolean): { deep?: TooDeep; divergent: boole
   let keyColumn = -1;
   /** A quoted scalar went on at a line the strict view ends it at. */
   let divergent = false;
+  /** A quoted scalar was still open at the end of the text. */
+  let unclosed = false;
   const inner = () => (columns.length > 0 ? (columns[columns.length - 1] as number) : -1);
 
   /** A block collection entry at `column`; true when it opens a level too many. */
@@ -105,7 +129,7 @@ function scan(text: string, strict: boolean): { deep?: TooDeep; divergent: boole
     }
     columns.push(column);
     sequences.push(sequence);
-    return columns.length > maxDepth;
+    return base + columns.length > maxDepth;
   };
 
   /** The end of the quoted scalar opening at `at` (past its closing quote, or where it stops). */
@@ -129,6 +153,7 @@ function scan(text: string, strict: boolean): { deep?: TooDeep; divergent: boole
         }
       }
     }
+    unclosed = true;
     return n;
   };
 
@@ -182,7 +207,7 @@ function scan(text: string, strict: boolean): { deep?: TooDeep; divergent: boole
     const next = text.charCodeAt(i + 1);
     if (flow > 0) {
       if (c === 91 || c === 123) {
-        if (++flow + columns.length > maxDepth)
+        if (base + ++flow + columns.length > maxDepth)
           return { deep: { offset: i, flow: true }, divergent };
         state = State.Start;
       } else if (c === 93 || c === 125) {
@@ -221,7 +246,8 @@ function scan(text: string, strict: boolean): { deep?: TooDeep; divergent: boole
       if (keyColumn < 0) keyColumn = column;
       if (c === 91 || c === 123) {
         flow = 1;
-        if (1 + columns.length > maxDepth) return { deep: { offset: i, flow: true }, divergent };
+        if (base + 1 + columns.length > maxDepth)
+          return { deep: { offset: i, flow: true }, divergent };
       } else if (c === 34 || c === 39) {
         i = quoted(i);
         state = State.After;
@@ -245,7 +271,7 @@ function scan(text: string, strict: boolean): { deep?: TooDeep; divergent: boole
     } else if (state === State.After) state = State.Plain;
     i++;
   }
-  return { divergent };
+  return { divergent, clean: flow === 0 && !unclosed };
 }
 
 /**

@@ -140,6 +140,9 @@ export function quickParse(
   } finally {
     s = '';
     keys = undefined;
+    // Lists left unfinished by a text beyond this reader: no value of theirs is kept.
+    elements.fill(null, 0, top);
+    top = 0;
   }
 }
 
@@ -213,14 +216,35 @@ function enter(): void {
   if (++depth > maxDepth) throw unsupported;
 }
 
+/**
+ * The elements of the lists being read, innermost last, from `top` down: a list is copied out at
+ * its end at its exact length. Pushed to, a list's storage grows to 17 slots at its first element
+ * and by half again after (most lists of a manifest hold one to three elements: ≈1.5 MB of the
+ * dense shape's 10k items). Never shortened (that frees its storage).
+ */
+const elements: Json[] = [];
+let top = 0;
+function pushElement(value: Json): void {
+  if (top === elements.length) elements.push(value);
+  else elements[top] = value;
+  top++;
+}
+/** The list of the elements pushed since `base`, which it pops. */
+function popList(base: number): Json[] {
+  const list = elements.slice(base, top);
+  elements.fill(null, base, top);
+  top = base;
+  return list;
+}
+
 /** A block sequence at column `col` whose first `-` is at `at`; null where none is built. */
 function blockSequence(col: number, at: number, w: Want): Json[] | null {
   enter();
-  const list: Json[] | null = w === null ? null : [];
+  const base = top;
   for (;;) {
     // `at` is in column `col`: its line starts `col` before it. Entries share the list's `w`.
     const value = entryValue(col, at - col, at + 1, w);
-    if (list !== null) list.push(value);
+    if (w !== null) pushElement(value);
     const next = nextContent(pos);
     if (next < 0) {
       pos = limit;
@@ -234,7 +258,7 @@ function blockSequence(col: number, at: number, w: Want): Json[] | null {
     at = next + col;
   }
   depth--;
-  return list;
+  return w === null ? null : popList(base);
 }
 
 /** The value of a `- ` entry of a sequence at column `col`, read from `p` (after the `-`). */
@@ -613,8 +637,8 @@ function flowCollection(p: number, w: Want): Json {
   enter();
   const isMapping = s.charCodeAt(p) === 123;
   const close = isMapping ? 125 : 93;
-  const map: JsonObject = {};
-  const list: Json[] = [];
+  const map: JsonObject | null = isMapping && w !== null ? {} : null;
+  const base = top;
   const seen = isMapping && w !== true ? seenKeys() : undefined;
   p = skipSpaces(p + 1);
   while (s.charCodeAt(p) !== close) {
@@ -624,13 +648,13 @@ function flowCollection(p: number, w: Want): Json {
       if (s.charCodeAt(p) !== 58) throw unsupported; // a key without a value
       if (key === '__proto__') throw unsupported;
       if (seen !== undefined) addKey(seen, key);
-      else if (Object.hasOwn(map, key)) throw unsupported;
+      else if (Object.hasOwn(map as JsonObject, key)) throw unsupported;
       const child = want(w, key);
       const value = flowNode(skipSpaces(p + 1), child);
-      if (child !== null) map[key] = value;
+      if (map !== null && child !== null) map[key] = value;
     } else {
       const value = flowNode(p, w);
-      if (w !== null) list.push(value);
+      if (w !== null) pushElement(value);
     }
     p = skipSpaces(after);
     const c = s.charCodeAt(p);
@@ -639,7 +663,7 @@ function flowCollection(p: number, w: Want): Json {
   }
   after = p + 1;
   depth--;
-  return w === null ? null : isMapping ? map : list;
+  return w === null ? null : isMapping ? map : popList(base);
 }
 
 function skipSpaces(p: number): number {
