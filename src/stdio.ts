@@ -1,7 +1,7 @@
 // The process's standard streams: all of stdin as UTF-8 text, and text written to stdout or
 // stderr in pieces. main.ts's I/O, kept apart so it stays the thin entry point.
 import { isAscii, isUtf8 } from 'node:buffer';
-import { fstatSync, readFileSync, readSync, statSync, writeSync } from 'node:fs';
+import { fstatSync, lstatSync, readSync, statSync, writeSync } from 'node:fs';
 
 /**
  * All of stdin. Read with blocking reads (a slow writer is waited for), which spares loading
@@ -149,15 +149,15 @@ function streamOf(fd: number): NodeJS.WriteStream {
  * read-write in its place, and the output would vanish with exit 0. A shell's `>/dev/null` opens
  * it write-only, so that still discards quietly; a read-write /dev/null given by a parent (Python's
  * subprocess.DEVNULL, Node's `stdio: 'ignore'`) looks the same and is refused too. Only Linux says
- * how an fd was opened (/proc/self/fdinfo); elsewhere a closed stdout goes unnoticed.
+ * how an fd was opened (/proc/self/fd); elsewhere a closed stdout goes unnoticed.
  */
 export function stdoutClosed(): boolean {
   try {
     const stat = fstatSync(1);
     if (!stat.isCharacterDevice() || stat.rdev !== statSync('/dev/null').rdev) return false;
-    const flags = /^flags:\s*([0-7]+)$/m.exec(readFileSync('/proc/self/fdinfo/1', 'latin1'))?.[1];
-    // The access mode is the low two bits: 2 is O_RDWR.
-    return flags !== undefined && (Number.parseInt(flags, 8) & 3) === 2;
+    // The access mode, as the mode bits of /proc's link to the fd (0o400 readable, 0o200
+    // writable): one lstat, where reading /proc/self/fdinfo/1's flags costs ≈0.4 ms at start.
+    return (lstatSync('/proc/self/fd/1').mode & 0o600) === 0o600;
   } catch {
     return false;
   }

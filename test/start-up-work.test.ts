@@ -1,6 +1,12 @@
 // Work every run does before it reads an item, counted: on an empty ResourceList it is most of
 // what the function adds to Node.js's own start (issue #24, cold start ≤ 1.2× `node -e ''`).
+import { spawnSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
+
+const repoRoot = path.resolve(import.meta.dirname, '..');
 
 const parsed = vi.hoisted(() => ({ paths: 0 }));
 vi.mock('../src/model/path.js', async (original) => {
@@ -50,5 +56,51 @@ describe('the read plan of a run', () => {
     );
     expect(named).toEqual([{ namespace: 'b', name: 's', field: 'spec.auth.name' }]);
     expect(parsed.paths).toBeGreaterThan(0);
+  });
+});
+
+describe('the start of the built command', () => {
+  it('reads no file but the bundle and its code cache, stdout on /dev/null included', () => {
+    // A preload that lists every file the process opens by path through node:fs (the bundle's
+    // only way to a file; readFileSync opens by openSync, hence the set): on main, the closed-stdout check read /proc/self/fdinfo/1 (≈0.4 ms).
+    const dir = mkdtempSync(path.join(tmpdir(), 'start-'));
+    const preload = path.join(dir, 'opened.cjs');
+    writeFileSync(
+      preload,
+      `const fs = require('node:fs');
+const opened = [];
+for (const name of ['openSync', 'readFileSync']) {
+  const original = fs[name];
+  fs[name] = function (file, ...rest) {
+    if (typeof file === 'string') opened.push(file);
+    return original.call(this, file, ...rest);
+  };
+}
+process.on('exit', () => fs.writeSync(2, JSON.stringify(opened)));`,
+    );
+    const empty = 'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n';
+    const cli = path.join(repoRoot, 'dist/secret-rollout.cjs');
+    // Write-only (a shell's >/dev/null) and read-write (a closed stdout, refused): the check runs
+    // to its end in both.
+    for (const [flags, status] of [
+      ['w', 0],
+      ['r+', 1],
+    ] as const) {
+      const out = openSync('/dev/null', flags);
+      const run = spawnSync(process.execPath, ['-r', preload, cli], {
+        input: empty,
+        stdio: ['pipe', out, 'pipe'],
+        encoding: 'utf8',
+      });
+      closeSync(out);
+      expect(run.status, flags).toBe(status);
+      const opened = JSON.parse(run.stderr.slice(run.stderr.indexOf('['))) as string[];
+      // The command itself (Node's loader), then the launcher's two reads.
+      expect([...new Set(opened.map((file) => path.basename(file)))], flags).toEqual([
+        'secret-rollout.cjs',
+        'secret-rollout-bundle.v8cache',
+        'secret-rollout-bundle.cjs',
+      ]);
+    }
   });
 });
