@@ -8,6 +8,7 @@ import { resultsYaml } from '../src/krm/results-yaml.js';
 import { locateByLines, peekScalar } from '../src/krm/yaml/locate-lines.js';
 import { isPlainLayout } from '../src/krm/yaml/plain-layout.js';
 import { quickParse } from '../src/krm/yaml/quick-parse.js';
+import { sequenceItems, topLevelEntries } from '../src/krm/yaml/spans.js';
 import { editText } from '../src/krm/yaml/splice.js';
 import { annotationEdit } from '../src/model/edit.js';
 import type { Result } from '../src/model/results.js';
@@ -224,5 +225,22 @@ describe('the results written', () => {
     // ≈2.3 bytes per character written (the text and the list its pieces are joined from); main
     // ≈7.7 (a string per line, a copy per quoted value, a new regular expression per plain test).
     expect(bytes / written).toBeLessThan(4);
+  });
+});
+
+describe('the split of a list into items', () => {
+  it('builds the span of each item and nothing else per item', async () => {
+    const count = 20_000;
+    const text = `items:\n${'- a: 1\n'.repeat(count)}`;
+    const entry = topLevelEntries(text, { start: 0, end: text.length })[0];
+    if (entry === undefined) throw new Error('no entry');
+    let spans = sequenceItems(text, entry);
+    const bytes = await allocatedUnder('sequenceItems', () => {
+      spans = sequenceItems(text, entry);
+    });
+    expect(spans).toHaveLength(count);
+    // ≈80 bytes (the span, the list's growth); main ≈155: a regular expression (a literal is a
+    // new object per evaluation) and a slice of the line per item, for the marker check.
+    expect(bytes / count).toBeLessThan(115);
   });
 });
