@@ -2,11 +2,13 @@
 // heap profiler (never timed): on 10k items the garbage collector's time is the cost of what is
 // allocated, so a copy per item, or an object per line passed over, shows as CPU.
 import { Session } from 'node:inspector/promises';
+import { setFlagsFromString } from 'node:v8';
 import { describe, expect, it } from 'vitest';
 import { resultsYaml } from '../src/krm/results-yaml.js';
 import { locateByLines, peekScalar } from '../src/krm/yaml/locate-lines.js';
 import { isPlainLayout } from '../src/krm/yaml/plain-layout.js';
 import { quickParse } from '../src/krm/yaml/quick-parse.js';
+import { sequenceItems, topLevelEntries } from '../src/krm/yaml/spans.js';
 import { editText } from '../src/krm/yaml/splice.js';
 import { annotationEdit } from '../src/model/edit.js';
 import type { Result } from '../src/model/results.js';
@@ -128,6 +130,26 @@ describe('the line locator', () => {
     expect(bytes).toBeLessThan(100_000);
   });
 
+  it('peeks a top-level key with no mapping of its own', async () => {
+    // Two peeks per item read (apiVersion, kind): on main each built its top mapping anew. As on
+    // a large input (main.ts), inlining is off: else the optimiser elides that object itself.
+    const item = '- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: c\n';
+    const path: string[] = [];
+    const peeks = 20_000;
+    let kind = peekScalar(item, true, path, 'kind');
+    setFlagsFromString('--no-turbo-inlining');
+    try {
+      const bytes = await allocatedUnder('peekScalar', () => {
+        for (let i = 0; i < peeks; i++) kind = peekScalar(item, true, path, 'kind');
+      });
+      expect(kind).toBe('ConfigMap');
+      // ≈90 bytes (the site and the value's text); main ≈150 (and its top mapping).
+      expect(bytes / peeks).toBeLessThan(120);
+    } finally {
+      setFlagsFromString('--turbo-inlining');
+    }
+  });
+
   it('allocates the site it finds and little else, however deep the path', async () => {
     const item = [
       '- apiVersion: apps/v1',
@@ -151,7 +173,7 @@ describe('the line locator', () => {
       for (let i = 0; i < reads; i++) site = locateByLines(item, true, path, 'k');
     });
     expect(site).toMatchObject({ kind: 'lines', missing: ['annotations'] });
-    // ≈120 bytes (the site, its list of missing keys, the top mapping moved along the path);
+    // The site and its list of missing keys (the top mapping is one object, reused);
     // main ≈420 (a Line per line found, a mapping and a key's line per step).
     expect(bytes / reads).toBeLessThan(250);
   });
@@ -203,5 +225,22 @@ describe('the results written', () => {
     // ≈2.3 bytes per character written (the text and the list its pieces are joined from); main
     // ≈7.7 (a string per line, a copy per quoted value, a new regular expression per plain test).
     expect(bytes / written).toBeLessThan(4);
+  });
+});
+
+describe('the split of a list into items', () => {
+  it('builds the span of each item and nothing else per item', async () => {
+    const count = 20_000;
+    const text = `items:\n${'- a: 1\n'.repeat(count)}`;
+    const entry = topLevelEntries(text, { start: 0, end: text.length })[0];
+    if (entry === undefined) throw new Error('no entry');
+    let spans = sequenceItems(text, entry);
+    const bytes = await allocatedUnder('sequenceItems', () => {
+      spans = sequenceItems(text, entry);
+    });
+    expect(spans).toHaveLength(count);
+    // ≈80 bytes (the span, the list's growth); main ≈155: a regular expression (a literal is a
+    // new object per evaluation) and a slice of the line per item, for the marker check.
+    expect(bytes / count).toBeLessThan(115);
   });
 });

@@ -58,6 +58,9 @@ export interface ReadItems {
   streamBroken: boolean;
 }
 
+/** The path of a top-level key: one list, not a new empty one per peek. */
+const topLevel: readonly string[] = [];
+
 /** Reads every item of `input` as `plan` says. */
 export function readItems(input: Input, plan: ReadPlan): ReadItems {
   const read: ReadItems = {
@@ -73,13 +76,14 @@ export function readItems(input: Input, plan: ReadPlan): ReadItems {
   const noun = input.format === 'yaml-stream' ? 'document' : 'item';
   // Bystanders the plan's second pass may ask for, once the resources are known.
   const candidates: { index: number; bystander: Bystander }[] = [];
+  // Named only in an error: built there, not for each item read.
+  const whereOf = (index: number) => `${noun} ${index}`;
   /** Reads one item; `passing`: it may be copied through unparsed. */
   const readOne = (item: InputItem, index: number, passing: boolean) => {
     if (read.streamBroken) return;
-    const where = `${noun} ${index}`;
     if (item.error) {
       if (input.format === 'yaml-stream') read.streamBroken = true;
-      results.push(plainResult(invalidInput, `${where}: ${item.error}`));
+      results.push(plainResult(invalidInput, `${whereOf(index)}: ${item.error}`));
       return;
     }
     let value = item.value;
@@ -88,14 +92,14 @@ export function readItems(input: Input, plan: ReadPlan): ReadItems {
       const { span } = item;
       if (span.end - span.start > maxItemLength) {
         checkItemNesting(input.text, span);
-        results.push(plainResult(invalidInput, `${where}: ${itemTooLarge}`));
+        results.push(plainResult(invalidInput, `${whereOf(index)}: ${itemTooLarge}`));
         return;
       }
       const itemText = input.text.slice(span.start, span.end);
       const usual = 'usualCharacters' in input && input.usualCharacters;
       // Peeked once for both uses (each peek walks the item's lines from its top).
-      const apiVersion = peekScalar(itemText, span.entry, [], 'apiVersion');
-      const kind = peekScalar(itemText, span.entry, [], 'kind');
+      const apiVersion = peekScalar(itemText, span.entry, topLevel, 'apiVersion');
+      const kind = peekScalar(itemText, span.entry, topLevel, 'kind');
       const bystander = passing
         ? passesThrough(input.text, span, plan, { apiVersion, kind }, usual, keyCache)
         : undefined;
@@ -124,7 +128,7 @@ export function readItems(input: Input, plan: ReadPlan): ReadItems {
         // (kpt and kustomize write no anchors), so they are read up to a size that stays cheap.
         const { start, end } = input.document;
         if (end - start > maxAliasedList) {
-          results.push(plainResult(invalidInput, `${where}: ${aliasedListTooLarge}`));
+          results.push(plainResult(invalidInput, `${whereOf(index)}: ${aliasedListTooLarge}`));
           return;
         }
         const items = getPath(wholeDocument(input.text, input.document), ['items']);
@@ -137,7 +141,7 @@ export function readItems(input: Input, plan: ReadPlan): ReadItems {
         if (input.format === 'yaml-stream' && error.startsWith('invalid YAML')) {
           read.streamBroken = true;
         }
-        results.push(unparsed(where, itemText, span.entry, error));
+        results.push(unparsed(whereOf(index), itemText, span.entry, error));
         return;
       }
     }
@@ -146,7 +150,7 @@ export function readItems(input: Input, plan: ReadPlan): ReadItems {
     } catch (error) {
       if (!(error instanceof ItemError)) throw error;
       const problem = `${error.message}${notKrmHint(error, input.format)}`;
-      results.push(inFile(`${where}${nameOf(value)}`, fileOfItem(value), problem));
+      results.push(inFile(`${whereOf(index)}${nameOf(value)}`, fileOfItem(value), problem));
     }
   };
   input.items.forEach((item, index) => {

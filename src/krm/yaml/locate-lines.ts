@@ -34,6 +34,19 @@ function onlyKeys(path: readonly (string | number)[]): path is readonly string[]
   return true;
 }
 
+/**
+ * The one Mapping every locate reads into: a read moves it along its path and no site keeps it,
+ * so a new object per read (two peeks per item, one per edit) is garbage at once.
+ */
+const top: Mapping = { from: 0, indent: 0, parentIndent: 0, entryLine: undefined };
+function mappingAt(from: number, indent: number, parentIndent: number, entryLine?: number) {
+  top.from = from;
+  top.indent = indent;
+  top.parentIndent = parentIndent;
+  top.entryLine = entryLine;
+  return top;
+}
+
 /** The item's top mapping: after `- ` for a list entry, else the document's first line. */
 function rootMapping(text: string, entry: boolean): Mapping | undefined {
   let first = firstContentLine(text, 0);
@@ -53,7 +66,7 @@ function rootMapping(text: string, entry: boolean): Mapping | undefined {
       return undefined;
     }
     const indent = indentOf(text, first);
-    return { from: first, indent, parentIndent: indent - 2 };
+    return mappingAt(first, indent, indent - 2);
   }
   const end = endOf(text, first);
   const indent = indentOf(text, first);
@@ -62,12 +75,12 @@ function rootMapping(text: string, entry: boolean): Mapping | undefined {
   let col = at + 1;
   while (col < end && text.charCodeAt(col) === 32) col++;
   if (col < end && text[col] !== '#') {
-    return { from: first, indent: col - first, parentIndent: indent, entryLine: first };
+    return mappingAt(first, col - first, indent, first);
   }
   // `-` or `- # comment` alone on its line: the mapping starts on the next content line.
   const next = firstContentLine(text, nextOf(text, first));
   if (next < 0 || indentOf(text, next) <= indent) return undefined;
-  return { from: next, indent: indentOf(text, next), parentIndent: indent };
+  return mappingAt(next, indentOf(text, next), indent);
 }
 
 /**

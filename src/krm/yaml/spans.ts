@@ -210,6 +210,12 @@ function keyAt(
 export class SpanError extends Error {}
 
 /**
+ * A document end (`...`) or start (`---`) marker, tried at one offset (sticky): made once, as a
+ * literal is a new object per evaluation, and on the text itself, not a slice of it per entry.
+ */
+const markerAt = /(?:\.\.\.|---)(?:\s|$)/y;
+
+/**
  * The `- ` entries of a block sequence that is the value of `entry`. One pass over its lines:
  * the first line with content sets the entries' indentation; lines indented further belong to
  * the entry above them.
@@ -255,7 +261,8 @@ export function sequenceItems(text: string, entry: TopLevelEntry, meter?: ScanMe
     }
     if (at - from > indent || c === '#') continue;
     // A document end (`...`) or start (`---`) marker ends the list with the document.
-    if (/^(\.\.\.|---)(\s|$)/.test(text.slice(from, from + 4))) {
+    markerAt.lastIndex = from;
+    if (markerAt.test(text)) {
       const last = items[items.length - 1];
       if (last) last.end = from;
       break;
