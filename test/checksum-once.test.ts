@@ -138,15 +138,16 @@ data:
     expect(hashed.sized.filter((value) => value === 'big')).toHaveLength(1);
   });
 
-  it('a Hash is fed two pieces an entry: each content as it is, and the text between', () => {
+  it('a Hash is fed four pieces an entry: each content and name as they are, and constant texts between', () => {
     const names = Array.from({ length: 20 }, (_, i) => `s${i}`);
     const sources = names.map((n) => externalSecret(n, { namespace: 'shop' }));
     const refs = names.map((n) => `- secretRef: {name: ${n}}`).join('\n');
     const pod = deployment('api', `envFrom:\n${refs}`, { namespace: 'shop' });
     hashed.pieces = 0;
-    // main: 121 pieces (six an entry, and the last bracket).
+    // Before: 121 pieces (six an entry, and the last bracket); a5562b4: 41, two an entry, with the
+    // text between two contents (the name in it) written for each entry.
     expect(hashesOf([...sources, pod], 'db/s19')).toBe(1);
-    expect(hashed.pieces).toBe(41);
+    expect(hashed.pieces).toBe(81);
   });
 });
 

@@ -38,12 +38,15 @@ export function foldRepeats(results: readonly Result[], foldable: ReadonlySet<Re
     r.severity === 'info' && r.resourceRef && foldable.has(r)
       ? `${r.field?.path ?? ''}\u0000${r.message}`
       : undefined;
-  for (const result of results) {
+  // Index loops: with inlining off (large inputs), for-of allocated an iterator result per result.
+  for (let i = 0; i < results.length; i++) {
+    const result = results[i] as Result;
     const key = keyOf(result);
     if (key !== undefined) addTo(groups, key, result);
   }
   const out: Result[] = [];
-  for (const result of results) {
+  for (let i = 0; i < results.length; i++) {
+    const result = results[i] as Result;
     const key = keyOf(result);
     const group = key === undefined ? undefined : groups.get(key);
     if (!group || group.length === 1) {

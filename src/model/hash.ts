@@ -122,13 +122,14 @@ export function canonicalSize(value: Json, limit: number, order?: KeyOrder): num
     if (Array.isArray(node)) {
       // Brackets and commas.
       size += node.length === 0 ? 2 : node.length + 1;
-      for (const item of node) stack.push(item);
+      for (let i = 0; i < node.length; i++) stack.push(node[i] as Json);
     } else if (isObject(node)) {
       const keys = Object.keys(node);
       if (sorted && !inOrder(keys)) sorted = false;
       // Braces, commas and colons.
       size += keys.length === 0 ? 2 : 2 * keys.length + 1;
-      for (const key of keys) {
+      for (let i = 0; i < keys.length; i++) {
+        const key = keys[i] as string;
         size += stringSize(key);
         stack.push(node[key] as Json);
       }
@@ -163,7 +164,7 @@ export function sha256HexOfPieces(pieces: readonly string[]): string {
   // Most lists are a few hundred bytes: joined, one call hashes them without a Hash object and an
   // update per piece (a checksum per pod template).
   let length = 0;
-  for (const piece of pieces) length += piece.length;
+  for (let i = 0; i < pieces.length; i++) length += (pieces[i] as string).length;
   if (length <= joinedUpTo) return sha256Hex(pieces.join(''));
   const hash = loadCrypto().createHash('sha256');
   for (const piece of pieces) hash.update(piece, 'utf8');

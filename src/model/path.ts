@@ -95,7 +95,7 @@ export function walkPaths(
   visit: (node: Json, at: Trail, path: number) => void,
   options?: WalkOptions,
 ): void {
-  const trail: (string | number)[] = options?.at === undefined ? [] : [...options.at];
+  const trail: (string | number)[] = options?.at === undefined ? [] : options.at.slice();
   stepInto(value, paths, trail, visit, options?.mismatch);
 }
 
@@ -172,7 +172,10 @@ export function getPath(value: Json | undefined, path: string | Trail): Json | u
 /** The `field.path` of a result: where a value is, or with `key`, a key of the mapping there. */
 export function fieldPath(trail: Trail, key?: string): string {
   let field = '';
-  for (const segment of trail) {
+  // An index loop: with inlining off (large inputs), for-of allocated an iterator result per
+  // segment.
+  for (let i = 0; i < trail.length; i++) {
+    const segment = trail[i] as string | number;
     if (typeof segment === 'number') field = `${field}[${segment}]`;
     else field = field === '' ? segment : `${field}.${segment}`;
   }

@@ -86,7 +86,10 @@ export function readAnnotations(value: Json | undefined, field: string): Record<
   if (value === undefined || value === null) return {};
   if (!isObject(value))
     throw new ItemError(`${field} is ${describeType(value)}, not a mapping`, field);
-  for (const key of Object.keys(value)) {
+  // An index loop: with inlining off (large inputs), for-of allocated an iterator result per key.
+  const keys = Object.keys(value);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
     const v = value[key];
     if (typeof v !== 'string') {
       const at = fieldPath([field], key);
@@ -156,8 +159,12 @@ function assertBounded(value: Json): void {
       );
     }
     // One push per element: a spread passes a list's elements as arguments, past ≈120k a RangeError.
-    if (Array.isArray(node)) for (const child of node) stack.push(child);
-    else if (isObject(node)) for (const child of Object.values(node)) stack.push(child);
+    // Index loops: with inlining off (large inputs), for-of allocated an iterator result per node.
+    if (Array.isArray(node)) for (let i = 0; i < node.length; i++) stack.push(node[i] as Json);
+    else if (isObject(node)) {
+      const children = Object.values(node);
+      for (let i = 0; i < children.length; i++) stack.push(children[i] as Json);
+    }
   }
 }
 

@@ -84,7 +84,10 @@ export function findConsumers(
   const unresolved = new Map<Resource, UnresolvedRef[]>();
   const keyedReads: KeyedRead[] = [];
   const results: Result[] = [];
-  for (const resource of resources) {
+  // Index loops: with inlining off (large inputs), for-of allocated an iterator result per item,
+  // template and source read.
+  for (let i = 0; i < resources.length; i++) {
+    const resource = resources[i] as Resource;
     if (sourceKindOf(resource)) continue;
     const templates: ConsumingTemplate[] = [];
     const errors: Result[] = [];
@@ -96,7 +99,9 @@ export function findConsumers(
       }
       // Read where it matters only: on a workload that reads a source.
       let wholly: boolean | undefined;
-      for (const template of podTemplatesOf(resource, config.podTemplates)) {
+      const templatesRead = podTemplatesOf(resource, config.podTemplates);
+      for (let t = 0; t < templatesRead.length; t++) {
+        const template = templatesRead[t] as PodTemplate;
         // Every reference orders its source first; opt-in ones count for the checksum only when on.
         const consumed = new Map<SecretSource, KeySet>();
         const { shape } = template;
@@ -118,7 +123,9 @@ export function findConsumers(
               use: index,
             });
           }
-          for (const source of sources ?? []) {
+          const count = sources === undefined ? 0 : sources.length;
+          for (let k = 0; k < count; k++) {
+            const source = (sources as readonly SecretSource[])[k] as SecretSource;
             const consumers = consumersOf.get(source) ?? new Set<Resource>();
             consumersOf.set(source, consumers.add(resource));
             if (use.optIn && !config[use.optIn]) continue;

@@ -38,7 +38,9 @@ export function findProducers(resources: readonly Resource[], config: Config): P
     find: finder(resources),
     unkeyed: (secret) => unkeyed.add(secret),
   };
-  for (const resource of resources) {
+  // Index loops: with inlining off (large inputs), for-of allocated an iterator result per item.
+  for (let i = 0; i < resources.length; i++) {
+    const resource = resources[i] as Resource;
     if (storeKindOf(resource)) stores.push(resource);
     const kind = sourceKindOf(resource);
     if (!kind) continue;
@@ -48,7 +50,9 @@ export function findProducers(resources: readonly Resource[], config: Config): P
         results.push(resourceResult(sourceSkipped, resource, `skipped: ${read.skipped}`));
         return;
       }
-      for (const source of Array.isArray(read) ? read : [read]) {
+      const produced = Array.isArray(read) ? read : [read];
+      for (let k = 0; k < produced.length; k++) {
+        const source = produced[k] as SecretSource;
         sources.push(source);
         results.push(...source.notes);
         addTo(bySecret, objectKey(source.produces, source.namespace, source.secretName), source);
@@ -58,13 +62,14 @@ export function findProducers(resources: readonly Resource[], config: Config): P
   // Looked up once per reference of every pod template: by kind, namespace and name in turn, so
   // that a look-up builds no key text.
   const index = new Map<string, Map<string, Map<string, SecretSource[]>>>();
-  for (const same of bySecret.values()) {
+  // forEach, not for-of: no iterator result per Secret.
+  bySecret.forEach((same) => {
     if (same.length >= 2) results.push(...duplicateWarnings(same));
     const { produces, namespace = '', secretName } = same[0] as SecretSource;
     const byNamespace = index.get(produces) ?? new Map<string, Map<string, SecretSource[]>>();
     const byName = byNamespace.get(namespace) ?? new Map<string, SecretSource[]>();
     index.set(produces, byNamespace.set(namespace, byName.set(secretName, same)));
-  }
+  });
   if (unkeyed.size > 0) results.push(unkeyedWarning(unkeyed));
   return {
     sources,

@@ -26,7 +26,9 @@ export function findReaders(
 ): Readers {
   const readersOf = new Map<SecretSource, Set<Resource>>();
   const results: Result[] = [];
-  for (const resource of resources) {
+  // An index loop: with inlining off (large inputs), for-of allocated an iterator result per item.
+  for (let i = 0; i < resources.length; i++) {
+    const resource = resources[i] as Resource;
     // Most items are of no reader kind: no closure, list or map for them.
     if (!mayNameSecrets(resource.kind, config.secretReferences)) continue;
     guarded(results, resource, () => {

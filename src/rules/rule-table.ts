@@ -61,8 +61,10 @@ export function settle(
   config: Config,
 ): Result[] {
   const silenced = new Map<ResourceRef, Set<string>>();
-  const all = [...results];
-  for (const resource of resources) {
+  const all = results.slice();
+  // An index loop: with inlining off (large inputs), for-of allocated an iterator result per item.
+  for (let i = 0; i < resources.length; i++) {
+    const resource = resources[i] as Resource;
     const entries = silenceEntries(resource);
     if (entries.length === 0) continue;
     const ids = new Set<string>();

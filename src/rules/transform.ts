@@ -137,14 +137,19 @@ function sortByItem(results: Result[], resources: readonly Resource[]): Result[]
   // that appears twice ranks its results at the last.
   const rankOf = new Map<ResourceRef, number>();
   const byName = new Map<string, ResourceRef[]>();
-  for (const { resourceRef: ref } of results) {
+  for (let i = 0; i < results.length; i++) {
+    const ref = (results[i] as Result).resourceRef;
     if (!ref || rankOf.has(ref)) continue;
     rankOf.set(ref, -1);
     addTo(byName, ref.name, ref);
   }
   resources.forEach((r, i) => {
     const refs = byName.get(r.name);
-    if (refs) for (const ref of refs) if (sameItem(ref, r)) rankOf.set(ref, i);
+    if (!refs) return;
+    for (let k = 0; k < refs.length; k++) {
+      const ref = refs[k] as ResourceRef;
+      if (sameItem(ref, r)) rankOf.set(ref, i);
+    }
   });
   // Placed by counting (ranks are item positions): no comparison sort of 10k+ results, and the
   // same order a stable sort by rank gives.

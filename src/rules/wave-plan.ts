@@ -11,6 +11,7 @@ import { type Placement, placeWaves, type WaveNode, waveOf } from './order/waves
 import type { Producers } from './producers.js';
 import type { Readers } from './readers.js';
 import { storeKindOf, storeKinds } from './sources/index.js';
+import type { SecretSource } from './sources/source.js';
 import { guarded } from './stage.js';
 
 export interface WavePlan {
@@ -70,7 +71,10 @@ export function planWaves(
 
   const sourceNodes = new Set<WaveNode>();
   const dependencyNodes = new Set<WaveNode>();
-  for (const source of sources) {
+  // Index loops: with inlining off (large inputs), for-of allocated an iterator result per
+  // source, store reference and dependency.
+  for (let i = 0; i < sources.length; i++) {
+    const source = sources[i] as SecretSource;
     if (!source.ordered) continue;
     const node = nodeOf(source.resource);
     if (!node) continue;
@@ -87,14 +91,17 @@ export function planWaves(
     consumersOf.get(source)?.forEach(follows);
     readersOf.get(source)?.forEach(follows);
     sourceNodes.add(node);
-    for (const ref of source.stores) {
+    for (let k = 0; k < source.stores.length; k++) {
+      const ref = source.stores[k] as SecretSource['stores'][number];
       const clusterScoped = storeKinds.find((k) => k.kind === ref.kind)?.clusterScoped;
       const namespace = clusterScoped ? undefined : source.namespace;
       const store = storeNodes.get(objectKey(ref.kind, namespace, ref.name));
       if (store && samePhase(store.resource, source.resource)) orderAfter(store, node);
     }
     // What the operator reads from the input must be there when it syncs: ordered like a store.
-    for (const dependency of source.dependencies ?? []) {
+    const dependencies = source.dependencies ?? [];
+    for (let k = 0; k < dependencies.length; k++) {
+      const dependency = dependencies[k] as Resource;
       const before = samePhase(dependency, source.resource) ? nodeOf(dependency) : undefined;
       if (!before) continue;
       orderAfter(before, node);
@@ -102,7 +109,9 @@ export function planWaves(
     }
   }
   const defaults = new Map<WaveNode, bigint>();
-  for (const node of sourceNodes) defaults.set(node, config.externalSecretWave);
+  sourceNodes.forEach((node) => {
+    defaults.set(node, config.externalSecretWave);
+  });
   for (const node of [...storeNodes.values(), ...dependencyNodes]) {
     defaults.set(node, config.storeWave);
   }

@@ -355,7 +355,10 @@ export const doubleRestart: Lint = {
     // The workloads VSO restarts (`group/Kind/namespace/name`), with the entries that name them.
     const listed = new Map<string, string[]>();
     const path = parsePath(restartTargets.field);
-    for (const r of resources) {
+    // An index loop: with inlining off (large inputs), for-of allocated an iterator result per
+    // item.
+    for (let i = 0; i < resources.length; i++) {
+      const r = resources[i] as Resource;
       if (!vsoKinds.has(r.kind) || groupOf(r.apiVersion) !== restartTargets.group) continue;
       walk(r.value, path, (entry, at) => {
         // Malformed entries are the source's to report.
@@ -371,7 +374,8 @@ export const doubleRestart: Lint = {
     const run: ReloaderRun = { lists: new ReloadLists(), unread: new Map(), values: undefined };
     // forEach: a for…of over the map allocates an entry per workload.
     checksummed.forEach((templates, resource) => {
-      const [first] = templates;
+      // Indexed, not destructured: an array pattern iterates.
+      const first = templates[0];
       if (!first) return;
       // A walk of the whole of spec.values: done once here, not again for each source it reads.
       run.values = isHelmRelease(resource) ? valuesPlaces(resource) : undefined;

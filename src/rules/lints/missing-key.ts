@@ -5,7 +5,7 @@ import { fieldPath } from '../../model/path.js';
 import { describe } from '../../model/results.js';
 import type { SecretSource } from '../sources/source.js';
 import { keysAt } from '../workloads/references.js';
-import type { Lint } from './lint.js';
+import type { KeyedRead, Lint } from './lint.js';
 
 /** Keys as a message lists them: sorted, quoted when empty or odd. */
 const listKeys = (keys: Iterable<string>) =>
@@ -23,7 +23,10 @@ export const missingKey: Lint = {
     // What the sources of a name produce, per name (producers hand every reader of it the same
     // list): thousands of reads of one Secret build its keys once, not once each.
     const producedBy = new Map<readonly SecretSource[], ReadonlySet<string> | null>();
-    for (const { consumer, sources, keys, podSpec, use } of keyedReads) {
+    // An index loop and forEach: with inlining off (large inputs), for-of allocated an iterator
+    // result per read and per key.
+    for (let i = 0; i < keyedReads.length; i++) {
+      const { consumer, sources, keys, podSpec, use } = keyedReads[i] as KeyedRead;
       let produced = producedBy.get(sources);
       if (produced === undefined) {
         produced = producedKeys(sources);
@@ -31,7 +34,10 @@ export const missingKey: Lint = {
       }
       if (produced === null) continue;
       const missing: string[] = [];
-      for (const key of keys) if (!produced.has(key)) missing.push(key);
+      const has = produced;
+      keys.forEach((key) => {
+        if (!has.has(key)) missing.push(key);
+      });
       if (missing.length === 0) continue;
       const first = sources[0];
       if (!first) continue;

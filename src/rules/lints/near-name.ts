@@ -10,7 +10,7 @@
 import { addTo } from '../../model/fold.js';
 import { distance } from '../../model/near.js';
 import { fieldPath } from '../../model/path.js';
-import { objectKey, type Resource } from '../../model/resource.js';
+import { type Bystander, objectKey, type Resource } from '../../model/resource.js';
 import { describe } from '../../model/results.js';
 import { namedAt } from '../workloads/references.js';
 import { type Lint, mapUnder, type UnresolvedRef } from './lint.js';
@@ -68,7 +68,10 @@ export const nearName: Lint = {
       add({ kind, namespace, name, by: describe(s.resource) });
     }
     for (const items of [resources, bystanders]) {
-      for (const r of items) {
+      // An index loop: with inlining off (large inputs), for-of allocated an iterator result per
+      // item.
+      for (let i = 0; i < items.length; i++) {
+        const r = items[i] as Resource | Bystander;
         const plainKind = r.kind === 'Secret' || r.kind === 'ConfigMap';
         if (r.apiVersion !== 'v1' || !plainKind || r.name === undefined) continue;
         add({ kind: r.kind, namespace: r.namespace, name: r.name });

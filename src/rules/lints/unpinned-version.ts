@@ -107,7 +107,10 @@ export const unpinnedVersion: Lint = {
     const storeAt = (key: string) => {
       if (!stores) {
         stores = new Map();
-        for (const r of resources) {
+        // An index loop: with inlining off (large inputs), for-of allocated an iterator result
+        // per item.
+        for (let i = 0; i < resources.length; i++) {
+          const r = resources[i] as Resource;
           // Most items are of other kinds: told by their kind alone, no group sliced.
           const kind = storeKindNames.has(r.kind) ? storeKindOf(r) : undefined;
           if (kind)

@@ -36,7 +36,10 @@ export const unreadSource: Lint = {
     const read = new Set<Resource>();
     const namespacesOf = new Map<Resource, Set<string>>();
     const writes = new Map<Resource, SecretSource>();
-    for (const source of sources) {
+    // Index loops here and in the namespaces' index: with inlining off (large inputs), for-of
+    // allocated an iterator result per source and per item.
+    for (let i = 0; i < sources.length; i++) {
+      const source = sources[i] as SecretSource;
       // Plain Secrets and ConfigMaps of the input are sources only for their checksum (many are
       // read by what the input does not show, registries' pull Secrets); a custom resource target
       // has its own note (manifest-target).
@@ -87,7 +90,8 @@ function mayRead(
     byNamespace.set(namespace, (byNamespace.get(namespace) ?? new Set()).add(name));
   };
   for (const items of lists) {
-    for (const item of items) {
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i] as Resource | Bystander;
       const kind = outOfSightByKind.get(item.kind);
       if (!kind || kind.group !== groupOf(item.apiVersion)) continue;
       add(item.namespace, item);

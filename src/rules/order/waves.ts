@@ -68,7 +68,9 @@ export function placeWaves(defaults: ReadonlyMap<WaveNode, bigint>, placement: P
   const fixedBefore = highestBefore(order, (node) => node.wave.explicit);
   const conflicting: { node: WaveNode; late: WaveNode[]; defaultWave: bigint; wanted: bigint }[] =
     [];
-  for (const node of order) {
+  // An index loop: with inlining off (large inputs), for-of allocated an iterator result per node.
+  for (let i = 0; i < order.length; i++) {
+    const node = order[i] as WaveNode;
     const defaultWave = defaults.get(node);
     if (defaultWave === undefined) continue;
     const wanted = wantedWave(node, defaultWave, fixedBefore.get(node));
@@ -128,7 +130,8 @@ function highestBefore(
   counted: (node: WaveNode) => boolean,
 ): Map<WaveNode, bigint> {
   const highest = new Map<WaveNode, bigint>();
-  for (const node of order) {
+  for (let i = 0; i < order.length; i++) {
+    const node = order[i] as WaveNode;
     // Most nodes (consumers) have nothing after them: no iterator over their empty set.
     if (node.before.size === 0 || !counted(node)) continue;
     // forEach, not for-of: the iterator's result object per successor was allocated (160k on

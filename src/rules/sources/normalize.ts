@@ -25,9 +25,14 @@ export function normalize(value: Json, rules: readonly NormalizeRule[]): Json {
     const { paths, drops, defaults } = compiled(rules);
     walkPaths(copy, paths, (node, _at, rule) => {
       if (!isObject(node)) return;
-      for (const field of drops[rule] as readonly string[]) delete node[field];
-      for (const [field, def] of defaults[rule] as [string, Json][]) {
-        if (node[field] === def) delete node[field];
+      // Index loops: with inlining off (large inputs), for-of allocated an iterator result per
+      // field (an array destructuring iterates too), per matched mapping.
+      const dropped = drops[rule] as readonly string[];
+      for (let i = 0; i < dropped.length; i++) delete node[dropped[i] as string];
+      const defaulted = defaults[rule] as [string, Json][];
+      for (let i = 0; i < defaulted.length; i++) {
+        const field = (defaulted[i] as [string, Json])[0];
+        if (node[field] === (defaulted[i] as [string, Json])[1]) delete node[field];
       }
     });
   }
@@ -72,7 +77,8 @@ function pruneEmpty(value: Json, inPlace: boolean): Json | undefined {
     const keys = Object.keys(value);
     if (!inPlace) sortTexts(keys);
     let kept = 0;
-    for (const key of keys) {
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i] as string;
       const pruned = pruneEmpty(value[key] as Json, inPlace);
       if (pruned !== undefined) {
         out[key] = pruned;

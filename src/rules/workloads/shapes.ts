@@ -100,7 +100,11 @@ export function podTemplatesOf(
     ? declaredShapes(declared).get(kindKey(groupOf(resource.apiVersion), resource.kind))
     : undefined;
   const templates: PodTemplate[] = [];
-  for (const shape of own ? [...podTemplateShapes, ...own] : podTemplateShapes) {
+  const shapes = own ? [...podTemplateShapes, ...own] : podTemplateShapes;
+  // An index loop: with inlining off (large inputs), for-of allocated an iterator result per
+  // shape and item.
+  for (let i = 0; i < shapes.length; i++) {
+    const shape = shapes[i] as PodTemplateShape;
     const podSpec = getPath(resource.value, shape.podSpec);
     if (isObject(podSpec) && podSpec.containers !== undefined) templates.push({ shape, podSpec });
   }
