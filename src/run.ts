@@ -72,19 +72,15 @@ export function analyse(
   fromKptfile = false,
 ): Analysis | RunOutput {
   let input: Input;
-  try {
-    input = readInput(text);
-  } catch (error) {
-    if (error instanceof InputError) return failure(error.message);
-    throw error;
-  }
   let resolved: ReturnType<typeof resolveOptions>;
   let read: ReturnType<typeof readItems>;
   try {
+    input = readInput(text);
+    // Both may also throw the nesting verdict of an item, judged where it is read (krm/read.ts
+    // checkItemNesting): a Kptfile item read for options, or any item.
     resolved = resolveOptions(input, options, fromKptfile);
     read = readItems(input, readPlan(resolved.config ?? defaultConfig));
   } catch (error) {
-    // Nesting too deep in an item, judged where it is read (krm/read.ts checkItemNesting).
     if (error instanceof InputError) return failure(error.message);
     throw error;
   }
