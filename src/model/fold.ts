@@ -9,6 +9,19 @@ export function addTo<K, V>(groups: Map<K, V[]>, key: K, value: V): void {
   else groups.set(key, [value]);
 }
 
+/**
+ * The map under `key`, made on first use: a look-up by two or three keys in turn (apiVersion then
+ * kind), where a key string built per item would allocate for each of thousands of items.
+ */
+export function mapUnder<K, L, V>(maps: Map<K, Map<L, V>>, key: K): Map<L, V> {
+  let map = maps.get(key);
+  if (!map) {
+    map = new Map();
+    maps.set(key, map);
+  }
+  return map;
+}
+
 /** Most names a folded result spells out; the rest are counted. */
 const shown = 5;
 

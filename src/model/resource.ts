@@ -132,6 +132,9 @@ export const objectKey = (kind: string, namespace: string | undefined, name: str
  * lower-cased is a DNS-1035 label). Messages may name such a kind; any other text is not quoted.
  */
 export const isKindName = (text: string) => /^[A-Za-z][A-Za-z0-9]{0,62}$/.test(text);
+/** What a field failing isKindName is said to be (the text itself is never quoted). */
+export const notKindName =
+  'is not a Kubernetes kind (a letter, then letters or digits, at most 63)';
 
 /** What a value is, never what it says: it can be a Secret's value, or a file's first line. */
 export function describeType(value: unknown): string {

@@ -55,10 +55,10 @@ export function checkResults(
 ): Result[] {
   const { checksums } = plan;
   const byIndex = new Map(resources.map((r) => [r.index, r]));
-  const covers = (resource: Resource, edit: MappingEdit): string | undefined => {
+  const covers = (resource: Resource, edit: MappingEdit, path: string): string | undefined => {
     const checksum = checksums
       .get(resource)
-      ?.find((c) => c.annotation === edit.key && c.field === fieldPath(edit.path, edit.key));
+      ?.find((c) => c.annotation === edit.key && c.field === path);
     return checksum && [...new Set(checksum.sources.map((s) => describe(s.resource)))].join(', ');
   };
   const results: Result[] = [];
@@ -75,7 +75,7 @@ export function checkResults(
       proposedValue: edit.value,
     };
     if (ours(current)) field.currentValue = current;
-    const sources = covers(resource, edit);
+    const sources = covers(resource, edit, field.path);
     let now: string;
     if (current === undefined) now = `is not set${sources ? ` (it covers ${sources})` : ''}`;
     else {

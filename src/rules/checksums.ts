@@ -2,7 +2,7 @@
 // item order.
 
 import type { Edit } from '../model/edit.js';
-import { addTo } from '../model/fold.js';
+import { addTo, mapUnder } from '../model/fold.js';
 import {
   canonicalJson,
   canonicalSize,
@@ -315,11 +315,7 @@ class ChecksumWork {
    * read): one per source and key set, so that it is serialised and hashed once.
    */
   private content(source: SecretSource, keys: KeySet): Json {
-    let bySource = this.contents.get(source);
-    if (bySource === undefined) {
-      bySource = new Map();
-      this.contents.set(source, bySource);
-    }
+    const bySource = mapUnder(this.contents, source);
     const id = this.keysText(keys);
     let content = bySource.get(id);
     if (content === undefined) {
@@ -346,11 +342,7 @@ class ChecksumWork {
    */
   private pairId(content: Json, secret: string): number {
     const key = typeof content === 'object' && content !== null ? content : canonicalJson(content);
-    let bySecret = this.pairs.get(key);
-    if (bySecret === undefined) {
-      bySecret = new Map();
-      this.pairs.set(key, bySecret);
-    }
+    const bySecret = mapUnder(this.pairs, key);
     let id = bySecret.get(secret);
     if (id === undefined) {
       id = this.numbered.length;

@@ -1,7 +1,7 @@
 // Stage 1: the producers, the secret sources of the input, by the Secret (or ConfigMap) each one
 // produces, and the stores they read from.
 import type { Config } from '../model/config.js';
-import { addTo } from '../model/fold.js';
+import { addTo, mapUnder } from '../model/fold.js';
 import { objectKey, type Resource } from '../model/resource.js';
 import { duplicateWriter, secretChecksumKey, sourceSkipped } from '../model/result-rules.js';
 import { describe, plainResult, type Result, resourceResult } from '../model/results.js';
@@ -66,9 +66,7 @@ export function findProducers(resources: readonly Resource[], config: Config): P
   bySecret.forEach((same) => {
     if (same.length >= 2) results.push(...duplicateWarnings(same));
     const { produces, namespace = '', secretName } = same[0] as SecretSource;
-    const byNamespace = index.get(produces) ?? new Map<string, Map<string, SecretSource[]>>();
-    const byName = byNamespace.get(namespace) ?? new Map<string, SecretSource[]>();
-    index.set(produces, byNamespace.set(namespace, byName.set(secretName, same)));
+    mapUnder(mapUnder(index, produces), namespace).set(secretName, same);
   });
   if (unkeyed.size > 0) results.push(unkeyedWarning(unkeyed));
   return {

@@ -8,7 +8,7 @@ import { isObject, type Json } from '../../model/json.js';
 import { fieldPath, getPath, parsePath, walk } from '../../model/path.js';
 import { objectKey, type Resource } from '../../model/resource.js';
 import { describe } from '../../model/results.js';
-import { groupOf } from '../../model/scope.js';
+import { groupOf, inGroup } from '../../model/scope.js';
 import type { SecretSource } from '../sources/source.js';
 import { helmReleaseGroup, isHelmRelease, valuesAnnotations } from '../workloads/helm-release.js';
 import { optOutKey } from '../workloads/opt-out.js';
@@ -359,7 +359,7 @@ export const doubleRestart: Lint = {
     // item.
     for (let i = 0; i < resources.length; i++) {
       const r = resources[i] as Resource;
-      if (!vsoKinds.has(r.kind) || groupOf(r.apiVersion) !== restartTargets.group) continue;
+      if (!vsoKinds.has(r.kind) || !inGroup(r.apiVersion, restartTargets.group)) continue;
       walk(r.value, path, (entry, at) => {
         // Malformed entries are the source's to report.
         if (!isObject(entry) || typeof entry.kind !== 'string' || typeof entry.name !== 'string') {

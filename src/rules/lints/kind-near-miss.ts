@@ -5,13 +5,13 @@
 //
 // Workload kinds need no near-miss check: consumers are found by shape (a pod template with
 // containers), not by kind, so a misspelled `Deployment` is still read as a consumer.
-import { nameList } from '../../model/fold.js';
+import { mapUnder, nameList } from '../../model/fold.js';
 import { distance } from '../../model/near.js';
 import type { Resource } from '../../model/resource.js';
 import { describe } from '../../model/results.js';
 import { groupOf } from '../../model/scope.js';
 import { sourceKindOf, storeKindOf } from '../sources/index.js';
-import { type Lint, mapUnder } from './lint.js';
+import type { Lint } from './lint.js';
 
 export interface KnownKind {
   group: string;

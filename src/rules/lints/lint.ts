@@ -5,7 +5,7 @@ import type { MappingEdit } from '../../model/edit.js';
 import type { Keys } from '../../model/path.js';
 import type { Bystander, Resource } from '../../model/resource.js';
 import type { Rule } from '../../model/results.js';
-import { groupOf } from '../../model/scope.js';
+import { inGroup } from '../../model/scope.js';
 import type { SecretSource } from '../sources/source.js';
 import type { ProducedKind } from '../workloads/references.js';
 import type { PodTemplateShape } from '../workloads/shapes.js';
@@ -101,18 +101,5 @@ export interface Lint extends Rule {
   check(context: LintContext, output: LintOutput): void;
 }
 
-/**
- * The map under `key`, made on first use: a look-up by two or three keys in turn (apiVersion then
- * kind), where a key string built per item would allocate for each of thousands of items.
- */
-export function mapUnder<K, L, V>(maps: Map<K, Map<L, V>>, key: K): Map<L, V> {
-  let map = maps.get(key);
-  if (!map) {
-    map = new Map();
-    maps.set(key, map);
-  }
-  return map;
-}
-
 export const isKind = (resource: Resource, group: string, kind: string) =>
-  resource.kind === kind && groupOf(resource.apiVersion) === group;
+  resource.kind === kind && inGroup(resource.apiVersion, group);

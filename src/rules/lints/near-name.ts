@@ -7,13 +7,13 @@
 // Cost stays linear in the input: names are indexed (by their first and last `-` segment and by
 // length), each read compares against a bounded number of them, and the edit distances of a run
 // share one budget of cells (names from the input can be crafted to be long and alike).
-import { addTo } from '../../model/fold.js';
+import { addTo, mapUnder } from '../../model/fold.js';
 import { distance } from '../../model/near.js';
 import { fieldPath } from '../../model/path.js';
 import { type Bystander, objectKey, type Resource } from '../../model/resource.js';
 import { describe } from '../../model/results.js';
 import { namedAt } from '../workloads/references.js';
-import { type Lint, mapUnder, type UnresolvedRef } from './lint.js';
+import type { Lint, UnresolvedRef } from './lint.js';
 
 /** Longer names are never near (a Kubernetes name has at most 253 characters; model/near.ts). */
 const longest = 253;

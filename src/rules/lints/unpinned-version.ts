@@ -11,7 +11,7 @@ import { isObject, type Json } from '../../model/json.js';
 import { getPath } from '../../model/path.js';
 import { objectKey, type Resource } from '../../model/resource.js';
 import { describe } from '../../model/results.js';
-import { groupOf } from '../../model/scope.js';
+import { inGroup } from '../../model/scope.js';
 import {
   esoSpecOf,
   type Refresh,
@@ -31,7 +31,10 @@ const freshKinds: ReadonlyMap<string, string> = new Map([
   ['CronJob', 'batch'],
   ['ScaledJob', 'keda.sh'],
 ]);
-export const runsAfresh = (r: Resource) => freshKinds.get(r.kind) === groupOf(r.apiVersion);
+export const runsAfresh = (r: Resource) => {
+  const group = freshKinds.get(r.kind);
+  return group !== undefined && inGroup(r.apiVersion, group);
+};
 
 const rejects = 'rejects remoteRef.version (a sync with one fails)';
 const ignores = 'ignores remoteRef.version';
@@ -77,7 +80,6 @@ const unpinnable: ReadonlyMap<string, string> = new Map([
     'senhasegura',
   ].map((provider): [string, string] => [provider, ignores]),
 ]);
-const storeKindNames: ReadonlySet<string> = new Set(storeKinds.map((k) => k.kind));
 
 /** The fake provider serves the values written in the store's own spec: nothing rotates upstream. */
 const inGit = 'fake';
@@ -111,8 +113,8 @@ export const unpinnedVersion: Lint = {
         // per item.
         for (let i = 0; i < resources.length; i++) {
           const r = resources[i] as Resource;
-          // Most items are of other kinds: told by their kind alone, no group sliced.
-          const kind = storeKindNames.has(r.kind) ? storeKindOf(r) : undefined;
+          // Most items are of other kinds: storeKindOf tells them by kind first, no group sliced.
+          const kind = storeKindOf(r);
           if (kind)
             stores.set(objectKey(r.kind, kind.clusterScoped ? undefined : r.namespace, r.name), r);
         }

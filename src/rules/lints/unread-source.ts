@@ -8,7 +8,7 @@ import { isObject } from '../../model/json.js';
 import { getPath } from '../../model/path.js';
 import type { Bystander, Resource } from '../../model/resource.js';
 import { describe } from '../../model/results.js';
-import { groupOf } from '../../model/scope.js';
+import { inGroup } from '../../model/scope.js';
 import type { SecretSource } from '../sources/source.js';
 import type { Lint } from './lint.js';
 
@@ -93,7 +93,7 @@ function mayRead(
     for (let i = 0; i < items.length; i++) {
       const item = items[i] as Resource | Bystander;
       const kind = outOfSightByKind.get(item.kind);
-      if (!kind || kind.group !== groupOf(item.apiVersion)) continue;
+      if (!kind || !inGroup(item.apiVersion, kind.group)) continue;
       add(item.namespace, item);
       const value = 'value' in item && isObject(item.value) ? item.value : undefined;
       for (const field of value ? kind.fields : []) add(getPath(value, field), item);

@@ -6,7 +6,7 @@
 import { canonicalJson, sha256Hex } from '../../model/hash.js';
 import { isObject, type Json, type JsonObject } from '../../model/json.js';
 import { fieldPath, getPath, parsePath, walk } from '../../model/path.js';
-import { ItemError, isKindName, type Resource } from '../../model/resource.js';
+import { ItemError, isKindName, notKindName, type Resource } from '../../model/resource.js';
 import {
   dependencyMissingKey,
   dependencyNotInInput,
@@ -114,10 +114,7 @@ function referencesOf(spec: Json | undefined, at: string, strict: boolean): Refe
       }
       // Named in results: a type name, never arbitrary text.
       if (!isKindName(node.kind)) {
-        bad(
-          `${field}.kind`,
-          'is not a Kubernetes kind (a letter, then letters or digits, at most 63)',
-        );
+        bad(`${field}.kind`, notKindName);
         return;
       }
       found.push({ kind: node.kind, group: groupOf(apiVersion), name: node.name, keys: [], field });

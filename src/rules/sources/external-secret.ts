@@ -1,6 +1,6 @@
 // ESO ExternalSecret (external-secrets.io v1, v1beta1, and the old v1alpha1 shape).
 import { isObject, type Json, type JsonObject } from '../../model/json.js';
-import { ItemError, isKindName, type Resource } from '../../model/resource.js';
+import { ItemError, isKindName, notKindName, type Resource } from '../../model/resource.js';
 import { manifestTarget } from '../../model/result-rules.js';
 import { type Result, resourceResult } from '../../model/results.js';
 import type { KeySet } from '../workloads/references.js';
@@ -199,10 +199,7 @@ function readManifest(value: Json | undefined, at: string): ExternalSecretSpec['
   const kind = field('kind');
   // The kind is named in results, plan and impact: a type name, never arbitrary text.
   if (!isKindName(kind)) {
-    throw new ItemError(
-      `${at}.kind is not a Kubernetes kind (a letter, then letters or digits, at most 63)`,
-      `${at}.kind`,
-    );
+    throw new ItemError(`${at}.kind ${notKindName}`, `${at}.kind`);
   }
   return { apiVersion: field('apiVersion'), kind };
 }

@@ -5,7 +5,7 @@
 // `helmReleaseChecksumPath` option names for its chart (docs/helm-release.md). The facts from
 // helm-controller's code are cited in docs/operators.md.
 import type { HelmChecksumPath } from '../../model/config.js';
-import { canonicalJson, sha256Hex } from '../../model/hash.js';
+import { canonicalJson, sha256Hex, textOrder } from '../../model/hash.js';
 import { isObject, type Json, type JsonObject } from '../../model/json.js';
 import { fieldPath, getPath, type Keys, type Trail } from '../../model/path.js';
 import { ItemError, type Resource } from '../../model/resource.js';
@@ -78,9 +78,8 @@ export function chartOf(resource: Resource): { name?: string; ref?: string } {
 }
 
 /** The built-ins known from the HelmRelease itself (Helm's .Release and .Chart objects). */
-function builtInsOf(resource: Resource): BuiltIns {
+function builtInsOf(resource: Resource, namespace: string | undefined): BuiltIns {
   const builtIns = new Map([['.Release.Name', releaseName(resource)]]);
-  const namespace = releaseNamespace(resource);
   if (namespace !== undefined) builtIns.set('.Release.Namespace', namespace);
   const { name } = chartOf(resource);
   if (name !== undefined) builtIns.set('.Chart.Name', name);
@@ -91,6 +90,7 @@ function builtInsOf(resource: Resource): BuiltIns {
 export function helmReads(resource: Resource): HelmRead[] {
   const reads: HelmRead[] = [];
   const own = resource.namespace;
+  const namespace = releaseNamespace(resource);
   const valuesFrom = getPath(resource.value, 'spec.valuesFrom');
   if (Array.isArray(valuesFrom)) {
     valuesFrom.forEach((ref, i) => {
@@ -108,8 +108,7 @@ export function helmReads(resource: Resource): HelmRead[] {
   const values = getPath(resource.value, 'spec.values');
   const found = valueReads(values);
   if (found.length > 0) {
-    const builtIns = builtInsOf(resource);
-    const namespace = releaseNamespace(resource);
+    const builtIns = builtInsOf(resource, namespace);
     for (const read of found) {
       const named = substitute(read.text, builtIns);
       if (!named || named.name === '') continue;
@@ -125,7 +124,6 @@ export function helmReads(resource: Resource): HelmRead[] {
     const field = fieldPath(['metadata', 'annotations'], consumesKey);
     for (const name of new Set(consumes.split(',').map((n) => n.trim()))) {
       if (name === '') continue;
-      const namespace = releaseNamespace(resource);
       reads.push({ kind: 'Secret', name, namespace, keys: 'all', field, substituted: [] });
     }
   }
@@ -203,7 +201,7 @@ export function patchText(
     indent += '  ';
   }
   lines.push(`${indent}metadata:`, `${indent}  annotations:`);
-  for (const [key, value] of [...annotations].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+  for (const [key, value] of [...annotations].sort(([a], [b]) => textOrder(a, b))) {
     lines.push(`${indent}    ${JSON.stringify(key)}: ${JSON.stringify(value)}`);
   }
   return `${lines.join('\n')}\n`;
