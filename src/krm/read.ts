@@ -569,8 +569,9 @@ function checkPartNesting(
 }
 
 /**
- * Judges the nesting of an item the quick reader did not read (it reads none deeper than its
- * own bound, far below maxDepth, and leaves no bracket or quote open). A ResourceList entry sits
+ * Judges the nesting of an item the quick reader did not read as it stands: declined, or read
+ * through the LF copy of a CRLF item (quickRead). The quick reader reads none deeper than its
+ * own bound, far below maxDepth, and leaves no bracket or quote open. A ResourceList entry sits
  * under the list's mapping (one level: its sequence is the entry's own `- `); a stream document
  * under none. Items are read in order, the text around them before them (readYaml), and each
  * part proven leaves the scan as the whole scan would find the next: every level of the text is

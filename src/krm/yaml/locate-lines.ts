@@ -22,8 +22,11 @@ export const locateByLines: Locator = (text, entry, path, key) => {
   return root && locateIn(text, root, path, key);
 };
 
-/** A `---` line with nothing after it; made once (a literal is a new object per evaluation). */
-const documentStart = /^---[ \t]*(#.*)?$/;
+/**
+ * A `---` line with nothing after it, matched in place (sticky, from lastIndex: no copy of the
+ * line per peek); made once (a literal is a new object per evaluation).
+ */
+const documentStart = /---[ \t]*(?:#.*)?(?=\r?\n|$)/y;
 
 /**
  * Whether every step is a key. A loop: a callback is a new function object per edit where the
@@ -53,7 +56,8 @@ function rootMapping(text: string, entry: boolean): Mapping | undefined {
   if (first < 0) return undefined;
   if (!entry) {
     // A document starts with its `---` line; content on that line is beyond this locator.
-    if (documentStart.test(text.slice(first, endOf(text, first)))) {
+    documentStart.lastIndex = first;
+    if (documentStart.test(text)) {
       first = firstContentLine(text, nextOf(text, first));
     }
     // Directives (`%YAML`) before the marker: beyond this locator too.

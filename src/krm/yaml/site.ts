@@ -97,7 +97,7 @@ export function spliceAt(
       // Pieces joined once: the text is kept until it is written, one flat string rather than a
       // tree of its pieces (ARCHITECTURE.md, Memory), and no string per line on the way.
       const out = insertedLines;
-      if (site.at > 0 && text[site.at - 1] !== '\n') out.add(lineBreak);
+      if (needsBreak(text, site.at)) out.add(lineBreak);
       for (let depth = 0; depth < missing.length; depth++) {
         out.add(indentation(indent + depth * step));
         out.scalar(missing[depth] as string, 'plain');
@@ -236,9 +236,11 @@ export function listSplice(
 
 /** Block lines inserted at `at`, a line start or the end of a last line without a break. */
 function linesAt(text: string, at: number, lines: string, lineBreak: string): string {
-  const needsBreak = at > 0 && text[at - 1] !== '\n';
-  return `${needsBreak ? lineBreak : ''}${lines}${lineBreak}`;
+  return `${needsBreak(text, at) ? lineBreak : ''}${lines}${lineBreak}`;
 }
+
+/** Lines inserted at `at` first end the line there: the last line of a text without a break. */
+const needsBreak = (text: string, at: number) => at > 0 && text[at - 1] !== '\n';
 
 /**
  * Block YAML of a JSON value, the way kpt prints it: mappings' keys sorted, indented by `step`,

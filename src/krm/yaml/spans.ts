@@ -174,8 +174,7 @@ function keyAt(
   meter: ScanMeter | undefined,
 ): { key: string; valueStart: number } | undefined {
   const c = text[start];
-  // Most lines are indented: no regular expression call for them.
-  if (c === undefined || c === ' ' || start >= end) return undefined;
+  if (c === undefined || start >= end) return undefined;
   let i = start + 1;
   let key: string;
   if (c === '"') {
