@@ -1,5 +1,5 @@
 // dist/: the bundled, minified CommonJS code in two files: secret-rollout-bundle.cjs (arguments,
-// reading, writing: what every run needs, an empty ResourceList's run all of it) and
+// options, reading, writing: what every run needs, and all that a run on an empty list loads) and
 // secret-rollout-rules.cjs (src/rules/ and src/report/, and what only they import), which the
 // bundle requires on first use, when an input has an item (or a command needs them). Beside them
 // the libraries only some runs load, a minified file each; the command that runs them with V8's
