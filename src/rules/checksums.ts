@@ -402,9 +402,9 @@ export interface Entry {
 const entryText = (e: Entry) => `{"content":${e.content},"secret":${e.secret}}`;
 
 /**
- * The list's text as each content, the Secret's name, and the constant texts between them: a Hash
- * is fed four pieces an entry, and neither a large content nor the list is copied. No text is
- * written per entry, and the list is made at its length.
+ * The list's text as each content, the Secret's name, and the constant texts between them,
+ * hashed in chunks of up to 64 KiB (sha256HexOfPieces): a content larger than that is not copied.
+ * No text is written per entry, and the list is made at its length.
  */
 function pieces(entries: readonly Entry[]): string[] {
   const fed = new Array<string>(4 * entries.length + 1);
