@@ -18,7 +18,7 @@ import type { KeyedRead, UnresolvedRef } from './lints/lint.js';
 import type { Producers } from './producers.js';
 import { sourceKindOf } from './sources/index.js';
 import type { SecretSource } from './sources/source.js';
-import { guarded, listNames, unionKeys } from './stage.js';
+import { FirstPlaces, guarded, listNames, unionKeys } from './stage.js';
 import {
   checksumPathFor,
   helmReads,
@@ -176,12 +176,9 @@ function helmConsumer(
   results: Result[],
 ): ConsumingTemplate | undefined {
   const consumed = new Map<SecretSource, KeySet>();
-  // One info per Secret, at the first place it is read: charts read one Secret in many env
-  // entries and in init containers (four times in a real zigbee2mqtt release).
-  const noted = new Map<
-    string,
-    { field: string; text: string; substituted: Set<string>; at: number }
-  >();
+  // Charts read one Secret in many env entries and in init containers (four times in a real
+  // zigbee2mqtt release).
+  const noted = new FirstPlaces<{ field: string; text: string; substituted: Set<string> }>();
   for (const read of helmReads(resource)) {
     const sources = producers.producing(read.kind, read.namespace, read.name);
     if (!sources) continue;
@@ -191,23 +188,22 @@ function helmConsumer(
       consumed.set(source, prior ? unionKeys(prior, read.keys) : read.keys);
     }
     const key = `${read.kind}\u0000${read.namespace ?? ''}\u0000${read.name}`;
-    const note = noted.get(key) ?? {
-      field: read.field,
-      text: `its release reads ${read.kind} ${read.name} of ${listNames(sources)}`,
-      substituted: new Set<string>(),
-      at: 0,
-    };
+    const note =
+      noted.again(key) ??
+      noted.add(key, {
+        field: read.field,
+        text: `its release reads ${read.kind} ${read.name} of ${listNames(sources)}`,
+        substituted: new Set<string>(),
+      });
     for (const builtIn of read.substituted) note.substituted.add(builtIn);
-    note.at += 1;
-    noted.set(key, note);
   }
-  for (const { field, text, substituted, at } of noted.values()) {
+  noted.forEach(({ field, text, substituted }, at) => {
     const via = substituted.size > 0 ? ` (${[...substituted].join(', ')} substituted)` : '';
     const places = at > 1 ? ` at ${at} places, the first named here` : '';
     results.push(
       resourceResult(helmReleaseRead, resource, `${text}${via}${places}`, { path: field }),
     );
-  }
+  });
   if (consumed.size === 0) return undefined;
   if (optedOut(resource.annotations, ['metadata'])) {
     results.push(optedOutResult(resource, consumed, ['metadata']));
