@@ -33,12 +33,10 @@ export const missingKey: Lint = {
         producedBy.set(sources, produced);
       }
       if (produced === null) continue;
-      const missing: string[] = [];
-      const has = produced;
-      keys.forEach((key) => {
-        if (!has.has(key)) missing.push(key);
-      });
-      if (missing.length === 0) continue;
+      const found: MissingKeys = { produced, missing: undefined };
+      keys.forEach(addMissing, found);
+      const { missing } = found;
+      if (missing === undefined) continue;
       const first = sources[0];
       if (!first) continue;
       const by = [...new Set(sources.map((s) => describe(s.resource)))].join(' and ');
@@ -53,6 +51,22 @@ export const missingKey: Lint = {
     }
   },
 };
+
+/** The keys of one read its Secret will not have, gathered by addMissing. */
+interface MissingKeys {
+  produced: ReadonlySet<string>;
+  missing: string[] | undefined;
+}
+
+/**
+ * A function of the module and a list made only for a missing key: a closure and an empty list
+ * per read were 8 MB on the fan-in bench's 106k keyed reads, where no key is missing.
+ */
+function addMissing(this: MissingKeys, key: string): void {
+  if (this.produced.has(key)) return;
+  if (this.missing === undefined) this.missing = [key];
+  else this.missing.push(key);
+}
 
 /**
  * The keys a Secret (or ConfigMap) written by `sources` has: a key any of them makes is there;
