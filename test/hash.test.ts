@@ -181,7 +181,7 @@ describe('sha256HexOfPieces', () => {
   }
 
   // Counted: main fed a long list piece by piece (four updates an entry; 4,001 here).
-  it('feeds a long list of small pieces in 64 KiB chunks', () => {
+  it('feeds a long list of small pieces to the digest 64 KiB at a time', () => {
     const pieces = ['['];
     for (let i = 0; i < 1000; i++)
       pieces.push('{"content":', `"${'v'.repeat(40)}"`, ',"secret":', '"s"}');
