@@ -2,10 +2,31 @@
 // consumer with nothing after it shares one empty set of successors, and a checksum keeps no
 // record per source it covers. The output is pinned by checksum.test.ts and waves.test.ts.
 import { describe, expect, it, vi } from 'vitest';
+import type { Consumption } from '../src/rules/consumers.js';
 import type { TransformOutput } from '../src/rules/transform.js';
-import { deployment, externalSecret, resourceList, runOk } from './helpers.js';
+import {
+  deployment,
+  externalSecret,
+  resourceList,
+  resultsOf,
+  runOk,
+  secretKeyRef,
+} from './helpers.js';
 
-const seen = vi.hoisted(() => ({ out: undefined as TransformOutput | undefined }));
+const seen = vi.hoisted(() => ({
+  out: undefined as TransformOutput | undefined,
+  consumption: undefined as Consumption | undefined,
+}));
+vi.mock('../src/rules/consumers.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../src/rules/consumers.js')>();
+  return {
+    ...actual,
+    findConsumers: (...args: Parameters<typeof actual.findConsumers>) => {
+      seen.consumption = actual.findConsumers(...args);
+      return seen.consumption;
+    },
+  };
+});
 vi.mock('../src/rules/transform.js', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../src/rules/transform.js')>();
   return {
@@ -53,5 +74,24 @@ describe('the rules plan of many consumers', () => {
       ['s1', 'all'],
       ['s2', 'all'],
     ]);
+  });
+});
+
+describe('the keyed references of many consumers', () => {
+  it('keeps for the lints only those that read a key their Secret will not have', () => {
+    // Each ExternalSecret makes `password` and `user`: one consumer in fifty reads `pasword`.
+    const keyed = Array.from({ length: consumers }, (_, c) =>
+      deployment(`k${c}`, secretKeyRef('s0', c % 50 === 0 ? 'pasword' : 'password')),
+    );
+    const { stdout } = runOk(resourceList([externalSecret('s0'), ...keyed]));
+    // main: a record per keyed reference, 200, kept from the consumers stage to the lints.
+    expect(seen.consumption?.keyedReads.map((r) => r.consumer.name)).toEqual([
+      'k0',
+      'k50',
+      'k100',
+      'k150',
+    ]);
+    const warned = resultsOf(stdout).filter((r) => String(r.message).includes('reads key pasword'));
+    expect(warned).toHaveLength(4);
   });
 });

@@ -31,7 +31,10 @@ export interface LintContext {
   >;
   /** References that no source in the resource's own namespace produces. */
   unresolved: ReadonlyMap<Resource, readonly UnresolvedRef[]>;
-  /** References that read named keys of a Secret or ConfigMap that sources in the input produce. */
+  /**
+   * References that read named keys of a Secret or ConfigMap that sources in the input produce,
+   * of which one at least they will not produce (consumers.ts).
+   */
   keyedReads: readonly KeyedRead[];
   config: Config;
 }
