@@ -62,6 +62,16 @@ describe('the rules plan of many consumers', () => {
     expect(nodes.filter((n) => n.before.size > 0)).toHaveLength(sources);
   });
 
+  it('keeps no Map per pod template of the sources it reads', () => {
+    const templates = (seen.consumption?.consumers ?? []).flatMap((c) => c.templates);
+    expect(templates).toHaveLength(consumers);
+    // main: a Map of the sources read and their keys per template, 200, kept by its checksum.
+    expect(templates.filter((t) => t.consumed instanceof Map)).toEqual([]);
+    const kept = [...plan.checksums.values()].flat().flatMap((c) => Object.values(c));
+    expect(kept.filter((v) => v instanceof Map)).toEqual([]);
+    expect(templates[0]?.consumed.sources.map((s) => s.secretName)).toEqual(['s0', 's1', 's2']);
+  });
+
   it('keeps no record per source and checksum, and gives them when asked', () => {
     const checksums = [...plan.checksums.values()].flat();
     expect(checksums).toHaveLength(consumers);
