@@ -15,8 +15,8 @@ export interface LintContext {
   /** Items copied through unparsed, known by kind, name and namespace only. */
   bystanders: readonly Bystander[];
   sources: readonly SecretSource[];
-  /** The resources whose pod templates read each source. */
-  consumersOf: ReadonlyMap<SecretSource, ReadonlySet<Resource>>;
+  /** The resources whose pod templates read each source, each once. */
+  consumersOf: ReadonlyMap<SecretSource, readonly Resource[]>;
   /**
    * The resources that read each source's Secret other than through a pod template: sources
    * (ESO templateFrom), and whatever later stages add (HelmReleases, operator resources).
