@@ -259,8 +259,8 @@ class ChecksumWork {
   done = 0;
   /** Values by the contents and Secret names they cover (`covered`). */
   private readonly values = new Map<string, string>();
-  /** Contents by source and keys read (sorted, or `all`): one object for all who read them. */
-  private readonly contents = new Map<SecretSource, Map<string, Json>>();
+  /** Pair numbers by source and keys read (sorted, or `all`): one content for all who read them. */
+  private readonly ids = new Map<SecretSource, Map<string, number>>();
   /** Pairs of content (object, or a scalar's canonical JSON) and Secret name, numbered. */
   private readonly pairs = new Map<object | string, Map<string, number>>();
   /** The pairs by their number. */
@@ -280,10 +280,8 @@ class ChecksumWork {
    */
   checksum({ sources, keys }: Consumed): string | undefined {
     // No record per source: most checksums are found by their pairs' numbers alone.
-    const ids = sources.map((source, i) =>
-      this.pairId(this.content(source, keys[i] as KeySet), source.secretName),
-    );
-    const covered = sortShort(ids.slice(), (a, b) => a - b).join();
+    const ids = sources.map((source, i) => this.idOf(source, keys[i] as KeySet));
+    const covered = sortShort(ids.slice(), numberOrder).join();
     let value = this.values.get(covered);
     if (value !== undefined) {
       this.done++;
@@ -314,18 +312,20 @@ class ChecksumWork {
   }
 
   /**
-   * Some sources build a new object per call (ConfigMap, Secret, SealedSecret narrow to the keys
-   * read): one per source and key set, so that it is serialised and hashed once.
+   * The number of the pair a source read with `keys` makes. Some sources build a new object per
+   * call (ConfigMap, Secret, SealedSecret narrow to the keys read): one per source and key set,
+   * so that it is serialised and hashed once; its number is then found by one look-up, not by its
+   * content and again by its pair.
    */
-  private content(source: SecretSource, keys: KeySet): Json {
-    const bySource = mapUnder(this.contents, source);
-    const id = this.keysText(keys);
-    let content = bySource.get(id);
-    if (content === undefined) {
-      content = source.content(keys);
-      bySource.set(id, content);
+  private idOf(source: SecretSource, keys: KeySet): number {
+    const bySource = mapUnder(this.ids, source);
+    const text = this.keysText(keys);
+    let id = bySource.get(text);
+    if (id === undefined) {
+      id = this.pairId(source.content(keys), source.secretName);
+      bySource.set(text, id);
     }
-    return content;
+    return id;
   }
 
   /** `keysId`, written once per key set: sets are shared (`references.ts`), read thousands of times. */
@@ -386,6 +386,8 @@ class ChecksumWork {
     return known;
   }
 }
+
+const numberOrder = (a: number, b: number): number => a - b;
 
 /** A content and the Secret name read with it, and once written, their entry of the list. */
 interface Pair {
