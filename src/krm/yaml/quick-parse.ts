@@ -97,26 +97,26 @@ function addKey(seen: SeenKeys, key: string): void {
   seen.count = count + 1;
 }
 
-/** Slots of each of ScalarCache's value tables (a power of two: a slot is the hash's low bits). */
-const valueSlots = 4096;
+/** Slots of each of ScalarCache's tables (a power of two: a slot is the hash's low bits). */
+const slots = 4096;
 
 /**
  * Strings already read, by a hash of their text, so that the same text again costs no slice and
  * no new string: manifests repeat a few dozen keys thousands of times, and values too (`password`,
  * `apps/v1`, an annotation's `'compact'`, a Secret's name in each of its consumers), and every
  * string of a built value lives to the end of the run (≈400k strings of ≈20k texts on the fan-in
- * shape at 10k). Each hit is checked against the text, so a collision only costs a miss. Keys
- * fill a map up to a count; values, more varied (names), a table of slots each holding the last
- * value that hashed there. A value is only kept where it reads as its own text, one table for
- * plain scalars (`true` is no string there) and one for quoted ones. One per input text, whose
- * slices it holds.
+ * shape at 10k). A table per kind of scalar, each slot holding the last string whose text hashed
+ * there (a slot is an array index: a Map's lookup cost more than the slice it saves), each hit
+ * checked against the text, so a collision only costs a miss. A string is only kept where it
+ * reads as its own text: plain keys (which js-yaml stringifies: a key `true` is "true"), plain
+ * values (where `true` is no string) and quoted scalars. One per input text, whose slices it
+ * holds.
  */
 export class ScalarCache {
-  readonly keys = new Map<number, string>();
-  readonly plain: (string | undefined)[] = new Array(valueSlots).fill(undefined);
-  readonly quoted: (string | undefined)[] = new Array(valueSlots).fill(undefined);
+  readonly keys: (string | undefined)[] = new Array(slots).fill(undefined);
+  readonly plain: (string | undefined)[] = new Array(slots).fill(undefined);
+  readonly quoted: (string | undefined)[] = new Array(slots).fill(undefined);
 }
-const maxCachedKeys = 4096;
 
 /**
  * The value of the YAML item `text.slice(start, end)`: a whole document, or with `entry` the
@@ -445,12 +445,12 @@ function readKey(p: number, end: number): string | undefined {
     return String(resolvePlain(s.slice(p, e)));
   }
   const { keys } = cache;
-  const known = keys.get(hash);
+  const slot = hash & (slots - 1);
+  const known = keys[slot];
   if (known !== undefined && known.length === colon - p && s.startsWith(known, p)) return known;
   const raw = s.slice(p, colon);
   const key = String(resolvePlain(raw));
-  // Only keys that read as their own text are kept, so that a hit is exact.
-  if (key === raw && keys.size < maxCachedKeys) keys.set(hash, key);
+  if (key === raw) keys[slot] = key;
   return key;
 }
 
@@ -524,7 +524,7 @@ let plainHash = 0;
 function plainValue(p: number, e: number): Json {
   if (cache === undefined) return resolvePlain(s.slice(p, e));
   const { plain } = cache;
-  const slot = plainHash & (valueSlots - 1);
+  const slot = plainHash & (slots - 1);
   const known = plain[slot];
   if (known !== undefined && known.length === e - p && s.startsWith(known, p)) return known;
   const raw = s.slice(p, e);
@@ -596,7 +596,7 @@ function quoted(p: number, end: number, build = true, col = -1): string {
   if (from !== p + 1 || cache === undefined) return value + s.slice(from, i);
   // Nothing escaped or folded: the value is the text between the quotes.
   const { quoted } = cache;
-  const slot = hash & (valueSlots - 1);
+  const slot = hash & (slots - 1);
   const known = quoted[slot];
   if (known !== undefined && known.length === i - from && s.startsWith(known, from)) return known;
   const text = s.slice(from, i);
