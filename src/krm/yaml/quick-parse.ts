@@ -45,7 +45,7 @@ const maxDepth = 40;
 // indentation of the line nextContent found.
 let s = '';
 let limit = 0;
-let keys: KeyCache | undefined;
+let cache: ScalarCache | undefined;
 let depth = 0;
 let pos = 0;
 let after = 0;
@@ -97,13 +97,26 @@ function addKey(seen: SeenKeys, key: string): void {
   seen.count = count + 1;
 }
 
+/** Slots of each of ScalarCache's tables (a power of two: a slot is the hash's low bits). */
+const slots = 4096;
+
 /**
- * Plain keys already read, by a hash of their text: the same key again costs no slice and no
- * lookup of a new string (manifests repeat a few dozen keys thousands of times). One per input
- * text, whose slices it holds.
+ * Strings already read, by a hash of their text, so that the same text again costs no slice and
+ * no new string: manifests repeat a few dozen keys thousands of times, and values too (`password`,
+ * `apps/v1`, an annotation's `'compact'`, a Secret's name in each of its consumers), and every
+ * string of a built value lives to the end of the run (≈400k strings of ≈20k texts on the fan-in
+ * shape at 10k). A table per kind of scalar, each slot holding the last string whose text hashed
+ * there (a slot is an array index: a Map's lookup cost more than the slice it saves), each hit
+ * checked against the text, so a collision only costs a miss. A string is only kept where it
+ * reads as its own text: plain keys (which js-yaml stringifies: a key `true` is "true"), plain
+ * values (where `true` is no string) and quoted scalars. One per input text, whose slices it
+ * holds.
  */
-export type KeyCache = Map<number, string>;
-const maxCachedKeys = 4096;
+export class ScalarCache {
+  readonly keys: (string | undefined)[] = new Array(slots).fill(undefined);
+  readonly plain: (string | undefined)[] = new Array(slots).fill(undefined);
+  readonly quoted: (string | undefined)[] = new Array(slots).fill(undefined);
+}
 
 /**
  * The value of the YAML item `text.slice(start, end)`: a whole document, or with `entry` the
@@ -115,7 +128,7 @@ export function quickParse(
   start: number,
   end: number,
   entry: boolean,
-  keyCache?: KeyCache,
+  scalarCache?: ScalarCache,
   /** The caller found no unusual character in all of `text` (see hasUnusualCharacters). */
   checked = false,
   /**
@@ -130,7 +143,7 @@ export function quickParse(
   if (!checked && unusual.test(text.slice(start, end))) return undefined;
   s = text;
   limit = end;
-  keys = keyCache;
+  cache = scalarCache;
   depth = 0;
   try {
     return entry ? readEntry(start, projection) : readDocument(start, projection);
@@ -139,7 +152,7 @@ export function quickParse(
     throw error;
   } finally {
     s = '';
-    keys = undefined;
+    cache = undefined;
     // Lists left unfinished by a text beyond this reader: no value of theirs is kept.
     elements.fill(null, 0, top);
     top = 0;
@@ -369,7 +382,7 @@ function inlineValue(p: number, end: number, col: number, w: Want): Json {
     value = flowCollection(p, w);
   } else {
     const e = plainInBlock(p, end);
-    if (build) value = resolvePlain(s.slice(p, e));
+    if (build) value = plainValue(p, e);
     else refuseMerge(p, e);
     after = end;
   }
@@ -426,17 +439,18 @@ function readKey(p: number, end: number): string | undefined {
   }
   if (colon - p > maxKeyLength) throw unsupported;
   after = colon + 1;
-  if (keys === undefined || s.charCodeAt(colon - 1) === 32) {
+  if (cache === undefined || s.charCodeAt(colon - 1) === 32) {
     let e = colon;
     while (s.charCodeAt(e - 1) === 32) e--;
     return String(resolvePlain(s.slice(p, e)));
   }
-  const known = keys.get(hash);
+  const { keys } = cache;
+  const slot = hash & (slots - 1);
+  const known = keys[slot];
   if (known !== undefined && known.length === colon - p && s.startsWith(known, p)) return known;
   const raw = s.slice(p, colon);
   const key = String(resolvePlain(raw));
-  // Only keys that read as their own text are kept, so that a hit is exact.
-  if (key === raw && keys.size < maxCachedKeys) keys.set(hash, key);
+  if (key === raw) keys[slot] = key;
   return key;
 }
 
@@ -479,12 +493,17 @@ function isFlowIndicator(c: number): boolean {
   return c === 44 || c === 91 || c === 93 || c === 123 || c === 125;
 }
 
-/** Where a one-line plain scalar in block context at `p` ends, before `end`, a comment or spaces. */
+/**
+ * Where a one-line plain scalar in block context at `p` ends, before `end`, a comment or spaces;
+ * its text's hash in `plainHash`.
+ */
 function plainInBlock(p: number, end: number): number {
   if (!plainStart(p, false)) throw unsupported;
   let e = p;
+  let hash = 0;
   for (let i = p; i < end; i++) {
     const ch = s.charCodeAt(i);
+    hash = (Math.imul(hash, 31) + ch) | 0;
     if (ch === 32) continue;
     if (ch === 35 && s.charCodeAt(i - 1) === 32) break;
     // `: ` would end the scalar and make the rest of the line an error.
@@ -493,8 +512,25 @@ function plainInBlock(p: number, end: number): number {
       if (f === 32 || f === 10) throw unsupported;
     }
     e = i + 1;
+    plainHash = hash;
   }
   return e;
+}
+
+/** The hash (as readKey's) of the text of the plain scalar plainInBlock or plainInFlow read last. */
+let plainHash = 0;
+
+/** The value of the plain scalar `s.slice(p, e)` plainInBlock or plainInFlow just read. */
+function plainValue(p: number, e: number): Json {
+  if (cache === undefined) return resolvePlain(s.slice(p, e));
+  const { plain } = cache;
+  const slot = plainHash & (slots - 1);
+  const known = plain[slot];
+  if (known !== undefined && known.length === e - p && s.startsWith(known, p)) return known;
+  const raw = s.slice(p, e);
+  const value = resolvePlain(raw);
+  if (value === raw) plain[slot] = raw;
+  return value;
 }
 
 /** Where the line holding the closing quote of the last quoted scalar read ends. */
@@ -513,6 +549,8 @@ function quoted(p: number, end: number, build = true, col = -1): string {
   let from = p + 1; // the start of the text not yet added to value
   let i = p + 1;
   let lineEnd = end;
+  // Of the text from `p + 1` while nothing was escaped or folded (`from` is still there).
+  let hash = 0;
   for (;;) {
     if (i === lineEnd) {
       if (col < 0) throw unsupported;
@@ -549,11 +587,21 @@ function quoted(p: number, end: number, build = true, col = -1): string {
       from = i;
       continue;
     }
+    hash = (Math.imul(hash, 31) + c) | 0;
     i++;
   }
   after = i + 1;
   quotedEnd = lineEnd;
-  return build ? value + s.slice(from, i) : '';
+  if (!build) return '';
+  if (from !== p + 1 || cache === undefined) return value + s.slice(from, i);
+  // Nothing escaped or folded: the value is the text between the quotes.
+  const { quoted } = cache;
+  const slot = hash & (slots - 1);
+  const known = quoted[slot];
+  if (known !== undefined && known.length === i - from && s.startsWith(known, from)) return known;
+  const text = s.slice(from, i);
+  quoted[slot] = text;
+  return text;
 }
 
 /**
@@ -674,9 +722,7 @@ function skipSpaces(p: number): number {
 function flowKey(p: number): string {
   const c = s.charCodeAt(p);
   const key =
-    c === 34 || c === 39
-      ? quoted(p, s.indexOf('\n', p))
-      : String(resolvePlain(s.slice(p, plainInFlow(p))));
+    c === 34 || c === 39 ? quoted(p, s.indexOf('\n', p)) : String(plainValue(p, plainInFlow(p)));
   if (after - p > maxKeyLength) throw unsupported;
   return key;
 }
@@ -686,20 +732,22 @@ function flowNode(p: number, w: Want): Json {
   if (c === 91 || c === 123) return flowCollection(p, w);
   if (c === 34 || c === 39) return quoted(p, s.indexOf('\n', p), w !== null);
   const e = plainInFlow(p);
-  if (w !== null) return resolvePlain(s.slice(p, e));
+  if (w !== null) return plainValue(p, e);
   refuseMerge(p, e);
   return null;
 }
 
 /**
  * Where a plain scalar in a flow collection at `p` ends (also set in `after`): at a flow
- * indicator or `: `, on one line.
+ * indicator or `: `, on one line. Its text's hash in `plainHash`.
  */
 function plainInFlow(p: number): number {
   if (!plainStart(p, true)) throw unsupported;
   let e = p;
+  let hash = 0;
   for (let i = p; ; i++) {
     const ch = s.charCodeAt(i);
+    hash = (Math.imul(hash, 31) + ch) | 0;
     if (ch === 10) throw unsupported;
     if (isFlowIndicator(ch)) break;
     if (ch === 58) {
@@ -707,7 +755,10 @@ function plainInFlow(p: number): number {
       if (f === 32 || f === 10 || isFlowIndicator(f)) break;
     }
     if (ch === 35 && s.charCodeAt(i - 1) === 32) throw unsupported;
-    if (ch !== 32) e = i + 1;
+    if (ch !== 32) {
+      e = i + 1;
+      plainHash = hash;
+    }
   }
   after = e;
   return e;
