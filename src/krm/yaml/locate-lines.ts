@@ -18,8 +18,22 @@ interface Mapping {
 export const locateByLines: Locator = (text, entry, path, key) => {
   // List entries (a reference's name in `env[]`) are the full parser's.
   if (!onlyKeys(path)) return undefined;
+  reached = 0;
   const root = rootMapping(text, entry);
-  return root && locateIn(text, root, path, key);
+  const site = root && locateIn(text, root, path, key);
+  if (site) site.reach = reached < 0 ? text.length : nextOf(text, reached);
+  return site;
+};
+
+/**
+ * The start of the furthest line the current locate has read (-1: it read to the end). Lines
+ * are read forwards from the top, and what lies past this line does not change what they are
+ * (Site's `reach`).
+ */
+let reached = 0;
+const readTo = (lineStart: number) => {
+  if (lineStart < 0 || reached < 0) reached = -1;
+  else if (lineStart > reached) reached = lineStart;
 };
 
 /**
@@ -167,8 +181,12 @@ function firstContentLine(text: string, from: number): number {
   for (let pos = from; pos < text.length; pos = nextOf(text, pos)) {
     const end = endOf(text, pos);
     const first = pos + indentOf(text, pos);
-    if (first < end && text.charCodeAt(first) !== 35) return pos;
+    if (first < end && text.charCodeAt(first) !== 35) {
+      readTo(pos);
+      return pos;
+    }
   }
+  readTo(-1);
   return -1;
 }
 
@@ -216,14 +234,21 @@ function findKey(text: string, mapping: Mapping, key: string): number | null | u
     while (first < end && text.charCodeAt(first) === 32) first++;
     if (first === end || text.charCodeAt(first) === 35) continue; // blank or comment
     const indent = start === mapping.entryLine ? mapping.indent : first - start;
-    if (indent < mapping.indent) return null;
+    if (indent < mapping.indent) {
+      readTo(start);
+      return null;
+    }
     if (indent > mapping.indent) continue;
     const at = start + indent;
     if (isSequenceEntry(text, at, end)) continue; // a compact list under the previous key
     const valueStart = matchKey(text, at, end, key);
     if (valueStart === undefined) return undefined;
-    if (valueStart >= 0) return valueStart;
+    if (valueStart >= 0) {
+      readTo(start);
+      return valueStart;
+    }
   }
+  readTo(-1);
   return null;
 }
 
