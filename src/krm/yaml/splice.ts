@@ -151,8 +151,10 @@ export function editText(
   const ordered = appends
     ? [...edits.filter((e) => !isListEntryEdit(e)), ...edits.filter(isListEntryEdit)]
     : edits;
-  for (const edit of ordered) {
-    const deep = tooDeep(edit);
+  // Index loops over the edits and the locators here and below, not for-of: no iterator result
+  // per edit where the compiler does not inline (large inputs, main.ts).
+  for (let i = 0; i < ordered.length; i++) {
+    const deep = tooDeep(ordered[i] as Edit);
     if (deep) throw new EditError(deep);
   }
   // A JSON document stays JSON: its edits are written in its own style.
@@ -201,8 +203,8 @@ function proven(job: Job, text: string): boolean {
 function located(job: Job, locators: readonly Locator[], text: string, edit: Edit) {
   const { entry, lineBreak, json } = job;
   if (isListEntryEdit(edit)) return appendSplice(text, entry, edit, lineBreak, json);
-  for (const locator of locators) {
-    const site = locator(text, entry, edit.path, edit.key);
+  for (let i = 0; i < locators.length; i++) {
+    const site = (locators[i] as Locator)(text, entry, edit.path, edit.key);
     if (site) {
       job.reach = Math.max(job.reach, site.reach ?? text.length);
       return { site, splice: spliceAt(text, site, edit.key, edit.value, lineBreak, json) };
@@ -219,8 +221,8 @@ function located(job: Job, locators: readonly Locator[], text: string, edit: Edi
 function atOnce(job: Job, locators: readonly Locator[]): Splice[] | undefined {
   const splices: Splice[] = [];
   let inserts = 0;
-  for (const edit of job.ordered) {
-    const found = located(job, locators, job.itemText, edit);
+  for (let i = 0; i < job.ordered.length; i++) {
+    const found = located(job, locators, job.itemText, job.ordered[i] as Edit);
     if (!found || (found.site.kind !== 'value' && ++inserts > 1)) return undefined;
     splices.push(found.splice);
   }
@@ -245,7 +247,7 @@ function locatedAll(job: Job, locators: readonly Locator[]): Splice[] | undefine
   const { itemText, ordered } = job;
   const together = ordered.length > 1 && !job.appends ? atOnce(job, locators) : undefined;
   if (together) return together;
-  const [only] = ordered;
+  const only = ordered[0];
   if (ordered.length === 1 && only) {
     // The edited text is made only for a proof: written, the splice is all it takes (on 10k
     // trusted items, ≈14 MB of item copies that were made and dropped).
@@ -253,8 +255,8 @@ function locatedAll(job: Job, locators: readonly Locator[]): Splice[] | undefine
     return found && [found];
   }
   let text = itemText;
-  for (const edit of ordered) {
-    const found = located(job, locators, text, edit)?.splice;
+  for (let i = 0; i < ordered.length; i++) {
+    const found = located(job, locators, text, ordered[i] as Edit)?.splice;
     if (!found) return undefined;
     text = applySplices(text, [found]);
   }
