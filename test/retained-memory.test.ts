@@ -77,7 +77,8 @@ function heapInUse(): number {
 describe('apply-edits', () => {
   it('keeps no item’s re-read value once that item is proven (no anchors in the document)', () => {
     // Each item ≈1,500 mappings when read whole; a quoted scalar over two lines is no plain
-    // layout, so its edit is proven by a re-read.
+    // layout, so its edit is proven by a re-read: above the edit's site, where the line locator
+    // reads (one below it would let the edit go unproven).
     // Sixteen items: a held value per item must stand well above the heap's noise between two
     // readings (±1 value in one worker), so the growth is read over twelve of them.
     const count = 16;
@@ -86,7 +87,7 @@ describe('apply-edits', () => {
       (_, j) => `      - {a: ${j}, b: x${j}, c: y${j}, d: z${j}}\n`,
     ).join('');
     const item = (i: number) =>
-      `- apiVersion: apps/v1\n  kind: Deployment\n  metadata:\n    name: d${i}\n  spec:\n    x: "a\n      b"\n    big:\n${big}`;
+      `- apiVersion: apps/v1\n  kind: Deployment\n  x: "a\n    b"\n  metadata:\n    name: d${i}\n  spec:\n    big:\n${big}`;
     const items = Array.from({ length: count }, (_, i) => item(i)).join('');
     const text = `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n${items}`;
     const input = readInput(text);
