@@ -46,7 +46,7 @@ const maxDepth = 40;
 let s = '';
 let limit = 0;
 let keys: KeyCache | undefined;
-let shapes: Shapes = newShapes();
+let reused: Reused = newReused();
 let depth = 0;
 let pos = 0;
 let after = 0;
@@ -132,7 +132,7 @@ export function quickParse(
   s = text;
   limit = end;
   keys = keyCache;
-  shapes = keyCache === undefined ? newShapes() : shapesOf(keyCache);
+  reused = keyCache === undefined ? newReused() : reusedFor(keyCache);
   depth = 0;
   try {
     return entry ? readEntry(start, projection) : readDocument(start, projection);
@@ -247,7 +247,7 @@ function popList(base: number): Json[] {
  * for two), and the parsed items are most of what a run keeps alive (ARCHITECTURE.md, Memory).
  */
 function popMapping(base: number): JsonObject {
-  let shape: Shape | undefined = top - base <= 2 * maxShapeKeys ? shapes.root : undefined;
+  let shape: Shape | undefined = top - base <= 2 * maxShapeKeys ? reused.root : undefined;
   for (let i = base; shape !== undefined && i < top; i += 2) {
     shape = shapeAfter(shape, elements[i] as string);
   }
@@ -260,42 +260,63 @@ function popMapping(base: number): JsonObject {
 
 /**
  * The key sequences of the mappings built, a trie: a node's constructor makes the mappings of
- * those keys. One per KeyCache (one input), as many nodes as `maxShapes`; past it, or past
- * `maxShapeKeys` keys, a mapping is built from `{}`.
+ * those keys. Past `maxShapes` nodes, or past `maxShapeKeys` keys, a mapping is built from `{}`.
  */
 interface Shape {
   next: Map<string, Shape> | undefined;
   make: new () => JsonObject;
 }
-interface Shapes {
+/** What one input's items share (one per KeyCache): the shapes, and short strings (see text). */
+interface Reused {
   root: Shape;
   count: number;
+  /** Short scalars by a hash of their text, as the KeyCache holds keys; none without one. */
+  values: Map<number, string> | undefined;
 }
 const maxShapes = 4096;
 const maxShapeKeys = 32;
-function newShapes(): Shapes {
-  return { root: { next: undefined, make: plainObjects() }, count: 0 };
+function newReused(values?: Map<number, string>): Reused {
+  return { root: { next: undefined, make: plainObjects() }, count: 0, values };
 }
-const shapesByCache = new WeakMap<KeyCache, Shapes>();
-function shapesOf(cache: KeyCache): Shapes {
-  let found = shapesByCache.get(cache);
+const reusedByCache = new WeakMap<KeyCache, Reused>();
+function reusedFor(cache: KeyCache): Reused {
+  let found = reusedByCache.get(cache);
   if (found === undefined) {
-    found = newShapes();
-    shapesByCache.set(cache, found);
+    found = newReused(new Map());
+    reusedByCache.set(cache, found);
   }
   return found;
 }
 function shapeAfter(shape: Shape, key: string): Shape | undefined {
   let next = shape.next?.get(key);
   if (next === undefined) {
-    if (shapes.count >= maxShapes) return undefined;
-    shapes.count++;
+    if (reused.count >= maxShapes) return undefined;
+    reused.count++;
     next = { next: undefined, make: plainObjects() };
     shape.next ??= new Map();
     shape.next.set(key, next);
   }
   return next;
 }
+/**
+ * `s.slice(p, e)`: for a short scalar, the same string as the last time its text was read.
+ * V8 copies a slice shorter than 13 characters (longer ones point into the text), and values
+ * such as `password`, `apps/v1` or `compact` repeat thousands of times in a list's items, each
+ * copy kept as long as its item (4.4 MiB of the fan-in shape at 10k).
+ */
+function text(p: number, e: number): string {
+  const { values } = reused;
+  if (e - p > maxReusedLength || values === undefined) return s.slice(p, e);
+  let hash = 0;
+  for (let i = p; i < e; i++) hash = (Math.imul(hash, 31) + s.charCodeAt(i)) | 0;
+  const known = values.get(hash);
+  if (known !== undefined && known.length === e - p && s.startsWith(known, p)) return known;
+  const fresh = s.slice(p, e);
+  if (values.size < maxCachedKeys) values.set(hash, fresh);
+  return fresh;
+}
+const maxReusedLength = 12;
+
 /** A constructor of plain objects (their prototype is Object.prototype) with a map of its own. */
 function plainObjects(): new () => JsonObject {
   // biome-ignore lint/complexity/useArrowFunction: an arrow function is no constructor.
@@ -439,7 +460,7 @@ function inlineValue(p: number, end: number, col: number, w: Want): Json {
     value = flowCollection(p, w);
   } else {
     const e = plainInBlock(p, end);
-    if (build) value = resolvePlain(s.slice(p, e));
+    if (build) value = resolvePlain(text(p, e));
     else refuseMerge(p, e);
     after = end;
   }
@@ -623,7 +644,8 @@ function quoted(p: number, end: number, build = true, col = -1): string {
   }
   after = i + 1;
   quotedEnd = lineEnd;
-  return build ? value + s.slice(from, i) : '';
+  // Most quoted scalars have no escape and fit on their line: their text as a plain one's.
+  return build ? (value === '' ? text(from, i) : value + s.slice(from, i)) : '';
 }
 
 /**
@@ -757,7 +779,7 @@ function flowNode(p: number, w: Want): Json {
   if (c === 91 || c === 123) return flowCollection(p, w);
   if (c === 34 || c === 39) return quoted(p, s.indexOf('\n', p), w !== null);
   const e = plainInFlow(p);
-  if (w !== null) return resolvePlain(s.slice(p, e));
+  if (w !== null) return resolvePlain(text(p, e));
   refuseMerge(p, e);
   return null;
 }
