@@ -156,10 +156,16 @@ describe('the quick reader', () => {
     expect(quick).toBeLessThan(exact * 1.25);
   });
 
-  it('reads a short scalar that repeats as one string', () => {
-    // Plain, single- and double-quoted: each a string of its own on main (24 bytes here).
+  it('reads a scalar that repeats as one string', () => {
+    // Plain, single- and double-quoted, short (a copy each on main, 24 bytes here) and long (a
+    // slice of the text each on main, 32 bytes).
     const quotes = ['', "'", '"'];
-    const words = parse(listOf((i) => `${quotes[i % 3]}password${quotes[i % 3]}`));
+    const words = parse(
+      listOf((i) => {
+        const word = i % 2 === 0 ? 'password' : 'shipping-3-worker-secret-1595';
+        return `${quotes[i % 3]}${word}${quotes[i % 3]}`;
+      }),
+    );
     // The same list of small integers: no string at all.
     const numbers = parse(listOf((i) => String(i % 100)));
     expect(words - numbers).toBeLessThan(count * 2);

@@ -270,19 +270,19 @@ interface Shape {
 interface Reused {
   root: Shape;
   count: number;
-  /** Short scalars by a hash of their text, as the KeyCache holds keys; none without one. */
-  values: Map<number, string> | undefined;
+  /** Scalars by a hash of their text, the last one read in each slot; none without a KeyCache. */
+  values: (string | undefined)[] | undefined;
 }
 const maxShapes = 4096;
 const maxShapeKeys = 32;
-function newReused(values?: Map<number, string>): Reused {
+function newReused(values?: (string | undefined)[]): Reused {
   return { root: { next: undefined, make: plainObjects() }, count: 0, values };
 }
 const reusedByCache = new WeakMap<KeyCache, Reused>();
 function reusedFor(cache: KeyCache): Reused {
   let found = reusedByCache.get(cache);
   if (found === undefined) {
-    found = newReused(new Map());
+    found = newReused(new Array(valueSlots));
     reusedByCache.set(cache, found);
   }
   return found;
@@ -299,23 +299,27 @@ function shapeAfter(shape: Shape, key: string): Shape | undefined {
   return next;
 }
 /**
- * `s.slice(p, e)`: for a short scalar, the same string as the last time its text was read.
- * V8 copies a slice shorter than 13 characters (longer ones point into the text), and values
- * such as `password`, `apps/v1` or `compact` repeat thousands of times in a list's items, each
- * copy kept as long as its item (4.4 MiB of the fan-in shape at 10k).
+ * `s.slice(p, e)`, the same string as the last time this text was read, if it still holds its
+ * slot. V8 copies a slice shorter than 13 characters (and a longer one costs 32 bytes that point
+ * into the text): values such as `password` or `apps/v1`, and the names of the Secrets that many
+ * workloads read, repeat thousands of times in a list's items, each kept as long as its item
+ * (peak RSS of the fan-in shape at 10k: 10 MiB). A slot per hash, the newest text in it: a name
+ * read often stays, and the table keeps its size.
  */
 function text(p: number, e: number): string {
   const { values } = reused;
   if (e - p > maxReusedLength || values === undefined) return s.slice(p, e);
   let hash = 0;
   for (let i = p; i < e; i++) hash = (Math.imul(hash, 31) + s.charCodeAt(i)) | 0;
-  const known = values.get(hash);
+  const slot = hash & (valueSlots - 1);
+  const known = values[slot];
   if (known !== undefined && known.length === e - p && s.startsWith(known, p)) return known;
   const fresh = s.slice(p, e);
-  if (values.size < maxCachedKeys) values.set(hash, fresh);
+  values[slot] = fresh;
   return fresh;
 }
-const maxReusedLength = 12;
+const maxReusedLength = 64;
+const valueSlots = 1 << 13;
 
 /** A constructor of plain objects (their prototype is Object.prototype) with a map of its own. */
 function plainObjects(): new () => JsonObject {
