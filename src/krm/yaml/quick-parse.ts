@@ -46,7 +46,9 @@ const maxDepth = 40;
 let s = '';
 let limit = 0;
 let keys: KeyCache | undefined;
-let reused: Reused = newReused();
+/** Between calls, none: what an input's items share holds slices of its text. */
+const idle = newReused();
+let reused = idle;
 let depth = 0;
 let pos = 0;
 let after = 0;
@@ -142,6 +144,7 @@ export function quickParse(
   } finally {
     s = '';
     keys = undefined;
+    reused = idle;
     // Lists left unfinished by a text beyond this reader: no value of theirs is kept.
     elements.fill(null, 0, top);
     top = 0;
