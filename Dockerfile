@@ -3,10 +3,10 @@
 #
 #   docker build -t localhost/secret-rollout:dev .
 #
-# The final stage is the Node.js runtime plus dist/: the esbuild bundle, the libraries only some
-# runs load (a file each), the command that runs it and V8's code cache for it (made by the build
-# stage's Node.js: keep both images on one version, or V8 rejects the cache and compiles the
-# bundle at each start). No node_modules, no npm.
+# The final stage is the Node.js runtime plus dist/: the esbuild bundle and the rules' file it
+# loads on first use, the libraries only some runs load (a file each), the command that runs them
+# and V8's code cache for each of the two (made by the build stage's Node.js: keep both images on
+# one version, or V8 rejects the caches and compiles at each start). No node_modules, no npm.
 # It runs as nobody (65534), the user kpt and kustomize pass anyway (`--user nobody`), needs no
 # network and writes nothing, so it works with `--read-only` and `--network none`.
 # test/container/ builds this file and runs it through the real kpt and kubectl.

@@ -1,7 +1,11 @@
-// dist/: one bundled, minified CommonJS file (secret-rollout-bundle.cjs); beside it the libraries
-// only some runs load, a minified file each, the only files it requires; the command that runs it
-// with V8's code cache (secret-rollout.cjs, from src/launch.cjs); and that cache
-// (secret-rollout-bundle.v8cache), written by one run of the command on an example.
+// dist/: the bundled, minified CommonJS code in two files: secret-rollout-bundle.cjs (arguments,
+// options, reading, writing: what every run needs, and all that a run on an empty list loads) and
+// secret-rollout-rules.cjs (src/rules/ and src/report/, and what only they import), which the
+// bundle requires on first use, when an input has an item (or a command needs them). Beside them
+// the libraries only some runs load, a minified file each; the command that runs them with V8's
+// code cache (secret-rollout.cjs, from src/launch.cjs); and a cache for each of the two
+// (secret-rollout-bundle.v8cache, secret-rollout-rules.v8cache), written by one run of the
+// command on an example.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -77,25 +81,178 @@ const lazy = {
     );
   },
 };
-await build({
-  ...minified,
-  entryPoints: ['src/main.ts'],
-  outfile,
-  plugins: [rawText, lazy],
-  // CommonJS's own wrapper, written around the bundle here so that src/launch.cjs compiles the
-  // file's text as read, not a joined copy of it (≈300 KB less to allocate and copy at each start).
-  // Run directly (`node dist/secret-rollout-bundle.cjs`), Node's wrapper defines `module` and the
-  // file would only define a function and exit 0 with no output: it says so and exits 1 instead.
-  // One line, so that the bundle's line numbers stay as esbuild wrote them.
+/** `--version`: a constant in the bundle, not a package.json read at run time; `--help`: README's. */
+const define = {
+  SECRET_ROLLOUT_VERSION: JSON.stringify(version),
+  SECRET_ROLLOUT_README: JSON.stringify(readme),
+};
+/**
+ * CommonJS's own wrapper, written around each file here so that src/launch.cjs compiles the file's
+ * text as read, not a joined copy of it (≈300 KB less to allocate and copy at each start). Run
+ * directly (`node dist/secret-rollout-bundle.cjs`), Node's wrapper defines `module` and the file
+ * would only define a function and exit 0 with no output: it says so and exits 1 instead. One
+ * line, so that line numbers stay as esbuild wrote them. `prelude`: the rules' file gets the
+ * bundle's exports as a sixth argument and takes the modules it shares from them.
+ */
+const wrapper = (prelude = '') => ({
   banner: {
-    js: 'typeof module<"u"&&(process.stderr.write("secret-rollout: run dist/secret-rollout.cjs, not the bundle\\n"),process.exit(1)),(function (exports, require, module, __filename, __dirname) {',
+    js: `typeof module<"u"&&(process.stderr.write("secret-rollout: run dist/secret-rollout.cjs, not the bundle\\n"),process.exit(1)),(function (exports, require, module, __filename, __dirname${prelude ? ', bundle' : ''}) {${prelude}`,
   },
   footer: { js: '})' },
-  // `secret-rollout --version`: a constant in the bundle, not a package.json read at run time.
-  define: {
-    SECRET_ROLLOUT_VERSION: JSON.stringify(version),
-    SECRET_ROLLOUT_README: JSON.stringify(readme),
+});
+
+// The split (ARCHITECTURE.md, Start-up). The rules' file holds src/rules/ and src/report/ and the
+// modules only they import; the bundle holds every module main.ts reaches without them, one copy
+// of each, which the rules' file takes from it (`modules()`: each module's exports). Where the
+// bundle imports a rules module, it gets a stand-in whose exports require the rules' file when
+// first read.
+const rulesFile = 'secret-rollout-rules.cjs';
+const rulesCache = 'dist/secret-rollout-rules.v8cache';
+const inRules = (file) => /^src\/(rules|report)\//.test(file);
+const { metafile } = await build({
+  entryPoints: ['src/main.ts'],
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  write: false,
+  metafile: true,
+  outfile,
+  plugins: [rawText, lazy],
+  define,
+});
+const { inputs } = metafile;
+const core = new Set();
+for (const stack = ['src/main.ts']; stack.length > 0; ) {
+  const file = stack.pop();
+  if (core.has(file)) continue;
+  core.add(file);
+  for (const { path: imported } of inputs[file]?.imports ?? []) {
+    if (!inRules(imported)) stack.push(imported);
+  }
+}
+/** TypeScript modules of one side that the other side imports: exported from where they are. */
+const importedAcross = (from, to) =>
+  [
+    ...new Set(
+      Object.keys(inputs)
+        .filter(from)
+        .flatMap((file) => inputs[file].imports.map((i) => i.path))
+        .filter((file) => to(file) && file.endsWith('.ts')),
+    ),
+  ].sort();
+const rulesEntries = importedAcross((f) => core.has(f), inRules);
+const coreShared = importedAcross(
+  (f) => !core.has(f),
+  (f) => core.has(f),
+);
+// Each module's export names (types are gone): the stand-ins list them.
+const exportsOf = new Map();
+const alone = await build({
+  entryPoints: [...rulesEntries, ...coreShared],
+  bundle: false,
+  format: 'esm',
+  write: false,
+  metafile: true,
+  outbase: '.',
+  outdir: 'exports-of',
+});
+for (const [out, { entryPoint, exports }] of Object.entries(alone.metafile.outputs)) {
+  if (entryPoint && !out.endsWith('.map')) exportsOf.set(entryPoint, exports);
+}
+const relative = (file) => path.relative(process.cwd(), file).split(path.sep).join('/');
+const rulesModules = new Set(rulesEntries);
+await build({
+  ...minified,
+  stdin: {
+    contents: [
+      // First: main.ts and all it imports are evaluated in the order they always were.
+      `import './src/main.ts';`,
+      ...coreShared.map(
+        (file, i) =>
+          `import { ${exportsOf
+            .get(file)
+            .map((n) => `${n} as m${i}_${n}`)
+            .join(', ')} } from './${file}';`,
+      ),
+      // A function (hoisted): the rules' file may be loaded while main.ts runs (`health`). One
+      // object, no getter per export to compile and cache.
+      `export function modules() { return { ${coreShared
+        .map(
+          (file, i) =>
+            `${JSON.stringify(file)}: { ${exportsOf
+              .get(file)
+              .map((n) => `${n}: m${i}_${n}`)
+              .join(', ')} }`,
+        )
+        .join(', ')} }; }`,
+    ].join('\n'),
+    resolveDir: '.',
+    sourcefile: 'bundle-entry.js',
   },
+  outfile,
+  plugins: [
+    rawText,
+    lazy,
+    {
+      // CommonJS, in a namespace of its own (esbuild reads a .ts file as a module, whose
+      // `module.exports` it would not see): an import of it reads the property when used.
+      name: 'rules-on-first-use',
+      setup(build) {
+        build.onResolve({ filter: /^\.\/secret-rollout-rules\.cjs$/ }, (args) => ({
+          path: args.path,
+          external: true,
+        }));
+        build.onResolve({ filter: /^\./ }, (args) => {
+          const file = relative(path.resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts')));
+          return rulesModules.has(file)
+            ? { path: file, namespace: 'rules-on-first-use' }
+            : undefined;
+        });
+        build.onLoad({ filter: /.*/, namespace: 'rules-on-first-use' }, (args) => {
+          const names = JSON.stringify(exportsOf.get(args.path));
+          const rules = `require("./${rulesFile}")[${JSON.stringify(args.path)}]`;
+          return {
+            contents: `for (const name of ${names}) Object.defineProperty(module.exports, name, { get: () => ${rules}[name], enumerable: true });`,
+            loader: 'js',
+          };
+        });
+      },
+    },
+  ],
+  ...wrapper(),
+  define,
+});
+const coreGlobal = '__secretRolloutBundle';
+await build({
+  ...minified,
+  stdin: {
+    contents: rulesEntries
+      .map((file) => `export * as ${JSON.stringify(file)} from './${file}';`)
+      .join('\n'),
+    resolveDir: '.',
+    sourcefile: 'rules-entry.js',
+  },
+  outfile: `dist/${rulesFile}`,
+  plugins: [
+    rawText,
+    lazy,
+    {
+      // The bundle's modules as the bundle made them (one copy: its classes, its module state),
+      // as constants: a call through them costs what a call in one file costs.
+      name: 'bundle-modules',
+      setup(build) {
+        build.onLoad({ filter: /\.ts$/ }, (args) => {
+          const file = relative(args.path);
+          if (!coreShared.includes(file)) return undefined;
+          const names = exportsOf.get(file);
+          const contents = `const m = ${coreGlobal}[${JSON.stringify(file)}];\nexport const ${names.map((n) => `${n} = m.${n}`).join(', ')};`;
+          return { contents, loader: 'js' };
+        });
+      },
+    },
+  ],
+  ...wrapper(`const ${coreGlobal}=bundle.modules();`),
+  define,
 });
 copyFileSync('src/launch.cjs', command);
 const launcher = readFileSync(command, 'utf8');
@@ -104,6 +261,7 @@ chmodSync(command, 0o755);
 // A run on a typical input, so that the cache holds what a run compiles. A stale cache (an
 // earlier bundle) would be rejected by V8 anyway; removed first so the run compiles afresh.
 rmSync(codeCache, { force: true });
+rmSync(rulesCache, { force: true });
 execFileSync(process.execPath, [command], {
   input: readFileSync('examples/ci/manifests.yaml'),
   env: { ...process.env, SECRET_ROLLOUT_WRITE_CODE_CACHE: '1' },

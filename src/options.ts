@@ -8,7 +8,7 @@
 
 import { checkNesting, type Input, InputError, type InputItem, parseItem } from './krm/read.js';
 import { ParseError, parseYaml } from './krm/yaml/parse.js';
-import { type Config, ConfigError, readConfig } from './model/config.js';
+import { type Config, ConfigError, defaultConfig, readConfig } from './model/config.js';
 import { isObject, type Json, type JsonObject } from './model/json.js';
 import { fileOfItem } from './model/resource.js';
 import { invalidConfig } from './model/result-rules.js';
@@ -81,12 +81,14 @@ export function resolveOptions(
       chosen = { source, prefix: `functionConfig (${source})`, read: () => functionConfig };
     }
   }
+  // No options: the defaults, without the rule catalog (the rules' file, loaded on first use).
+  if (!chosen) return { config: { ...defaultConfig }, source: undefined, results: [] };
   try {
-    return { config: readConfig(chosen?.read(), ruleCatalog), source: chosen?.source, results: [] };
+    return { config: readConfig(chosen.read(), ruleCatalog), source: chosen.source, results: [] };
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     const field = error.field ? { path: error.field } : undefined;
-    return invalid(plainResult(invalidConfig, `${chosen?.prefix}: ${error.message}`, field));
+    return invalid(plainResult(invalidConfig, `${chosen.prefix}: ${error.message}`, field));
   }
 }
 

@@ -9,8 +9,9 @@ import { readItems } from './krm/items.js';
 import { type Input, InputError, readInput } from './krm/read.js';
 import { writeOutput } from './krm/write.js';
 import type { Splice } from './krm/yaml/splice.js';
-import { type Config, defaultConfig } from './model/config.js';
+import { type Config, defaultConfig, type Ordering } from './model/config.js';
 import { isListEntryEdit } from './model/edit.js';
+import type { ReadPlan } from './model/read-contract.js';
 import type { Resource } from './model/resource.js';
 import { invalidInput, moreResults } from './model/result-rules.js';
 import {
@@ -79,7 +80,11 @@ export function analyse(
     // Both may also throw the nesting verdict of an item, judged where it is read (krm/read.ts
     // checkItemNesting): a Kptfile item read for options, or any item.
     resolved = resolveOptions(input, options, fromKptfile);
-    read = readItems(input, readPlan(resolved.config ?? defaultConfig));
+    // No item, no read plan: an empty list's run needs no rules (build.mjs: their file).
+    read = readItems(
+      input,
+      input.items.length > 0 ? readPlan(resolved.config ?? defaultConfig) : readWhole,
+    );
   } catch (error) {
     if (error instanceof InputError) return failure(error.message);
     throw error;
@@ -96,9 +101,11 @@ export function analyse(
     results.splice(0, results.length, ...(first ? [first] : []));
   }
   const planned =
-    config && !streamBroken
-      ? transform(resources, config, bystanders, Buffer.byteLength(text))
-      : emptyPlan();
+    !config || streamBroken
+      ? emptyPlan()
+      : resources.length + bystanders.length === 0
+        ? emptyPlan(config.ordering)
+        : transform(resources, config, bystanders, Buffer.byteLength(text));
   for (const r of planned.results) results.push(r);
   return { input, resources, results, planned, config, configSource, aliased, projected };
 }
@@ -312,9 +319,13 @@ const inPieces = (output: RunOutput): RunOutput<Pieces> => ({
   stdout: output.stdout === '' ? [] : [output.stdout],
 });
 
-function emptyPlan(): TransformOutput {
+/**
+ * What transform plans for no items (test/start-up-work.test.ts holds it to that), or for none
+ * read; `ordering`: the options', which `plan` prints.
+ */
+function emptyPlan(ordering: readonly Ordering[] = []): TransformOutput {
   const plan = {
-    ordering: [],
+    ordering,
     nodes: new Map(),
     stores: [],
     sources: [],
@@ -326,6 +337,14 @@ function emptyPlan(): TransformOutput {
   };
   return { edits: [], results: [], plan };
 }
+
+/** The read plan of an input without items, which readItems never asks: each item read whole. */
+const readWhole: ReadPlan = {
+  passesThrough: () => undefined,
+  projection: () => true,
+  later: { candidate: () => false, wanted: () => () => false },
+  defaultNamespace: undefined,
+};
 
 /** Info results kept one by one; past this a summary stands for the rest (`plan` lists all). */
 export const maxInfoResults = 200;

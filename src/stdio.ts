@@ -41,9 +41,10 @@ export async function readStdin(): Promise<Buffer> {
 export function decode(bytes: Buffer): string | undefined {
   const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
   const body = bom ? bytes.subarray(3) : bytes;
-  if (!isUtf8(body)) return undefined;
-  // ASCII (the usual manifest) is latin1 too: copied, not decoded.
-  return body.toString(isAscii(body) ? 'latin1' : 'utf8');
+  // ASCII (the usual manifest) is valid UTF-8 and latin1 too: copied, not decoded, and not
+  // checked a second time.
+  if (isAscii(body)) return body.toString('latin1');
+  return isUtf8(body) ? body.toString('utf8') : undefined;
 }
 
 /**

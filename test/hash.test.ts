@@ -159,4 +159,43 @@ describe('sha256HexOfPieces', () => {
       createHash.mockRestore();
     }
   });
+
+  /** The digest of `pieces` and how many times a Hash was fed for it. */
+  function fed(pieces: readonly string[]): { digest: string; updates: number } {
+    const real = crypto.createHash;
+    let updates = 0;
+    const createHash = vi.spyOn(crypto, 'createHash').mockImplementation((algorithm) => {
+      const hash = real(algorithm);
+      const update = hash.update.bind(hash);
+      hash.update = ((data: string, encoding: crypto.Encoding) => {
+        updates++;
+        return update(data, encoding);
+      }) as typeof hash.update;
+      return hash;
+    });
+    try {
+      return { digest: sha256HexOfPieces(pieces), updates };
+    } finally {
+      createHash.mockRestore();
+    }
+  }
+
+  // Counted: main fed a long list piece by piece (four updates an entry; 4,001 here).
+  it('feeds a long list of small pieces to the digest 64 KiB at a time', () => {
+    const pieces = ['['];
+    for (let i = 0; i < 1000; i++)
+      pieces.push('{"content":', `"${'v'.repeat(40)}"`, ',"secret":', '"s"}');
+    const { digest, updates } = fed(pieces);
+    expect(digest).toBe(sha256Hex(pieces.join('')));
+    const chars = pieces.join('').length;
+    expect(chars).toBeGreaterThan(64 * 1024);
+    expect(updates).toBe(Math.ceil(chars / (64 * 1024)));
+  });
+
+  it('feeds a piece longer than a chunk alone, between the chunks around it', () => {
+    const pieces = ['[{"content":', `"${'é'.repeat(200_000)}"`, ',"secret":"s"}]'];
+    const { digest, updates } = fed(pieces);
+    expect(digest).toBe(sha256Hex(pieces.join('')));
+    expect(updates).toBe(3);
+  });
 });

@@ -17,6 +17,7 @@ import {
   patchText,
   postRendererEntry,
   releaseName,
+  valuesAnnotations,
 } from '../src/rules/workloads/helm-release.js';
 import { substitute, valueReads } from '../src/rules/workloads/helm-values.js';
 import { plan, run } from '../src/run.js';
@@ -94,6 +95,29 @@ describe('what a HelmRelease reads', () => {
       ['Secret', 'd', 'all'],
       ['Secret', 'e', 'all'],
     ]);
+  });
+
+  it("walks a release's values once for its reads and for its annotations", () => {
+    const hr = resource(helmRelease('web', appTemplate('db')));
+    // Each mapping of the values counts the times its keys are listed.
+    let listed = 0;
+    const counted = (node: unknown): unknown => {
+      if (typeof node !== 'object' || node === null) return node;
+      if (Array.isArray(node)) return node.map(counted);
+      const copy = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, counted(v)]));
+      return new Proxy(copy, {
+        ownKeys: (target) => {
+          listed++;
+          return Reflect.ownKeys(target);
+        },
+      });
+    };
+    const spec = hr.value.spec as Obj;
+    spec.values = counted(spec.values) as Obj;
+    expect(helmReads(hr).map((r) => r.name)).toEqual(['db']);
+    expect(valuesAnnotations(hr)).toEqual([]);
+    // main: 12, each walk listing them (valueReads 7, then valuesAnnotations the 5 not in a list).
+    expect(listed).toBe(7);
   });
 
   it('release name as helm-controller makes it: [targetNamespace-]name, shortened past 53', () => {

@@ -1,7 +1,12 @@
 // The line locator's edits skip the re-parse proof only on plain layout: these are the inputs
 // js-yaml reads differently from a strict line-by-line reading, and each must be caught.
+
+import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { isPlainLayout } from '../src/krm/yaml/plain-layout.js';
+import { applyToValue, EditError, editText, reparseItem } from '../src/krm/yaml/splice.js';
+import { annotationEdit } from '../src/model/edit.js';
+import { isObject } from '../src/model/json.js';
 import { run } from '../src/run.js';
 
 describe('isPlainLayout', () => {
@@ -33,6 +38,167 @@ describe('isPlainLayout', () => {
     ['an unclosed quote at the start of a line', 'a:\n"b\n c": 1\n'],
   ])('refuses %s', (_, text) => {
     expect(isPlainLayout(text)).toBe(false);
+  });
+});
+
+describe('isPlainLayout up to an offset', () => {
+  const text = 'a: b\nc: "d\n e"\nf: [g,\n h]\n';
+  it('judges the lines that start before it', () => {
+    expect(isPlainLayout(text, 5)).toBe(true);
+    // The line at 5 opens a quote it does not close: it starts before 6, and is refused.
+    expect(isPlainLayout(text, 6)).toBe(false);
+    expect(isPlainLayout(text)).toBe(false);
+  });
+});
+
+describe('an edit read by the line locator', () => {
+  /** A Deployment entry: `after` its pod template's metadata, which the edit goes into. */
+  const item = (before: string, after: string) =>
+    [
+      '- apiVersion: apps/v1',
+      '  kind: Deployment',
+      '  metadata:',
+      `    name: web${before}`,
+      '  spec:',
+      '    template:',
+      '      metadata:',
+      '        labels: {app: web}',
+      '      spec:',
+      `        containers:${after}`,
+      '',
+    ].join('\n');
+  const edit = annotationEdit(0, ['spec', 'template', 'metadata'], 'checksum/x', 'abc');
+  const inserted = '        annotations:\n          checksum/x: "abc"\n';
+
+  it('needs no proof where the lines it read are plain, whatever follows them', () => {
+    // A multi-line flow sequence after the pod template's metadata: on main, any line of the
+    // item that is not plain layout made the edit need a re-parse (a whole read of the item).
+    const text = item('', ' [{name: a,\n          image: b}]');
+    const splices = editText(
+      text,
+      true,
+      [edit],
+      () => {
+        throw new Error('no proof needed');
+      },
+      '\n',
+    );
+    expect(splices).toMatchObject([{ text: inserted }]);
+    const edited = text.slice(0, splices[0]?.start) + inserted + text.slice(splices[0]?.end);
+    expect(load(edited)).toEqual([
+      {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'web' },
+        spec: {
+          template: {
+            metadata: { labels: { app: 'web' }, annotations: { 'checksum/x': 'abc' } },
+            spec: { containers: [{ name: 'a', image: 'b' }] },
+          },
+        },
+      },
+    ]);
+  });
+
+  /** The proofs editText asks for, each given the item's value with the annotation. */
+  function proofs(text: string): number {
+    let asked = 0;
+    const splices = editText(
+      text,
+      true,
+      [edit],
+      () => {
+        asked++;
+        const [value] = load(text) as [{ spec: { template: { metadata: object } } }];
+        const { metadata } = value.spec.template;
+        value.spec.template.metadata = { ...metadata, annotations: { 'checksum/x': 'abc' } };
+        return value as never;
+      },
+      '\n',
+    );
+    expect(splices).toMatchObject([{ text: inserted }]);
+    return asked;
+  }
+
+  it('is proven where a line before its site is not plain', () => {
+    expect(proofs(item(' # x\n    labels: {a: [b,\n      c]}', '\n        - name: a'))).toBe(1);
+  });
+
+  it('is proven where a line of the mapping it inserts into is not plain, after the site', () => {
+    // The pod template's metadata is read to its end to know the key is missing: its last line
+    // is read, and judged.
+    const text = item('', '\n        - name: a').replace(
+      'labels: {app: web}',
+      'labels: {app: web}\n        x: "y\n          z"',
+    );
+    expect(proofs(text)).toBe(1);
+    expect(proofs(item('', '\n        - name: a'))).toBe(0);
+  });
+});
+
+describe('an edit that needs no proof', () => {
+  /** Lines (at `pad`) that read otherwise than line by line, or alias, or merge. */
+  const hazards = (pad: string) => [
+    `${pad}h: "x\n${pad}annotations:\n${pad}  checksum/x: old"`,
+    `${pad}h: 'x\n${pad}metadata: y'`,
+    `${pad}h: [a,\n${pad}annotations: b]`,
+    `${pad}h: {a: "\n${pad}template: 1"}`,
+    `${pad}h: "x\n${pad}checksum/x: q"`,
+    `${pad}<<: {annotations: {q: r}}`,
+    `${pad}<<: {checksum/x: old}`,
+    `${pad}annotations: &a {z: y}\n${pad}h: *a`,
+    `${pad}h: !!str 1`,
+    `${pad}annotations:\n${pad}  checksum/x: old`,
+  ];
+  const lines = [
+    ['apiVersion: apps/v1', 0],
+    ['kind: Deployment', 0],
+    ['metadata:', 2],
+    ['  name: web', 2],
+    ['spec:', 2],
+    ['  template:', 4],
+    ['    metadata:', 6],
+    ['      labels:', 8],
+    ['        app: web', 8],
+    ['    spec:', 6],
+    ['      containers:', 6],
+    ['      - name: c', 8],
+  ] as const;
+
+  it('reads as expected wherever lines that need one stand', () => {
+    let trusted = 0;
+    for (const path of [['metadata'], ['spec', 'template', 'metadata']]) {
+      const edit = annotationEdit(0, path, 'checksum/x', 'abc');
+      for (let at = 1; at <= lines.length; at++) {
+        const pad = ' '.repeat(lines[Math.min(at, lines.length - 1)]?.[1] ?? 0);
+        for (const hazard of hazards(pad)) {
+          const all: string[] = lines.map(([line]) => line);
+          all.splice(at, 0, hazard);
+          const text = `${all.join('\n')}\n`;
+          // Past the ones that make the item invalid (a key twice).
+          const expected = reparseItem(text, false);
+          if (!isObject(expected)) continue;
+          applyToValue(expected, edit);
+          let proofs = 0;
+          let splices: { start: number; end: number; text: string }[];
+          try {
+            splices = editText(text, false, [edit], () => ++proofs && expected, '\n');
+          } catch (error) {
+            if (error instanceof EditError) continue;
+            throw error;
+          }
+          if (proofs > 0) continue;
+          trusted++;
+          const [one] = splices;
+          if (!one) throw new Error('no splice');
+          const edited = text.slice(0, one.start) + one.text + text.slice(one.end);
+          expect({ text, read: reparseItem(edited, false) }).toEqual({ text, read: expected });
+        }
+      }
+    }
+    // 38 of them stand where they change nothing the locator read (main trusted 14: any such line
+    // anywhere in the item made it prove the edit).
+    expect(trusted).toBeGreaterThan(30);
   });
 });
 

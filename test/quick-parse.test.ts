@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { parseItem, readInput } from '../src/krm/read.js';
 import { shallowPart } from '../src/krm/yaml/nesting.js';
 import { schema, yamlProblem } from '../src/krm/yaml/parse.js';
-import { hasUnusualCharacters, type KeyCache, quickParse } from '../src/krm/yaml/quick-parse.js';
+import { hasUnusualCharacters, quickParse, ScalarCache } from '../src/krm/yaml/quick-parse.js';
 import type { Json } from '../src/model/json.js';
 import { maxNodes, type Projection } from '../src/model/resource.js';
 import { nonSourceProjection } from '../src/rules/read-plan.js';
@@ -36,7 +36,7 @@ function reference(text: string, entry: boolean): { value: unknown } | undefined
 }
 
 /** Shared by all the cases of this file: a cache hit must read what a miss reads. */
-const keyCache: KeyCache = new Map();
+const scalarCache = new ScalarCache();
 
 /**
  * Projections the reader must build exactly as the whole value cut down to them: run()'s, and one
@@ -72,12 +72,14 @@ function project(value: Json, projection: Projection): Json {
 /** Fails when the quick reader reads something else than js-yaml; true when it read the text. */
 function agrees(text: string, entry: boolean): boolean {
   const quick = quickParse(text, 0, text.length, entry);
-  expect(canonical(quickParse(text, 0, text.length, entry, keyCache)), text).toBe(canonical(quick));
+  expect(canonical(quickParse(text, 0, text.length, entry, scalarCache)), text).toBe(
+    canonical(quick),
+  );
   // Building less never changes the verdict, and builds exactly the projected value.
-  const checkOnly = quickParse(text, 0, text.length, entry, keyCache, false, null);
+  const checkOnly = quickParse(text, 0, text.length, entry, scalarCache, false, null);
   expect(checkOnly === undefined, text).toBe(quick === undefined);
   for (const p of projections) {
-    const projected = quickParse(text, 0, text.length, entry, keyCache, false, p);
+    const projected = quickParse(text, 0, text.length, entry, scalarCache, false, p);
     expect(canonical(projected), text).toBe(
       canonical(quick === undefined ? undefined : project(quick, p)),
     );
@@ -256,13 +258,37 @@ describe('quickParse', () => {
   });
 
   it('reads keys from its cache only when their text matches', () => {
-    const cache: KeyCache = new Map();
+    const cache = new ScalarCache();
     // "Aa" and "BB" have the same hash; 1.0 reads as "1", so it is never cached.
     const text = 'Aa: 1\nBB: 2\n1.0: 3\nx:\n  BB: 4\n  Aa: 5\n';
     const once = { Aa: 1, BB: 2, '1': 3, x: { BB: 4, Aa: 5 } };
     expect(quickParse(text, 0, text.length, false, cache)).toEqual(once);
     expect(quickParse(text, 0, text.length, false, cache)).toEqual(once);
     expect(quickParse('1: a\n', 0, 5, false, cache)).toEqual({ '1': 'a' });
+  });
+
+  it('reads values from its cache only when their text and style match', () => {
+    const cache = new ScalarCache();
+    // "Aa" and "BB" have the same hash; quoted, `1` and `true` are strings, plain they are not.
+    const text =
+      "a: Aa\nb: BB\nc: '1'\nd: 1\ne: [Aa, BB, '1', 1, \"true\", true]\n" +
+      'f: {BB: Aa, Aa: BB, x: "1", y: 1}\ng: "true"\nh: true\ni: "B\\x42"\nj: \'a\'\'b\'\nk: BB\n';
+    const once = {
+      a: 'Aa',
+      b: 'BB',
+      c: '1',
+      d: 1,
+      e: ['Aa', 'BB', '1', 1, 'true', true],
+      f: { BB: 'Aa', Aa: 'BB', x: '1', y: 1 },
+      g: 'true',
+      h: true,
+      i: 'BB',
+      j: "a'b",
+      k: 'BB',
+    };
+    expect(quickParse(text, 0, text.length, false, cache)).toEqual(once);
+    expect(quickParse(text, 0, text.length, false, cache)).toEqual(once);
+    expect(load(text, { schema })).toEqual(once);
   });
 
   it('finds every character YAML forbids among the unusual ones (input reading relies on it)', () => {

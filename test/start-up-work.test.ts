@@ -20,7 +20,29 @@ vi.mock('../src/model/path.js', async (original) => {
   };
 });
 
+// What an empty list's run makes of the rules (build.mjs keeps them in a file of their own,
+// loaded on first use): counted here, by the modules' own functions.
+const made = vi.hoisted(() => ({ readPlan: 0, transform: 0 }));
+const counted = vi.hoisted(
+  () =>
+    <Args extends unknown[], R>(name: 'readPlan' | 'transform', f: (...args: Args) => R) =>
+    (...args: Args): R => {
+      made[name]++;
+      return f(...args);
+    },
+);
+vi.mock('../src/rules/read-plan.js', async (original) => {
+  const actual = await original<typeof import('../src/rules/read-plan.js')>();
+  return { ...actual, readPlan: counted('readPlan', actual.readPlan) };
+});
+vi.mock('../src/rules/transform.js', async (original) => {
+  const actual = await original<typeof import('../src/rules/transform.js')>();
+  return { ...actual, transform: counted('transform', actual.transform) };
+});
+
 const { defaultConfig } = await import('../src/model/config.js');
+const { run, plan } = await import('../src/run.js');
+const { transform } = await import('../src/rules/transform.js');
 const { readPlan } = await import('../src/rules/read-plan.js');
 const { readerPaths, secretsNamedBy } = await import(
   '../src/rules/workloads/operator-references.js'
@@ -101,6 +123,58 @@ process.on('exit', () => fs.writeSync(2, JSON.stringify(opened)));`,
         'secret-rollout-bundle.v8cache',
         'secret-rollout-bundle.cjs',
       ]);
+    }
+  });
+});
+
+describe('a run on a list without items', () => {
+  const empty = 'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n';
+
+  it('makes no read plan and runs no rule (on main it made both, and loaded all the rules)', () => {
+    made.readPlan = 0;
+    made.transform = 0;
+    expect(run(empty)).toEqual({ stdout: empty, stderr: '', exitCode: 0 });
+    expect(plan(empty, { format: 'json' }).exitCode).toBe(0);
+    // Options given (the rule catalog reads them), still no item.
+    expect(
+      run(empty, { settings: { ordering: 'kapp', unpinnedVersionSeverity: 'error' } }),
+    ).toEqual({ stdout: empty, stderr: '', exitCode: 0 });
+    expect(made).toEqual({ readPlan: 0, transform: 0 });
+    const item = '- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n';
+    run(empty.replace('items: []\n', `items:\n${item}`));
+    expect(made).toEqual({ readPlan: 1, transform: 1 });
+  });
+
+  it('plans what transform plans for no items, whatever the options', () => {
+    const variants: Partial<typeof defaultConfig>[] = [
+      {},
+      { ordering: [] },
+      { ordering: ['argocd', 'depends-on', 'kapp'] },
+      { argocdHealthCheck: false },
+      { imagePullSecrets: true, fixVaultAgentJobs: true, mode: 'check', targetNames: 'hashed' },
+      { clusterExternalSecretNamespaces: 'all', defaultNamespace: 'shop' },
+      {
+        configMapChecksumAnnotation: 'checksum/config',
+        secretChecksumAnnotation: 'checksum/secret',
+        secretChecksumKey: 'key',
+      },
+      {
+        podTemplates: [{ group: 'example.com', kind: 'Runner', path: 'spec.template' }],
+        secretReferences: [{ group: 'example.com', kind: 'Thing', path: 'spec.auth.name' }],
+        severity: new Map([['unpinned-version', 'error' as const]]),
+      },
+    ];
+    for (const variant of variants) {
+      const config = { ...defaultConfig, ...variant };
+      const planned = transform([], config, [], 0);
+      expect(planned.edits, JSON.stringify(variant)).toEqual([]);
+      expect(planned.results, JSON.stringify(variant)).toEqual([]);
+      expect(planned.plan.ordering).toEqual(config.ordering);
+      const { ordering: _, ...rest } = planned.plan;
+      for (const part of Object.values(rest))
+        expect(
+          (part as { size?: number; length?: number }).size ?? (part as unknown[]).length,
+        ).toBe(0);
     }
   });
 });

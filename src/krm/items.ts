@@ -26,7 +26,7 @@ import {
   wholeDocument,
 } from './read.js';
 import { peekScalar } from './yaml/locate-lines.js';
-import type { KeyCache } from './yaml/quick-parse.js';
+import { ScalarCache } from './yaml/quick-parse.js';
 
 /**
  * The longest item read, in characters: the Kubernetes API server takes no request body over
@@ -72,7 +72,7 @@ export function readItems(input: Input, plan: ReadPlan): ReadItems {
     streamBroken: false,
   };
   const { resources, bystanders, results, aliased, projected } = read;
-  const keyCache: KeyCache = new Map();
+  const scalarCache = new ScalarCache();
   const noun = input.format === 'yaml-stream' ? 'document' : 'item';
   // Bystanders the plan's second pass may ask for, once the resources are known.
   const candidates: { index: number; bystander: Bystander }[] = [];
@@ -101,7 +101,7 @@ export function readItems(input: Input, plan: ReadPlan): ReadItems {
       const apiVersion = peekScalar(itemText, span.entry, topLevel, 'apiVersion');
       const kind = peekScalar(itemText, span.entry, topLevel, 'kind');
       const bystander = passing
-        ? passesThrough(input.text, span, plan, { apiVersion, kind }, usual, keyCache)
+        ? passesThrough(input.text, span, plan, { apiVersion, kind }, usual, scalarCache)
         : undefined;
       if (bystander) {
         // Copied through unparsed, but checked: the quick reader read all of it (pass-through.ts).
@@ -113,12 +113,12 @@ export function readItems(input: Input, plan: ReadPlan): ReadItems {
       // check (toResource) sees what it saw before.
       const projection =
         span.end - span.start > maxNodes ? true : plan.projection(apiVersion, kind);
-      let parsed = parseItem(input.text, span, keyCache, usual, projection);
+      let parsed = parseItem(input.text, span, scalarCache, usual, projection);
       if (projection !== true && 'value' in parsed) {
         // The kind the projection was chosen for must be the item's; else read it all.
         const v = parsed.value;
         if (isObject(v) && v.apiVersion === apiVersion && v.kind === kind) projected.add(index);
-        else parsed = parseItem(input.text, span, keyCache, usual);
+        else parsed = parseItem(input.text, span, scalarCache, usual);
       }
       if ('value' in parsed) ({ value, nodeBound } = parsed);
       else if (parsed.aliased && input.format === 'yaml-list') {

@@ -15,14 +15,14 @@ import type { ReadPlan } from '../model/read-contract.js';
 import type { Bystander, Projection } from '../model/resource.js';
 import { effectiveNamespace } from '../model/scope.js';
 import { quickRead } from './read.js';
-import type { KeyCache } from './yaml/quick-parse.js';
+import type { ScalarCache } from './yaml/quick-parse.js';
 import type { ItemSpan } from './yaml/spans.js';
 
 /**
  * The identity of the item at `span` in `text` when the plan lets it through unparsed, else
  * undefined (it is parsed). `peeked`: its apiVersion and kind as peekScalar reads them;
  * `usualCharacters`: all of `text` has usual characters only (read.ts Input), so the quick reader
- * need not look for others; `keyCache`: the one the input's items are parsed with.
+ * need not look for others; `scalarCache`: the one the input's items are parsed with.
  */
 export function passesThrough(
   text: string,
@@ -30,14 +30,14 @@ export function passesThrough(
   plan: ReadPlan,
   peeked: { apiVersion: string | undefined; kind: string | undefined },
   usualCharacters: boolean,
-  keyCache?: KeyCache,
+  scalarCache?: ScalarCache,
 ): Bystander | undefined {
   const { apiVersion, kind } = peeked;
   if (!kind || !apiVersion) return undefined;
   // Most items are parsed: their metadata is not looked for here.
   const passes = plan.passesThrough(apiVersion, kind);
   if (!passes) return undefined;
-  const identity = identityOf(text, span, usualCharacters, keyCache);
+  const identity = identityOf(text, span, usualCharacters, scalarCache);
   if (identity?.apiVersion !== apiVersion || identity.kind !== kind) return undefined;
   if (!passes(identity.name)) return undefined;
   const namespace = effectiveNamespace(apiVersion, kind, identity.namespace, plan.defaultNamespace);
@@ -65,9 +65,9 @@ function identityOf(
   text: string,
   span: ItemSpan,
   usualCharacters: boolean,
-  keyCache: KeyCache | undefined,
+  scalarCache: ScalarCache | undefined,
 ): Bystander | undefined {
-  const value = quickRead(text, span, keyCache, usualCharacters, identityProjection);
+  const value = quickRead(text, span, scalarCache, usualCharacters, identityProjection);
   if (!isObject(value)) return undefined;
   const { apiVersion, kind } = value;
   const metadata = value.metadata ?? {};

@@ -14,7 +14,7 @@ import {
   startExpansionBudget,
   yamlProblem,
 } from './yaml/parse.js';
-import { hasUnusualCharacters, type KeyCache, quickParse } from './yaml/quick-parse.js';
+import { hasUnusualCharacters, quickParse, type ScalarCache } from './yaml/quick-parse.js';
 import {
   type DocumentSpan,
   type ItemSpan,
@@ -431,13 +431,13 @@ function readEnvelope(
 export function parseItem(
   text: string,
   span: ItemSpan,
-  keyCache?: KeyCache,
+  scalarCache?: ScalarCache,
   /** `text` has usual characters only (Input.usualCharacters). */
   usualCharacters = false,
   /** What to build of the value (the quick reader's; the fallback builds it all). */
   projection: Projection = true,
 ): { value: Json; nodeBound?: number } | { error: string; aliased: boolean } {
-  const quick = quickRead(text, span, keyCache, usualCharacters, projection);
+  const quick = quickRead(text, span, scalarCache, usualCharacters, projection);
   // Without aliases a value has fewer nodes than its text has characters (see toResource).
   if (quick !== undefined) return { value: quick, nodeBound: span.end - span.start };
   checkItemNesting(text, span);
@@ -461,7 +461,7 @@ export function parseItem(
 export function quickRead(
   text: string,
   span: ItemSpan,
-  keyCache: KeyCache | undefined,
+  scalarCache: ScalarCache | undefined,
   usualCharacters: boolean,
   projection: Projection | null,
 ): Json | undefined {
@@ -470,7 +470,7 @@ export function quickRead(
     span.start,
     span.end,
     span.entry,
-    keyCache,
+    scalarCache,
     usualCharacters,
     projection,
   );

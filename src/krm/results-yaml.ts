@@ -13,8 +13,9 @@ const out = new Pieces();
  */
 export function resultsYaml(results: readonly Result[], lineBreak: string): string[] {
   const texts = [`results:${lineBreak}`];
-  for (const result of results) {
-    emit(result as unknown as Record<string, unknown>, 2, '- ', lineBreak);
+  // By index, not for-of: no iterator result per result.
+  for (let i = 0; i < results.length; i++) {
+    emit(results[i] as unknown as Record<string, unknown>, 2, '- ', lineBreak);
     texts.push(out.take());
   }
   return texts;

@@ -34,24 +34,22 @@ export function writeOutput(input: Input, edited: ItemTexts, results: readonly R
       const changes = replacements(input, edited);
       // Results are output only: the input's (from an earlier function) are replaced by ours.
       if (input.results) changes.push({ ...input.results, text: '' });
-      // One insertion per result: pushed one by one, as a spread puts them all on the stack.
-      if (results.length > 0) {
-        for (const insertion of resultsInsertions(input, results)) changes.push(insertion);
-      }
+      if (results.length > 0) resultsInsertions(input, results, changes);
       return splice(input.text, changes);
     }
   }
 }
 
 /**
- * Results belong to the list's document: before what follows it (empty documents after a `---`)
- * and before its closing `...` marker, if any. Edits all lie inside items, so where that is can
- * be read off the input.
+ * The results' insertions, pushed to `changes`. Results belong to the list's document: before
+ * what follows it (empty documents after a `---`) and before its closing `...` marker, if any.
+ * Edits all lie inside items, so where that is can be read off the input.
  */
 function resultsInsertions(
   input: Input & { format: 'yaml-list' },
   results: readonly Result[],
-): Replacement[] {
+  changes: Replacement[],
+): void {
   const { text } = input;
   const doc = text.slice(0, input.document.end);
   const at = closingLine(doc) ?? doc.length;
@@ -59,9 +57,14 @@ function resultsInsertions(
   // What the output has before `at`: the input's, unless the input's results end there.
   const before = input.results?.end === at ? input.results.start : at;
   const separator = before === 0 || text[before - 1] === '\n' ? '' : lineBreak;
-  // Insertions at one offset keep their order (splice sorts stably).
-  const [heading, ...each] = resultsYaml(results, lineBreak);
-  return [separator + heading, ...each].map((text) => ({ start: at, end: at, text }));
+  // One insertion per result, in order: insertions at one offset keep it (splice sorts stably).
+  // Pushed one by one by index, as a spread puts them all on the stack, and for-of or a
+  // destructuring walks them with an iterator result each.
+  const texts = resultsYaml(results, lineBreak);
+  for (let i = 0; i < texts.length; i++) {
+    const piece = i === 0 ? separator + texts[0] : (texts[i] as string);
+    changes.push({ start: at, end: at, text: piece });
+  }
 }
 
 /** A closing `...` line, then only blank and comment lines to the end (sticky: tried at one offset). */
@@ -115,8 +118,11 @@ function replacements(input: Input, edited: ItemTexts): Replacement[] {
 function splice(source: string, changes: Replacement[]): string[] {
   const pieces: string[] = [];
   let pos = 0;
-  // Stable: an insertion at the end of a removed span stays after the removal.
-  for (const change of changes.sort((a, b) => a.start - b.start)) {
+  // Stable: an insertion at the end of a removed span stays after the removal. An index, not
+  // for-of: no iterator result per change.
+  changes.sort((a, b) => a.start - b.start);
+  for (let i = 0; i < changes.length; i++) {
+    const change = changes[i] as Replacement;
     if (change.start > pos) pieces.push(source.slice(pos, change.start));
     if (change.text !== '') pieces.push(change.text);
     pos = change.end;

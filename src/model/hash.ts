@@ -3,6 +3,7 @@
 // whitespace. Chosen over object-hash, whose encoding is its own and changed across majors, so a
 // user could not recompute a value with standard tools.
 
+import type { Hash } from 'node:crypto';
 import { isObject, type Json } from './json.js';
 import loadCrypto from './load-crypto.cjs';
 
@@ -156,17 +157,41 @@ export function sha256Hex(text: string): string {
     : createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
-/** Pieces of at most this many characters in all are hashed as one string. */
-const joinedUpTo = 1024;
+/**
+ * Where the pieces of a list are written as UTF-8 before they are hashed: one buffer for the run,
+ * reused. A call into the digest per piece, four an entry, cost more than hashing the list (94 of
+ * the 281 ms of the checksums on the fan-in bench); joining the pieces instead wrote 54 MB of
+ * strings there, each dropped at once (≈50 more scavenges).
+ */
+let chunk: Buffer | undefined;
+const chunkBytes = 64 * 1024;
 
 /** sha256Hex of the pieces' concatenation, which is never written out (a piece can be megabytes). */
 export function sha256HexOfPieces(pieces: readonly string[]): string {
-  // Most lists are a few hundred bytes: joined, one call hashes them without a Hash object and an
-  // update per piece (a checksum per pod template).
-  let length = 0;
-  for (let i = 0; i < pieces.length; i++) length += (pieces[i] as string).length;
-  if (length <= joinedUpTo) return sha256Hex(pieces.join(''));
-  const hash = loadCrypto().createHash('sha256');
-  for (const piece of pieces) hash.update(piece, 'utf8');
-  return hash.digest('hex');
+  const { createHash, hash: oneShot } = loadCrypto();
+  chunk ??= Buffer.allocUnsafe(chunkBytes);
+  // Made only when the list does not fit the buffer.
+  let hash: Hash | undefined;
+  let used = 0;
+  for (let i = 0; i < pieces.length; i++) {
+    const piece = pieces[i] as string;
+    // A UTF-16 code unit is at most three bytes of UTF-8: the piece fits in what is left.
+    if (used + 3 * piece.length > chunkBytes) {
+      hash ??= createHash('sha256');
+      if (used > 0) hash.update(chunk.subarray(0, used));
+      used = 0;
+      // Larger than the buffer: hashed as it is, not copied.
+      if (3 * piece.length > chunkBytes) {
+        hash.update(piece, 'utf8');
+        continue;
+      }
+    }
+    used += chunk.write(piece, used);
+  }
+  const rest = chunk.subarray(0, used);
+  if (hash !== undefined) return hash.update(rest).digest('hex');
+  // crypto.hash (Node 20.12+) is the same digest without a Hash object (sha256Hex).
+  return typeof oneShot === 'function'
+    ? oneShot('sha256', rest, 'hex')
+    : createHash('sha256').update(rest).digest('hex');
 }

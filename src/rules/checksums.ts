@@ -19,7 +19,7 @@ import {
   checksumBudget as overBudgetRule,
 } from '../model/result-rules.js';
 import { deferredInfo, plainResult, type Result, resourceResult } from '../model/results.js';
-import type { Consumer, ConsumingTemplate, Consumption } from './consumers.js';
+import type { Consumed, Consumer, ConsumingTemplate, Consumption } from './consumers.js';
 import type { SecretSource } from './sources/source.js';
 import { listNames } from './stage.js';
 import {
@@ -54,8 +54,9 @@ export interface Checksum {
 }
 
 /**
- * A checksum keeps the template's map of keys read, not a record per source: `consumed` is
- * built when `impact` asks (150k records, 13.8 MB on the fan-in bench, were kept to the end).
+ * A checksum keeps the template's lists of sources and keys read, not a record per source:
+ * `consumed` is built when `impact` asks (150k records, 13.8 MB on the fan-in bench, were kept to
+ * the end).
  */
 class TemplateChecksum implements Checksum {
   constructor(
@@ -63,12 +64,16 @@ class TemplateChecksum implements Checksum {
     readonly annotation: string,
     readonly value: string,
     readonly field: string,
-    readonly sources: readonly SecretSource[],
-    private readonly reads: ReadonlyMap<SecretSource, KeySet>,
+    private readonly covered: Consumed,
   ) {}
 
+  get sources(): readonly SecretSource[] {
+    return this.covered.sources;
+  }
+
   get consumed(): SourceRead[] {
-    return this.sources.map((source) => ({ source, keys: keysOf(this.reads, source) }));
+    const { keys } = this.covered;
+    return this.covered.sources.map((source, i) => ({ source, keys: keys[i] as KeySet }));
   }
 }
 
@@ -98,7 +103,7 @@ export function planChecksums({ consumers }: Consumption, inputBytes: number): C
       const planned = templates[t] as ConsumingTemplate;
       const { template, consumed, current, postRenderer, leftover } = planned;
       if (template.shape === barePod) {
-        const names = listNames([...consumed.keys()]);
+        const names = listNames(consumed.sources);
         const message = `reads ${names}, but a bare Pod is not restarted by an annotation change: no checksum set`;
         results.push(resourceResult(bareTemplate, resource, message));
         continue;
@@ -111,22 +116,15 @@ export function planChecksums({ consumers }: Consumption, inputBytes: number): C
       // The values by annotation are for a HelmRelease's post-renderer entry only.
       const values = postRenderer !== undefined || leftover ? new Map<string, string>() : undefined;
       for (let g = 0; g < groups.length; g++) {
-        const covered = groups[g] as SecretSource[];
-        const { annotation } = covered[0] as SecretSource;
-        const value = work.checksum(covered, consumed);
+        const covered = groups[g] as Consumed;
+        const { annotation } = covered.sources[0] as SecretSource;
+        const value = work.checksum(covered);
         if (value === undefined) {
           results.push(plainResult(overBudgetRule, overBudget(inputBytes, work)));
           return { checksummed, edits, results };
         }
         const field = patch ?? annotationPath(annotations, annotation);
-        const checksum = new TemplateChecksum(
-          template.shape,
-          annotation,
-          value,
-          field,
-          covered,
-          consumed,
-        );
+        const checksum = new TemplateChecksum(template.shape, annotation, value, field, covered);
         addTo(checksummed, resource, checksum);
         values?.set(annotation, value);
         if (postRenderer === undefined && current[annotation] !== value) {
@@ -134,7 +132,7 @@ export function planChecksums({ consumers }: Consumption, inputBytes: number): C
         }
         results.push(
           deferredInfo(checksumRule, resource, () => ({
-            message: `checksum of ${listNames(covered)}${patch === undefined ? '' : ', in each patch of the post-renderer entry'}`,
+            message: `checksum of ${listNames(covered.sources)}${patch === undefined ? '' : ', in each patch of the post-renderer entry'}`,
             field: { path: field, proposedValue: value },
           })),
         );
@@ -151,18 +149,26 @@ export function planChecksums({ consumers }: Consumption, inputBytes: number): C
 
 /**
  * A template's sources grouped by their annotation, in the order `consumed` first names each
- * annotation: one group without a Map when they share it, as nearly every template's do.
+ * annotation: the template's own lists when they share it, as nearly every template's do.
  */
-function byAnnotation(consumed: ReadonlyMap<SecretSource, KeySet>): SecretSource[][] {
-  const sources = [...consumed.keys()];
+function byAnnotation(consumed: Consumed): Consumed[] {
+  const { sources, keys } = consumed;
   const first = (sources[0] as SecretSource).annotation;
   let shared = true;
   for (let i = 1; i < sources.length && shared; i++)
     shared = (sources[i] as SecretSource).annotation === first;
-  if (shared) return [sources];
-  const groups = new Map<string, SecretSource[]>();
-  for (const source of sources) addTo(groups, source.annotation, source);
-  return [...groups.values()];
+  if (shared) return [consumed];
+  const bySources = new Map<string, SecretSource[]>();
+  const byKeys = new Map<string, KeySet[]>();
+  for (let i = 0; i < sources.length; i++) {
+    const source = sources[i] as SecretSource;
+    addTo(bySources, source.annotation, source);
+    addTo(byKeys, source.annotation, keys[i] as KeySet);
+  }
+  return [...bySources].map(([annotation, grouped]) => ({
+    sources: grouped,
+    keys: byKeys.get(annotation) as KeySet[],
+  }));
 }
 
 /** Field paths of annotations, written once per shape and annotation, not once per template. */
@@ -253,8 +259,8 @@ class ChecksumWork {
   done = 0;
   /** Values by the contents and Secret names they cover (`covered`). */
   private readonly values = new Map<string, string>();
-  /** Contents by source and keys read (sorted, or `all`): one object for all who read them. */
-  private readonly contents = new Map<SecretSource, Map<string, Json>>();
+  /** Pair numbers by source and keys read (sorted, or `all`): one content for all who read them. */
+  private readonly ids = new Map<SecretSource, Map<string, number>>();
   /** Pairs of content (object, or a scalar's canonical JSON) and Secret name, numbered. */
   private readonly pairs = new Map<object | string, Map<string, number>>();
   /** The pairs by their number. */
@@ -272,15 +278,10 @@ class ChecksumWork {
    * value, hashed once: a source whose content expands (YAML aliases) to megabytes of text is not
    * hashed again for each of its hundreds of consumers.
    */
-  checksum(
-    sources: readonly SecretSource[],
-    consumed: ReadonlyMap<SecretSource, KeySet>,
-  ): string | undefined {
+  checksum({ sources, keys }: Consumed): string | undefined {
     // No record per source: most checksums are found by their pairs' numbers alone.
-    const ids = sources.map((source) =>
-      this.pairId(this.content(source, keysOf(consumed, source)), source.secretName),
-    );
-    const covered = sortShort(ids.slice(), (a, b) => a - b).join();
+    const ids = sources.map((source, i) => this.idOf(source, keys[i] as KeySet));
+    const covered = sortShort(ids.slice(), numberOrder).join();
     let value = this.values.get(covered);
     if (value !== undefined) {
       this.done++;
@@ -311,18 +312,20 @@ class ChecksumWork {
   }
 
   /**
-   * Some sources build a new object per call (ConfigMap, Secret, SealedSecret narrow to the keys
-   * read): one per source and key set, so that it is serialised and hashed once.
+   * The number of the pair a source read with `keys` makes. Some sources build a new object per
+   * call (ConfigMap, Secret, SealedSecret narrow to the keys read): one per source and key set,
+   * so that it is serialised and hashed once; its number is then found by one look-up, not by its
+   * content and again by its pair.
    */
-  private content(source: SecretSource, keys: KeySet): Json {
-    const bySource = mapUnder(this.contents, source);
-    const id = this.keysText(keys);
-    let content = bySource.get(id);
-    if (content === undefined) {
-      content = source.content(keys);
-      bySource.set(id, content);
+  private idOf(source: SecretSource, keys: KeySet): number {
+    const bySource = mapUnder(this.ids, source);
+    const text = this.keysText(keys);
+    let id = bySource.get(text);
+    if (id === undefined) {
+      id = this.pairId(source.content(keys), source.secretName);
+      bySource.set(text, id);
     }
-    return content;
+    return id;
   }
 
   /** `keysId`, written once per key set: sets are shared (`references.ts`), read thousands of times. */
@@ -384,6 +387,8 @@ class ChecksumWork {
   }
 }
 
+const numberOrder = (a: number, b: number): number => a - b;
+
 /** A content and the Secret name read with it, and once written, their entry of the list. */
 interface Pair {
   content: Json;
@@ -402,9 +407,9 @@ export interface Entry {
 const entryText = (e: Entry) => `{"content":${e.content},"secret":${e.secret}}`;
 
 /**
- * The list's text as each content, the Secret's name, and the constant texts between them: a Hash
- * is fed four pieces an entry, and neither a large content nor the list is copied. No text is
- * written per entry, and the list is made at its length.
+ * The list's text as each content, the Secret's name, and the constant texts between them,
+ * hashed in chunks of up to 64 KiB (sha256HexOfPieces): a content larger than that is not copied.
+ * No text is written per entry, and the list is made at its length.
  */
 function pieces(entries: readonly Entry[]): string[] {
   const fed = new Array<string>(4 * entries.length + 1);
@@ -436,10 +441,6 @@ function maybePrefix(short: string, long: string): boolean {
   const c = short.charCodeAt(0);
   return (c === 45 /* - */ || (c >= 48 && c <= 57)) /* 0-9 */ && long.startsWith(short);
 }
-
-/** The keys a template reads of one of its sources (`consumed` has every source it reads). */
-const keysOf = (consumed: ReadonlyMap<SecretSource, KeySet>, source: SecretSource): KeySet =>
-  consumed.get(source) as KeySet;
 
 /** The keys read, as a text equal for equal sets. */
 export const keysId = (keys: KeySet): string =>

@@ -17,8 +17,8 @@ import { type Result, resourceResult } from '../model/results.js';
 import type { KeyedRead, UnresolvedRef } from './lints/lint.js';
 import type { Producers } from './producers.js';
 import { sourceKindOf } from './sources/index.js';
-import type { SecretSource } from './sources/source.js';
-import { guarded, listNames, unionKeys } from './stage.js';
+import { readsMissingKey, type SecretSource } from './sources/source.js';
+import { FirstPlaces, guarded, listNames, unionKeys } from './stage.js';
 import {
   checksumPathFor,
   helmReads,
@@ -30,11 +30,17 @@ import { optedOut, optOutKey } from './workloads/opt-out.js';
 import { type KeySet, type SecretUse, secretUses } from './workloads/references.js';
 import { barePod, type PodTemplate, podTemplatesOf } from './workloads/shapes.js';
 
+/** The sources a pod template reads, each once, and the keys it reads of each, by position. */
+export interface Consumed {
+  readonly sources: readonly SecretSource[];
+  readonly keys: readonly KeySet[];
+}
+
 /** A pod template that reads at least one source, for the checksum. */
 export interface ConsumingTemplate {
   template: PodTemplate;
   /** The sources that count for its checksum, with the keys it reads of each. */
-  consumed: ReadonlyMap<SecretSource, KeySet>;
+  consumed: Consumed;
   /** Its annotations as the input has them (none read for a bare Pod, which gets no checksum). */
   current: Readonly<Record<string, string>>;
   /** A HelmRelease's post-renderer: our entry in the input, if any (null: none yet). */
@@ -53,11 +59,14 @@ export interface Consumer {
 export interface Consumption {
   /** Resources with a pod template that reads a source, or with a malformed one, in input order. */
   consumers: readonly Consumer[];
-  /** The resources whose pod templates read each source (opt-in references included). */
-  consumersOf: ReadonlyMap<SecretSource, ReadonlySet<Resource>>;
+  /**
+   * The resources whose pod templates read each source (opt-in references included), each once,
+   * in input order.
+   */
+  consumersOf: ReadonlyMap<SecretSource, readonly Resource[]>;
   /** References that no source in the resource's own namespace produces. */
   unresolved: ReadonlyMap<Resource, readonly UnresolvedRef[]>;
-  /** References that read named keys of a Secret (or ConfigMap) that sources produce. */
+  /** References that read a named key their sources will not produce (`readsMissingKey`). */
   keyedReads: readonly KeyedRead[];
   /** An info per pod template that reads sources but opts out of its checksum. */
   results: readonly Result[];
@@ -80,7 +89,8 @@ export function findConsumers(
   config: Config,
 ): Consumption {
   const consumers: Consumer[] = [];
-  const consumersOf = new Map<SecretSource, Set<Resource>>();
+  const consumersOf = new Map<SecretSource, Resource[]>();
+  const gather = new Gather();
   const unresolved = new Map<Resource, UnresolvedRef[]>();
   const keyedReads: KeyedRead[] = [];
   const results: Result[] = [];
@@ -89,21 +99,25 @@ export function findConsumers(
   for (let i = 0; i < resources.length; i++) {
     const resource = resources[i] as Resource;
     if (sourceKindOf(resource)) continue;
+    const helm = isHelmRelease(resource);
+    // Found without reading a field that can be malformed: most items have no pod template, and
+    // get no closure or lists.
+    const templatesRead = helm ? [] : podTemplatesOf(resource, config.podTemplates);
+    if (!helm && templatesRead.length === 0) continue;
     const templates: ConsumingTemplate[] = [];
     const errors: Result[] = [];
     guarded(errors, resource, () => {
-      if (isHelmRelease(resource)) {
+      if (helm) {
         const found = helmConsumer(resource, producers, config, consumersOf, results);
         if (found) templates.push(found);
         return;
       }
       // Read where it matters only: on a workload that reads a source.
       let wholly: boolean | undefined;
-      const templatesRead = podTemplatesOf(resource, config.podTemplates);
       for (let t = 0; t < templatesRead.length; t++) {
         const template = templatesRead[t] as PodTemplate;
         // Every reference orders its source first; opt-in ones count for the checksum only when on.
-        const consumed = new Map<SecretSource, KeySet>();
+        gather.next();
         const { shape } = template;
         const uses = secretUses(template.podSpec, shape.podSpec);
         for (let index = 0; index < uses.length; index++) {
@@ -114,7 +128,9 @@ export function findConsumers(
             const { kind, secretName: name } = use;
             addTo(unresolved, resource, { kind, name, field, podSpec: shape.podSpec, use: index });
           }
-          if (sources && use.keys !== 'all') {
+          // Kept only when a key is missing: a record per keyed reference lived from here to
+          // the lints (106k, ≈7 MB on the fan-in bench), for a lint that warns about a few.
+          if (sources && use.keys !== 'all' && readsMissingKey(sources, use.keys)) {
             keyedReads.push({
               consumer: resource,
               sources,
@@ -126,14 +142,13 @@ export function findConsumers(
           const count = sources === undefined ? 0 : sources.length;
           for (let k = 0; k < count; k++) {
             const source = (sources as readonly SecretSource[])[k] as SecretSource;
-            const consumers = consumersOf.get(source) ?? new Set<Resource>();
-            consumersOf.set(source, consumers.add(resource));
+            addConsumer(consumersOf, source, resource);
             if (use.optIn && !config[use.optIn]) continue;
-            const prior = consumed.get(source);
-            consumed.set(source, prior ? unionKeys(prior, use.keys) : use.keys);
+            gather.add(source, use.keys);
           }
         }
-        if (consumed.size === 0) continue;
+        const consumed = gather.done();
+        if (consumed === undefined) continue;
         const { annotations } = shape;
         const current =
           shape === barePod
@@ -155,13 +170,68 @@ export function findConsumers(
   return { consumers, consumersOf, unresolved, keyedReads, results };
 }
 
-/** The info for a consumer opted out at `metadata` (the workload's or a pod template's). */
-function optedOutResult(
+/**
+ * `resource` reads `source`. A list, not a Set per source: a resource's reads are found one
+ * after the other, so it is already in the list only as its last entry (a Set of the fan-in
+ * bench's ≈80 consumers a source is ≈2.6 KB, its list 0.6 KB; 2,000 sources, kept to the end).
+ */
+function addConsumer(
+  consumersOf: Map<SecretSource, Resource[]>,
+  source: SecretSource,
   resource: Resource,
-  consumed: ReadonlyMap<SecretSource, KeySet>,
-  metadata: Keys,
-): Result {
-  const names = listNames([...consumed.keys()]);
+): void {
+  const consumers = consumersOf.get(source);
+  if (consumers === undefined) consumersOf.set(source, [resource]);
+  else if (consumers[consumers.length - 1] !== resource) consumers.push(resource);
+}
+
+/**
+ * Each pod template's sources and keys, gathered in turn: where a source is among the template's
+ * is one number per source for the whole stage, not a Map per template (4,758 on the fan-in
+ * bench, each grown to twenty entries and kept with the checksums), and the lists are gathered
+ * in two reused ones and copied out at their length, not grown per template.
+ */
+class Gather {
+  /** Where each source was last gathered, counted over every template so far. */
+  private readonly position = new Map<SecretSource, number>();
+  private gathered = 0;
+  /** Where the current template's sources start in that count. */
+  private start = 0;
+  /** The current template's sources and keys: the first `count` entries. */
+  private readonly sources: SecretSource[] = [];
+  private readonly keys: KeySet[] = [];
+  private count = 0;
+
+  /** Starts gathering the next template's reads. */
+  next(): void {
+    this.start = this.gathered;
+    this.count = 0;
+  }
+
+  /** A read of `keys` of `source`: the keys join those read of it before, in this template. */
+  add(source: SecretSource, keys: KeySet): void {
+    const at = this.position.get(source);
+    if (at !== undefined && at >= this.start) {
+      const i = at - this.start;
+      this.keys[i] = unionKeys(this.keys[i] as KeySet, keys);
+      return;
+    }
+    this.position.set(source, this.gathered++);
+    this.sources[this.count] = source;
+    this.keys[this.count] = keys;
+    this.count++;
+  }
+
+  /** What the template reads, if anything. */
+  done(): Consumed | undefined {
+    if (this.count === 0) return undefined;
+    return { sources: this.sources.slice(0, this.count), keys: this.keys.slice(0, this.count) };
+  }
+}
+
+/** The info for a consumer opted out at `metadata` (the workload's or a pod template's). */
+function optedOutResult(resource: Resource, consumed: Consumed, metadata: Keys): Result {
+  const names = listNames(consumed.sources);
   const message = `opted out (${optOutKey}: "true"): no checksum set, though it reads ${names}; they are still ordered before it`;
   const field = { path: annotationField(metadata, optOutKey) };
   return resourceResult(optedOutRule, resource, message, field);
@@ -172,43 +242,39 @@ function helmConsumer(
   resource: Resource,
   producers: Producers,
   config: Config,
-  consumersOf: Map<SecretSource, Set<Resource>>,
+  consumersOf: Map<SecretSource, Resource[]>,
   results: Result[],
 ): ConsumingTemplate | undefined {
-  const consumed = new Map<SecretSource, KeySet>();
-  // One info per Secret, at the first place it is read: charts read one Secret in many env
-  // entries and in init containers (four times in a real zigbee2mqtt release).
-  const noted = new Map<
-    string,
-    { field: string; text: string; substituted: Set<string>; at: number }
-  >();
+  const gather = new Gather();
+  // Charts read one Secret in many env entries and in init containers (four times in a real
+  // zigbee2mqtt release).
+  const noted = new FirstPlaces<{ field: string; text: string; substituted: Set<string> }>();
   for (const read of helmReads(resource)) {
     const sources = producers.producing(read.kind, read.namespace, read.name);
     if (!sources) continue;
     for (const source of sources) {
-      consumersOf.set(source, (consumersOf.get(source) ?? new Set()).add(resource));
-      const prior = consumed.get(source);
-      consumed.set(source, prior ? unionKeys(prior, read.keys) : read.keys);
+      addConsumer(consumersOf, source, resource);
+      gather.add(source, read.keys);
     }
     const key = `${read.kind}\u0000${read.namespace ?? ''}\u0000${read.name}`;
-    const note = noted.get(key) ?? {
-      field: read.field,
-      text: `its release reads ${read.kind} ${read.name} of ${listNames(sources)}`,
-      substituted: new Set<string>(),
-      at: 0,
-    };
+    const note =
+      noted.again(key) ??
+      noted.add(key, {
+        field: read.field,
+        text: `its release reads ${read.kind} ${read.name} of ${listNames(sources)}`,
+        substituted: new Set<string>(),
+      });
     for (const builtIn of read.substituted) note.substituted.add(builtIn);
-    note.at += 1;
-    noted.set(key, note);
   }
-  for (const { field, text, substituted, at } of noted.values()) {
+  noted.forEach(({ field, text, substituted }, at) => {
     const via = substituted.size > 0 ? ` (${[...substituted].join(', ')} substituted)` : '';
     const places = at > 1 ? ` at ${at} places, the first named here` : '';
     results.push(
       resourceResult(helmReleaseRead, resource, `${text}${via}${places}`, { path: field }),
     );
-  }
-  if (consumed.size === 0) return undefined;
+  });
+  const consumed = gather.done();
+  if (consumed === undefined) return undefined;
   if (optedOut(resource.annotations, ['metadata'])) {
     results.push(optedOutResult(resource, consumed, ['metadata']));
     return undefined;

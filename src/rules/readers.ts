@@ -9,7 +9,7 @@ import { secretReader } from '../model/result-rules.js';
 import { type Result, resourceResult } from '../model/results.js';
 import type { Producers } from './producers.js';
 import type { SecretSource } from './sources/source.js';
-import { guarded, listNames } from './stage.js';
+import { FirstPlaces, guarded, listNames } from './stage.js';
 import { mayNameSecrets, secretsNamedBy } from './workloads/operator-references.js';
 
 export interface Readers {
@@ -34,9 +34,7 @@ export function findReaders(
     guarded(results, resource, () => {
       const named = secretsNamedBy(resource, config.secretReferences);
       if (named.length === 0) return;
-      // One info per Secret, at the first field that names it, counting the others: a reader
-      // naming one Secret through 10,000 list entries is one note, not 10,000.
-      const noted = new Map<string, { field: string; text: string; at: number }>();
+      const noted = new FirstPlaces<{ field: string; text: string }>();
       for (const { namespace, name, field } of named) {
         const sources = producers.producing('Secret', namespace, name);
         // A source never orders itself (an ExternalSecret's store reading its own Secret is the
@@ -47,19 +45,17 @@ export function findReaders(
           readersOf.set(source, (readersOf.get(source) ?? new Set()).add(resource));
         }
         const secret = `${namespace === undefined ? '' : `${namespace}/`}${name}`;
-        const note = noted.get(secret) ?? {
+        if (noted.again(secret)) continue;
+        noted.add(secret, {
           field,
           text: `names Secret ${secret}, which ${listNames(others)} writes: ordered after it; its controller re-reads the Secret, so no checksum`,
-          at: 0,
-        };
-        note.at += 1;
-        noted.set(secret, note);
+        });
       }
-      for (const { field, text, at } of noted.values()) {
+      noted.forEach(({ field, text }, at) => {
         const places = at > 1 ? ` (named at ${at} places, the first here)` : '';
         const message = `${field} ${text}${places}`;
         results.push(resourceResult(secretReader, resource, message, { path: field }));
-      }
+      });
     });
   }
   return { readersOf, results };

@@ -21,7 +21,7 @@ type OwnAnnotations = NonNullable<SecretSource['ownAnnotations']>;
 /** `consumersOf`: whether a workload reads a source decides how loud an unfollowed annotation is. */
 export function planSourceAnnotations(
   { sources }: Producers,
-  consumersOf: ReadonlyMap<SecretSource, ReadonlySet<Resource>>,
+  consumersOf: ReadonlyMap<SecretSource, readonly Resource[]>,
 ): SourceAnnotationPlan {
   const edits: MappingEdit[] = [];
   const results: Result[] = [];
@@ -36,7 +36,7 @@ export function planSourceAnnotations(
     if (!ownAnnotations) continue;
     const entry = annotated.get(resource) ?? { own: ownAnnotations, covers: [], consumed: false };
     entry.covers.push(...dependencies.filter((d) => !entry.covers.includes(d)));
-    entry.consumed ||= (consumersOf.get(source)?.size ?? 0) > 0;
+    entry.consumed ||= (consumersOf.get(source)?.length ?? 0) > 0;
     annotated.set(resource, entry);
   }
   for (const [resource, { own, covers, consumed }] of annotated) {

@@ -30,3 +30,31 @@ export const listNames = (sources: readonly SecretSource[]) =>
   sources.length === 1
     ? describe((sources[0] as SecretSource).resource)
     : [...new Set(sources.map((s) => describe(s.resource)))].join(', ');
+
+/**
+ * One note per Secret a resource names, made at the first place that names it, the others
+ * counted: a reader naming one Secret in 10,000 list entries, or a chart reading it in every
+ * container, is one note, not one per place.
+ */
+export class FirstPlaces<Note> {
+  private readonly notes = new Map<string, { note: Note; at: number }>();
+
+  /** The note of `secret` counted once more; undefined the first time (then `add` it). */
+  again(secret: string): Note | undefined {
+    const known = this.notes.get(secret);
+    if (known === undefined) return undefined;
+    known.at++;
+    return known.note;
+  }
+
+  /** The note of a Secret `again` did not know, at its first place. */
+  add(secret: string, note: Note): Note {
+    this.notes.set(secret, { note, at: 1 });
+    return note;
+  }
+
+  /** Each note, in the order of the Secrets' first places, with how many places name it. */
+  forEach(visit: (note: Note, at: number) => void): void {
+    for (const { note, at } of this.notes.values()) visit(note, at);
+  }
+}

@@ -35,7 +35,7 @@ export interface Plan {
   nodes: ReadonlyMap<Resource, WaveNode>;
   stores: readonly Resource[];
   sources: readonly SecretSource[];
-  consumersOf: ReadonlyMap<SecretSource, ReadonlySet<Resource>>;
+  consumersOf: ReadonlyMap<SecretSource, readonly Resource[]>;
   /** The operator resources that read each source's Secret (readers.ts): ordered, no checksum. */
   readersOf: ReadonlyMap<SecretSource, ReadonlySet<Resource>>;
   checksums: ReadonlyMap<Resource, readonly Checksum[]>;

@@ -460,6 +460,8 @@ describe('container image', () => {
       '/app/secret-rollout-bundle.v8cache',
       '/app/secret-rollout-ignore.cjs',
       '/app/secret-rollout-re2js.cjs',
+      '/app/secret-rollout-rules.cjs',
+      '/app/secret-rollout-rules.v8cache',
       '/app/secret-rollout-yaml.cjs',
       '/app/secret-rollout.cjs',
     ];

@@ -157,6 +157,8 @@ function pack(spec: string, cwd: string, dest: string): string {
     'package/dist/secret-rollout-bundle.v8cache',
     'package/dist/secret-rollout-ignore.cjs',
     'package/dist/secret-rollout-re2js.cjs',
+    'package/dist/secret-rollout-rules.cjs',
+    'package/dist/secret-rollout-rules.v8cache',
     'package/dist/secret-rollout-yaml.cjs',
     'package/dist/secret-rollout.cjs',
     'package/helm/secret-rollout/plugin.yaml',

@@ -22,19 +22,31 @@ export interface Line {
 }
 
 export function lineAt(text: string, start: number): Line {
-  let next = text.indexOf('\n', start);
-  let end: number;
-  if (next < 0) {
-    next = text.length;
-    end = text.length;
-  } else {
-    end = next > start && text.charCodeAt(next - 1) === 13 ? next - 1 : next;
-    next += 1;
-  }
+  const lf = text.indexOf('\n', start);
+  const end = textEnd(text, start, lf);
+  const indent = indentAt(text, start);
+  const first = text.charCodeAt(start + indent);
+  const content = start + indent < end && first !== 35; /* # */
+  return { start, end, next: lineAfter(text, lf), indent, content };
+}
+
+// Where a line ends, the next starts and its indentation, by offsets: for readers that run per
+// line and build no Line (locate-lines.ts). `lf` is the `\n` after `start` (indexOf), -1 for none.
+
+/** The end of the text of the line from `start`, before its `\r\n` or `\n`. */
+export function textEnd(text: string, start: number, lf: number): number {
+  if (lf < 0) return text.length;
+  return lf > start && text.charCodeAt(lf - 1) === 13 ? lf - 1 : lf;
+}
+
+/** The start of the line after the one whose line break is `lf` (or the text's length). */
+export const lineAfter = (text: string, lf: number): number => (lf < 0 ? text.length : lf + 1);
+
+/** The leading spaces of the line starting at `start`. */
+export function indentAt(text: string, start: number): number {
   let i = start;
-  while (i < end && text.charCodeAt(i) === 32) i++;
-  const first = text.charCodeAt(i);
-  return { start, end, next, indent: i - start, content: i < end && first !== 35 /* # */ };
+  while (text.charCodeAt(i) === 32) i++;
+  return i - start;
 }
 
 /**

@@ -2,7 +2,7 @@
 // layout kpt, kustomize and Helm print; on anything else (flow mappings, anchors, tags, quoted
 // keys with escapes, multi-line values) it answers `undefined` and the caller falls back to the
 // full YAML parser in locate-cst.ts.
-import { aboveComments, isSequenceEntry } from './lines.js';
+import { aboveComments, indentAt, isSequenceEntry, lineAfter, textEnd } from './lines.js';
 import type { Locator, ScalarStyle, Site } from './site.js';
 
 interface Mapping {
@@ -18,8 +18,22 @@ interface Mapping {
 export const locateByLines: Locator = (text, entry, path, key) => {
   // List entries (a reference's name in `env[]`) are the full parser's.
   if (!onlyKeys(path)) return undefined;
+  reached = 0;
   const root = rootMapping(text, entry);
-  return root && locateIn(text, root, path, key);
+  const site = root && locateIn(text, root, path, key);
+  if (site) site.reach = reached < 0 ? text.length : nextOf(text, reached);
+  return site;
+};
+
+/**
+ * The start of the furthest line the current locate has read (-1: it read to the end). Lines
+ * are read forwards from the top, and what lies past this line does not change what they are
+ * (Site's `reach`).
+ */
+let reached = 0;
+const readTo = (lineStart: number) => {
+  if (lineStart < 0 || reached < 0) reached = -1;
+  else if (lineStart > reached) reached = lineStart;
 };
 
 /**
@@ -69,11 +83,11 @@ function rootMapping(text: string, entry: boolean): Mapping | undefined {
     ) {
       return undefined;
     }
-    const indent = indentOf(text, first);
+    const indent = indentAt(text, first);
     return mappingAt(first, indent, indent - 2);
   }
   const end = endOf(text, first);
-  const indent = indentOf(text, first);
+  const indent = indentAt(text, first);
   const at = first + indent;
   if (!isSequenceEntry(text, at, end)) return undefined;
   let col = at + 1;
@@ -83,8 +97,8 @@ function rootMapping(text: string, entry: boolean): Mapping | undefined {
   }
   // `-` or `- # comment` alone on its line: the mapping starts on the next content line.
   const next = firstContentLine(text, nextOf(text, first));
-  if (next < 0 || indentOf(text, next) <= indent) return undefined;
-  return mappingAt(next, indentOf(text, next), indent);
+  if (next < 0 || indentAt(text, next) <= indent) return undefined;
+  return mappingAt(next, indentAt(text, next), indent);
 }
 
 /**
@@ -133,7 +147,7 @@ function locateIn(
     if (!onlyComment(text, found, endOf(text, found))) return undefined;
     const keyIndent = mapping.indent;
     const child = firstContentLine(text, keyNext);
-    const childIndent = child < 0 ? -1 : indentOf(text, child);
+    const childIndent = child < 0 ? -1 : indentAt(text, child);
     const nested = childIndent >= keyIndent;
     if (nested && isSequenceEntry(text, child + childIndent, endOf(text, child))) return undefined;
     if (!nested || childIndent === keyIndent) {
@@ -159,38 +173,29 @@ function locateIn(
   return scalarSite(text, found, mapping.indent);
 }
 
-// Lines are read by offsets, as lineAt reads them but without building a Line: the locator runs
-// for every edit and, through peekScalar, several times on every item read.
+// Lines are read by offsets (lines.ts), without building a Line: the locator runs for every edit
+// and, through peekScalar, several times on every item read.
 
 /** The start of the first line from `from` (a line start) that is neither blank nor a comment, or -1. */
 function firstContentLine(text: string, from: number): number {
-  for (let pos = from; pos < text.length; pos = nextOf(text, pos)) {
-    const end = endOf(text, pos);
-    const first = pos + indentOf(text, pos);
-    if (first < end && text.charCodeAt(first) !== 35) return pos;
+  for (let pos = from; pos < text.length; ) {
+    const lf = text.indexOf('\n', pos);
+    const first = pos + indentAt(text, pos);
+    if (first < textEnd(text, pos, lf) && text.charCodeAt(first) !== 35) {
+      readTo(pos);
+      return pos;
+    }
+    pos = lineAfter(text, lf);
   }
+  readTo(-1);
   return -1;
 }
 
-/** The end of the text of the line starting at `start`, before its `\r\n` or `\n`. */
-function endOf(text: string, start: number): number {
-  const lf = text.indexOf('\n', start);
-  if (lf < 0) return text.length;
-  return lf > start && text.charCodeAt(lf - 1) === 13 ? lf - 1 : lf;
-}
+/** The end of the text of the line `start` is on, before its `\r\n` or `\n`. */
+const endOf = (text: string, start: number) => textEnd(text, start, text.indexOf('\n', start));
 
-/** The start of the line after the one starting at `start` (or the text's length). */
-function nextOf(text: string, start: number): number {
-  const lf = text.indexOf('\n', start);
-  return lf < 0 ? text.length : lf + 1;
-}
-
-/** The leading spaces of the line starting at `start`. */
-function indentOf(text: string, start: number): number {
-  let i = start;
-  while (text.charCodeAt(i) === 32) i++;
-  return i - start;
-}
+/** The start of the line after the one `start` is on (or the text's length). */
+const nextOf = (text: string, start: number) => lineAfter(text, text.indexOf('\n', start));
 
 /**
  * Where new entries go: before the mapping's first key, above the comments that head it, so each
@@ -210,20 +215,26 @@ function findKey(text: string, mapping: Mapping, key: string): number | null | u
   for (let pos = mapping.from; pos < text.length; ) {
     const start = pos;
     const lf = text.indexOf('\n', start);
-    const end = lf < 0 ? text.length : lf > start && text.charCodeAt(lf - 1) === 13 ? lf - 1 : lf;
-    pos = lf < 0 ? text.length : lf + 1;
-    let first = start;
-    while (first < end && text.charCodeAt(first) === 32) first++;
+    const end = textEnd(text, start, lf);
+    pos = lineAfter(text, lf);
+    const first = start + indentAt(text, start);
     if (first === end || text.charCodeAt(first) === 35) continue; // blank or comment
     const indent = start === mapping.entryLine ? mapping.indent : first - start;
-    if (indent < mapping.indent) return null;
+    if (indent < mapping.indent) {
+      readTo(start);
+      return null;
+    }
     if (indent > mapping.indent) continue;
     const at = start + indent;
     if (isSequenceEntry(text, at, end)) continue; // a compact list under the previous key
     const valueStart = matchKey(text, at, end, key);
     if (valueStart === undefined) return undefined;
-    if (valueStart >= 0) return valueStart;
+    if (valueStart >= 0) {
+      readTo(start);
+      return valueStart;
+    }
   }
+  readTo(-1);
   return null;
 }
 
@@ -318,6 +329,6 @@ function scalarSite(text: string, valueStart: number, indent: number): Site | un
   }
   if (!onlyComment(text, end, lineEnd)) return undefined;
   const next = firstContentLine(text, nextOf(text, valueStart));
-  if (next >= 0 && indentOf(text, next) > indent) return undefined; // a continuation line
+  if (next >= 0 && indentAt(text, next) > indent) return undefined; // a continuation line
   return { kind: 'value', start, end, style };
 }

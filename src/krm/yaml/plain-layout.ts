@@ -6,6 +6,12 @@
 // collections, whose continuation lines it accepts at any indentation; anchors, aliases and merge
 // keys change what a mapping holds without showing it in its lines; tabs change indentation. An
 // item without any of those is "plain layout"; other items get their edits proven by a re-parse.
+//
+// Only the lines up to the last one the locator read are judged (Site's `reach`): text is read
+// in order, so the lines after cannot change how those read, and what there could change the
+// edited node stands above it (the anchor an alias below names) or in the mapping it goes into
+// (a merge key: the locator reads a mapping to its end to find a key missing; below a key that
+// is there, a merge key does not override it).
 
 /**
  * Made once, not per call: a regular expression literal is a new object each time it is
@@ -13,8 +19,12 @@
  */
 const special = /["'[{&*!<\t]/g;
 
-/** True when no line opens a quote or bracket it does not close, and nothing aliases. */
-export function isPlainLayout(text: string): boolean {
+/**
+ * True when no line opens a quote or bracket it does not close, and nothing aliases: among the
+ * lines that start before `end` (the locator's reach: what follows them cannot change what they
+ * are, and an edit there leaves it as it was).
+ */
+export function isPlainLayout(text: string, end = text.length): boolean {
   // A lone carriage return is a line break to YAML, not to the line reader.
   // (Looked for first with indexOf: most items hold no carriage return at all.)
   if (text.includes('\r') && /\r(?!\n)/.test(text)) return false;
@@ -27,16 +37,17 @@ export function isPlainLayout(text: string): boolean {
   while (special.test(text)) {
     const at = special.lastIndex - 1;
     const start = text.lastIndexOf('\n', at) + 1;
+    if (start >= end) break;
     const lineBreak = text.indexOf('\n', at);
-    const end = lineBreak < 0 ? text.length : lineBreak;
-    special.lastIndex = end;
+    const lineEnd = lineBreak < 0 ? text.length : lineBreak;
+    special.lastIndex = lineEnd;
     // A comment before the line's first special character: the rest of the line is comment.
     if (hash >= 0 && hash < start) hash = text.indexOf('#', start);
     while (hash >= 0 && hash < at && hash !== start && text.charCodeAt(hash - 1) !== 32) {
       hash = text.indexOf('#', hash + 1);
     }
     if (hash >= 0 && hash < at) continue;
-    if (!isPlainLine(text, start, at, end)) return false;
+    if (!isPlainLine(text, start, at, lineEnd)) return false;
   }
   return true;
 }

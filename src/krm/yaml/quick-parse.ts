@@ -45,10 +45,10 @@ const maxDepth = 40;
 // indentation of the line nextContent found.
 let s = '';
 let limit = 0;
-let keys: KeyCache | undefined;
-/** Between calls, none: what an input's items share holds slices of its text. */
-const idle = newReused();
-let reused = idle;
+let cache: ScalarCache | undefined;
+/** Between calls, none: an input's shapes hold its keys, slices of its text. */
+const idle = newShapes();
+let shapes = idle;
 let depth = 0;
 let pos = 0;
 let after = 0;
@@ -100,13 +100,26 @@ function addKey(seen: SeenKeys, key: string): void {
   seen.count = count + 1;
 }
 
+/** Slots of each of ScalarCache's tables (a power of two: a slot is the hash's low bits). */
+const slots = 4096;
+
 /**
- * Plain keys already read, by a hash of their text: the same key again costs no slice and no
- * lookup of a new string (manifests repeat a few dozen keys thousands of times). One per input
- * text, whose slices it holds.
+ * Strings already read, by a hash of their text, so that the same text again costs no slice and
+ * no new string: manifests repeat a few dozen keys thousands of times, and values too (`password`,
+ * `apps/v1`, an annotation's `'compact'`, a Secret's name in each of its consumers), and every
+ * string of a built value lives to the end of the run (≈400k strings of ≈20k texts on the fan-in
+ * shape at 10k). A table per kind of scalar, each slot holding the last string whose text hashed
+ * there (a slot is an array index: a Map's lookup cost more than the slice it saves), each hit
+ * checked against the text, so a collision only costs a miss. A string is only kept where it
+ * reads as its own text: plain keys (which js-yaml stringifies: a key `true` is "true"), plain
+ * values (where `true` is no string) and quoted scalars. One per input text, whose slices it
+ * holds.
  */
-export type KeyCache = Map<number, string>;
-const maxCachedKeys = 4096;
+export class ScalarCache {
+  readonly keys: (string | undefined)[] = new Array(slots).fill(undefined);
+  readonly plain: (string | undefined)[] = new Array(slots).fill(undefined);
+  readonly quoted: (string | undefined)[] = new Array(slots).fill(undefined);
+}
 
 /**
  * The value of the YAML item `text.slice(start, end)`: a whole document, or with `entry` the
@@ -118,7 +131,7 @@ export function quickParse(
   start: number,
   end: number,
   entry: boolean,
-  keyCache?: KeyCache,
+  scalarCache?: ScalarCache,
   /** The caller found no unusual character in all of `text` (see hasUnusualCharacters). */
   checked = false,
   /**
@@ -133,8 +146,8 @@ export function quickParse(
   if (!checked && unusual.test(text.slice(start, end))) return undefined;
   s = text;
   limit = end;
-  keys = keyCache;
-  reused = keyCache === undefined ? newReused() : reusedFor(keyCache);
+  cache = scalarCache;
+  shapes = scalarCache === undefined ? newShapes() : shapesOf(scalarCache);
   depth = 0;
   try {
     return entry ? readEntry(start, projection) : readDocument(start, projection);
@@ -143,8 +156,8 @@ export function quickParse(
     throw error;
   } finally {
     s = '';
-    keys = undefined;
-    reused = idle;
+    cache = undefined;
+    shapes = idle;
     // Lists left unfinished by a text beyond this reader: no value of theirs is kept.
     elements.fill(null, 0, top);
     top = 0;
@@ -250,7 +263,7 @@ function popList(base: number): Json[] {
  * for two), and the parsed items are most of what a run keeps alive (ARCHITECTURE.md, Memory).
  */
 function popMapping(base: number): JsonObject {
-  let shape: Shape | undefined = top - base <= 2 * maxShapeKeys ? reused.root : undefined;
+  let shape: Shape | undefined = top - base <= 2 * maxShapeKeys ? shapes.root : undefined;
   for (let i = base; shape !== undefined && i < top; i += 2) {
     shape = shapeAfter(shape, elements[i] as string);
   }
@@ -263,67 +276,42 @@ function popMapping(base: number): JsonObject {
 
 /**
  * The key sequences of the mappings built, a trie: a node's constructor makes the mappings of
- * those keys. Past `maxShapes` nodes, or past `maxShapeKeys` keys, a mapping is built from `{}`.
+ * those keys. One per ScalarCache (one input), as many nodes as `maxShapes`; past it, or past
+ * `maxShapeKeys` keys, a mapping is built from `{}`.
  */
 interface Shape {
   next: Map<string, Shape> | undefined;
   make: new () => JsonObject;
 }
-/** What one input's items share (one per KeyCache): the shapes, and short strings (see text). */
-interface Reused {
+interface Shapes {
   root: Shape;
   count: number;
-  /** Scalars by a hash of their text, the last one read in each slot; none without a KeyCache. */
-  values: (string | undefined)[] | undefined;
 }
 const maxShapes = 4096;
 const maxShapeKeys = 32;
-function newReused(values?: (string | undefined)[]): Reused {
-  return { root: { next: undefined, make: plainObjects() }, count: 0, values };
+function newShapes(): Shapes {
+  return { root: { next: undefined, make: plainObjects() }, count: 0 };
 }
-const reusedByCache = new WeakMap<KeyCache, Reused>();
-function reusedFor(cache: KeyCache): Reused {
-  let found = reusedByCache.get(cache);
+const shapesByCache = new WeakMap<ScalarCache, Shapes>();
+function shapesOf(scalarCache: ScalarCache): Shapes {
+  let found = shapesByCache.get(scalarCache);
   if (found === undefined) {
-    found = newReused(new Array(valueSlots));
-    reusedByCache.set(cache, found);
+    found = newShapes();
+    shapesByCache.set(scalarCache, found);
   }
   return found;
 }
 function shapeAfter(shape: Shape, key: string): Shape | undefined {
   let next = shape.next?.get(key);
   if (next === undefined) {
-    if (reused.count >= maxShapes) return undefined;
-    reused.count++;
+    if (shapes.count >= maxShapes) return undefined;
+    shapes.count++;
     next = { next: undefined, make: plainObjects() };
     shape.next ??= new Map();
     shape.next.set(key, next);
   }
   return next;
 }
-/**
- * `s.slice(p, e)`, the same string as the last time this text was read, if it still holds its
- * slot. V8 copies a slice shorter than 13 characters (and a longer one costs 32 bytes that point
- * into the text): values such as `password` or `apps/v1`, and the names of the Secrets that many
- * workloads read, repeat thousands of times in a list's items, each kept as long as its item
- * (peak RSS of the fan-in shape at 10k: 10 MiB). A slot per hash, the newest text in it: a name
- * read often stays, and the table keeps its size.
- */
-function text(p: number, e: number): string {
-  const { values } = reused;
-  if (e - p > maxReusedLength || values === undefined) return s.slice(p, e);
-  let hash = 0;
-  for (let i = p; i < e; i++) hash = (Math.imul(hash, 31) + s.charCodeAt(i)) | 0;
-  const slot = hash & (valueSlots - 1);
-  const known = values[slot];
-  if (known !== undefined && known.length === e - p && s.startsWith(known, p)) return known;
-  const fresh = s.slice(p, e);
-  values[slot] = fresh;
-  return fresh;
-}
-const maxReusedLength = 64;
-const valueSlots = 1 << 13;
-
 /** A constructor of plain objects (their prototype is Object.prototype) with a map of its own. */
 function plainObjects(): new () => JsonObject {
   // biome-ignore lint/complexity/useArrowFunction: an arrow function is no constructor.
@@ -467,7 +455,7 @@ function inlineValue(p: number, end: number, col: number, w: Want): Json {
     value = flowCollection(p, w);
   } else {
     const e = plainInBlock(p, end);
-    if (build) value = resolvePlain(text(p, e));
+    if (build) value = plainValue(p, e);
     else refuseMerge(p, e);
     after = end;
   }
@@ -524,17 +512,18 @@ function readKey(p: number, end: number): string | undefined {
   }
   if (colon - p > maxKeyLength) throw unsupported;
   after = colon + 1;
-  if (keys === undefined || s.charCodeAt(colon - 1) === 32) {
+  if (cache === undefined || s.charCodeAt(colon - 1) === 32) {
     let e = colon;
     while (s.charCodeAt(e - 1) === 32) e--;
     return String(resolvePlain(s.slice(p, e)));
   }
-  const known = keys.get(hash);
+  const { keys } = cache;
+  const slot = hash & (slots - 1);
+  const known = keys[slot];
   if (known !== undefined && known.length === colon - p && s.startsWith(known, p)) return known;
   const raw = s.slice(p, colon);
   const key = String(resolvePlain(raw));
-  // Only keys that read as their own text are kept, so that a hit is exact.
-  if (key === raw && keys.size < maxCachedKeys) keys.set(hash, key);
+  if (key === raw) keys[slot] = key;
   return key;
 }
 
@@ -577,12 +566,17 @@ function isFlowIndicator(c: number): boolean {
   return c === 44 || c === 91 || c === 93 || c === 123 || c === 125;
 }
 
-/** Where a one-line plain scalar in block context at `p` ends, before `end`, a comment or spaces. */
+/**
+ * Where a one-line plain scalar in block context at `p` ends, before `end`, a comment or spaces;
+ * its text's hash in `plainHash`.
+ */
 function plainInBlock(p: number, end: number): number {
   if (!plainStart(p, false)) throw unsupported;
   let e = p;
+  let hash = 0;
   for (let i = p; i < end; i++) {
     const ch = s.charCodeAt(i);
+    hash = (Math.imul(hash, 31) + ch) | 0;
     if (ch === 32) continue;
     if (ch === 35 && s.charCodeAt(i - 1) === 32) break;
     // `: ` would end the scalar and make the rest of the line an error.
@@ -591,8 +585,25 @@ function plainInBlock(p: number, end: number): number {
       if (f === 32 || f === 10) throw unsupported;
     }
     e = i + 1;
+    plainHash = hash;
   }
   return e;
+}
+
+/** The hash (as readKey's) of the text of the plain scalar plainInBlock or plainInFlow read last. */
+let plainHash = 0;
+
+/** The value of the plain scalar `s.slice(p, e)` plainInBlock or plainInFlow just read. */
+function plainValue(p: number, e: number): Json {
+  if (cache === undefined) return resolvePlain(s.slice(p, e));
+  const { plain } = cache;
+  const slot = plainHash & (slots - 1);
+  const known = plain[slot];
+  if (known !== undefined && known.length === e - p && s.startsWith(known, p)) return known;
+  const raw = s.slice(p, e);
+  const value = resolvePlain(raw);
+  if (value === raw) plain[slot] = raw;
+  return value;
 }
 
 /** Where the line holding the closing quote of the last quoted scalar read ends. */
@@ -611,6 +622,8 @@ function quoted(p: number, end: number, build = true, col = -1): string {
   let from = p + 1; // the start of the text not yet added to value
   let i = p + 1;
   let lineEnd = end;
+  // Of the text from `p + 1` while nothing was escaped or folded (`from` is still there).
+  let hash = 0;
   for (;;) {
     if (i === lineEnd) {
       if (col < 0) throw unsupported;
@@ -647,12 +660,21 @@ function quoted(p: number, end: number, build = true, col = -1): string {
       from = i;
       continue;
     }
+    hash = (Math.imul(hash, 31) + c) | 0;
     i++;
   }
   after = i + 1;
   quotedEnd = lineEnd;
-  // Most quoted scalars have no escape and fit on their line: their text as a plain one's.
-  return build ? (value === '' ? text(from, i) : value + s.slice(from, i)) : '';
+  if (!build) return '';
+  if (from !== p + 1 || cache === undefined) return value + s.slice(from, i);
+  // Nothing escaped or folded: the value is the text between the quotes.
+  const { quoted } = cache;
+  const slot = hash & (slots - 1);
+  const known = quoted[slot];
+  if (known !== undefined && known.length === i - from && s.startsWith(known, from)) return known;
+  const text = s.slice(from, i);
+  quoted[slot] = text;
+  return text;
 }
 
 /**
@@ -774,9 +796,7 @@ function skipSpaces(p: number): number {
 function flowKey(p: number): string {
   const c = s.charCodeAt(p);
   const key =
-    c === 34 || c === 39
-      ? quoted(p, s.indexOf('\n', p))
-      : String(resolvePlain(s.slice(p, plainInFlow(p))));
+    c === 34 || c === 39 ? quoted(p, s.indexOf('\n', p)) : String(plainValue(p, plainInFlow(p)));
   if (after - p > maxKeyLength) throw unsupported;
   return key;
 }
@@ -786,20 +806,22 @@ function flowNode(p: number, w: Want): Json {
   if (c === 91 || c === 123) return flowCollection(p, w);
   if (c === 34 || c === 39) return quoted(p, s.indexOf('\n', p), w !== null);
   const e = plainInFlow(p);
-  if (w !== null) return resolvePlain(text(p, e));
+  if (w !== null) return plainValue(p, e);
   refuseMerge(p, e);
   return null;
 }
 
 /**
  * Where a plain scalar in a flow collection at `p` ends (also set in `after`): at a flow
- * indicator or `: `, on one line.
+ * indicator or `: `, on one line. Its text's hash in `plainHash`.
  */
 function plainInFlow(p: number): number {
   if (!plainStart(p, true)) throw unsupported;
   let e = p;
+  let hash = 0;
   for (let i = p; ; i++) {
     const ch = s.charCodeAt(i);
+    hash = (Math.imul(hash, 31) + ch) | 0;
     if (ch === 10) throw unsupported;
     if (isFlowIndicator(ch)) break;
     if (ch === 58) {
@@ -807,7 +829,10 @@ function plainInFlow(p: number): number {
       if (f === 32 || f === 10 || isFlowIndicator(f)) break;
     }
     if (ch === 35 && s.charCodeAt(i - 1) === 32) throw unsupported;
-    if (ch !== 32) e = i + 1;
+    if (ch !== 32) {
+      e = i + 1;
+      plainHash = hash;
+    }
   }
   after = e;
   return e;

@@ -12,19 +12,27 @@ export type Site =
    * The key exists: replace its value, keeping the quoting style; `block`: it is a block scalar
    * whose key is at `column`, its lines at `indent`, which a multi-line value stays.
    */
-  | {
-      kind: 'value';
-      start: number;
-      end: number;
-      style: ScalarStyle;
-      block?: { column: number; indent: number };
-    }
-  /** Insert block lines at a line start: `missing` mappings, then the annotation. */
-  | { kind: 'lines'; at: number; indent: number; step: number; missing: readonly string[] }
-  /** Insert into a flow mapping right after its `{`. */
-  | { kind: 'flow'; at: number; empty: boolean; missing: readonly string[] }
-  /** Replace an explicit null (`~`, `null`) with a flow mapping. */
-  | { kind: 'null'; start: number; end: number; missing: readonly string[] };
+  (
+    | {
+        kind: 'value';
+        start: number;
+        end: number;
+        style: ScalarStyle;
+        block?: { column: number; indent: number };
+      }
+    /** Insert block lines at a line start: `missing` mappings, then the annotation. */
+    | { kind: 'lines'; at: number; indent: number; step: number; missing: readonly string[] }
+    /** Insert into a flow mapping right after its `{`. */
+    | { kind: 'flow'; at: number; empty: boolean; missing: readonly string[] }
+    /** Replace an explicit null (`~`, `null`) with a flow mapping. */
+    | { kind: 'null'; start: number; end: number; missing: readonly string[] }
+  ) & {
+    /**
+     * Set by the line locator: the start of the line after the last line it read (or the text's
+     * length). Its reading is the parser's where the lines before that are plain layout.
+     */
+    reach?: number;
+  };
 
 /** Where an entry appended to a list that is there (or whose key is, with no list) goes. */
 export type ListSite =

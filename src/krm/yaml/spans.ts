@@ -83,6 +83,13 @@ export interface TopLevelEntry extends Span {
   valueStart: number;
   /** End of the key's line. */
   lineEnd: number;
+  /**
+   * The starts of the entry's lines after its key's that start with no space, line break or `#`
+   * (a `- ` entry of a sequence at column 0, a marker), found on the way: sequenceItems takes a
+   * list at column 0 from them instead of searching its lines again (it passes blank and comment
+   * lines there, which are left out so that a run of them costs no memory).
+   */
+  unindented?: number[];
 }
 
 /** A character that can start a plain top-level key (not white space, indicator or quote). */
@@ -103,7 +110,7 @@ export function topLevelEntries(text: string, doc: Span, meter?: ScanMeter): Top
     if (text.charCodeAt(start) === 32) {
       // An indented line opens no key and is no marker: on to the next line that is not indented,
       // in one search (most lines of a ResourceList are its items', all indented).
-      const found = nextUnindented(text, start, doc.end);
+      const found = nextShallow(text, start, doc.end, 0);
       if (meter) meter.visited += found - start;
       start = found;
       continue;
@@ -124,8 +131,14 @@ export function topLevelEntries(text: string, doc: Span, meter?: ScanMeter): Top
         lineEnd: text.charCodeAt(lineBreak - 1) === 13 ? lineBreak - 1 : lineBreak,
       });
       marker = -1;
-    } else if (marker < 0 && entries.length > 0 && isEndMarker(text, start, doc.end)) {
-      marker = start;
+    } else if (entries.length > 0) {
+      const c = text.charCodeAt(start);
+      if (c !== 10 && c !== 13 && c !== 35) {
+        const last = entries[entries.length - 1] as TopLevelEntry;
+        if (last.unindented === undefined) last.unindented = [start];
+        else last.unindented.push(start);
+      }
+      if (marker < 0 && isEndMarker(text, start, doc.end)) marker = start;
     }
     start = next;
   }
@@ -134,18 +147,28 @@ export function topLevelEntries(text: string, doc: Span, meter?: ScanMeter): Top
   return entries;
 }
 
-/** A line break not followed by a space (matched alone: lastIndex is the next line's start). */
-const unindented = /\n(?! )/g;
+/**
+ * By indentation n: a line break not followed by more than n spaces, matched alone (lastIndex is
+ * the next line's start). Made once per indentation searched: 0 (top-level keys) and the
+ * indentation of the input's list of items.
+ */
+const shallowLine: RegExp[] = [];
 
 /**
- * The start of the first line after the one at `start` that does not start with a space, or
- * `end`. The search may look past `end` only up to such a line: a document or an entry ends
- * before one (a marker, a top-level key), or at the end of the text.
+ * The start of the first line after the one `from` is on that starts with at most `indent`
+ * spaces, or `end`. The search may look past `end` only up to a line indented less than the
+ * lines it passes: a document, an entry or a list ends before one (a marker, a top-level key),
+ * or at the end of the text.
  */
-function nextUnindented(text: string, start: number, end: number): number {
-  unindented.lastIndex = start;
+function nextShallow(text: string, from: number, end: number, indent: number): number {
+  let shallow = shallowLine[indent];
+  if (shallow === undefined) {
+    shallow = new RegExp(`\\n(?= {0,${indent}}(?! ))`, 'g');
+    shallowLine[indent] = shallow;
+  }
+  shallow.lastIndex = from;
   // test, not exec: no match object per search.
-  return unindented.test(text) ? Math.min(unindented.lastIndex, end) : end;
+  return shallow.test(text) ? Math.min(shallow.lastIndex, end) : end;
 }
 
 /** `...` at a line start, then white space, a comment or the end: a document end marker. */
@@ -224,20 +247,25 @@ export function sequenceItems(text: string, entry: TopLevelEntry, meter?: ScanMe
   const keyLineEnd = text.indexOf('\n', entry.lineEnd);
   if (keyLineEnd < 0) return items;
   let indent = -1;
-  /**
-   * Once `indent` is known: a line break not followed by more than `indent` spaces, matched alone
-   * (lastIndex is the next line's start; test, not exec: no match object per search).
-   */
-  let shallow: RegExp | undefined;
+  // A list at column 0 (kpt's): the lines that may start or end an entry are the entry's
+  // unindented lines but blank and comment lines, which topLevelEntries listed; `listed` is the
+  // first not before the line read.
+  const { unindented } = entry;
+  let listed = 0;
   for (let lineStart = keyLineEnd + 1; lineStart < entry.end; ) {
-    if (shallow !== undefined) {
+    if (indent >= 0) {
       // Lines indented past the entries (or blank) are in the entry above: on to the next line
       // that is not, in one search from this line's line break (most lines of a list are its
       // entries' content). It stops at the line that ends the list at the latest (a top-level key,
       // a marker: not indented), so it stays within the list.
-      shallow.lastIndex = lineStart - 1;
-      const next = shallow.test(text) ? Math.min(shallow.lastIndex, entry.end) : entry.end;
-      if (meter) meter.visited += next - lineStart;
+      let next: number;
+      if (indent === 0 && unindented !== undefined) {
+        while (listed < unindented.length && (unindented[listed] as number) < lineStart) listed++;
+        next = Math.min(unindented[listed] ?? entry.end, entry.end);
+      } else {
+        next = nextShallow(text, lineStart - 1, entry.end, indent);
+        if (meter) meter.visited += next - lineStart;
+      }
       if (next > lineStart) {
         lineStart = next;
         continue;
@@ -256,7 +284,6 @@ export function sequenceItems(text: string, entry: TopLevelEntry, meter?: ScanMe
     if (indent < 0) {
       if (c === '#' || c === '\t') continue;
       indent = at - from;
-      shallow = new RegExp(`\\n(?= {0,${indent}}(?! ))`, 'g');
     }
     if (at - from > indent || c === '#') continue;
     // A document end (`...`) or start (`---`) marker ends the list with the document.

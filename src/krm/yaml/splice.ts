@@ -1,7 +1,8 @@
-// Applies edits to one item's text. Unless the item is plain layout (plain-layout.ts), every edit
-// sets a key and the line locator placed every edit, the result is proven: the edited text must
-// parse to exactly the original value plus the new keys and list entries, or the item is left
-// alone and the edit reported as an error. Output is never altered silently.
+// Applies edits to one item's text. Unless every edit sets a key, the line locator placed every
+// edit and the item is plain layout (plain-layout.ts) up to the last line it read, the result is
+// proven: the edited text must parse to exactly the original value plus the new keys and list
+// entries, or the item is left alone and the edit reported as an error. Output is never altered
+// silently.
 import { isDeepStrictEqual } from 'node:util';
 import { type Edit, isListEntryEdit, type ListEntryEdit, listField } from '../../model/edit.js';
 import { isObject, type Json, type JsonObject } from '../../model/json.js';
@@ -114,6 +115,8 @@ interface Job {
   lineBreak: string;
   reparse: ((text: string) => Json | undefined) | 'later' | undefined;
   json: JsonStyle | undefined;
+  /** How far into `itemText` the locators read (Site's `reach`), the furthest over the edits. */
+  reach: number;
 }
 
 const byLines: readonly Locator[] = [locateByLines];
@@ -148,18 +151,34 @@ export function editText(
   const ordered = appends
     ? [...edits.filter((e) => !isListEntryEdit(e)), ...edits.filter(isListEntryEdit)]
     : edits;
-  for (const edit of ordered) {
-    const deep = tooDeep(edit);
+  // Index loops over the edits and the locators here and below, not for-of: no iterator result
+  // per edit where the compiler does not inline (large inputs, main.ts).
+  for (let i = 0; i < ordered.length; i++) {
+    const deep = tooDeep(ordered[i] as Edit);
     if (deep) throw new EditError(deep);
   }
   // A JSON document stays JSON: its edits are written in its own style.
   const json = jsonStyleOf(itemText, entry);
-  const job: Job = { itemText, entry, ordered, appends, expected, lineBreak, reparse, json };
-  // The line locator reads plain-layout items exactly as the parser does (plain-layout.ts), so
-  // its keys need no proof there; everything else, and every appended entry, is re-parsed and
-  // compared.
-  const trusted = !appends && isPlainLayout(itemText) ? attempt(job, byLines, false) : undefined;
-  const edited = trusted ?? attempt(job, byLinesThenCst, true) ?? attempt(job, byCst, true);
+  const job: Job = {
+    itemText,
+    entry,
+    ordered,
+    appends,
+    expected,
+    lineBreak,
+    reparse,
+    json,
+    reach: 0,
+  };
+  // The line locator reads plain-layout lines exactly as the parser does (plain-layout.ts), so
+  // its keys need no proof where every line it read, and those before, are plain; everything
+  // else, and every appended entry, is re-parsed and compared.
+  const byLine = appends ? undefined : attempt(job, byLines, false);
+  if (byLine && isPlainLayout(itemText, job.reach)) return byLine;
+  // Found by lines but not trusted: proven as byLinesThenCst would find them (lines first).
+  const edited = byLine
+    ? (provenSplices(job, byLine) ?? attempt(job, byCst, true))
+    : (attempt(job, byLinesThenCst, true) ?? attempt(job, byCst, true));
   if (edited === undefined) {
     const append = ordered.find(isListEntryEdit);
     if (!append)
@@ -184,9 +203,12 @@ function proven(job: Job, text: string): boolean {
 function located(job: Job, locators: readonly Locator[], text: string, edit: Edit) {
   const { entry, lineBreak, json } = job;
   if (isListEntryEdit(edit)) return appendSplice(text, entry, edit, lineBreak, json);
-  for (const locator of locators) {
-    const site = locator(text, entry, edit.path, edit.key);
-    if (site) return { site, splice: spliceAt(text, site, edit.key, edit.value, lineBreak, json) };
+  for (let i = 0; i < locators.length; i++) {
+    const site = (locators[i] as Locator)(text, entry, edit.path, edit.key);
+    if (site) {
+      job.reach = Math.max(job.reach, site.reach ?? text.length);
+      return { site, splice: spliceAt(text, site, edit.key, edit.value, lineBreak, json) };
+    }
   }
   return undefined;
 }
@@ -199,8 +221,8 @@ function located(job: Job, locators: readonly Locator[], text: string, edit: Edi
 function atOnce(job: Job, locators: readonly Locator[]): Splice[] | undefined {
   const splices: Splice[] = [];
   let inserts = 0;
-  for (const edit of job.ordered) {
-    const found = located(job, locators, job.itemText, edit);
+  for (let i = 0; i < job.ordered.length; i++) {
+    const found = located(job, locators, job.itemText, job.ordered[i] as Edit);
     if (!found || (found.site.kind !== 'value' && ++inserts > 1)) return undefined;
     splices.push(found.splice);
   }
@@ -211,26 +233,36 @@ function atOnce(job: Job, locators: readonly Locator[]): Splice[] | undefined {
 
 /** The edits' splices found by `locators`, proven when `prove`; undefined where that fails. */
 function attempt(job: Job, locators: readonly Locator[], prove: boolean): Splice[] | undefined {
+  const found = locatedAll(job, locators);
+  return found && prove ? provenSplices(job, found) : found;
+}
+
+/** The splices, if the item's text with them reads as expected. */
+function provenSplices(job: Job, splices: Splice[]): Splice[] | undefined {
+  return proven(job, applySplices(job.itemText, splices)) ? splices : undefined;
+}
+
+/** Every edit's splice found by `locators`, or undefined where one is not found. */
+function locatedAll(job: Job, locators: readonly Locator[]): Splice[] | undefined {
   const { itemText, ordered } = job;
   const together = ordered.length > 1 && !job.appends ? atOnce(job, locators) : undefined;
-  if (together) {
-    return prove && !proven(job, applySplices(itemText, together)) ? undefined : together;
-  }
-  const [only] = ordered;
+  if (together) return together;
+  const only = ordered[0];
   if (ordered.length === 1 && only) {
     // The edited text is made only for a proof: written, the splice is all it takes (on 10k
     // trusted items, ≈14 MB of item copies that were made and dropped).
     const found = located(job, locators, itemText, only)?.splice;
-    if (!found || (prove && !proven(job, applySplices(itemText, [found])))) return undefined;
-    return [found];
+    return found && [found];
   }
   let text = itemText;
-  for (const edit of ordered) {
-    const found = located(job, locators, text, edit)?.splice;
+  for (let i = 0; i < ordered.length; i++) {
+    const found = located(job, locators, text, ordered[i] as Edit)?.splice;
     if (!found) return undefined;
     text = applySplices(text, [found]);
   }
-  if (prove && !proven(job, text)) return undefined;
+  // Each edit was located in the text the ones before made: what they read is no reach in the
+  // item's own text, so all of it is judged.
+  job.reach = itemText.length;
   return [{ start: 0, end: itemText.length, text }];
 }
 

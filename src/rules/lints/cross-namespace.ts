@@ -1,6 +1,6 @@
 // A workload reading a Secret that sources produce only in other namespaces: likely a missing or
 // wrong namespace on one side (references never cross namespaces).
-import { addTo, nameList } from '../../model/fold.js';
+import { addTo, mapUnder, nameList } from '../../model/fold.js';
 import { fieldPath } from '../../model/path.js';
 import { type Bystander, objectKey, type Resource } from '../../model/resource.js';
 import { describe } from '../../model/results.js';
@@ -20,21 +20,25 @@ export const crossNamespace: Lint = {
   help: 'Fix the namespace on one side; a namespace the deployer supplies is the defaultNamespace option.',
   check({ resources, bystanders, sources, unresolved }, { report }) {
     if (unresolved.size === 0 || sources.length === 0) return;
-    const byName = new Map<string, SecretSource[]>();
-    for (const s of sources) addTo(byName, `${s.produces}/${s.secretName}`, s);
+    // By kind, then name: a reference is looked up without a key text built for it (most
+    // references the lints get are to names made nowhere).
+    const byName = new Map<string, Map<string, SecretSource[]>>();
+    for (const s of sources) addTo(mapUnder(byName, s.produces), s.secretName, s);
     // What a name's sources say, the same in each workload's warning: written once per name (a
     // name made in many namespaces was listed again for every workload reading it).
-    const said = new Map<string, { first: SecretSource; where: string; unsetThere: boolean }>();
-    const producedElsewhere = (key: string) => {
-      let told = said.get(key);
+    const said = new Map<
+      SecretSource[],
+      { first: SecretSource; where: string; unsetThere: boolean }
+    >();
+    const producedElsewhere = (elsewhere: SecretSource[]) => {
+      let told = said.get(elsewhere);
       if (!told) {
-        const elsewhere = byName.get(key) as SecretSource[];
         told = {
           first: elsewhere[0] as SecretSource,
           where: [...new Set(elsewhere.map((s) => s.namespace ?? '(none)'))].join(', '),
           unsetThere: elsewhere.every((s) => s.namespace === undefined),
         };
-        said.set(key, told);
+        said.set(elsewhere, told);
       }
       return told;
     };
@@ -45,18 +49,22 @@ export const crossNamespace: Lint = {
     unresolved.forEach((refs, resource) => {
       // One warning per workload and Secret, however many references read it: at the first
       // reference's field, naming the others' (as missing-key names each reference's field).
-      let bySecret: Map<string, UnresolvedRef[]> | undefined;
-      for (const ref of refs) {
-        const key = `${ref.kind}/${ref.name}`;
-        if (!byName.has(key)) continue;
+      // By the name's sources: one list per kind and name.
+      let bySecret: Map<SecretSource[], UnresolvedRef[]> | undefined;
+      // An index loop: with inlining off (large inputs), for-of allocated an iterator result per
+      // reference.
+      for (let i = 0; i < refs.length; i++) {
+        const ref = refs[i] as UnresolvedRef;
+        const elsewhere = byName.get(ref.kind)?.get(ref.name);
+        if (elsewhere === undefined) continue;
         plain ??= plainItems(resources, bystanders);
         if (plain.has(objectKey(ref.kind, resource.namespace, ref.name))) continue;
         bySecret ??= new Map();
-        addTo(bySecret, key, ref);
+        addTo(bySecret, elsewhere, ref);
       }
       if (!bySecret) return;
-      for (const [key, same] of bySecret) {
-        const { first, where, unsetThere } = producedElsewhere(key);
+      for (const [elsewhere, same] of bySecret) {
+        const { first, where, unsetThere } = producedElsewhere(elsewhere);
         const { kind, name } = same[0] as UnresolvedRef;
         const fields = same.map((ref) => fieldPath(namedAt(resource.value, ref.podSpec, ref.use)));
         const all = fields.length > 1 ? ` (${fields.length} references: ${nameList(fields)})` : '';

@@ -25,12 +25,18 @@ export const csiSyncMount: Lint = {
     if (mounts.size === 0) return;
     // Per class, each consumer of its synced Secrets that does not mount it, with their names.
     const unmounted = new Map<SecretSource, Map<Resource, string[]>>();
+    // Who mounts each class, as a Set made once per class (consumersOf has lists).
+    const mountedBy = new Map<SecretSource, ReadonlySet<Resource>>();
     for (const synced of sources) {
       const mount = synced.produces === 'Secret' ? mounts.get(synced.resource) : undefined;
       if (!mount) continue;
-      const mounting = consumersOf.get(mount);
+      let mounting = mountedBy.get(mount);
+      if (mounting === undefined) {
+        mounting = new Set(consumersOf.get(mount));
+        mountedBy.set(mount, mounting);
+      }
       for (const consumer of consumersOf.get(synced) ?? []) {
-        if (mounting?.has(consumer)) continue;
+        if (mounting.has(consumer)) continue;
         const readers = unmounted.get(mount) ?? new Map<Resource, string[]>();
         unmounted.set(mount, readers);
         addTo(readers, consumer, synced.secretName);

@@ -15,8 +15,8 @@ export interface LintContext {
   /** Items copied through unparsed, known by kind, name and namespace only. */
   bystanders: readonly Bystander[];
   sources: readonly SecretSource[];
-  /** The resources whose pod templates read each source. */
-  consumersOf: ReadonlyMap<SecretSource, ReadonlySet<Resource>>;
+  /** The resources whose pod templates read each source, each once. */
+  consumersOf: ReadonlyMap<SecretSource, readonly Resource[]>;
   /**
    * The resources that read each source's Secret other than through a pod template: sources
    * (ESO templateFrom), and whatever later stages add (HelmReleases, operator resources).
@@ -31,7 +31,10 @@ export interface LintContext {
   >;
   /** References that no source in the resource's own namespace produces. */
   unresolved: ReadonlyMap<Resource, readonly UnresolvedRef[]>;
-  /** References that read named keys of a Secret or ConfigMap that sources in the input produce. */
+  /**
+   * References that read named keys of a Secret or ConfigMap that sources in the input produce,
+   * of which one at least they will not produce (consumers.ts).
+   */
   keyedReads: readonly KeyedRead[];
   config: Config;
 }

@@ -3,9 +3,9 @@
 // optional, runs without the value). Only sources whose keys the spec alone decides can tell.
 import { fieldPath } from '../../model/path.js';
 import { describe } from '../../model/results.js';
-import type { SecretSource } from '../sources/source.js';
+import { keysProduced } from '../sources/source.js';
 import { keysAt } from '../workloads/references.js';
-import type { KeyedRead, Lint } from './lint.js';
+import type { Lint } from './lint.js';
 
 /** Keys as a message lists them: sorted, quoted when empty or odd. */
 const listKeys = (keys: Iterable<string>) =>
@@ -20,24 +20,11 @@ export const missingKey: Lint = {
   summary: 'A reference reads a key its Secret or ConfigMap will not have',
   help: 'Fix the key on one side: the source alone decides the keys of what it produces.',
   check({ keyedReads }, { report }) {
-    // What the sources of a name produce, per name (producers hand every reader of it the same
-    // list): thousands of reads of one Secret build its keys once, not once each.
-    const producedBy = new Map<readonly SecretSource[], ReadonlySet<string> | null>();
-    // An index loop and forEach: with inlining off (large inputs), for-of allocated an iterator
-    // result per read and per key.
-    for (let i = 0; i < keyedReads.length; i++) {
-      const { consumer, sources, keys, podSpec, use } = keyedReads[i] as KeyedRead;
-      let produced = producedBy.get(sources);
-      if (produced === undefined) {
-        produced = producedKeys(sources);
-        producedBy.set(sources, produced);
-      }
+    // Only the reads with a missing key are here (consumers.ts readsMissingKey): few.
+    for (const { consumer, sources, keys, podSpec, use } of keyedReads) {
+      const produced = keysProduced(sources);
       if (produced === null) continue;
-      const missing: string[] = [];
-      const has = produced;
-      keys.forEach((key) => {
-        if (!has.has(key)) missing.push(key);
-      });
+      const missing = [...keys].filter((key) => !produced.has(key));
       if (missing.length === 0) continue;
       const first = sources[0];
       if (!first) continue;
@@ -53,17 +40,3 @@ export const missingKey: Lint = {
     }
   },
 };
-
-/**
- * The keys a Secret (or ConfigMap) written by `sources` has: a key any of them makes is there;
- * null when any source's keys are unknown (unsure).
- */
-function producedKeys(sources: readonly SecretSource[]): ReadonlySet<string> | null {
-  const produced = new Set<string>();
-  for (const source of sources) {
-    const some = source.producedKeys();
-    if (some === undefined) return null;
-    for (const key of some) produced.add(key);
-  }
-  return produced;
-}

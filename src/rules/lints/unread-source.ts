@@ -44,7 +44,7 @@ export const unreadSource: Lint = {
       // read by what the input does not show, registries' pull Secrets); a custom resource target
       // has its own note (manifest-target).
       if (!source.ordered || source.produces === 'CustomResource') continue;
-      const readers = (consumersOf.get(source)?.size ?? 0) + (readersOf.get(source)?.size ?? 0);
+      const readers = (consumersOf.get(source)?.length ?? 0) + (readersOf.get(source)?.size ?? 0);
       if (readers > 0) read.add(source.resource);
       const namespaces = namespacesOf.get(source.resource) ?? new Set<string>();
       namespacesOf.set(source.resource, namespaces.add(source.namespace ?? ''));

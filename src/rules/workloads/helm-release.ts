@@ -12,10 +12,10 @@ import { ItemError, type Resource } from '../../model/resource.js';
 import { groupOf } from '../../model/scope.js';
 import {
   type BuiltIns,
-  isAnnotationsKey,
-  maxValuesPath,
   substitute,
+  type ValuesAnnotations,
   valueReads,
+  valuesFound,
 } from './helm-values.js';
 import type { KeySet } from './references.js';
 
@@ -134,33 +134,11 @@ export function helmReads(resource: Resource): HelmRead[] {
  * Every mapping under an `annotations` key in spec.values, or a key ending in `Annotations`
  * (`podAnnotations`, `deploymentAnnotations`: external-dns, gatus and most charts), with the path
  * to that mapping: charts write such annotations on what they render (for the double-restart
- * lint; Reloader reads the workload's and, failing those, the pod template's).
+ * lint; Reloader reads the workload's and, failing those, the pod template's). Past maxValuesPath
+ * the release is an error of the consumers' stage (valueReads), and the mapping is left out.
  */
-export function valuesAnnotations(
-  resource: Resource,
-): { at: Keys; annotations: Record<string, Json> }[] {
-  const found: { at: Keys; annotations: Record<string, Json> }[] = [];
-  // One trail, copied only where a mapping is found: a copy per node cost nodes × depth.
-  const trail = ['spec', 'values'];
-  let printed = 0; // the trail's length under spec.values as fieldPath writes it
-  // Mappings only: charts take pod annotations from mappings of options, not from lists.
-  const visit = (node: Json | undefined) => {
-    if (!isObject(node)) return;
-    for (const [key, child] of Object.entries(node)) {
-      trail.push(key);
-      printed += key.length + 1;
-      // Past the bound the release is an error of the consumers' stage (valueReads).
-      if (isAnnotationsKey(key) && isObject(child) && printed <= maxValuesPath) {
-        found.push({ at: [...trail], annotations: child });
-      }
-      visit(child);
-      printed -= key.length + 1;
-      trail.pop();
-    }
-  };
-  visit(getPath(resource.value, 'spec.values'));
-  return found;
-}
+export const valuesAnnotations = (resource: Resource): readonly ValuesAnnotations[] =>
+  valuesFound(getPath(resource.value, 'spec.values')).annotations;
 
 /** The values path the option names for this release's chart, if any. */
 export function checksumPathFor(

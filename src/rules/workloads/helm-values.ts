@@ -4,7 +4,7 @@
 // only if it is a plain name once the Helm built-ins known from the HelmRelease are substituted
 // (docs/helm-release.md has the table and its limits).
 import { isObject, type Json, type JsonObject } from '../../model/json.js';
-import { each, type Path, parsePath, type Trail } from '../../model/path.js';
+import { each, type Keys, type Path, parsePath, type Trail } from '../../model/path.js';
 import { ItemError } from '../../model/resource.js';
 import type { KeySet, ProducedKind } from './references.js';
 
@@ -82,17 +82,62 @@ const valuesPathTooLong = () =>
     'spec.values',
   );
 
-/** Every string of `values` at a path the table names, in document order. */
-export function valueReads(values: Json | undefined): ValueRead[] {
+/** An annotations mapping in spec.values, with its path (`spec.values.….podAnnotations`). */
+export interface ValuesAnnotations {
+  at: Keys;
+  annotations: Record<string, Json>;
+}
+
+/** What one walk of a HelmRelease's spec.values finds, for the consumers stage and the lints. */
+export interface ValuesFound {
+  /** Every string at a path the table names, in document order. */
+  reads: readonly ValueRead[];
+  /**
+   * Every mapping under an `annotations` key, or a key ending in `Annotations`, on a path of
+   * mappings only (charts take pod annotations from mappings of options, not from lists) and
+   * within maxValuesPath, in document order.
+   */
+  annotations: readonly ValuesAnnotations[];
+  /** A read or an annotations mapping at a path longer than maxValuesPath: an item error. */
+  tooLong: boolean;
+}
+
+/** Each HelmRelease's values walked once, for the stage that reads them and the lint. */
+const walked = new WeakMap<object, ValuesFound>();
+const nothing: ValuesFound = { reads: [], annotations: [], tooLong: false };
+
+/** What `values` (a HelmRelease's spec.values) holds: walked on the first call only. */
+export function valuesFound(values: Json | undefined): ValuesFound {
+  if (typeof values !== 'object' || values === null) return nothing;
+  let found = walked.get(values);
+  if (found === undefined) {
+    found = walkValues(values);
+    walked.set(values, found);
+  }
+  return found;
+}
+
+/** The reads valuesFound finds; an item error when one is past maxValuesPath. */
+export function valueReads(values: Json | undefined): readonly ValueRead[] {
+  const found = valuesFound(values);
+  if (found.tooLong) throw valuesPathTooLong();
+  return found.reads;
+}
+
+function walkValues(values: JsonObject | Json[]): ValuesFound {
   const reads: ValueRead[] = [];
+  const annotations: ValuesAnnotations[] = [];
+  let tooLong = false;
   const trail: (string | number)[] = [];
   let printed = 0; // the trail's length as fieldPath writes it
+  let lists = 0; // the lists on the trail
   const visit = (node: Json, parent: JsonObject | undefined) => {
     if (typeof node === 'string') {
       if (parent) matchAt(node, parent);
       return;
     }
     if (Array.isArray(node)) {
+      lists++;
       node.forEach((child, i) => {
         const step = String(i).length + 2;
         trail.push(i);
@@ -101,15 +146,18 @@ export function valueReads(values: Json | undefined): ValueRead[] {
         printed -= step;
         trail.pop();
       });
+      lists--;
       return;
     }
     if (!isObject(node)) return;
     for (const [key, child] of Object.entries(node)) {
       trail.push(key);
       printed += key.length + 1;
-      // The double-restart lint names such a mapping (valuesAnnotations), and skips it past this.
-      if (isAnnotationsKey(key) && isObject(child) && printed > maxValuesPath) {
-        throw valuesPathTooLong();
+      // The double-restart lint names such a mapping, which no result can past the bound.
+      if (isAnnotationsKey(key) && isObject(child)) {
+        if (printed > maxValuesPath) tooLong = true;
+        else if (lists === 0)
+          annotations.push({ at: ['spec', 'values', ...(trail as string[])], annotations: child });
       }
       visit(child, node);
       printed -= key.length + 1;
@@ -124,13 +172,16 @@ export function valueReads(values: Json | undefined): ValueRead[] {
     );
     const ref = valueReferences[row];
     if (!ref) return;
-    if (printed > maxValuesPath) throw valuesPathTooLong();
+    if (printed > maxValuesPath) {
+      tooLong = true;
+      return;
+    }
     const key = ref.keyField === undefined ? undefined : parent[ref.keyField];
     const keys: KeySet = typeof key === 'string' ? new Set([key]) : 'all';
     reads.push({ row: ref, text, trail: [...trail], keys });
   };
-  visit(values ?? null, undefined);
-  return reads;
+  visit(values, undefined);
+  return { reads, annotations, tooLong };
 }
 
 /** The built-ins a value may use, by their expression: `.Release.Name` → the release's name. */

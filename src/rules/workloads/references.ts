@@ -130,7 +130,6 @@ export function secretUses(podSpec: JsonObject, at: Keys, keepNamed = false): Se
   // gives document order, and the uses are reordered by row only when a row came after a later
   // one (most PodSpecs read through one row, env secretKeyRef).
   const uses: SecretUse[] = [];
-  useRows.length = 0;
   let inOrder = true;
   const visit = (node: Json, trail: Trail, row: number) => {
     const found = uses.length;
@@ -144,20 +143,27 @@ export function secretUses(podSpec: JsonObject, at: Keys, keepNamed = false): Se
     );
     if (uses.length === found) return;
     if (found > 0 && row < (useRows[found - 1] as number)) inOrder = false;
-    useRows.push(row);
+    useRows[found] = row;
   };
   walkPaths(podSpec, compiled, visit, { at, mismatch: notA });
   return inOrder ? uses : byRow(uses, useRows);
 }
 
-/** The row of each use secretUses found, in its order (secretUses does not re-enter: one list). */
+/**
+ * The row of each use secretUses found, in its order: its first `uses.length` entries (secretUses
+ * does not re-enter: one list, written over, never emptied, since emptying it let V8 drop its
+ * storage and grow it again for every PodSpec).
+ */
 const useRows: number[] = [];
 
-/** `uses` ordered by their `rows`, stable: a counting sort over the table's few rows. */
+/** `uses` ordered by their `rows` (one per use), stable: a counting sort over the table's few rows. */
 function byRow(uses: readonly SecretUse[], rows: readonly number[]): SecretUse[] {
   // How many uses each row has, then where its next one goes in the result.
   const next = new Array<number>(secretReferences.length).fill(0);
-  for (const row of rows) next[row] = (next[row] as number) + 1;
+  for (let i = 0; i < uses.length; i++) {
+    const row = rows[i] as number;
+    next[row] = (next[row] as number) + 1;
+  }
   let start = 0;
   for (let r = 0; r < next.length; r++) {
     const count = next[r] as number;
