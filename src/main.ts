@@ -170,10 +170,10 @@ function tuneForLargeInput(): void {
 }
 
 /**
- * A full collection, where the pipeline asks for one on a large input (run.ts RunOptions.collect).
- * V8 runs few mark-compacts in a run this short, so what the rules allocated and dropped
- * (promoted by a scavenge while it lived) would stay resident to the end, with the next stages
- * and the output made on top of it; collected, they fill its place (ARCHITECTURE.md, GC
+ * A full collection, where the pipeline asks for one on a large input (run.ts RunOptions.collect:
+ * before the writer). V8 runs few mark-compacts in a run this short, so what the rules allocated
+ * and dropped (promoted by a scavenge while it lived) would stay resident to the end, with the
+ * edits and the output made on top of it; collected, they fill its place (ARCHITECTURE.md, GC
  * settings: the numbers). `gc` is V8's, exposed by the flag to a context made after it is set.
  */
 function collectGarbage(): void {
@@ -183,7 +183,7 @@ function collectGarbage(): void {
   }
   gc();
 }
-// Kept after the first collection: a new context at the second, the run's peak, costs ≈0.5 MiB.
+// Made once, at the first collection asked for: a new context costs ≈0.5 MiB.
 let gc: (() => void) | undefined;
 
 /**

@@ -40,9 +40,9 @@ export interface RunOptions extends GivenOptions {
   /** Also print errors and warnings of a ResourceList on stderr (kustomize shows only stderr). */
   logToStderr?: boolean;
   /**
-   * A full collection (main.ts, on a large input), asked for where it frees the most: in the
-   * rules before the lints (transform), and between the analysis and the writer, once what the
-   * writer does not read is dropped.
+   * A full collection (main.ts, on a large input), asked for where it frees the most: between
+   * the analysis and the writer, once what the writer does not read is dropped (ARCHITECTURE.md,
+   * GC settings: why one, and why there).
    */
   collect?: () => void;
 }
@@ -105,7 +105,7 @@ export function analyse(
       ? emptyPlan()
       : resources.length + bystanders.length === 0
         ? emptyPlan(config.ordering)
-        : transform(resources, config, bystanders, Buffer.byteLength(text), options.collect);
+        : transform(resources, config, bystanders, Buffer.byteLength(text));
   for (const r of planned.results) results.push(r);
   return { input, resources, results, planned, config, configSource, aliased, projected };
 }

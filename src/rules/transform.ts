@@ -50,14 +50,12 @@ const none = { edits: [], results: [] };
 /**
  * `bystanders`: items copied through unparsed (pass-through.ts), known by kind and name.
  * `inputBytes`: the UTF-8 length of the input, which bounds the checksums' work.
- * `collect`: a full collection (run.ts RunOptions.collect), asked for before the lints.
  */
 export function transform(
   resources: readonly Resource[],
   config: Config,
   bystanders: readonly Bystander[],
   inputBytes: number,
-  collect?: () => void,
 ): TransformOutput {
   const found = findProducers(resources, config);
   // targetNames hashed: renames, and the sources as the next run reads them.
@@ -69,9 +67,6 @@ export function transform(
   const own = planSourceAnnotations(producers, consumption.consumersOf);
   const health = config.argocdHealthCheck ? planArgocdHealth(resources) : none;
   const order = planWaves(producers, consumption, readers, config);
-  // What the consumers, checksums and waves stages dropped is freed before the lints, the
-  // results and the edits are made on top of it (ARCHITECTURE.md, GC settings: why here).
-  collect?.();
   const { sources, stores } = producers;
   const { consumersOf, unresolved, keyedReads } = consumption;
   const { checksummed } = checksums;

@@ -46,6 +46,9 @@ const maxDepth = 40;
 let s = '';
 let limit = 0;
 let cache: ScalarCache | undefined;
+/** Between calls, none: an input's shapes hold its keys, slices of its text. */
+const idle = newShapes();
+let shapes = idle;
 let depth = 0;
 let pos = 0;
 let after = 0;
@@ -144,6 +147,7 @@ export function quickParse(
   s = text;
   limit = end;
   cache = scalarCache;
+  shapes = scalarCache === undefined ? newShapes() : shapesOf(scalarCache);
   depth = 0;
   try {
     return entry ? readEntry(start, projection) : readDocument(start, projection);
@@ -153,6 +157,7 @@ export function quickParse(
   } finally {
     s = '';
     cache = undefined;
+    shapes = idle;
     // Lists left unfinished by a text beyond this reader: no value of theirs is kept.
     elements.fill(null, 0, top);
     top = 0;
@@ -250,6 +255,71 @@ function popList(base: number): Json[] {
   return list;
 }
 
+/**
+ * The mapping of the keys and values pushed since `base` (key, value, key, …), which it pops,
+ * made by the constructor of its keys. Built from `{}`, an object keeps room for four properties
+ * whatever it holds (56 bytes for one or two; past four, the rest out of line); V8 sizes the
+ * objects of a constructor to the properties they get (slack tracking: 32 bytes for one key, 40
+ * for two), and the parsed items are most of what a run keeps alive (ARCHITECTURE.md, Memory).
+ */
+function popMapping(base: number): JsonObject {
+  let shape: Shape | undefined = top - base <= 2 * maxShapeKeys ? shapes.root : undefined;
+  for (let i = base; shape !== undefined && i < top; i += 2) {
+    shape = shapeAfter(shape, elements[i] as string);
+  }
+  const map = shape === undefined ? {} : new shape.make();
+  for (let i = base; i < top; i += 2) map[elements[i] as string] = elements[i + 1] as Json;
+  elements.fill(null, base, top);
+  top = base;
+  return map;
+}
+
+/**
+ * The key sequences of the mappings built, a trie: a node's constructor makes the mappings of
+ * those keys. One per ScalarCache (one input), as many nodes as `maxShapes`; past it, or past
+ * `maxShapeKeys` keys, a mapping is built from `{}`.
+ */
+interface Shape {
+  next: Map<string, Shape> | undefined;
+  make: new () => JsonObject;
+}
+interface Shapes {
+  root: Shape;
+  count: number;
+}
+const maxShapes = 4096;
+const maxShapeKeys = 32;
+function newShapes(): Shapes {
+  return { root: { next: undefined, make: plainObjects() }, count: 0 };
+}
+const shapesByCache = new WeakMap<ScalarCache, Shapes>();
+function shapesOf(scalarCache: ScalarCache): Shapes {
+  let found = shapesByCache.get(scalarCache);
+  if (found === undefined) {
+    found = newShapes();
+    shapesByCache.set(scalarCache, found);
+  }
+  return found;
+}
+function shapeAfter(shape: Shape, key: string): Shape | undefined {
+  let next = shape.next?.get(key);
+  if (next === undefined) {
+    if (shapes.count >= maxShapes) return undefined;
+    shapes.count++;
+    next = { next: undefined, make: plainObjects() };
+    shape.next ??= new Map();
+    shape.next.set(key, next);
+  }
+  return next;
+}
+/** A constructor of plain objects (their prototype is Object.prototype) with a map of its own. */
+function plainObjects(): new () => JsonObject {
+  // biome-ignore lint/complexity/useArrowFunction: an arrow function is no constructor.
+  const make = function () {} as unknown as new () => JsonObject;
+  make.prototype = Object.prototype;
+  return make;
+}
+
 /** A block sequence at column `col` whose first `-` is at `at`; null where none is built. */
 function blockSequence(col: number, at: number, w: Want): Json[] | null {
   enter();
@@ -316,19 +386,22 @@ function blockNode(lineStart: number, col: number, w: Want): Json {
  */
 function blockMapping(col: number, firstKey: string, firstEnd: number, w: Want): JsonObject | null {
   enter();
-  const map: JsonObject | null = w === null ? null : {};
-  // Keys left out of the map are still keys: a set holds them where the map does not.
-  const seen = w === true ? undefined : seenKeys();
+  // Built at its end from its keys and values on the stack (popMapping); every key read, built
+  // or not, is in `seen`.
+  const base = top;
+  const seen = seenKeys();
   let key = firstKey;
   let end = firstEnd;
   for (;;) {
     // js-yaml refuses duplicate keys; `__proto__` it stores with defineProperty.
     if (key === '__proto__') throw unsupported;
-    if (seen !== undefined) addKey(seen, key);
-    else if (Object.hasOwn(map as JsonObject, key)) throw unsupported;
+    addKey(seen, key);
     const child = want(w, key);
     const value = mappingValue(col, after, end, child);
-    if (map !== null && child !== null) map[key] = value;
+    if (child !== null) {
+      pushElement(key);
+      pushElement(value);
+    }
     const next = nextContent(pos);
     if (next < 0) {
       pos = limit;
@@ -346,7 +419,7 @@ function blockMapping(col: number, firstKey: string, firstEnd: number, w: Want):
     key = read;
   }
   depth--;
-  return map;
+  return w === null ? null : popMapping(base);
 }
 
 /** The value of a key of a mapping at column `col`, read from `p` (after the `:`) to `end`. */
@@ -685,9 +758,8 @@ function flowCollection(p: number, w: Want): Json {
   enter();
   const isMapping = s.charCodeAt(p) === 123;
   const close = isMapping ? 125 : 93;
-  const map: JsonObject | null = isMapping && w !== null ? {} : null;
   const base = top;
-  const seen = isMapping && w !== true ? seenKeys() : undefined;
+  const seen = isMapping ? seenKeys() : undefined;
   p = skipSpaces(p + 1);
   while (s.charCodeAt(p) !== close) {
     if (isMapping) {
@@ -695,11 +767,13 @@ function flowCollection(p: number, w: Want): Json {
       p = skipSpaces(after);
       if (s.charCodeAt(p) !== 58) throw unsupported; // a key without a value
       if (key === '__proto__') throw unsupported;
-      if (seen !== undefined) addKey(seen, key);
-      else if (Object.hasOwn(map as JsonObject, key)) throw unsupported;
+      addKey(seen as SeenKeys, key);
       const child = want(w, key);
       const value = flowNode(skipSpaces(p + 1), child);
-      if (map !== null && child !== null) map[key] = value;
+      if (child !== null) {
+        pushElement(key);
+        pushElement(value);
+      }
     } else {
       const value = flowNode(p, w);
       if (w !== null) pushElement(value);
@@ -711,7 +785,7 @@ function flowCollection(p: number, w: Want): Json {
   }
   after = p + 1;
   depth--;
-  return w === null ? null : isMapping ? map : popList(base);
+  return w === null ? null : isMapping ? popMapping(base) : popList(base);
 }
 
 function skipSpaces(p: number): number {
