@@ -10,6 +10,7 @@ import {
   parseKeys,
   parsePath,
   type Trail,
+  type WalkOptions,
   walkPaths,
 } from '../../model/path.js';
 import { describeType, ItemError } from '../../model/resource.js';
@@ -130,23 +131,45 @@ export function secretUses(podSpec: JsonObject, at: Keys, keepNamed = false): Se
   // gives document order, and the uses are reordered by row only when a row came after a later
   // one (most PodSpecs read through one row, env secretKeyRef).
   const uses: SecretUse[] = [];
-  let inOrder = true;
-  const visit = (node: Json, trail: Trail, row: number) => {
-    const found = uses.length;
-    addUse(
-      node,
-      trail,
-      secretReferences[row] as SecretReference,
-      names[row] as Keys,
-      uses,
-      keepNamed,
-    );
-    if (uses.length === found) return;
-    if (found > 0 && row < (useRows[found - 1] as number)) inOrder = false;
-    useRows[found] = row;
-  };
-  walkPaths(podSpec, compiled, visit, { at, mismatch: notA });
-  return inOrder ? uses : byRow(uses, useRows);
+  usesFound = uses;
+  foundInOrder = true;
+  keepingNamed = keepNamed;
+  walkPaths(podSpec, compiled, visitUse, optionsAt(at));
+  return foundInOrder ? uses : byRow(uses, useRows);
+}
+
+/**
+ * What secretUses' walk finds, for visitUse, a module function: a closure over it was made, with
+ * its context, for every PodSpec (secretUses does not re-enter: see useRows).
+ */
+let usesFound: SecretUse[] = [];
+let foundInOrder = true;
+let keepingNamed = false;
+
+function visitUse(node: Json, trail: Trail, row: number): void {
+  const count = usesFound.length;
+  addUse(
+    node,
+    trail,
+    secretReferences[row] as SecretReference,
+    names[row] as Keys,
+    usesFound,
+    keepingNamed,
+  );
+  if (usesFound.length === count) return;
+  if (count > 0 && row < (useRows[count - 1] as number)) foundInOrder = false;
+  useRows[count] = row;
+}
+
+/** The walk's options for PodSpecs at `at`, made once per shape's path, not per PodSpec. */
+const optionsByAt = new WeakMap<Keys, WalkOptions>();
+function optionsAt(at: Keys): WalkOptions {
+  let options = optionsByAt.get(at);
+  if (options === undefined) {
+    options = { at, mismatch: notA };
+    optionsByAt.set(at, options);
+  }
+  return options;
 }
 
 /**
