@@ -149,6 +149,21 @@ describe('sha256HexOfPieces', () => {
     }
   });
 
+  // The checksums write over one list of pieces (checksums.ts `fed`): only the first `count`
+  // count, large or small. Main hashed the whole list (this fails there).
+  it('hashes the first count pieces of a longer list', () => {
+    for (const size of [1, 70_000]) {
+      const pieces = [
+        '[{"content":',
+        JSON.stringify('x'.repeat(size)),
+        '}]',
+        'stale',
+        'x'.repeat(size),
+      ];
+      expect(sha256HexOfPieces(pieces, 3)).toBe(sha256Hex(pieces.slice(0, 3).join('')));
+    }
+  });
+
   // Counted: a Hash object and an update per piece cost twice a one-shot hash of a short list.
   it('hashes a short list without a Hash object', () => {
     const createHash = vi.spyOn(crypto, 'createHash');

@@ -166,14 +166,17 @@ export function sha256Hex(text: string): string {
 let chunk: Buffer | undefined;
 const chunkBytes = 64 * 1024;
 
-/** sha256Hex of the pieces' concatenation, which is never written out (a piece can be megabytes). */
-export function sha256HexOfPieces(pieces: readonly string[]): string {
+/**
+ * sha256Hex of the pieces' concatenation, which is never written out (a piece can be megabytes):
+ * the first `count` pieces (a caller may write over one list for many hashes).
+ */
+export function sha256HexOfPieces(pieces: readonly string[], count = pieces.length): string {
   const { createHash, hash: oneShot } = loadCrypto();
   chunk ??= Buffer.allocUnsafe(chunkBytes);
   // Made only when the list does not fit the buffer.
   let hash: Hash | undefined;
   let used = 0;
-  for (let i = 0; i < pieces.length; i++) {
+  for (let i = 0; i < count; i++) {
     const piece = pieces[i] as string;
     // A UTF-16 code unit is at most three bytes of UTF-8: the piece fits in what is left.
     if (used + 3 * piece.length > chunkBytes) {

@@ -95,7 +95,12 @@ export function walkPaths(
   visit: (node: Json, at: Trail, path: number) => void,
   options?: WalkOptions,
 ): void {
-  const trail: (string | number)[] = options?.at === undefined ? [] : options.at.slice();
+  // Pushed onto an empty list, not sliced: the first push gives it room for 16 steps, where a
+  // copy of `at` had room for `at` only and was copied again at the walk's first step (a PodSpec
+  // at spec.template.spec: two lists a walk, one now).
+  const trail: (string | number)[] = [];
+  const at = options?.at;
+  if (at !== undefined) for (let i = 0; i < at.length; i++) trail.push(at[i] as string | number);
   stepInto(value, paths, trail, visit, options?.mismatch);
 }
 

@@ -163,7 +163,9 @@ export function findConsumers(
         templates.push({ template, consumed, current });
       }
     });
-    const [error] = errors;
+    // Not `const [error] = errors`: with inlining off, a destructuring allocated an iterator and
+    // its result per workload.
+    const error = errors[0];
     if (templates.length > 0 || error)
       consumers.push({ resource, templates, ...(error && { error }) });
   }

@@ -70,10 +70,12 @@ function pruneEmpty(value: Json, inPlace: boolean): Json | undefined {
     return items;
   }
   if (isObject(value)) {
-    // A copy without prototype: a `__proto__` key (a valid Secret key) stays a key. Its keys in
-    // canonical order, so a content is written for its checksum as it is (hash.ts, `KeyOrder`),
-    // not through a sorted copy of each mapping.
-    const out: { [key: string]: Json } = inPlace ? value : Object.create(null);
+    // A copy as the reader makes mappings (an ordinary object, `__proto__` an own key), not one
+    // without prototype: V8 keeps those as hash tables, larger, and slower to list, size and
+    // write for the checksum (every source's content, kept to the end). Its keys in canonical
+    // order, so a content is written for its checksum as it is (hash.ts, `KeyOrder`), not
+    // through a sorted copy of each mapping.
+    const out: { [key: string]: Json } = inPlace ? value : {};
     const keys = Object.keys(value);
     if (!inPlace) sortTexts(keys);
     let kept = 0;
@@ -81,7 +83,15 @@ function pruneEmpty(value: Json, inPlace: boolean): Json | undefined {
       const key = keys[i] as string;
       const pruned = pruneEmpty(value[key] as Json, inPlace);
       if (pruned !== undefined) {
-        out[key] = pruned;
+        // A `__proto__` key (a valid Secret key) stays a key, as the reader keeps it.
+        if (key === '__proto__' && !inPlace) {
+          Object.defineProperty(out, key, {
+            value: pruned,
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
+        } else out[key] = pruned;
         kept++;
       } else if (inPlace) delete out[key];
     }
