@@ -8,12 +8,14 @@ import { doubleRestart } from '../src/rules/lints/double-restart.js';
 import { kindNearMiss } from '../src/rules/lints/kind-near-miss.js';
 import type { KeyedRead, LintContext, LintOutput } from '../src/rules/lints/lint.js';
 import { missingKey } from '../src/rules/lints/missing-key.js';
+import { nearName } from '../src/rules/lints/near-name.js';
 import type { SecretSource } from '../src/rules/sources/source.js';
 import { podTemplateShapes } from '../src/rules/workloads/shapes.js';
 import { elementsWalked } from './helpers.js';
 
-// Counted where the lints call them: the shared edit distance, and the kind tables' look-ups.
-const calls = vi.hoisted(() => ({ distance: 0, sourceKindOf: 0 }));
+// Counted where the lints call them: the shared edit distance, the kind tables' look-ups, and the
+// key strings built of a kind, namespace and name.
+const calls = vi.hoisted(() => ({ distance: 0, sourceKindOf: 0, objectKey: 0 }));
 vi.mock('../src/model/near.js', async (original) => {
   const actual = await original<typeof import('../src/model/near.js')>();
   return {
@@ -21,6 +23,16 @@ vi.mock('../src/model/near.js', async (original) => {
     distance: (a: string, b: string, max: number) => {
       calls.distance++;
       return actual.distance(a, b, max);
+    },
+  };
+});
+vi.mock('../src/model/resource.js', async (original) => {
+  const actual = await original<typeof import('../src/model/resource.js')>();
+  return {
+    ...actual,
+    objectKey: (kind: string, namespace: string | undefined, name: string) => {
+      calls.objectKey++;
+      return actual.objectKey(kind, namespace, name);
     },
   };
 });
@@ -57,6 +69,19 @@ const reporter = () => {
   } as unknown as LintOutput;
   return { reported, output };
 };
+
+/** An ExternalSecret's source: the Secret it makes in its namespace. */
+const esSource = (name: string, secretName: string, namespace: string) =>
+  ({
+    resource: { apiVersion: 'external-secrets.io/v1', kind: 'ExternalSecret', name },
+    produces: 'Secret',
+    secretName,
+    namespace,
+  }) as unknown as SecretSource;
+
+/** A Deployment whose references the tests give as unresolved. */
+const workload = (name: string, namespace: string) =>
+  ({ kind: 'Deployment', name, namespace, annotations: {}, value: {} }) as unknown as Resource;
 
 describe('lint costs', () => {
   it("missing-key builds a Secret's keys once, however many references read it", () => {
@@ -165,25 +190,10 @@ describe('lint costs', () => {
 
   it('cross-namespace lists where a name is made once per name, not per workload reading it', () => {
     const n = 1000;
-    const sources = Array.from(
-      { length: n },
-      (_, i) =>
-        ({
-          resource: { apiVersion: 'external-secrets.io/v1', kind: 'ExternalSecret', name: 'db' },
-          produces: 'Secret',
-          secretName: 'db',
-          namespace: `made-${i}`,
-        }) as unknown as SecretSource,
-    );
+    const sources = Array.from({ length: n }, (_, i) => esSource('db', 'db', `made-${i}`));
     const unresolved = new Map(
       Array.from({ length: n }, (_, i) => [
-        {
-          kind: 'Deployment',
-          name: 'api',
-          namespace: `read-${i}`,
-          annotations: {},
-          value: {},
-        } as unknown as Resource,
+        workload('api', `read-${i}`),
         [{ kind: 'Secret' as const, name: 'db', field: 'x', podSpec: [], use: 0 }],
       ]),
     );
@@ -195,5 +205,31 @@ describe('lint costs', () => {
     expect(reported[n - 1]).toContain('produces only in namespace made-0, made-1, ');
     // Each warning walked every namespace the name is made in before: n² elements (1,009,002).
     expect(elements).toBeLessThanOrEqual(20 * n);
+  });
+
+  it('near-name indexes what is made by kind then namespace: no key string per item or read', () => {
+    const n = 200;
+    const sources = Array.from({ length: n }, (_, i) =>
+      esSource(`es-${i}`, 'db-main', `shop-${i}`),
+    );
+    // Each workload reads, in its namespace, a Secret one edit from the one made there, and a
+    // ConfigMap of that name (no ConfigMap is made).
+    const unresolved = new Map(
+      Array.from({ length: n }, (_, i) => [
+        workload(`api-${i}`, `shop-${i}`),
+        [
+          { kind: 'Secret' as const, name: 'db-mein', field: 'x', podSpec: [], use: 0 },
+          { kind: 'ConfigMap' as const, name: 'db-mein', field: 'x', podSpec: [], use: 1 },
+        ],
+      ]),
+    );
+    calls.objectKey = 0;
+    const { reported, output } = reporter();
+    nearName.check(context({ sources, unresolved }), output);
+    expect(reported).toHaveLength(n);
+    expect(reported[7]).toContain('reads Secret db-mein, which nothing in the input makes');
+    expect(reported[7]).toContain('ExternalSecret es-7 makes Secret db-main in its namespace');
+    // A key per source, per index scope and two per distinct read on main: 6n (1,200).
+    expect(calls.objectKey).toBe(0);
   });
 });
