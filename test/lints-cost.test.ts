@@ -9,6 +9,7 @@ import { kindNearMiss } from '../src/rules/lints/kind-near-miss.js';
 import type { KeyedRead, LintContext, LintOutput } from '../src/rules/lints/lint.js';
 import { missingKey } from '../src/rules/lints/missing-key.js';
 import { nearName } from '../src/rules/lints/near-name.js';
+import { unpinnedVersion } from '../src/rules/lints/unpinned-version.js';
 import type { SecretSource } from '../src/rules/sources/source.js';
 import { podTemplateShapes } from '../src/rules/workloads/shapes.js';
 import { elementsWalked } from './helpers.js';
@@ -231,5 +232,43 @@ describe('lint costs', () => {
     expect(reported[7]).toContain('ExternalSecret es-7 makes Secret db-main in its namespace');
     // A key per source, per index scope and two per distinct read on main: 6n (1,200).
     expect(calls.objectKey).toBe(0);
+  });
+
+  it("unpinned-version finds a store's key, resource and provider once, not per entry", () => {
+    const n = 500;
+    const store = {
+      apiVersion: 'external-secrets.io/v1',
+      kind: 'SecretStore',
+      name: 'vault',
+      namespace: 'shop',
+      annotations: {},
+      value: { spec: { provider: { vault: {} } } },
+    } as unknown as Resource;
+    const reader = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'api' } as Resource;
+    const consumersOf = new Map(
+      Array.from({ length: n }, (_, i) => {
+        const es = {
+          apiVersion: 'external-secrets.io/v1',
+          kind: 'ExternalSecret',
+          name: `es-${i}`,
+          namespace: 'shop',
+          annotations: {},
+          value: {
+            spec: { secretStoreRef: { name: 'vault' }, data: [{ remoteRef: { key: `k-${i}` } }] },
+          },
+        } as unknown as Resource;
+        const source = { resource: es, namespace: 'shop', produces: 'Secret' } as SecretSource;
+        return [source, [reader]];
+      }),
+    );
+    calls.objectKey = 0;
+    const { reported, output } = reporter();
+    unpinnedVersion.check(context({ resources: [store], consumersOf }), output);
+    expect(reported).toHaveLength(1);
+    expect(reported[0]).toContain(`${n} ExternalSecrets reading SecretStore vault`);
+    expect(reported[0]).toContain(`(${n} entries; in `);
+    // The store's key once for the index of stores, once for the entries: once per entry on
+    // main (501).
+    expect(calls.objectKey).toBe(2);
   });
 });
