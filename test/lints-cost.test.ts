@@ -271,4 +271,45 @@ describe('lint costs', () => {
     // main (501).
     expect(calls.objectKey).toBe(2);
   });
+
+  it('near-name suggests the same names, and skips the distance where the letters rule it out', () => {
+    const made = ['postgres', 'redis-auth', 'api-keys', 'gitea-act-runner', 'tls-cert', 'db-main'];
+    const sources = made.map((name) => esSource(`es-${name}`, name, 'shop'));
+    // A misspelt read and the name suggested for it: within the edits its length allows, else
+    // a prefix or suffix added (none: too far).
+    const table: [string, string | undefined][] = [
+      ['postgress', 'postgres'],
+      ['postgre', 'postgres'],
+      ['redis-aut', 'redis-auth'],
+      ['apikeys', 'api-keys'],
+      ['act-runner', 'gitea-act-runner'],
+      ['tls-crt', 'tls-cert'],
+      ['tls-certs', 'tls-cert'],
+      ['tls-cret', 'tls-cert'],
+      ['db-mian', undefined],
+      ['redis', 'redis-auth'],
+      ['db', 'db-main'],
+      ['mongo-root', undefined],
+      ['smtp-credentials', undefined],
+    ];
+    const unresolved = new Map(
+      table.map(([name], i) => [
+        workload(`app-${i}`, 'shop'),
+        [{ kind: 'Secret' as const, name, field: 'x', podSpec: [], use: 0 }],
+      ]),
+    );
+    calls.distance = 0;
+    const { reported, output } = reporter();
+    nearName.check(context({ sources, unresolved }), output);
+    const suggested = new Map(
+      reported.map((m) => [
+        /reads Secret (\S+),/.exec(m)?.[1],
+        /makes Secret (\S+) in/.exec(m)?.[1],
+      ]),
+    );
+    expect(table.map(([name]) => [name, suggested.get(name)])).toEqual(table);
+    // Each read of 4 characters or more was compared with every made name of a near length:
+    // 45 distances on main; the letters rule most out first (8).
+    expect(calls.distance).toBeLessThanOrEqual(10);
+  });
 });
