@@ -189,7 +189,7 @@ describe('lint costs', () => {
     expect(walked(n)).toBeLessThanOrEqual(10 * n);
   });
 
-  it('cross-namespace lists where a name is made once per name, not per workload reading it', () => {
+  it('cross-namespace lists where a name is made once per name, and builds no key per reference', () => {
     const n = 1000;
     const sources = Array.from({ length: n }, (_, i) => esSource('db', 'db', `made-${i}`));
     const unresolved = new Map(
@@ -198,14 +198,24 @@ describe('lint costs', () => {
         [{ kind: 'Secret' as const, name: 'db', field: 'x', podSpec: [], use: 0 }],
       ]),
     );
+    // A plain Secret db in read-0: that workload's read resolves.
+    const resources = [{ apiVersion: 'v1', kind: 'Secret', name: 'db', namespace: 'read-0' }];
+    calls.objectKey = 0;
     const { reported, output } = reporter();
     const elements = elementsWalked(() =>
-      crossNamespace.check(context({ sources, unresolved }), output),
+      crossNamespace.check(
+        context({ resources: resources as Resource[], sources, unresolved }),
+        output,
+      ),
     );
-    expect(reported).toHaveLength(n);
-    expect(reported[n - 1]).toContain('produces only in namespace made-0, made-1, ');
+    expect(reported).toHaveLength(n - 1);
+    expect(reported[0]).toContain('Deployment read-1/api reads Secret db');
+    expect(reported[n - 2]).toContain('produces only in namespace made-0, made-1, ');
     // Each warning walked every namespace the name is made in before: n² elements (1,009,002).
     expect(elements).toBeLessThanOrEqual(20 * n);
+    // The plain items indexed by kind, namespace and name: a key string per item and per
+    // reference on main (1,001).
+    expect(calls.objectKey).toBe(0);
   });
 
   it('near-name indexes what is made by kind then namespace: no key string per item or read', () => {
