@@ -9,6 +9,7 @@ import { kindNearMiss } from '../src/rules/lints/kind-near-miss.js';
 import type { KeyedRead, LintContext, LintOutput } from '../src/rules/lints/lint.js';
 import { missingKey } from '../src/rules/lints/missing-key.js';
 import { nearName } from '../src/rules/lints/near-name.js';
+import { silenceEntries, silences } from '../src/rules/lints/silence.js';
 import { unpinnedVersion } from '../src/rules/lints/unpinned-version.js';
 import type { SecretSource } from '../src/rules/sources/source.js';
 import { podTemplateShapes } from '../src/rules/workloads/shapes.js';
@@ -321,5 +322,21 @@ describe('lint costs', () => {
     // Each read of 4 characters or more was compared with every made name of a near length:
     // 45 distances on main; the letters rule most out first (8).
     expect(calls.distance).toBeLessThanOrEqual(10);
+  });
+
+  it('silence entries: one shared empty list for every resource without the annotation', () => {
+    // Settling reads the entries of every resource, and lints ask per resource: a new empty
+    // list each time on main (10k per run at 10k items).
+    const resource = (annotations: Record<string, string>) =>
+      ({ kind: 'Deployment', name: 'api', annotations }) as unknown as Resource;
+    expect(silenceEntries(resource({}))).toBe(silenceEntries(resource({})));
+    expect(silences(resource({}), 'near-name')).toBe(false);
+    const silenced = resource({ 'secret-rollout/silence': 'near-name, cross-namespace,' });
+    expect(silenceEntries(silenced)).toEqual([
+      { id: 'near-name', entry: 1 },
+      { id: 'cross-namespace', entry: 2 },
+    ]);
+    expect(silences(silenced, 'cross-namespace')).toBe(true);
+    expect(silences(silenced, 'unpinned-version')).toBe(false);
   });
 });
