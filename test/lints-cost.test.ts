@@ -8,12 +8,16 @@ import { doubleRestart } from '../src/rules/lints/double-restart.js';
 import { kindNearMiss } from '../src/rules/lints/kind-near-miss.js';
 import type { KeyedRead, LintContext, LintOutput } from '../src/rules/lints/lint.js';
 import { missingKey } from '../src/rules/lints/missing-key.js';
+import { nearName } from '../src/rules/lints/near-name.js';
+import { silenceEntries, silences } from '../src/rules/lints/silence.js';
+import { unpinnedVersion } from '../src/rules/lints/unpinned-version.js';
 import type { SecretSource } from '../src/rules/sources/source.js';
 import { podTemplateShapes } from '../src/rules/workloads/shapes.js';
 import { elementsWalked } from './helpers.js';
 
-// Counted where the lints call them: the shared edit distance, and the kind tables' look-ups.
-const calls = vi.hoisted(() => ({ distance: 0, sourceKindOf: 0 }));
+// Counted where the lints call them: the shared edit distance, the kind tables' look-ups, and the
+// key strings built of a kind, namespace and name.
+const calls = vi.hoisted(() => ({ distance: 0, sourceKindOf: 0, objectKey: 0 }));
 vi.mock('../src/model/near.js', async (original) => {
   const actual = await original<typeof import('../src/model/near.js')>();
   return {
@@ -21,6 +25,16 @@ vi.mock('../src/model/near.js', async (original) => {
     distance: (a: string, b: string, max: number) => {
       calls.distance++;
       return actual.distance(a, b, max);
+    },
+  };
+});
+vi.mock('../src/model/resource.js', async (original) => {
+  const actual = await original<typeof import('../src/model/resource.js')>();
+  return {
+    ...actual,
+    objectKey: (kind: string, namespace: string | undefined, name: string) => {
+      calls.objectKey++;
+      return actual.objectKey(kind, namespace, name);
     },
   };
 });
@@ -57,6 +71,19 @@ const reporter = () => {
   } as unknown as LintOutput;
   return { reported, output };
 };
+
+/** An ExternalSecret's source: the Secret it makes in its namespace. */
+const esSource = (name: string, secretName: string, namespace: string) =>
+  ({
+    resource: { apiVersion: 'external-secrets.io/v1', kind: 'ExternalSecret', name },
+    produces: 'Secret',
+    secretName,
+    namespace,
+  }) as unknown as SecretSource;
+
+/** A Deployment whose references the tests give as unresolved. */
+const workload = (name: string, namespace: string) =>
+  ({ kind: 'Deployment', name, namespace, annotations: {}, value: {} }) as unknown as Resource;
 
 describe('lint costs', () => {
   it("missing-key builds a Secret's keys once, however many references read it", () => {
@@ -163,37 +190,153 @@ describe('lint costs', () => {
     expect(walked(n)).toBeLessThanOrEqual(10 * n);
   });
 
-  it('cross-namespace lists where a name is made once per name, not per workload reading it', () => {
+  it('cross-namespace lists where a name is made once per name, and builds no key per reference', () => {
     const n = 1000;
-    const sources = Array.from(
-      { length: n },
-      (_, i) =>
-        ({
-          resource: { apiVersion: 'external-secrets.io/v1', kind: 'ExternalSecret', name: 'db' },
-          produces: 'Secret',
-          secretName: 'db',
-          namespace: `made-${i}`,
-        }) as unknown as SecretSource,
-    );
+    const sources = Array.from({ length: n }, (_, i) => esSource('db', 'db', `made-${i}`));
     const unresolved = new Map(
       Array.from({ length: n }, (_, i) => [
-        {
-          kind: 'Deployment',
-          name: 'api',
-          namespace: `read-${i}`,
-          annotations: {},
-          value: {},
-        } as unknown as Resource,
+        workload('api', `read-${i}`),
         [{ kind: 'Secret' as const, name: 'db', field: 'x', podSpec: [], use: 0 }],
       ]),
     );
+    // A plain Secret db in read-0: that workload's read resolves.
+    const resources = [{ apiVersion: 'v1', kind: 'Secret', name: 'db', namespace: 'read-0' }];
+    calls.objectKey = 0;
     const { reported, output } = reporter();
     const elements = elementsWalked(() =>
-      crossNamespace.check(context({ sources, unresolved }), output),
+      crossNamespace.check(
+        context({ resources: resources as Resource[], sources, unresolved }),
+        output,
+      ),
     );
-    expect(reported).toHaveLength(n);
-    expect(reported[n - 1]).toContain('produces only in namespace made-0, made-1, ');
+    expect(reported).toHaveLength(n - 1);
+    expect(reported[0]).toContain('Deployment read-1/api reads Secret db');
+    expect(reported[n - 2]).toContain('produces only in namespace made-0, made-1, ');
     // Each warning walked every namespace the name is made in before: n² elements (1,009,002).
     expect(elements).toBeLessThanOrEqual(20 * n);
+    // The plain items indexed by kind, namespace and name: a key string per item and per
+    // reference on main (1,001).
+    expect(calls.objectKey).toBe(0);
+  });
+
+  it('near-name indexes what is made by kind then namespace: no key string per item or read', () => {
+    const n = 200;
+    const sources = Array.from({ length: n }, (_, i) =>
+      esSource(`es-${i}`, 'db-main', `shop-${i}`),
+    );
+    // Each workload reads, in its namespace, a Secret one edit from the one made there, and a
+    // ConfigMap of that name (no ConfigMap is made).
+    const unresolved = new Map(
+      Array.from({ length: n }, (_, i) => [
+        workload(`api-${i}`, `shop-${i}`),
+        [
+          { kind: 'Secret' as const, name: 'db-mein', field: 'x', podSpec: [], use: 0 },
+          { kind: 'ConfigMap' as const, name: 'db-mein', field: 'x', podSpec: [], use: 1 },
+        ],
+      ]),
+    );
+    calls.objectKey = 0;
+    const { reported, output } = reporter();
+    nearName.check(context({ sources, unresolved }), output);
+    expect(reported).toHaveLength(n);
+    expect(reported[7]).toContain('reads Secret db-mein, which nothing in the input makes');
+    expect(reported[7]).toContain('ExternalSecret es-7 makes Secret db-main in its namespace');
+    // A key per source, per index scope and two per distinct read on main: 6n (1,200).
+    expect(calls.objectKey).toBe(0);
+  });
+
+  it("unpinned-version finds a store's key, resource and provider once, not per entry", () => {
+    const n = 500;
+    const store = {
+      apiVersion: 'external-secrets.io/v1',
+      kind: 'SecretStore',
+      name: 'vault',
+      namespace: 'shop',
+      annotations: {},
+      value: { spec: { provider: { vault: {} } } },
+    } as unknown as Resource;
+    const reader = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'api' } as Resource;
+    const consumersOf = new Map(
+      Array.from({ length: n }, (_, i) => {
+        const es = {
+          apiVersion: 'external-secrets.io/v1',
+          kind: 'ExternalSecret',
+          name: `es-${i}`,
+          namespace: 'shop',
+          annotations: {},
+          value: {
+            spec: { secretStoreRef: { name: 'vault' }, data: [{ remoteRef: { key: `k-${i}` } }] },
+          },
+        } as unknown as Resource;
+        const source = { resource: es, namespace: 'shop', produces: 'Secret' } as SecretSource;
+        return [source, [reader]];
+      }),
+    );
+    calls.objectKey = 0;
+    const { reported, output } = reporter();
+    unpinnedVersion.check(context({ resources: [store], consumersOf }), output);
+    expect(reported).toHaveLength(1);
+    expect(reported[0]).toContain(`${n} ExternalSecrets reading SecretStore vault`);
+    expect(reported[0]).toContain(`(${n} entries; in `);
+    // The store's key once for the index of stores, once for the entries: once per entry on
+    // main (501).
+    expect(calls.objectKey).toBe(2);
+  });
+
+  it('near-name suggests the same names, and skips the distance where the letters rule it out', () => {
+    const made = ['postgres', 'redis-auth', 'api-keys', 'gitea-act-runner', 'tls-cert', 'db-main'];
+    const sources = made.map((name) => esSource(`es-${name}`, name, 'shop'));
+    // A misspelt read and the name suggested for it: within the edits its length allows, else
+    // a prefix or suffix added (none: too far).
+    const table: [string, string | undefined][] = [
+      ['postgress', 'postgres'],
+      ['postgre', 'postgres'],
+      ['redis-aut', 'redis-auth'],
+      ['apikeys', 'api-keys'],
+      ['act-runner', 'gitea-act-runner'],
+      ['tls-crt', 'tls-cert'],
+      ['tls-certs', 'tls-cert'],
+      ['tls-cret', 'tls-cert'],
+      ['db-mian', undefined],
+      ['redis', 'redis-auth'],
+      ['db', 'db-main'],
+      ['mongo-root', undefined],
+      ['smtp-credentials', undefined],
+    ];
+    const unresolved = new Map(
+      table.map(([name], i) => [
+        workload(`app-${i}`, 'shop'),
+        [{ kind: 'Secret' as const, name, field: 'x', podSpec: [], use: 0 }],
+      ]),
+    );
+    calls.distance = 0;
+    const { reported, output } = reporter();
+    nearName.check(context({ sources, unresolved }), output);
+    const suggested = new Map(
+      reported.map((m) => [
+        /reads Secret (\S+),/.exec(m)?.[1],
+        /makes Secret (\S+) in/.exec(m)?.[1],
+      ]),
+    );
+    expect(table.map(([name]) => [name, suggested.get(name)])).toEqual(table);
+    // Each read of 4 characters or more was compared with every made name of a near length:
+    // 45 distances on main; the letters rule most out first (8).
+    expect(calls.distance).toBeLessThanOrEqual(10);
+  });
+
+  it('silence entries: one shared empty list for every resource without the annotation', () => {
+    // Settling reads the entries of every resource, and lints ask per resource: a new empty
+    // list each time on main (10k per run at 10k items).
+    const resource = (annotations: Record<string, string>) =>
+      ({ kind: 'Deployment', name: 'api', annotations }) as unknown as Resource;
+    expect(silenceEntries(resource({}))).toBe(silenceEntries(resource({})));
+    expect(silences(resource({}), 'near-name')).toBe(false);
+    const silenced = resource({ 'secret-rollout/silence': 'near-name, cross-namespace,' });
+    expect(silenceEntries(silenced)).toEqual([
+      { id: 'near-name', entry: 1 },
+      { id: 'cross-namespace', entry: 2 },
+    ]);
+    expect(silences(silenced, 'cross-namespace')).toBe(true);
+    expect(silences(silenced, 'unpinned-version')).toBe(false);
   });
 });

@@ -2,7 +2,7 @@
 // wrong namespace on one side (references never cross namespaces).
 import { addTo, mapUnder, nameList } from '../../model/fold.js';
 import { fieldPath } from '../../model/path.js';
-import { type Bystander, objectKey, type Resource } from '../../model/resource.js';
+import type { Bystander, Resource } from '../../model/resource.js';
 import { describe } from '../../model/results.js';
 import type { SecretSource } from '../sources/source.js';
 import { namedAt } from '../workloads/references.js';
@@ -44,7 +44,7 @@ export const crossNamespace: Lint = {
     };
     // Plain Secrets and ConfigMaps in the input, parsed or copied through: gathered at the first
     // reference to a name that sources produce (most missing names are made nowhere).
-    let plain: Set<string> | undefined;
+    let plain: PlainItems | undefined;
     // forEach: a for…of over the map allocates an entry per workload.
     unresolved.forEach((refs, resource) => {
       // One warning per workload and Secret, however many references read it: at the first
@@ -58,7 +58,13 @@ export const crossNamespace: Lint = {
         const elsewhere = byName.get(ref.kind)?.get(ref.name);
         if (elsewhere === undefined) continue;
         plain ??= plainItems(resources, bystanders);
-        if (plain.has(objectKey(ref.kind, resource.namespace, ref.name))) continue;
+        if (
+          plain
+            .get(ref.kind)
+            ?.get(resource.namespace ?? '')
+            ?.has(ref.name)
+        )
+          continue;
         bySecret ??= new Map();
         addTo(bySecret, elsewhere, ref);
       }
@@ -86,9 +92,15 @@ export const crossNamespace: Lint = {
   },
 };
 
-/** The objectKey of every plain Secret and ConfigMap of the input, parsed or copied through. */
-function plainItems(resources: readonly Resource[], bystanders: readonly Bystander[]): Set<string> {
-  const plain = new Set<string>();
+/** Items by kind, then namespace ('' for none, as in an objectKey), then name. */
+type PlainItems = Map<string, Map<string, Map<string, Resource | Bystander>>>;
+
+/**
+ * Every plain Secret and ConfigMap of the input, parsed or copied through, by kind, namespace and
+ * name: no key string built per item or per reference.
+ */
+function plainItems(resources: readonly Resource[], bystanders: readonly Bystander[]): PlainItems {
+  const plain: PlainItems = new Map();
   for (const items of [resources, bystanders]) {
     // An index loop: with inlining off (large inputs), for-of allocated an iterator result per item.
     for (let i = 0; i < items.length; i++) {
@@ -96,7 +108,7 @@ function plainItems(resources: readonly Resource[], bystanders: readonly Bystand
       // A copied-through item whose name could not be read is no Secret a reference names.
       const plainKind = r.kind === 'Secret' || r.kind === 'ConfigMap';
       if (r.apiVersion === 'v1' && plainKind && r.name !== undefined) {
-        plain.add(objectKey(r.kind, r.namespace, r.name));
+        mapUnder(mapUnder(plain, r.kind), r.namespace ?? '').set(r.name, r);
       }
     }
   }

@@ -14,11 +14,10 @@ import { helmReleaseGroup, isHelmRelease, valuesAnnotations } from '../workloads
 import { optOutKey } from '../workloads/opt-out.js';
 import type { ProducedKind } from '../workloads/references.js';
 import type { PodTemplateShape } from '../workloads/shapes.js';
-import type { Lint } from './lint.js';
+import { goBool, type Lint } from './lint.js';
 import { goTrimSpace, ReloadLists } from './reload-list.js';
 
-/** What each operator does with a value: Go's strconv.ParseBool, `== "true"`. */
-const goBool = (v: string) => ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v);
+/** What each operator does with a value: Go's strconv.ParseBool (goBool), `== "true"`. */
 const isTrue = (v: string) => v === 'true';
 
 /** An annotation on the workload's metadata that restarts it for every change it follows. */

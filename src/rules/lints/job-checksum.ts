@@ -15,9 +15,10 @@ const kappReplaces = new Set(['fallback-on-replace', 'always-replace']);
 
 /** Whether a deployer `ordering` names is told to replace the Job, so the apply cannot fail. */
 function replaced(resource: Resource, { ordering }: Config): boolean {
-  const options = (resource.annotations[syncOptionsKey] ?? '').split(',').map((o) => o.trim());
+  // Most Jobs carry no sync options: nothing split for them.
+  const options = resource.annotations[syncOptionsKey]?.split(',').map((o) => o.trim());
   // Replace alone still fails on the immutable template; Force makes it delete and create.
-  const argocd = options.includes('Replace=true') && options.includes('Force=true');
+  const argocd = options?.includes('Replace=true') === true && options.includes('Force=true');
   const kapp = kappReplaces.has(resource.annotations[kappStrategyKey]?.trim() ?? '');
   return (ordering.includes('argocd') && argocd) || (ordering.includes('kapp') && kapp);
 }

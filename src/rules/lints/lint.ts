@@ -106,3 +106,8 @@ export interface Lint extends Rule {
 
 export const isKind = (resource: Resource, group: string, kind: string) =>
   resource.kind === kind && inGroup(resource.apiVersion, group);
+
+/** The texts Go's strconv.ParseBool reads as true (the Vault injector's and Reloader's switches). */
+const goTrue: ReadonlySet<string> = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
+/** Go's strconv.ParseBool: a Set look-up, not an array built per call. */
+export const goBool = (text: string) => goTrue.has(text);

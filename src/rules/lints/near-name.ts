@@ -10,8 +10,9 @@
 import { addTo, mapUnder } from '../../model/fold.js';
 import { distance } from '../../model/near.js';
 import { fieldPath } from '../../model/path.js';
-import { type Bystander, objectKey, type Resource } from '../../model/resource.js';
+import type { Bystander, Resource } from '../../model/resource.js';
 import { describe } from '../../model/results.js';
+import type { SecretSource } from '../sources/source.js';
 import { namedAt } from '../workloads/references.js';
 import type { Lint, UnresolvedRef } from './lint.js';
 
@@ -26,8 +27,6 @@ const cellBudget = 1_000_000;
 const maxEdits = (length: number) => (length < 4 ? 0 : length < 8 ? 1 : 2);
 
 interface Made {
-  kind: string;
-  namespace: string | undefined;
   name: string;
   /** The source that makes it; none for a plain Secret or ConfigMap of the input. */
   by?: string;
@@ -54,18 +53,41 @@ export const nearName: Lint = {
   help: 'Read the name the input makes; if the Secret comes from elsewhere (the cluster, a chart not in the input), silence the rule for that workload or set it off.',
   check({ resources, bystanders, sources, unresolved }, { report }) {
     if (unresolved.size === 0) return;
-    // What the input makes, per kind and namespace; a name made anywhere (another namespace is
-    // the cross-namespace lint's) or present as a plain item is no miss.
-    const made = new Map<string, Made>();
-    const anywhere = new Set<string>();
-    const add = (m: Made) => {
-      const key = objectKey(m.kind, m.namespace, m.name);
-      if (!made.has(key)) made.set(key, m);
+    // What the input makes, per kind then namespace (no key string built per item or per
+    // look-up); a name made anywhere (another namespace is the cross-namespace lint's) or present
+    // as a plain item is no miss.
+    const scopes = new Map<string, Map<string, Scope>>();
+    const anywhere = new Map<string, Set<string>>();
+    const add = (kind: string, namespace: string | undefined, name: string, by?: Resource) => {
+      const inKind = mapUnder(scopes, kind);
+      let scope = inKind.get(namespace ?? '');
+      if (!scope) {
+        scope = {
+          names: new Set(),
+          looked: new Map(),
+          first: new Map(),
+          last: new Map(),
+          length: new Map(),
+        };
+        inKind.set(namespace ?? '', scope);
+      }
+      if (scope.names.has(name)) return;
+      scope.names.add(name);
+      if (name.length > longest) return;
+      const m: Made = by ? { name, by: describe(by) } : { name };
+      addTo(scope.first, first(name), m);
+      addTo(scope.last, last(name), m);
+      addTo(scope.length, name.length, m);
     };
-    for (const s of sources) {
-      anywhere.add(`${s.produces}/${s.secretName}`);
-      const { produces: kind, namespace, secretName: name } = s;
-      add({ kind, namespace, name, by: describe(s.resource) });
+    for (let i = 0; i < sources.length; i++) {
+      const s = sources[i] as SecretSource;
+      let names = anywhere.get(s.produces);
+      if (!names) {
+        names = new Set();
+        anywhere.set(s.produces, names);
+      }
+      names.add(s.secretName);
+      add(s.produces, s.namespace, s.secretName, s.resource);
     }
     for (const items of [resources, bystanders]) {
       // An index loop: with inlining off (large inputs), for-of allocated an iterator result per
@@ -74,36 +96,21 @@ export const nearName: Lint = {
         const r = items[i] as Resource | Bystander;
         const plainKind = r.kind === 'Secret' || r.kind === 'ConfigMap';
         if (r.apiVersion !== 'v1' || !plainKind || r.name === undefined) continue;
-        add({ kind: r.kind, namespace: r.namespace, name: r.name });
+        add(r.kind, r.namespace, r.name);
       }
-    }
-    // The index, per kind and namespace: by first segment, last segment and length.
-    const indexes = new Map<string, Index>();
-    for (const m of made.values()) {
-      if (m.name.length > longest) continue;
-      const scope = objectKey(m.kind, m.namespace, '');
-      let index = indexes.get(scope);
-      if (!index) {
-        index = { first: new Map(), last: new Map(), length: new Map() };
-        indexes.set(scope, index);
-      }
-      addTo(index.first, first(m.name), m);
-      addTo(index.last, last(m.name), m);
-      addTo(index.length, m.name.length, m);
     }
     let cells = cellBudget;
-    // Many workloads read the same missing name (a shared TLS Secret): looked up once each, by
-    // namespace, kind and name (no key string built per reference).
-    const looked = new Map<string | undefined, Map<string, Map<string, Looked>>>();
+    // Many workloads read the same missing name (a shared TLS Secret): looked up once each in its
+    // scope; a kind the namespace does not make has no near name.
     const lookUp = (namespace: string | undefined, kind: string, name: string): Looked => {
-      const byName = mapUnder(mapUnder(looked, namespace), kind);
-      let found = byName.get(name);
+      const scope = scopes.get(kind)?.get(namespace ?? '');
+      if (!scope) return nothing;
+      let found = scope.looked.get(name);
       if (!found) {
-        const key = objectKey(kind, namespace, name);
-        const there = made.has(key) || anywhere.has(`${kind}/${name}`);
-        const index = there ? undefined : indexes.get(objectKey(kind, namespace, ''));
-        found = { near: index && nearMatch(name, index) };
-        byName.set(name, found);
+        const there = scope.names.has(name) || anywhere.get(kind)?.has(name) === true;
+        const near = there ? undefined : nearMatch(name, scope);
+        found = near ? { near } : nothing;
+        scope.looked.set(name, found);
       }
       return found;
     };
@@ -112,10 +119,14 @@ export const nearName: Lint = {
     // forEach: a for…of over the map allocates an entry per workload.
     unresolved.forEach((refs, resource) => {
       seen.clear();
-      for (const ref of refs) {
+      // An index loop: with inlining off (large inputs), for-of allocated an iterator result per
+      // reference.
+      for (let i = 0; i < refs.length; i++) {
+        const ref = refs[i] as UnresolvedRef;
         if (ref.name.length > longest) continue;
         const found = lookUp(resource.namespace, ref.kind, ref.name);
-        if (seen.has(found)) continue;
+        // Most reads have no near name: nothing to report, nor to remember.
+        if (found === nothing || seen.has(found)) continue;
         seen.add(found);
         const { near } = found;
         if (near)
@@ -128,7 +139,7 @@ export const nearName: Lint = {
     });
 
     /** The near name: within the allowed edits first, else a prefix or suffix; undefined if none. */
-    function nearMatch(name: string, index: Index) {
+    function nearMatch(name: string, index: Scope) {
       const max = maxEdits(name.length);
       let best: Made | undefined;
       let bestEdits = max + 1;
@@ -137,6 +148,7 @@ export const nearName: Lint = {
         for (let i = 0; i < Math.min(alike.length, perBucket) && cells > 0; i++) {
           const m = alike[i] as Made;
           cells -= name.length * m.name.length;
+          if (countsApart(name, m.name, max)) continue;
           const edits = distance(name, m.name, max);
           if (edits < bestEdits) {
             best = m;
@@ -155,6 +167,35 @@ export const nearName: Lint = {
 
 const none: readonly Made[] = [];
 
+/**
+ * Character counts of two names, by the low 7 bits of each code, shared by every call and zeroed
+ * after each: an edit changes at most two counts by one (characters sharing a count only lower
+ * the difference), so half the counts' difference never exceeds the edit distance.
+ */
+const counts = new Int32Array(128);
+
+/**
+ * Whether the characters alone put two names more than `max` edits apart: most names compared
+ * are (`worker-db-6370` and `indexer-1409`), and this reads each character twice where the
+ * distance reads a row of the other name per character before it stops.
+ */
+function countsApart(a: string, b: string, max: number): boolean {
+  for (let i = 0; i < a.length; i++) (counts[a.charCodeAt(i) & 127] as number)++;
+  for (let i = 0; i < b.length; i++) (counts[b.charCodeAt(i) & 127] as number)--;
+  return drained(a) + drained(b) > 2 * max;
+}
+
+/** The counts' difference over a name's characters, each count read once and zeroed. */
+function drained(word: string): number {
+  let sum = 0;
+  for (let i = 0; i < word.length; i++) {
+    const c = word.charCodeAt(i) & 127;
+    sum += Math.abs(counts[c] as number);
+    counts[c] = 0;
+  }
+  return sum;
+}
+
 /** The first of a bucket's compared names that is `name` with an affix, or `name` is its. */
 function affixedIn(name: string, shared: readonly Made[]): Made | undefined {
   for (let i = 0; i < Math.min(shared.length, perBucket); i++) {
@@ -168,9 +209,17 @@ function affixedIn(name: string, shared: readonly Made[]): Made | undefined {
 interface Looked {
   near: Made | undefined;
 }
+/** A missing name with no near one (most of them): one object for all. */
+const nothing: Looked = { near: undefined };
 
-/** What a namespace makes of one kind, by first `-` segment, last segment and length. */
-interface Index {
+/**
+ * What a namespace makes of one kind: its names, and those compared (at most `longest`
+ * characters) by first `-` segment, last segment and length.
+ */
+interface Scope {
+  names: Set<string>;
+  /** The missing names looked up in it, and what each found. */
+  looked: Map<string, Looked>;
   first: Map<string, Made[]>;
   last: Map<string, Made[]>;
   length: Map<number, Made[]>;

@@ -6,7 +6,7 @@
 // `remoteRef.version` (docs/operators.md §8c); a store that cannot pin gets one info about how a
 // rotation reaches pods. Results are one per store and advice, naming the ExternalSecrets, so that
 // thirty ExternalSecrets on one store read as one finding.
-import { nameList } from '../../model/fold.js';
+import { mapUnder, nameList } from '../../model/fold.js';
 import { isObject, type Json } from '../../model/json.js';
 import { getPath } from '../../model/path.js';
 import { objectKey, type Resource } from '../../model/resource.js';
@@ -135,60 +135,65 @@ export const unpinnedVersion: Lint = {
         read.set(source.resource, entry);
       }
       if (entry.keeps) return;
-      for (const consumer of consumers) {
-        if (runsAfresh(consumer)) continue;
+      for (let i = 0; i < consumers.length; i++) {
+        if (runsAfresh(consumers[i] as Resource)) continue;
         entry.keeps = true;
         break;
       }
     });
     const groups = new Map<string, Group>();
-    const add = (
+    const groupAt = (
       key: string,
-      make: () => Omit<Group, 'members' | 'reasons' | 'pins' | 'written'>,
-      es: Resource,
-      written: string,
-      { why, pin }: UnpinnedEntry,
+      fields: Omit<Group, 'members' | 'reasons' | 'pins' | 'written'>,
     ) => {
       let group = groups.get(key);
       if (!group) {
-        group = { ...make(), members: [], reasons: new Map(), pins: new Set(), written: new Set() };
+        group = { ...fields, members: [], reasons: new Map(), pins: new Set(), written: new Set() };
         groups.set(key, group);
       }
-      if (pin) group.pins.add(pin);
-      group.written.add(written);
-      const reasons = group.reasons.get(es);
-      if (reasons) reasons.push(why);
-      else {
-        group.members.push(es);
-        group.reasons.set(es, [why]);
-      }
+      return group;
     };
-    for (const [resource, { namespace, written, keeps }] of read) {
+    // The group of each store an entry names, by namespace, kind and name: most entries of an
+    // input read a few stores, whose key, resource and provider are found once (undefined: the
+    // store serves values kept in Git).
+    const byStore = new Map<string, Map<string, Map<string, Group | undefined>>>();
+    const storeGroup = (store: StoreRef, namespace: string | undefined) => {
+      const byName = mapUnder(mapUnder(byStore, namespace ?? ''), store.kind);
+      if (byName.has(store.name)) return byName.get(store.name);
+      const clusterScoped = storeKinds.find((k) => k.kind === store.kind)?.clusterScoped;
+      const key = objectKey(store.kind, clusterScoped ? undefined : namespace, store.name);
+      const storeResource = storeAt(key);
+      const provider = providerOf(storeResource);
+      const advice = provider !== undefined && unpinnable.has(provider) ? 'rotation' : 'pin';
+      const group =
+        provider === inGit
+          ? undefined
+          : groupAt(`${advice}\u0000${key}`, { advice, store, storeResource, provider });
+      byName.set(store.name, group);
+      return group;
+    };
+    read.forEach(({ namespace, written, keeps }, resource) => {
       const site = esoSpecOf(resource);
       // Nobody reads it, or only Jobs that read the Secret afresh at each run: no trap.
       // Silenced on it: left out of its group too, which names every member.
-      if (!site || !keeps || silenced(resource)) continue;
-      for (const entry of unpinnedEntries(site.spec)) {
-        const { store } = entry;
-        if (!store) {
-          add('generator', () => ({ advice: 'generator' }), resource, written, entry);
-          continue;
+      if (!site || !keeps || silenced(resource)) return;
+      const entries = unpinnedEntries(site.spec);
+      for (let i = 0; i < entries.length; i++) {
+        const { store, why, pin } = entries[i] as UnpinnedEntry;
+        const group = store
+          ? storeGroup(store, namespace)
+          : groupAt('generator', { advice: 'generator' });
+        if (!group) continue;
+        if (pin) group.pins.add(pin);
+        group.written.add(written);
+        const reasons = group.reasons.get(resource);
+        if (reasons) reasons.push(why);
+        else {
+          group.members.push(resource);
+          group.reasons.set(resource, [why]);
         }
-        const clusterScoped = storeKinds.find((k) => k.kind === store.kind)?.clusterScoped;
-        const key = objectKey(store.kind, clusterScoped ? undefined : namespace, store.name);
-        const storeResource = storeAt(key);
-        const provider = providerOf(storeResource);
-        if (provider === inGit) continue;
-        const advice = provider !== undefined && unpinnable.has(provider) ? 'rotation' : 'pin';
-        add(
-          `${advice}\u0000${key}`,
-          () => ({ advice, store, storeResource, provider }),
-          resource,
-          written,
-          entry,
-        );
       }
-    }
+    });
     for (const [key, group] of groups) {
       if (group.advice === 'rotation') {
         const { storeResource, provider } = group as Required<Group>;

@@ -7,12 +7,12 @@ import { getPath } from '../../model/path.js';
 import type { Resource } from '../../model/resource.js';
 import { describe } from '../../model/results.js';
 import { podTemplateShapes } from '../workloads/shapes.js';
-import { isKind, type Lint } from './lint.js';
+import { goBool, isKind, type Lint } from './lint.js';
 
 const inject = 'vault.hashicorp.com/agent-inject';
 const prePopulateOnly = 'vault.hashicorp.com/agent-pre-populate-only';
 /** Go's strconv.ParseBool, which the injector uses. */
-const isTrue = (value: unknown) => ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(String(value));
+const isTrue = (value: unknown) => goBool(String(value));
 
 export const vaultAgentJob: Lint = {
   id: 'vault-agent-job',
