@@ -149,6 +149,9 @@ describe('an edit that needs no proof', () => {
     `${pad}annotations: &a {z: y}\n${pad}h: *a`,
     `${pad}h: !!str 1`,
     `${pad}annotations:\n${pad}  checksum/x: old`,
+    // A tab after the `:` is separation too: replaced with the old value, the key and the new
+    // value read as one plain scalar (main wrote that and exited 0).
+    `${pad}annotations:\n${pad}  checksum/x:\told`,
   ];
   const lines = [
     ['apiVersion: apps/v1', 0],

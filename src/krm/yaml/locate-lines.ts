@@ -293,7 +293,11 @@ function onlyComment(text: string, from: number, to: number): boolean {
 function scalarSite(text: string, valueStart: number, indent: number): Site | undefined {
   const lineEnd = endOf(text, valueStart);
   let start = valueStart;
-  while (start < lineEnd && text.charCodeAt(start) === 32) start++;
+  // Separation is spaces or tabs (matchKey accepts either after the `:`): a tab left in the
+  // value would be replaced with it, joining the key and the new value into one scalar.
+  while (start < lineEnd && (text.charCodeAt(start) === 32 || text.charCodeAt(start) === 9)) {
+    start++;
+  }
   const c = text[start];
   let end: number;
   let style: ScalarStyle;
