@@ -140,6 +140,20 @@ const importedAcross = (from, to) =>
         .filter((file) => to(file) && file.endsWith('.ts')),
     ),
   ].sort();
+// The stand-ins share TypeScript modules only: a module of another kind (a .cjs loader) imported
+// from both sides would be copied into each file, with a state of its own in each. Refused.
+const untypedImports = (side) =>
+  new Set(
+    Object.keys(inputs)
+      .filter(side)
+      .flatMap((file) => inputs[file].imports.map((i) => i.path))
+      .filter((file) => file.startsWith('src/') && !file.endsWith('.ts')),
+  );
+const rulesUntyped = untypedImports((f) => !core.has(f));
+const twice = [...untypedImports((f) => core.has(f))].filter((f) => rulesUntyped.has(f));
+if (twice.length > 0) {
+  throw new Error(`build.mjs: imported by both files of dist/ (each would copy it): ${twice}`);
+}
 const rulesEntries = importedAcross((f) => core.has(f), inRules);
 const coreShared = importedAcross(
   (f) => !core.has(f),

@@ -4,8 +4,8 @@
 // "Checksum"), so no digest of a value is written at all. With the key: an HMAC-SHA256 per key.
 // Not ordered: Argo CD applies Secrets before workloads of the same wave.
 import type { Config } from '../../model/config.js';
+import { hmacSha256Hex } from '../../model/hash.js';
 import type { Json } from '../../model/json.js';
-import loadCrypto from '../../model/load-crypto.cjs';
 import { fieldPath } from '../../model/path.js';
 import { ItemError, type Resource } from '../../model/resource.js';
 import type { KeySet } from '../workloads/references.js';
@@ -100,6 +100,5 @@ function valuesOf(resource: Resource, config: Config): SecretValues {
 function digester(config: Config): ((value: Buffer) => string) | undefined {
   const key = config.secretChecksumKey;
   if (key === '') return undefined;
-  const { createHmac } = loadCrypto();
-  return (value) => createHmac('sha256', key).update(value).digest('hex');
+  return (value) => hmacSha256Hex(key, value);
 }
