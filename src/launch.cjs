@@ -42,8 +42,10 @@ let rules;
 function loadRules() {
   if (!rules) {
     const { run, file } = compile('secret-rollout-rules');
-    rules = { exports: {} };
-    run(rules.exports, require, rules, file, __dirname, module.exports);
+    // Kept once its top level has run: one that threw leaves no half-made exports to a next call.
+    const made = { exports: {} };
+    run(made.exports, require, made, file, __dirname, module.exports);
+    rules = made;
   }
   return rules.exports;
 }

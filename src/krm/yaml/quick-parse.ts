@@ -63,11 +63,12 @@ const want = (parent: Want, key: string): Want =>
   parent === true ? true : parent === null ? null : (parent.get(key) ?? null);
 
 /**
- * The keys read so far of the mappings being read where none is built, one list per depth and
- * reused: duplicate keys must be refused in every mapping. A list, searched, because most
- * mappings have a few keys (clearing a Set allocates); past `fewKeys` a Set takes over. The list
- * is reused up to a count, never truncated: `length = 0` frees an array's storage, and a push then
- * allocates it again, for every mapping of the input (≈48 MB on the fan-in shape at 10k).
+ * The keys read so far of the mappings being read, built or not (a mapping is built at its end,
+ * popMapping), one list per depth and reused: duplicate keys must be refused in every mapping. A
+ * list, searched, because most mappings have a few keys (clearing a Set allocates); past
+ * `fewKeys` a Set takes over. The list is reused up to a count, never truncated: `length = 0`
+ * frees an array's storage, and a push then allocates it again, for every mapping of the input
+ * (≈48 MB on the fan-in shape at 10k).
  */
 interface SeenKeys {
   keys: string[];
