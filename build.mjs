@@ -173,6 +173,13 @@ const alone = await build({
 for (const [out, { entryPoint, exports }] of Object.entries(alone.metafile.outputs)) {
   if (entryPoint && !out.endsWith('.map')) exportsOf.set(entryPoint, exports);
 }
+// `export * from` re-exports names this pass does not list: a rules module's stand-in would
+// answer `undefined` for them, silently. Refused (`export * as name` is one listed name).
+for (const file of rulesEntries) {
+  if (/^export \* from /m.test(readFileSync(file, 'utf8'))) {
+    throw new Error(`build.mjs: ${file}: a stand-in cannot list what \`export * from\` exports`);
+  }
+}
 const relative = (file) => path.relative(process.cwd(), file).split(path.sep).join('/');
 const rulesModules = new Set(rulesEntries);
 await build({
