@@ -149,12 +149,13 @@ const plain = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 const stringSize = (text: string): number =>
   plain.test(text) ? text.length + 2 : Buffer.byteLength(JSON.stringify(text));
 
-export function sha256Hex(text: string): string {
+/** SHA-256 of `data` (a string as UTF-8), in hex. */
+export function sha256Hex(data: string | Buffer): string {
   const { createHash, hash } = loadCrypto();
   // crypto.hash (Node 20.12+) is the same digest without a Hash object: half the time.
   return typeof hash === 'function'
-    ? hash('sha256', text, 'hex')
-    : createHash('sha256').update(text, 'utf8').digest('hex');
+    ? hash('sha256', data, 'hex')
+    : createHash('sha256').update(data).digest('hex');
 }
 
 /**
@@ -171,7 +172,7 @@ const chunkBytes = 64 * 1024;
  * the first `count` pieces (a caller may write over one list for many hashes).
  */
 export function sha256HexOfPieces(pieces: readonly string[], count = pieces.length): string {
-  const { createHash, hash: oneShot } = loadCrypto();
+  const { createHash } = loadCrypto();
   chunk ??= Buffer.allocUnsafe(chunkBytes);
   // Made only when the list does not fit the buffer.
   let hash: Hash | undefined;
@@ -192,11 +193,7 @@ export function sha256HexOfPieces(pieces: readonly string[], count = pieces.leng
     used += chunk.write(piece, used);
   }
   const rest = chunk.subarray(0, used);
-  if (hash !== undefined) return hash.update(rest).digest('hex');
-  // crypto.hash (Node 20.12+) is the same digest without a Hash object (sha256Hex).
-  return typeof oneShot === 'function'
-    ? oneShot('sha256', rest, 'hex')
-    : createHash('sha256').update(rest).digest('hex');
+  return hash === undefined ? sha256Hex(rest) : hash.update(rest).digest('hex');
 }
 
 /**
