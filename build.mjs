@@ -130,35 +130,28 @@ for (const stack = ['src/main.ts']; stack.length > 0; ) {
     if (!inRules(imported)) stack.push(imported);
   }
 }
-/** TypeScript modules of one side that the other side imports: exported from where they are. */
-const importedAcross = (from, to) =>
-  [
-    ...new Set(
-      Object.keys(inputs)
-        .filter(from)
-        .flatMap((file) => inputs[file].imports.map((i) => i.path))
-        .filter((file) => to(file) && file.endsWith('.ts')),
-    ),
-  ].sort();
-// The stand-ins share TypeScript modules only: a module of another kind (a .cjs loader) imported
-// from both sides would be copied into each file, with a state of its own in each. Refused.
-const untypedImports = (side) =>
+/** What the modules of one side import, each once. */
+const importsOf = (side) =>
   new Set(
     Object.keys(inputs)
       .filter(side)
-      .flatMap((file) => inputs[file].imports.map((i) => i.path))
-      .filter((file) => file.startsWith('src/') && !file.endsWith('.ts')),
+      .flatMap((file) => inputs[file].imports.map((i) => i.path)),
   );
-const rulesUntyped = untypedImports((f) => !core.has(f));
-const twice = [...untypedImports((f) => core.has(f))].filter((f) => rulesUntyped.has(f));
+const inCore = (file) => core.has(file);
+const outOfCore = (file) => !core.has(file);
+/** TypeScript modules of one side that the other side imports: exported from where they are. */
+const importedAcross = (from, to) =>
+  [...importsOf(from)].filter((file) => to(file) && file.endsWith('.ts')).sort();
+// The stand-ins share TypeScript modules only: a module of another kind (a .cjs loader) imported
+// from both sides would be copied into each file, with a state of its own in each. Refused.
+const untyped = (file) => file.startsWith('src/') && !file.endsWith('.ts');
+const rulesImports = importsOf(outOfCore);
+const twice = [...importsOf(inCore)].filter((f) => untyped(f) && rulesImports.has(f));
 if (twice.length > 0) {
   throw new Error(`build.mjs: imported by both files of dist/ (each would copy it): ${twice}`);
 }
-const rulesEntries = importedAcross((f) => core.has(f), inRules);
-const coreShared = importedAcross(
-  (f) => !core.has(f),
-  (f) => core.has(f),
-);
+const rulesEntries = importedAcross(inCore, inRules);
+const coreShared = importedAcross(outOfCore, inCore);
 // Each module's export names (types are gone): the stand-ins list them.
 const exportsOf = new Map();
 const alone = await build({
