@@ -120,6 +120,8 @@ export class ScalarCache {
   readonly keys: (string | undefined)[] = new Array(slots).fill(undefined);
   readonly plain: (string | undefined)[] = new Array(slots).fill(undefined);
   readonly quoted: (string | undefined)[] = new Array(slots).fill(undefined);
+  /** The key sequences of the mappings built from this input (popMapping). */
+  readonly shapes: Shapes = newShapes();
 }
 
 /**
@@ -148,7 +150,7 @@ export function quickParse(
   s = text;
   limit = end;
   cache = scalarCache;
-  shapes = scalarCache === undefined ? newShapes() : shapesOf(scalarCache);
+  shapes = scalarCache?.shapes ?? newShapes();
   depth = 0;
   try {
     return entry ? readEntry(start, projection) : readDocument(start, projection);
@@ -292,15 +294,6 @@ const maxShapes = 4096;
 const maxShapeKeys = 32;
 function newShapes(): Shapes {
   return { root: { next: undefined, make: plainObjects() }, count: 0 };
-}
-const shapesByCache = new WeakMap<ScalarCache, Shapes>();
-function shapesOf(scalarCache: ScalarCache): Shapes {
-  let found = shapesByCache.get(scalarCache);
-  if (found === undefined) {
-    found = newShapes();
-    shapesByCache.set(scalarCache, found);
-  }
-  return found;
 }
 function shapeAfter(shape: Shape, key: string): Shape | undefined {
   let next = shape.next?.get(key);
