@@ -59,8 +59,6 @@ let indent = 0;
  * all the same, so that the verdict on the text does not depend on what is built).
  */
 type Want = Projection | null;
-const want = (parent: Want, key: string): Want =>
-  parent === true ? true : parent === null ? null : (parent.get(key) ?? null);
 
 /**
  * The keys read so far of the mappings being read, built or not (a mapping is built at its end,
@@ -250,6 +248,17 @@ function pushElement(value: Json): void {
   else elements[top] = value;
   top++;
 }
+/** A mapping's key and value: one call (the run does not inline calls, main.ts), not two. */
+function pushEntry(key: string, value: Json): void {
+  if (top + 1 >= elements.length) {
+    pushElement(key);
+    pushElement(value);
+    return;
+  }
+  elements[top] = key;
+  elements[top + 1] = value;
+  top += 2;
+}
 /** The list of the elements pushed since `base`, which it pops. */
 function popList(base: number): Json[] {
   const list = elements.slice(base, top);
@@ -268,11 +277,16 @@ function popList(base: number): Json[] {
 function popMapping(base: number): JsonObject {
   let shape: Shape | undefined = top - base <= 2 * maxShapeKeys ? shapes.root : undefined;
   for (let i = base; shape !== undefined && i < top; i += 2) {
-    shape = shapeAfter(shape, elements[i] as string);
+    const key = elements[i] as string;
+    shape = shape.key === key ? shape.after : shapeAfter(shape, key);
   }
   const map = shape === undefined ? {} : new shape.make();
-  for (let i = base; i < top; i += 2) map[elements[i] as string] = elements[i + 1] as Json;
-  elements.fill(null, base, top);
+  // Each slot emptied as it is read: a fill() call per mapping cost more than the stores.
+  for (let i = base; i < top; i += 2) {
+    map[elements[i] as string] = elements[i + 1] as Json;
+    elements[i] = null;
+    elements[i + 1] = null;
+  }
   top = base;
   return map;
 }
@@ -283,6 +297,12 @@ function popMapping(base: number): JsonObject {
  * `maxShapeKeys` keys, a mapping is built from `{}`.
  */
 interface Shape {
+  /**
+   * The first key seen after this node's and its node, compared before the others' Map: most
+   * nodes have one (a manifest's mappings of one kind list their keys in one order).
+   */
+  key: string | undefined;
+  after: Shape | undefined;
   next: Map<string, Shape> | undefined;
   make: new () => JsonObject;
 }
@@ -292,17 +312,26 @@ interface Shapes {
 }
 const maxShapes = 4096;
 const maxShapeKeys = 32;
-function newShapes(): Shapes {
-  return { root: { next: undefined, make: plainObjects() }, count: 0 };
+function newShape(): Shape {
+  return { key: undefined, after: undefined, next: undefined, make: plainObjects() };
 }
+function newShapes(): Shapes {
+  return { root: newShape(), count: 0 };
+}
+/** The node after `shape` for `key`, other than its first (popMapping compares that one). */
 function shapeAfter(shape: Shape, key: string): Shape | undefined {
   let next = shape.next?.get(key);
   if (next === undefined) {
     if (shapes.count >= maxShapes) return undefined;
     shapes.count++;
-    next = { next: undefined, make: plainObjects() };
-    shape.next ??= new Map();
-    shape.next.set(key, next);
+    next = newShape();
+    if (shape.key === undefined) {
+      shape.key = key;
+      shape.after = next;
+    } else {
+      shape.next ??= new Map();
+      shape.next.set(key, next);
+    }
   }
   return next;
 }
@@ -390,11 +419,10 @@ function blockMapping(col: number, firstKey: string, firstEnd: number, w: Want):
     // js-yaml refuses duplicate keys; `__proto__` it stores with defineProperty.
     if (key === '__proto__') throw unsupported;
     addKey(seen, key);
-    const child = want(w, key);
+    const child: Want = w === true || w === null ? w : (w.get(key) ?? null);
     const value = mappingValue(col, after, end, child);
     if (child !== null) {
-      pushElement(key);
-      pushElement(value);
+      pushEntry(key, value);
     }
     const next = nextContent(pos);
     if (next < 0) {
@@ -408,7 +436,7 @@ function blockMapping(col: number, firstKey: string, firstEnd: number, w: Want):
     if (indent > col) throw unsupported;
     const at = next + col;
     end = s.indexOf('\n', at);
-    const read = isEntry(at) ? undefined : readKey(at, end);
+    const read = s.charCodeAt(at) === 45 && isEntry(at) ? undefined : readKey(at, end);
     if (read === undefined) throw unsupported;
     key = read;
   }
@@ -489,7 +517,7 @@ function readKey(p: number, end: number): string | undefined {
     after = i + 1;
     return key;
   }
-  if (!plainStart(p, false)) throw unsupported;
+  if (alnum[s.charCodeAt(p)] !== 1 && !plainStart(p, false)) throw unsupported;
   let colon = p;
   let hash = 0;
   for (;;) {
@@ -520,6 +548,13 @@ function readKey(p: number, end: number): string | undefined {
   if (key === raw) keys[slot] = key;
   return key;
 }
+
+/**
+ * Letters and digits by character code: where plainStart has nothing to check, its callers skip
+ * the call (most keys and values start with one).
+ */
+const alnum = new Uint8Array(128);
+for (let c = 0; c < 128; c++) alnum[c] = /[0-9A-Za-z]/.test(String.fromCharCode(c)) ? 1 : 0;
 
 /** Where js-yaml can start a plain scalar (in a flow collection, or in block context). */
 function plainStart(p: number, inFlow: boolean): boolean {
@@ -556,8 +591,11 @@ function plainStart(p: number, inFlow: boolean): boolean {
   }
 }
 
+/** `,`, `[`, `]`, `{` and `}` by character code: one load per character of a flow scalar. */
+const flowIndicators = new Uint8Array(126);
+for (const c of ',[]{}') flowIndicators[c.charCodeAt(0)] = 1;
 function isFlowIndicator(c: number): boolean {
-  return c === 44 || c === 91 || c === 93 || c === 123 || c === 125;
+  return flowIndicators[c] === 1;
 }
 
 /**
@@ -565,7 +603,7 @@ function isFlowIndicator(c: number): boolean {
  * its text's hash in `plainHash`.
  */
 function plainInBlock(p: number, end: number): number {
-  if (!plainStart(p, false)) throw unsupported;
+  if (alnum[s.charCodeAt(p)] !== 1 && !plainStart(p, false)) throw unsupported;
   let e = p;
   let hash = 0;
   for (let i = p; i < end; i++) {
@@ -762,11 +800,10 @@ function flowCollection(p: number, w: Want): Json {
       if (s.charCodeAt(p) !== 58) throw unsupported; // a key without a value
       if (key === '__proto__') throw unsupported;
       addKey(seen as SeenKeys, key);
-      const child = want(w, key);
+      const child: Want = w === true || w === null ? w : (w.get(key) ?? null);
       const value = flowNode(skipSpaces(p + 1), child);
       if (child !== null) {
-        pushElement(key);
-        pushElement(value);
+        pushEntry(key, value);
       }
     } else {
       const value = flowNode(p, w);
@@ -810,14 +847,14 @@ function flowNode(p: number, w: Want): Json {
  * indicator or `: `, on one line. Its text's hash in `plainHash`.
  */
 function plainInFlow(p: number): number {
-  if (!plainStart(p, true)) throw unsupported;
+  if (alnum[s.charCodeAt(p)] !== 1 && !plainStart(p, true)) throw unsupported;
   let e = p;
   let hash = 0;
   for (let i = p; ; i++) {
     const ch = s.charCodeAt(i);
     hash = (Math.imul(hash, 31) + ch) | 0;
     if (ch === 10) throw unsupported;
-    if (isFlowIndicator(ch)) break;
+    if (flowIndicators[ch] === 1) break;
     if (ch === 58) {
       const f = s.charCodeAt(i + 1);
       if (f === 32 || f === 10 || isFlowIndicator(f)) break;
