@@ -269,17 +269,13 @@ function popList(base: number): Json[] {
 
 /**
  * The mapping of the keys and values pushed since `base` (key, value, key, …), which it pops,
- * made by the constructor of its keys. Built from `{}`, an object keeps room for four properties
+ * made by the constructor of its keys (`shape`, the trie's node for them, which the reader of the
+ * mapping steps to key by key as it reads them). Built from `{}`, an object keeps room for four properties
  * whatever it holds (56 bytes for one or two; past four, the rest out of line); V8 sizes the
  * objects of a constructor to the properties they get (slack tracking: 32 bytes for one key, 40
  * for two), and the parsed items are most of what a run keeps alive (ARCHITECTURE.md, Memory).
  */
-function popMapping(base: number): JsonObject {
-  let shape: Shape | undefined = top - base <= 2 * maxShapeKeys ? shapes.root : undefined;
-  for (let i = base; shape !== undefined && i < top; i += 2) {
-    const key = elements[i] as string;
-    shape = shape.key === key ? shape.after : shapeAfter(shape, key);
-  }
+function popMapping(base: number, shape: Shape | undefined): JsonObject {
   const map = shape === undefined ? {} : new shape.make();
   // Each slot emptied as it is read: a fill() call per mapping cost more than the stores.
   for (let i = base; i < top; i += 2) {
@@ -303,6 +299,13 @@ interface Shape {
    */
   key: string | undefined;
   after: Shape | undefined;
+  /**
+   * `key` where a plain `key:` line reads as it (readsAsItself): blockMapping compares the next
+   * line with it in place, where readKey walks and hashes the key's characters and looks it up.
+   */
+  likely: string | undefined;
+  /** How many keys lead here: none past `maxShapeKeys`. */
+  keys: number;
   next: Map<string, Shape> | undefined;
   make: new () => JsonObject;
 }
@@ -312,22 +315,30 @@ interface Shapes {
 }
 const maxShapes = 4096;
 const maxShapeKeys = 32;
-function newShape(): Shape {
-  return { key: undefined, after: undefined, next: undefined, make: plainObjects() };
+function newShape(keys: number): Shape {
+  return {
+    key: undefined,
+    after: undefined,
+    likely: undefined,
+    keys,
+    next: undefined,
+    make: plainObjects(),
+  };
 }
 function newShapes(): Shapes {
-  return { root: newShape(), count: 0 };
+  return { root: newShape(0), count: 0 };
 }
-/** The node after `shape` for `key`, other than its first (popMapping compares that one). */
+/** The node after `shape` for `key`, other than its first (its readers compare that one). */
 function shapeAfter(shape: Shape, key: string): Shape | undefined {
   let next = shape.next?.get(key);
   if (next === undefined) {
-    if (shapes.count >= maxShapes) return undefined;
+    if (shapes.count >= maxShapes || shape.keys >= maxShapeKeys) return undefined;
     shapes.count++;
-    next = newShape();
+    next = newShape(shape.keys + 1);
     if (shape.key === undefined) {
       shape.key = key;
       shape.after = next;
+      if (readsAsItself(key)) shape.likely = key;
     } else {
       shape.next ??= new Map();
       shape.next.set(key, next);
@@ -335,6 +346,16 @@ function shapeAfter(shape: Shape, key: string): Shape | undefined {
   }
   return next;
 }
+/** A key made of these characters reads as itself on a plain `key:` line, unless resolved. */
+const selfKey = /^[0-9A-Za-z][\w./-]*$/;
+/**
+ * Whether readKey, given `key` followed by `: ` or `:` and a line break, answers `key`: a letter
+ * or digit first (plainStart), no `:`, `#` or space in it, and no implicit type resolving it.
+ */
+function readsAsItself(key: string): boolean {
+  return key.length <= maxKeyLength && selfKey.test(key) && resolvePlain(key) === key;
+}
+
 /** A constructor of plain objects (their prototype is Object.prototype) with a map of its own. */
 function plainObjects(): new () => JsonObject {
   // biome-ignore lint/complexity/useArrowFunction: an arrow function is no constructor.
@@ -413,6 +434,8 @@ function blockMapping(col: number, firstKey: string, firstEnd: number, w: Want):
   // or not, is in `seen`.
   const base = top;
   const seen = seenKeys();
+  // The trie's node for the keys built so far (popMapping).
+  let shape = w === null ? undefined : shapes.root;
   let key = firstKey;
   let end = firstEnd;
   for (;;) {
@@ -423,6 +446,7 @@ function blockMapping(col: number, firstKey: string, firstEnd: number, w: Want):
     const value = mappingValue(col, after, end, child);
     if (child !== null) {
       pushEntry(key, value);
+      if (shape !== undefined) shape = shape.key === key ? shape.after : shapeAfter(shape, key);
     }
     const next = nextContent(pos);
     if (next < 0) {
@@ -436,12 +460,24 @@ function blockMapping(col: number, firstKey: string, firstEnd: number, w: Want):
     if (indent > col) throw unsupported;
     const at = next + col;
     end = s.indexOf('\n', at);
+    // The key the trie has seen next most often first: where the line holds it, what readKey
+    // would answer (Shape's `likely`).
+    const likely = shape?.likely;
+    const colon = likely === undefined ? -1 : at + likely.length;
+    if (colon > 0 && s.charCodeAt(colon) === 58 && s.startsWith(likely as string, at)) {
+      const f = s.charCodeAt(colon + 1);
+      if (f === 32 || f === 10) {
+        after = colon + 1;
+        key = likely as string;
+        continue;
+      }
+    }
     const read = s.charCodeAt(at) === 45 && isEntry(at) ? undefined : readKey(at, end);
     if (read === undefined) throw unsupported;
     key = read;
   }
   depth--;
-  return w === null ? null : popMapping(base);
+  return w === null ? null : popMapping(base, shape);
 }
 
 /** The value of a key of a mapping at column `col`, read from `p` (after the `:`) to `end`. */
@@ -792,6 +828,8 @@ function flowCollection(p: number, w: Want): Json {
   const close = isMapping ? 125 : 93;
   const base = top;
   const seen = isMapping ? seenKeys() : undefined;
+  // The trie's node for the keys built so far (popMapping).
+  let shape = w === null || !isMapping ? undefined : shapes.root;
   p = skipSpaces(p + 1);
   while (s.charCodeAt(p) !== close) {
     if (isMapping) {
@@ -804,6 +842,7 @@ function flowCollection(p: number, w: Want): Json {
       const value = flowNode(skipSpaces(p + 1), child);
       if (child !== null) {
         pushEntry(key, value);
+        if (shape !== undefined) shape = shape.key === key ? shape.after : shapeAfter(shape, key);
       }
     } else {
       const value = flowNode(p, w);
@@ -816,7 +855,7 @@ function flowCollection(p: number, w: Want): Json {
   }
   after = p + 1;
   depth--;
-  return w === null ? null : isMapping ? popMapping(base) : popList(base);
+  return w === null ? null : isMapping ? popMapping(base, shape) : popList(base);
 }
 
 function skipSpaces(p: number): number {
