@@ -99,8 +99,13 @@ function addKey(seen: SeenKeys, key: string): void {
   seen.count = count + 1;
 }
 
-/** Slots of each of ScalarCache's tables (a power of two: a slot is the hash's low bits). */
-const slots = 4096;
+/**
+ * Slots of ScalarCache's tables (a power of two: a slot is the hash's low bits): manifests repeat
+ * a few dozen keys, and thousands of values (a Secret's name in each of its consumers: 4,096 slots
+ * held a fifth fewer of fan-in's repeats).
+ */
+const keySlots = 4096;
+const valueSlots = 16384;
 
 /**
  * Strings already read, by a hash of their text, so that the same text again costs no slice and
@@ -115,9 +120,9 @@ const slots = 4096;
  * holds.
  */
 export class ScalarCache {
-  readonly keys: (string | undefined)[] = new Array(slots).fill(undefined);
-  readonly plain: (string | undefined)[] = new Array(slots).fill(undefined);
-  readonly quoted: (string | undefined)[] = new Array(slots).fill(undefined);
+  readonly keys: (string | undefined)[] = new Array(keySlots).fill(undefined);
+  readonly plain: (string | undefined)[] = new Array(valueSlots).fill(undefined);
+  readonly quoted: (string | undefined)[] = new Array(valueSlots).fill(undefined);
   /** The key sequences of the mappings built from this input (popMapping). */
   readonly shapes: Shapes = newShapes();
 }
@@ -576,7 +581,7 @@ function readKey(p: number, end: number): string | undefined {
     return String(resolvePlain(s.slice(p, e)));
   }
   const { keys } = cache;
-  const slot = hash & (slots - 1);
+  const slot = hash & (keySlots - 1);
   const known = keys[slot];
   if (known !== undefined && known.length === colon - p && s.startsWith(known, p)) return known;
   const raw = s.slice(p, colon);
@@ -665,7 +670,7 @@ let plainHash = 0;
 function plainValue(p: number, e: number): Json {
   if (cache === undefined) return resolvePlain(s.slice(p, e));
   const { plain } = cache;
-  const slot = plainHash & (slots - 1);
+  const slot = plainHash & (valueSlots - 1);
   const known = plain[slot];
   if (known !== undefined && known.length === e - p && s.startsWith(known, p)) return known;
   const raw = s.slice(p, e);
@@ -737,7 +742,7 @@ function quoted(p: number, end: number, build = true, col = -1): string {
   if (from !== p + 1 || cache === undefined) return value + s.slice(from, i);
   // Nothing escaped or folded: the value is the text between the quotes.
   const { quoted } = cache;
-  const slot = hash & (slots - 1);
+  const slot = hash & (valueSlots - 1);
   const known = quoted[slot];
   if (known !== undefined && known.length === i - from && s.startsWith(known, from)) return known;
   const text = s.slice(from, i);
