@@ -68,7 +68,7 @@ const topLevel: readonly string[] = [];
  * a bare word. Matched in place, from the item's start (sticky).
  */
 const plainIdentity =
-  /- (?:#[^\n]*\n {2})?apiVersion: ([A-Za-z][\w./-]*)\n {2}kind: ([A-Za-z]\w*)\n {2}(?=[^\s#-])/y;
+  /- (?:#[^\n]*\n {2})?apiVersion: [A-Za-z][\w./-]*\n {2}kind: [A-Za-z]\w*\n {2}(?=[^\s#-])/y;
 
 /**
  * The item's apiVersion and kind as peekScalar reads them (a test compares both): by one match
@@ -82,8 +82,18 @@ export function peekIdentity(
   itemText = text.slice(span.start, span.end),
 ): { apiVersion: string | undefined; kind: string | undefined } {
   plainIdentity.lastIndex = span.start;
-  const plain = span.entry ? plainIdentity.exec(text) : null;
-  if (plain) return { apiVersion: plain[1], kind: plain[2] };
+  // test, not exec: no match object per item. The match ends after `kind: K\n  `, and neither
+  // value holds a space: each is found back from the end of its line.
+  if (span.entry && plainIdentity.test(text)) {
+    const kindEnd = plainIdentity.lastIndex - 3;
+    const kindStart = text.lastIndexOf(' ', kindEnd) + 1;
+    const versionEnd = kindStart - '\n  kind: '.length;
+    const versionStart = text.lastIndexOf(' ', versionEnd) + 1;
+    return {
+      apiVersion: text.slice(versionStart, versionEnd),
+      kind: text.slice(kindStart, kindEnd),
+    };
+  }
   return {
     apiVersion: peekScalar(itemText, span.entry, topLevel, 'apiVersion'),
     kind: peekScalar(itemText, span.entry, topLevel, 'kind'),
