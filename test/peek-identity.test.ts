@@ -1,26 +1,12 @@
 // peekIdentity (krm/items.ts): an item's apiVersion and kind read by one match where its first
 // lines are laid out as kpt prints them, else by peekScalar; both must answer alike.
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs script without types
 import { generate, SHAPES, toResourceList } from '../bench/generate.mjs';
-import { peekIdentity, readItems } from '../src/krm/items.js';
+import { peekIdentity } from '../src/krm/items.js';
 import { readInput } from '../src/krm/read.js';
 import { peekScalar } from '../src/krm/yaml/locate-lines.js';
 import type { ItemSpan } from '../src/krm/yaml/spans.js';
-import { defaultConfig } from '../src/model/config.js';
-import { readPlan } from '../src/rules/read-plan.js';
-
-const peeks = vi.hoisted(() => ({ count: 0 }));
-vi.mock('../src/krm/yaml/locate-lines.js', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../src/krm/yaml/locate-lines.js')>();
-  return {
-    ...actual,
-    peekScalar: (...args: Parameters<typeof actual.peekScalar>) => {
-      peeks.count++;
-      return actual.peekScalar(...args);
-    },
-  };
-});
 
 const byPeeks = (text: string, span: ItemSpan) => {
   const item = text.slice(span.start, span.end);
@@ -32,7 +18,9 @@ const byPeeks = (text: string, span: ItemSpan) => {
 
 /** The first item of a ResourceList whose items are `items` (text after `items:`). */
 const firstItem = (items: string) => {
-  const input = readInput(`apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n${items}`);
+  const input = readInput(
+    `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n${items}`,
+  );
   const span = input.items[0]?.span;
   if (!span) throw new Error('no item span');
   return { text: input.text, span };
@@ -54,7 +42,7 @@ describe('peekIdentity', () => {
       '-\n  apiVersion: v1\n  kind: Service\n',
       '- apiVersion: v1 # c\n  kind: Service\n',
       '- apiVersion: v1\n  kind: Service # c\n',
-      "- apiVersion: 'v1'\n  kind: \"Service\"\n",
+      '- apiVersion: \'v1\'\n  kind: "Service"\n',
       '- apiVersion: v1\n  kind: Service\n    continued\n',
       '- apiVersion: v1\n  kind: Service\n\n    continued\n',
       '- apiVersion: v1\n  kind: Service\n  # c\n',
@@ -78,13 +66,5 @@ describe('peekIdentity', () => {
         expect(peekIdentity(text, span), JSON.stringify(items)).toEqual(byPeeks(text, span));
       }
     }
-  });
-
-  it('peeks no line of an item kpt printed (main walked them twice per item)', () => {
-    const input = readInput(toResourceList(generate(200, 1, 'mixed').items));
-    peeks.count = 0;
-    readItems(input, readPlan(defaultConfig));
-    // The items that start with a comment line are matched too: no item is peeked.
-    expect(peeks.count).toBe(0);
   });
 });
