@@ -267,6 +267,23 @@ describe('quickParse', () => {
     expect(quickParse('1: a\n', 0, 5, false, cache)).toEqual({ '1': 'a' });
   });
 
+  it('takes the key its shapes expect next only where the line reads as that key', () => {
+    // The key after `m` is first read in one form, then met in others that read otherwise, or
+    // not as a key: each text read as js-yaml reads it, and 6 of them at all.
+    const texts = [
+      'a:\n  m: 1\n  "1.0": x\nc:\n  m: 2\n  1.0: z\n',
+      'a:\n  m: 1\n  "0x10": x\nc:\n  m: 2\n  0x10: z\n',
+      'a:\n  m: 1\n  "t #c": x\nc:\n  m: 2\n  t #c: z\n',
+      'a:\n  m: 1\n  "true": 1\nc:\n  m: 2\n  true: 2\n',
+      'a:\n  m: 1\n  t: 1\nc:\n  m: 2\n  t : 3\nd:\n  m: 3\n  tt: 4\ne:\n  m: 4\n  t: 5\n',
+      'a:\n  m: 1\n  t: 1\nc:\n  m: 2\n  t:\n',
+      'a:\n  m: 1\n  t: 1\nc:\n  m: 2\n  t: #c\n',
+      'a:\n  m: 1\n  t: 1\nc:\n  m: 2\n  t:x\n',
+      'a:\n  m: 1\n  t: 1\nc:\n  m: 2\n  t: 1\n  t: 2\n',
+    ];
+    expect(texts.filter((text) => agrees(text, false))).toHaveLength(6);
+  });
+
   it('reads values from its cache only when their text and style match', () => {
     const cache = new ScalarCache();
     // "Aa" and "BB" have the same hash; quoted, `1` and `true` are strings, plain they are not.

@@ -27,6 +27,7 @@ import {
 } from './read.js';
 import { peekScalar } from './yaml/locate-lines.js';
 import { ScalarCache } from './yaml/quick-parse.js';
+import type { ItemSpan } from './yaml/spans.js';
 
 /**
  * The longest item read, in characters: the Kubernetes API server takes no request body over
@@ -60,6 +61,44 @@ export interface ReadItems {
 
 /** The path of a top-level key: one list, not a new empty one per peek. */
 const topLevel: readonly string[] = [];
+
+/**
+ * An entry item's first lines as kpt and kustomize print them (`- apiVersion: V`, after a
+ * `- # comment` line or not, then `kind: K` and a next key at the same indentation), each value
+ * a bare word. Matched in place, from the item's start (sticky).
+ */
+const plainIdentity =
+  /- (?:#[^\n]*\n {2})?apiVersion: [A-Za-z][\w./-]*\n {2}kind: [A-Za-z]\w*\n {2}(?=[^\s#-])/y;
+
+/**
+ * The item's apiVersion and kind as peekScalar reads them (a test compares both): by one match
+ * where its lines are laid out as plainIdentity says, else by two peeks, each a walk of its lines
+ * from its top. Only a guess at what the item is: the reader checks it against what it reads
+ * (readOne, passesThrough). `itemText`: the item's text.
+ */
+export function peekIdentity(
+  text: string,
+  span: ItemSpan,
+  itemText = text.slice(span.start, span.end),
+): { apiVersion: string | undefined; kind: string | undefined } {
+  plainIdentity.lastIndex = span.start;
+  // test, not exec: no match object per item. The match ends after `kind: K\n  `, and neither
+  // value holds a space: each is found back from the end of its line.
+  if (span.entry && plainIdentity.test(text)) {
+    const kindEnd = plainIdentity.lastIndex - 3;
+    const kindStart = text.lastIndexOf(' ', kindEnd) + 1;
+    const versionEnd = kindStart - '\n  kind: '.length;
+    const versionStart = text.lastIndexOf(' ', versionEnd) + 1;
+    return {
+      apiVersion: text.slice(versionStart, versionEnd),
+      kind: text.slice(kindStart, kindEnd),
+    };
+  }
+  return {
+    apiVersion: peekScalar(itemText, span.entry, topLevel, 'apiVersion'),
+    kind: peekScalar(itemText, span.entry, topLevel, 'kind'),
+  };
+}
 
 /** Reads every item of `input` as `plan` says. */
 export function readItems(input: Input, plan: ReadPlan): ReadItems {
@@ -97,9 +136,8 @@ export function readItems(input: Input, plan: ReadPlan): ReadItems {
       }
       const itemText = input.text.slice(span.start, span.end);
       const usual = 'usualCharacters' in input && input.usualCharacters;
-      // Peeked once for both uses (each peek walks the item's lines from its top).
-      const apiVersion = peekScalar(itemText, span.entry, topLevel, 'apiVersion');
-      const kind = peekScalar(itemText, span.entry, topLevel, 'kind');
+      // Peeked once for both uses.
+      const { apiVersion, kind } = peekIdentity(input.text, span, itemText);
       const bystander = passing
         ? passesThrough(input.text, span, plan, { apiVersion, kind }, usual, scalarCache)
         : undefined;

@@ -226,8 +226,7 @@ function projectionsOf(
   // Kinds with a projection of their own, each built when an item of that kind first comes.
   const special = new Set([...shapes.keys(), ...fieldsOf.keys()]);
   const byKind = new Map<string, Projection>();
-  return (apiVersion, kind) => {
-    if (apiVersion === undefined || kind === undefined) return true;
+  const decide = (apiVersion: string, kind: string): Projection => {
     const group = groupOf(apiVersion);
     const known = (k: { kind: string; group: string }) => k.kind === kind && k.group === group;
     if (sourceKinds.some(known) || storeKinds.some(known) || dependencyGroups.has(group)) {
@@ -243,6 +242,22 @@ function projectionsOf(
       byKind.set(key, projection);
     }
     return projection;
+  };
+  // Each answer once per apiVersion and kind: the items of a kind ask again and again.
+  const answers = new Map<string, Map<string, Projection>>();
+  return (apiVersion, kind) => {
+    if (apiVersion === undefined || kind === undefined) return true;
+    let ofVersion = answers.get(apiVersion);
+    if (ofVersion === undefined) {
+      ofVersion = new Map();
+      answers.set(apiVersion, ofVersion);
+    }
+    let answer = ofVersion.get(kind);
+    if (answer === undefined) {
+      answer = decide(apiVersion, kind);
+      ofVersion.set(kind, answer);
+    }
+    return answer;
   };
 }
 

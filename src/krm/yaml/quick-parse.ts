@@ -59,8 +59,6 @@ let indent = 0;
  * all the same, so that the verdict on the text does not depend on what is built).
  */
 type Want = Projection | null;
-const want = (parent: Want, key: string): Want =>
-  parent === true ? true : parent === null ? null : (parent.get(key) ?? null);
 
 /**
  * The keys read so far of the mappings being read, built or not (a mapping is built at its end,
@@ -101,8 +99,13 @@ function addKey(seen: SeenKeys, key: string): void {
   seen.count = count + 1;
 }
 
-/** Slots of each of ScalarCache's tables (a power of two: a slot is the hash's low bits). */
-const slots = 4096;
+/**
+ * Slots of ScalarCache's tables (a power of two: a slot is the hash's low bits): manifests repeat
+ * a few dozen keys, and thousands of values (a Secret's name in each of its consumers: 4,096 slots
+ * held a fifth fewer of fan-in's repeats).
+ */
+const keySlots = 4096;
+const valueSlots = 16384;
 
 /**
  * Strings already read, by a hash of their text, so that the same text again costs no slice and
@@ -117,9 +120,9 @@ const slots = 4096;
  * holds.
  */
 export class ScalarCache {
-  readonly keys: (string | undefined)[] = new Array(slots).fill(undefined);
-  readonly plain: (string | undefined)[] = new Array(slots).fill(undefined);
-  readonly quoted: (string | undefined)[] = new Array(slots).fill(undefined);
+  readonly keys: (string | undefined)[] = new Array(keySlots).fill(undefined);
+  readonly plain: (string | undefined)[] = new Array(valueSlots).fill(undefined);
+  readonly quoted: (string | undefined)[] = new Array(valueSlots).fill(undefined);
   /** The key sequences of the mappings built from this input (popMapping). */
   readonly shapes: Shapes = newShapes();
 }
@@ -250,6 +253,17 @@ function pushElement(value: Json): void {
   else elements[top] = value;
   top++;
 }
+/** A mapping's key and value: one call (the run does not inline calls, main.ts), not two. */
+function pushEntry(key: string, value: Json): void {
+  if (top + 1 >= elements.length) {
+    pushElement(key);
+    pushElement(value);
+    return;
+  }
+  elements[top] = key;
+  elements[top + 1] = value;
+  top += 2;
+}
 /** The list of the elements pushed since `base`, which it pops. */
 function popList(base: number): Json[] {
   const list = elements.slice(base, top);
@@ -260,19 +274,20 @@ function popList(base: number): Json[] {
 
 /**
  * The mapping of the keys and values pushed since `base` (key, value, key, …), which it pops,
- * made by the constructor of its keys. Built from `{}`, an object keeps room for four properties
+ * made by the constructor of its keys (`shape`, the trie's node for them, which the reader of the
+ * mapping steps to key by key as it reads them). Built from `{}`, an object keeps room for four properties
  * whatever it holds (56 bytes for one or two; past four, the rest out of line); V8 sizes the
  * objects of a constructor to the properties they get (slack tracking: 32 bytes for one key, 40
  * for two), and the parsed items are most of what a run keeps alive (ARCHITECTURE.md, Memory).
  */
-function popMapping(base: number): JsonObject {
-  let shape: Shape | undefined = top - base <= 2 * maxShapeKeys ? shapes.root : undefined;
-  for (let i = base; shape !== undefined && i < top; i += 2) {
-    shape = shapeAfter(shape, elements[i] as string);
-  }
+function popMapping(base: number, shape: Shape | undefined): JsonObject {
   const map = shape === undefined ? {} : new shape.make();
-  for (let i = base; i < top; i += 2) map[elements[i] as string] = elements[i + 1] as Json;
-  elements.fill(null, base, top);
+  // Each slot emptied as it is read: a fill() call per mapping cost more than the stores.
+  for (let i = base; i < top; i += 2) {
+    map[elements[i] as string] = elements[i + 1] as Json;
+    elements[i] = null;
+    elements[i + 1] = null;
+  }
   top = base;
   return map;
 }
@@ -283,6 +298,19 @@ function popMapping(base: number): JsonObject {
  * `maxShapeKeys` keys, a mapping is built from `{}`.
  */
 interface Shape {
+  /**
+   * The first key seen after this node's and its node, compared before the others' Map: most
+   * nodes have one (a manifest's mappings of one kind list their keys in one order).
+   */
+  key: string | undefined;
+  after: Shape | undefined;
+  /**
+   * `key` where a plain `key:` line reads as it (readsAsItself): blockMapping compares the next
+   * line with it in place, where readKey walks and hashes the key's characters and looks it up.
+   */
+  likely: string | undefined;
+  /** How many keys lead here: none past `maxShapeKeys`. */
+  keys: number;
   next: Map<string, Shape> | undefined;
   make: new () => JsonObject;
 }
@@ -292,20 +320,47 @@ interface Shapes {
 }
 const maxShapes = 4096;
 const maxShapeKeys = 32;
-function newShapes(): Shapes {
-  return { root: { next: undefined, make: plainObjects() }, count: 0 };
+function newShape(keys: number): Shape {
+  return {
+    key: undefined,
+    after: undefined,
+    likely: undefined,
+    keys,
+    next: undefined,
+    make: plainObjects(),
+  };
 }
+function newShapes(): Shapes {
+  return { root: newShape(0), count: 0 };
+}
+/** The node after `shape` for `key`, other than its first (its readers compare that one). */
 function shapeAfter(shape: Shape, key: string): Shape | undefined {
   let next = shape.next?.get(key);
   if (next === undefined) {
-    if (shapes.count >= maxShapes) return undefined;
+    if (shapes.count >= maxShapes || shape.keys >= maxShapeKeys) return undefined;
     shapes.count++;
-    next = { next: undefined, make: plainObjects() };
-    shape.next ??= new Map();
-    shape.next.set(key, next);
+    next = newShape(shape.keys + 1);
+    if (shape.key === undefined) {
+      shape.key = key;
+      shape.after = next;
+      if (readsAsItself(key)) shape.likely = key;
+    } else {
+      shape.next ??= new Map();
+      shape.next.set(key, next);
+    }
   }
   return next;
 }
+/** A key made of these characters reads as itself on a plain `key:` line, unless resolved. */
+const selfKey = /^[0-9A-Za-z][\w./-]*$/;
+/**
+ * Whether readKey, given `key` followed by `: ` or `:` and a line break, answers `key`: a letter
+ * or digit first (plainStart), no `:`, `#` or space in it, and no implicit type resolving it.
+ */
+function readsAsItself(key: string): boolean {
+  return key.length <= maxKeyLength && selfKey.test(key) && resolvePlain(key) === key;
+}
+
 /** A constructor of plain objects (their prototype is Object.prototype) with a map of its own. */
 function plainObjects(): new () => JsonObject {
   // biome-ignore lint/complexity/useArrowFunction: an arrow function is no constructor.
@@ -384,17 +439,19 @@ function blockMapping(col: number, firstKey: string, firstEnd: number, w: Want):
   // or not, is in `seen`.
   const base = top;
   const seen = seenKeys();
+  // The trie's node for the keys built so far (popMapping).
+  let shape = w === null ? undefined : shapes.root;
   let key = firstKey;
   let end = firstEnd;
   for (;;) {
     // js-yaml refuses duplicate keys; `__proto__` it stores with defineProperty.
     if (key === '__proto__') throw unsupported;
     addKey(seen, key);
-    const child = want(w, key);
+    const child: Want = w === true || w === null ? w : (w.get(key) ?? null);
     const value = mappingValue(col, after, end, child);
     if (child !== null) {
-      pushElement(key);
-      pushElement(value);
+      pushEntry(key, value);
+      if (shape !== undefined) shape = shape.key === key ? shape.after : shapeAfter(shape, key);
     }
     const next = nextContent(pos);
     if (next < 0) {
@@ -408,12 +465,24 @@ function blockMapping(col: number, firstKey: string, firstEnd: number, w: Want):
     if (indent > col) throw unsupported;
     const at = next + col;
     end = s.indexOf('\n', at);
-    const read = isEntry(at) ? undefined : readKey(at, end);
+    // The key the trie has seen next most often first: where the line holds it, what readKey
+    // would answer (Shape's `likely`).
+    const likely = shape?.likely;
+    const colon = likely === undefined ? -1 : at + likely.length;
+    if (colon > 0 && s.charCodeAt(colon) === 58 && s.startsWith(likely as string, at)) {
+      const f = s.charCodeAt(colon + 1);
+      if (f === 32 || f === 10) {
+        after = colon + 1;
+        key = likely as string;
+        continue;
+      }
+    }
+    const read = s.charCodeAt(at) === 45 && isEntry(at) ? undefined : readKey(at, end);
     if (read === undefined) throw unsupported;
     key = read;
   }
   depth--;
-  return w === null ? null : popMapping(base);
+  return w === null ? null : popMapping(base, shape);
 }
 
 /** The value of a key of a mapping at column `col`, read from `p` (after the `:`) to `end`. */
@@ -489,7 +558,7 @@ function readKey(p: number, end: number): string | undefined {
     after = i + 1;
     return key;
   }
-  if (!plainStart(p, false)) throw unsupported;
+  if (alnum[s.charCodeAt(p)] !== 1 && !plainStart(p, false)) throw unsupported;
   let colon = p;
   let hash = 0;
   for (;;) {
@@ -512,7 +581,7 @@ function readKey(p: number, end: number): string | undefined {
     return String(resolvePlain(s.slice(p, e)));
   }
   const { keys } = cache;
-  const slot = hash & (slots - 1);
+  const slot = hash & (keySlots - 1);
   const known = keys[slot];
   if (known !== undefined && known.length === colon - p && s.startsWith(known, p)) return known;
   const raw = s.slice(p, colon);
@@ -520,6 +589,13 @@ function readKey(p: number, end: number): string | undefined {
   if (key === raw) keys[slot] = key;
   return key;
 }
+
+/**
+ * Letters and digits by character code: where plainStart has nothing to check, its callers skip
+ * the call (most keys and values start with one).
+ */
+const alnum = new Uint8Array(128);
+for (let c = 0; c < 128; c++) alnum[c] = /[0-9A-Za-z]/.test(String.fromCharCode(c)) ? 1 : 0;
 
 /** Where js-yaml can start a plain scalar (in a flow collection, or in block context). */
 function plainStart(p: number, inFlow: boolean): boolean {
@@ -556,8 +632,11 @@ function plainStart(p: number, inFlow: boolean): boolean {
   }
 }
 
+/** `,`, `[`, `]`, `{` and `}` by character code: one load per character of a flow scalar. */
+const flowIndicators = new Uint8Array(126);
+for (const c of ',[]{}') flowIndicators[c.charCodeAt(0)] = 1;
 function isFlowIndicator(c: number): boolean {
-  return c === 44 || c === 91 || c === 93 || c === 123 || c === 125;
+  return flowIndicators[c] === 1;
 }
 
 /**
@@ -565,7 +644,7 @@ function isFlowIndicator(c: number): boolean {
  * its text's hash in `plainHash`.
  */
 function plainInBlock(p: number, end: number): number {
-  if (!plainStart(p, false)) throw unsupported;
+  if (alnum[s.charCodeAt(p)] !== 1 && !plainStart(p, false)) throw unsupported;
   let e = p;
   let hash = 0;
   for (let i = p; i < end; i++) {
@@ -591,7 +670,7 @@ let plainHash = 0;
 function plainValue(p: number, e: number): Json {
   if (cache === undefined) return resolvePlain(s.slice(p, e));
   const { plain } = cache;
-  const slot = plainHash & (slots - 1);
+  const slot = plainHash & (valueSlots - 1);
   const known = plain[slot];
   if (known !== undefined && known.length === e - p && s.startsWith(known, p)) return known;
   const raw = s.slice(p, e);
@@ -663,7 +742,7 @@ function quoted(p: number, end: number, build = true, col = -1): string {
   if (from !== p + 1 || cache === undefined) return value + s.slice(from, i);
   // Nothing escaped or folded: the value is the text between the quotes.
   const { quoted } = cache;
-  const slot = hash & (slots - 1);
+  const slot = hash & (valueSlots - 1);
   const known = quoted[slot];
   if (known !== undefined && known.length === i - from && s.startsWith(known, from)) return known;
   const text = s.slice(from, i);
@@ -754,6 +833,8 @@ function flowCollection(p: number, w: Want): Json {
   const close = isMapping ? 125 : 93;
   const base = top;
   const seen = isMapping ? seenKeys() : undefined;
+  // The trie's node for the keys built so far (popMapping).
+  let shape = w === null || !isMapping ? undefined : shapes.root;
   p = skipSpaces(p + 1);
   while (s.charCodeAt(p) !== close) {
     if (isMapping) {
@@ -762,11 +843,11 @@ function flowCollection(p: number, w: Want): Json {
       if (s.charCodeAt(p) !== 58) throw unsupported; // a key without a value
       if (key === '__proto__') throw unsupported;
       addKey(seen as SeenKeys, key);
-      const child = want(w, key);
+      const child: Want = w === true || w === null ? w : (w.get(key) ?? null);
       const value = flowNode(skipSpaces(p + 1), child);
       if (child !== null) {
-        pushElement(key);
-        pushElement(value);
+        pushEntry(key, value);
+        if (shape !== undefined) shape = shape.key === key ? shape.after : shapeAfter(shape, key);
       }
     } else {
       const value = flowNode(p, w);
@@ -779,7 +860,7 @@ function flowCollection(p: number, w: Want): Json {
   }
   after = p + 1;
   depth--;
-  return w === null ? null : isMapping ? popMapping(base) : popList(base);
+  return w === null ? null : isMapping ? popMapping(base, shape) : popList(base);
 }
 
 function skipSpaces(p: number): number {
@@ -810,14 +891,14 @@ function flowNode(p: number, w: Want): Json {
  * indicator or `: `, on one line. Its text's hash in `plainHash`.
  */
 function plainInFlow(p: number): number {
-  if (!plainStart(p, true)) throw unsupported;
+  if (alnum[s.charCodeAt(p)] !== 1 && !plainStart(p, true)) throw unsupported;
   let e = p;
   let hash = 0;
   for (let i = p; ; i++) {
     const ch = s.charCodeAt(i);
     hash = (Math.imul(hash, 31) + ch) | 0;
     if (ch === 10) throw unsupported;
-    if (isFlowIndicator(ch)) break;
+    if (flowIndicators[ch] === 1) break;
     if (ch === 58) {
       const f = s.charCodeAt(i + 1);
       if (f === 32 || f === 10 || isFlowIndicator(f)) break;
