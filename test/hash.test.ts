@@ -149,6 +149,17 @@ describe('sha256HexOfPieces', () => {
     }
   });
 
+  it('takes bytes as they are, and a one-character piece as its byte, beside texts', () => {
+    for (const size of [0, 1, 300, 30_000, 70_000]) {
+      const entry = `{"content":${JSON.stringify('é'.repeat(size))},"secret":"s"}`;
+      const pieces = ['[', Buffer.from(entry), ',', Buffer.from('{"a":1}'), ',', entry, ']'];
+      const text = `[${entry},{"a":1},${entry}]`;
+      expect(sha256HexOfPieces(pieces)).toBe(sha256Hex(text));
+    }
+    // Not ASCII: written as UTF-8, not as one byte.
+    expect(sha256HexOfPieces(['é', 'x'])).toBe(sha256Hex('éx'));
+  });
+
   // The checksums write over one list of pieces (checksums.ts `fed`): only the first `count`
   // count, large or small. Main hashed the whole list (this fails there).
   it('hashes the first count pieces of a longer list', () => {
