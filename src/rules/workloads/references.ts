@@ -269,9 +269,9 @@ function keysOf(node: JsonObject, ref: SecretReference, trail: Trail): KeySet {
     throw new ItemError(`${field} is not a list`, field);
   }
   const keys = items.map((item) => (isObject(item) ? item.key : undefined));
-  return keys.every((k) => typeof k === 'string') && keys.length > 0
-    ? new Set(keys as string[])
-    : 'all';
+  if (keys.length === 0 || !keys.every((k) => typeof k === 'string')) return 'all';
+  // One item, as most are (a volume projecting one key): the set shared as a secretKeyRef's.
+  return keys.length === 1 ? oneKey(keys[0] as string) : new Set(keys as string[]);
 }
 
 /**
