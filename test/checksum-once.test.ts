@@ -17,6 +17,7 @@ const hashed = vi.hoisted(() => ({
   written: [] as string[],
   pieces: 0,
   encoded: 0,
+  sorts: 0,
   sized: [] as unknown[],
 }));
 vi.mock('../src/model/hash.js', async (importOriginal) => {
@@ -35,6 +36,10 @@ vi.mock('../src/model/hash.js', async (importOriginal) => {
     sha256Hex: (text: string) => {
       hashed.texts.push(text);
       return actual.sha256Hex(text);
+    },
+    sortShort: <T>(array: T[], compare: (a: T, b: T) => number) => {
+      hashed.sorts++;
+      return actual.sortShort(array, compare);
     },
     sha256HexOfPieces: (pieces: readonly (string | Uint8Array)[], count = pieces.length) => {
       const counted = pieces.slice(0, count);
@@ -148,12 +153,16 @@ data:
     const pod = deployment('api', `envFrom:\n${refs}`, { namespace: 'shop' });
     hashed.pieces = 0;
     hashed.encoded = 0;
+    hashed.sorts = 0;
     // Before: 121 pieces (six an entry, and the last bracket); a5562b4: 41, two an entry, with the
     // text between two contents (the name in it) written for each entry; bab480e: 81, the content,
     // the name and the texts between them, each written to UTF-8 for every list that holds them.
     expect(hashesOf([...sources, pod], 'db/s19')).toBe(1);
     expect(hashed.pieces).toBe(41);
     expect(hashed.encoded).toBe(20);
+    // The entries, by a comparator; the pair numbers that find the list inline (sortValues).
+    // bab480e sorted both through sortShort: 2.
+    expect(hashed.sorts).toBe(1);
   });
 });
 

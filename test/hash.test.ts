@@ -12,7 +12,7 @@ import {
   sha256Hex,
   sha256HexOfPieces,
   sortShort,
-  sortTexts,
+  sortValues,
 } from '../src/model/hash.js';
 import type { Json } from '../src/model/json.js';
 
@@ -117,10 +117,19 @@ describe('sortShort', () => {
     );
   });
 
-  it('sortTexts orders texts as Array.prototype.sort does, short or long', () => {
+  it('sortValues orders numbers by value, short or long', () => {
+    fc.assert(
+      fc.property(fc.array(fc.nat(1000), { maxLength: 80 }), (numbers) => {
+        expect(sortValues([...numbers])).toEqual([...numbers].sort((a, b) => a - b));
+      }),
+      { numRuns: 1000, seed: 20261126 },
+    );
+  });
+
+  it('sortValues orders texts as Array.prototype.sort does, short or long', () => {
     fc.assert(
       fc.property(fc.array(key, { maxLength: 80 }), (texts) => {
-        expect(sortTexts([...texts])).toEqual([...texts].sort());
+        expect(sortValues([...texts])).toEqual([...texts].sort());
       }),
       { numRuns: 1000, seed: 20261126 },
     );

@@ -8,6 +8,7 @@ import {
   canonicalSize,
   sha256HexOfPieces,
   sortShort,
+  sortValues,
   textOrder,
 } from '../model/hash.js';
 import type { Json } from '../model/json.js';
@@ -262,8 +263,10 @@ class ChecksumWork {
    * (`1,5`), or one pair's number itself (a number and a text are different keys).
    */
   private readonly values = new Map<string | number, string>();
-  /** Pair numbers by source and keys read (sorted, or `all`): one content for all who read them. */
+  /** Pair numbers by source and keys read (sorted): one content for all who read them. */
   private readonly ids = new Map<SecretSource, Map<string, number>>();
+  /** Pair numbers of the sources read whole. */
+  private readonly wholeIds = new Map<SecretSource, number>();
   /** Pairs of content (object, or a scalar's canonical JSON) and Secret name, numbered. */
   private readonly pairs = new Map<object | string, Map<string, number>>();
   /** The pairs by their number. */
@@ -289,8 +292,7 @@ class ChecksumWork {
     for (let i = 0; i < ids.length; i++) {
       ids[i] = this.idOf(sources[i] as SecretSource, keys[i] as KeySet);
     }
-    const covered =
-      ids.length === 1 ? (ids[0] as number) : sortShort(ids.slice(), numberOrder).join();
+    const covered = ids.length === 1 ? (ids[0] as number) : sortValues(ids.slice()).join();
     let value = this.values.get(covered);
     if (value !== undefined) {
       this.done++;
@@ -328,6 +330,15 @@ class ChecksumWork {
    * content and again by its pair.
    */
   private idOf(source: SecretSource, keys: KeySet): number {
+    // A source read whole (envFrom, a volume), as a third of fan-in's references: one look-up.
+    if (keys === 'all') {
+      let id = this.wholeIds.get(source);
+      if (id === undefined) {
+        id = this.pairId(source.content(keys), source.secretName);
+        this.wholeIds.set(source, id);
+      }
+      return id;
+    }
     const bySource = mapUnder(this.ids, source);
     const text = this.keysText(keys);
     let id = bySource.get(text);
@@ -339,8 +350,7 @@ class ChecksumWork {
   }
 
   /** `keysId`, written once per key set: sets are shared (`references.ts`), read thousands of times. */
-  private keysText(keys: KeySet): string {
-    if (keys === 'all') return keys;
+  private keysText(keys: ReadonlySet<string>): string {
     let text = this.keyTexts.get(keys);
     if (text === undefined) {
       text = keysId(keys);
@@ -401,8 +411,6 @@ class ChecksumWork {
     return known;
   }
 }
-
-const numberOrder = (a: number, b: number): number => a - b;
 
 /** A content and the Secret name read with it, and once written, their entry of the list. */
 interface Pair {
