@@ -389,9 +389,9 @@ class ChecksumWork {
     const bytes = entryBytes + canonical.bytes + canonicalSize(secret, Infinity);
     const entry: Entry = { content: canonical.text, secret: JSON.stringify(secret), bytes };
     if (typeof content === 'object' && content !== null) {
-      // Kept for every list that holds it: its text encoded once (a large one is hashed from its
-      // pieces, not held a second time as bytes).
-      if (bytes <= encodedBytes) entry.encoded = encoded(entry);
+      // Kept for every list that holds it: its text written once (a large one is hashed from its
+      // pieces, its content not held twice).
+      if (bytes <= wholeBytes) entry.text = entryText(entry);
       pair.entry = entry;
     }
     return entry;
@@ -425,43 +425,32 @@ export interface Entry {
   secret: string;
   /** The UTF-8 length of the entry's text. */
   bytes: number;
-  /** The entry's text as UTF-8, for an entry kept for many lists and at most `encodedBytes`. */
-  encoded?: Uint8Array;
+  /** The entry's whole text, for an entry kept for many lists and at most `wholeBytes` long. */
+  text?: string;
 }
 
 /**
- * Entries up to this size are hashed from their text encoded once (`Entry.encoded`): on fan-in
- * each is in twenty lists, and encoding it piece by piece for each was most of the time of
- * hashing there (four calls to the encoder an entry, 600k). A quarter of the hash's buffer.
+ * Entries up to this size are hashed from their whole text, written once (`Entry.text`): on
+ * fan-in each is in twenty lists, and writing it to UTF-8 as four pieces for each was most of the
+ * time of hashing there (600k calls to the encoder). A quarter of the hash's buffer.
  */
-const encodedBytes = 16 * 1024;
+const wholeBytes = 16 * 1024;
 
 const entryText = (e: Entry) => `{"content":${e.content},"secret":${e.secret}}`;
 
-/** `entryText` as UTF-8, written piece by piece: the text itself is never made. */
-function encoded(e: Entry): Buffer {
-  const bytes = Buffer.allocUnsafe(e.bytes);
-  let at = bytes.write('{"content":');
-  at += bytes.write(e.content, at);
-  at += bytes.write(',"secret":', at);
-  at += bytes.write(e.secret, at);
-  bytes.write('}', at);
-  return bytes;
-}
-
 /**
  * The list's text as its entries, the brackets and the commas between them, hashed in chunks of
- * up to 64 KiB (sha256HexOfPieces): an entry's text once encoded, or a larger entry as its
- * content, the Secret's name and the constant texts between them (a content larger than the
- * chunk is not copied). Written into `fed`; returns how many of its pieces count.
+ * up to 64 KiB (sha256HexOfPieces): an entry's whole text, or a larger entry as its content, the
+ * Secret's name and the constant texts between them (a content larger than the chunk is not
+ * copied). Written into `fed`; returns how many of its pieces count.
  */
 function pieces(entries: readonly Entry[]): number {
   let n = 0;
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i] as Entry;
     fed[n++] = i === 0 ? '[' : ',';
-    if (e.encoded !== undefined) {
-      fed[n++] = e.encoded;
+    if (e.text !== undefined) {
+      fed[n++] = e.text;
       continue;
     }
     // Keys in canonical order: "content" < "secret".
@@ -480,7 +469,7 @@ function pieces(entries: readonly Entry[]): number {
  * (a list a checksum was 5.3 MB on the fan-in bench, with four pieces an entry). Its entries past the count
  * are pieces of earlier lists, most of them kept anyway (each pair's entry).
  */
-const fed: (string | Uint8Array)[] = [];
+const fed: string[] = [];
 
 /** The order of the entries' texts, found without writing a large content's text again. */
 export function entryOrder(a: Entry, b: Entry): number {
