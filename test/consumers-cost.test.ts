@@ -2,7 +2,7 @@
 // and the records made, for the fan-in shape (every pod reads twenty sources).
 import { describe, expect, it, vi } from 'vitest';
 import { readUses, usesRead } from '../src/rules/workloads/references.js';
-import { deployment, externalSecret, resourceList, runOk } from './helpers.js';
+import { everyoneReadsAll, resourceList, runOk } from './helpers.js';
 
 const counted = vi.hoisted(() => ({ gets: 0, sets: 0 }));
 vi.mock('../src/rules/consumers.js', async (importOriginal) => {
@@ -29,16 +29,7 @@ describe('finding the consumers', () => {
   it('looks each source a reference names up once, beside the producers’ look-up', () => {
     const sources = 20;
     const consumers = 50;
-    const items = [
-      ...Array.from({ length: sources }, (_, s) => externalSecret(`s${s}`)),
-      ...Array.from({ length: consumers }, (_, c) =>
-        deployment(
-          `d${c}`,
-          `envFrom:\n${Array.from({ length: sources }, (_, s) => `- secretRef: {name: s${s}}`).join('\n')}`,
-        ),
-      ),
-    ];
-    runOk(resourceList(items));
+    runOk(resourceList(everyoneReadsAll(sources, consumers)));
     const references = sources * consumers;
     // The producers' look-up by kind, namespace and name (3), and the source's record (1);
     // bab480e also looked the source up in the consumers' Map and in the template's positions,
