@@ -300,18 +300,19 @@ class ChecksumWork {
     }
     // In the sources' order: the budget is counted as before, content by content.
     const entries = new Array<Entry>(ids.length);
+    let whole = true;
     for (let i = 0; i < ids.length; i++) {
       const entry = this.entry(ids[i] as number);
       if (entry === undefined) return undefined;
       entries[i] = entry;
+      if (entry.text === undefined) whole = false;
     }
-    sortShort(entries, entryOrder);
     // Each entry's text and the bracket or comma before it, and the last bracket: the bytes to
     // hash, known before one is hashed.
     let bytes = 1;
     for (let i = 0; i < entries.length; i++) bytes += 1 + (entries[i] as Entry).bytes;
     if (!this.spend(bytes)) return undefined;
-    value = sha256HexOfPieces(fed, pieces(entries));
+    value = sha256HexOfPieces(fed, whole ? wholePieces(entries) : pieces(entries));
     this.values.set(covered, value);
     this.done++;
     return value;
@@ -439,12 +440,32 @@ const wholeBytes = 16 * 1024;
 const entryText = (e: Entry) => `{"content":${e.content},"secret":${e.secret}}`;
 
 /**
- * The list's text as its entries, the brackets and the commas between them, hashed in chunks of
- * up to 64 KiB (sha256HexOfPieces): an entry's whole text, or a larger entry as its content, the
- * Secret's name and the constant texts between them (a content larger than the chunk is not
- * copied). Written into `fed`; returns how many of its pieces count.
+ * The list of entries whose whole texts are kept (nearly every list): the texts sorted as texts,
+ * compared inline (sortValues), which is the list's order by definition; entryOrder is that order
+ * found without an entry's whole text, through a call per comparison (twenty entries a list on
+ * fan-in). Written into `fed`; returns how many of its pieces count.
  */
-function pieces(entries: readonly Entry[]): number {
+function wholePieces(entries: readonly Entry[]): number {
+  const texts = new Array<string>(entries.length);
+  for (let i = 0; i < entries.length; i++) texts[i] = (entries[i] as Entry).text as string;
+  sortValues(texts);
+  let n = 0;
+  for (let i = 0; i < texts.length; i++) {
+    fed[n++] = i === 0 ? '[' : ',';
+    fed[n++] = texts[i] as string;
+  }
+  fed[n++] = ']';
+  return n;
+}
+
+/**
+ * The list's text as its entries in entryOrder, the brackets and the commas between them, hashed
+ * in chunks of up to 64 KiB (sha256HexOfPieces): an entry's whole text, or a larger entry as its
+ * content, the Secret's name and the constant texts between them (a content larger than the chunk
+ * is not copied). Written into `fed`; returns how many of its pieces count.
+ */
+function pieces(entries: Entry[]): number {
+  sortShort(entries, entryOrder);
   let n = 0;
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i] as Entry;
