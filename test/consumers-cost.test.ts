@@ -1,7 +1,8 @@
 // What finding the consumers costs per reference, counted (never timed): the look-ups by source
 // and the records made, for the fan-in shape (every pod reads twenty sources).
 import { describe, expect, it, vi } from 'vitest';
-import { readUses, usesRead } from '../src/rules/workloads/references.js';
+import type { JsonObject } from '../src/model/json.js';
+import { readUses, secretUses, usesRead } from '../src/rules/workloads/references.js';
 import { everyoneReadsAll, resourceList, runOk } from './helpers.js';
 
 const counted = vi.hoisted(() => ({ gets: 0, sets: 0 }));
@@ -40,8 +41,8 @@ describe('finding the consumers', () => {
 });
 
 describe('readUses', () => {
+  const env = (name: string) => ({ name, valueFrom: { secretKeyRef: { name, key: 'k' } } });
   it('writes over the records of the walk before: none made per reference', () => {
-    const env = (name: string) => ({ name, valueFrom: { secretKeyRef: { name, key: 'k' } } });
     const podSpec = (names: string[]) => ({ containers: [{ name: 'c', env: names.map(env) }] });
     expect(readUses(podSpec(['a', 'b']), [])).toBe(2);
     const [first, second] = usesRead;
@@ -50,5 +51,21 @@ describe('readUses', () => {
     expect(usesRead[0]).toBe(first);
     expect(usesRead[1]).toBe(second);
     expect(usesRead.slice(0, 3).map((u) => u.secretName)).toEqual(['c', 'd', 'e']);
+  });
+
+  it('gives the uses in secretUses’ order, each record once, when the walk found them out of order', () => {
+    const podSpec: JsonObject = {
+      volumes: [{ name: 'v', secret: { secretName: 'vol' } }],
+      containers: [
+        { name: 'c', envFrom: [{ secretRef: { name: 'f1' } }], env: [env('a1')] },
+        { name: 'd', env: [env('a2')] },
+      ],
+    };
+    const inOrder = secretUses(podSpec, []).map((use) => use.secretName);
+    expect(inOrder).toEqual(['a1', 'a2', 'f1', 'vol']);
+    expect(readUses(podSpec, [])).toBe(4);
+    const records = usesRead.slice(0, 4);
+    expect(records.map((use) => use.secretName)).toEqual(inOrder);
+    expect(new Set(usesRead).size).toBe(usesRead.length);
   });
 });
