@@ -16,6 +16,8 @@ const hashed = vi.hoisted(() => ({
   texts: [] as string[],
   written: [] as string[],
   pieces: 0,
+  whole: 0,
+  sorts: 0,
   sized: [] as unknown[],
 }));
 vi.mock('../src/model/hash.js', async (importOriginal) => {
@@ -35,10 +37,16 @@ vi.mock('../src/model/hash.js', async (importOriginal) => {
       hashed.texts.push(text);
       return actual.sha256Hex(text);
     },
-    sha256HexOfPieces: (pieces: readonly string[]) => {
-      hashed.texts.push(pieces.join(''));
-      hashed.pieces += pieces.length;
-      return actual.sha256HexOfPieces(pieces);
+    sortShort: <T>(array: T[], compare: (a: T, b: T) => number) => {
+      hashed.sorts++;
+      return actual.sortShort(array, compare);
+    },
+    sha256HexOfPieces: (pieces: readonly string[], count = pieces.length) => {
+      const counted = pieces.slice(0, count);
+      hashed.texts.push(counted.join(''));
+      hashed.pieces += count;
+      hashed.whole += counted.filter((p) => p.startsWith('{"content":') && p.endsWith('}')).length;
+      return actual.sha256HexOfPieces(pieces, count);
     },
   };
 });
@@ -138,16 +146,23 @@ data:
     expect(hashed.sized.filter((value) => value === 'big')).toHaveLength(1);
   });
 
-  it('a Hash is fed four pieces an entry: each content and name as they are, and constant texts between', () => {
+  it('a Hash is fed two pieces an entry: its whole text, written once, and the comma or bracket before it', () => {
     const names = Array.from({ length: 20 }, (_, i) => `s${i}`);
     const sources = names.map((n) => externalSecret(n, { namespace: 'shop' }));
     const refs = names.map((n) => `- secretRef: {name: ${n}}`).join('\n');
     const pod = deployment('api', `envFrom:\n${refs}`, { namespace: 'shop' });
     hashed.pieces = 0;
+    hashed.whole = 0;
+    hashed.sorts = 0;
     // Before: 121 pieces (six an entry, and the last bracket); a5562b4: 41, two an entry, with the
-    // text between two contents (the name in it) written for each entry.
+    // text between two contents (the name in it) written for each entry; bab480e: 81, the content,
+    // the name and the texts between them, each a call to the UTF-8 encoder for every list.
     expect(hashesOf([...sources, pod], 'db/s19')).toBe(1);
-    expect(hashed.pieces).toBe(81);
+    expect(hashed.pieces).toBe(41);
+    expect(hashed.whole).toBe(20);
+    // The pair numbers that find the list and the entries' whole texts, both compared inline
+    // (sortValues); bab480e sorted both through sortShort, a call per comparison: 2.
+    expect(hashed.sorts).toBe(0);
   });
 });
 

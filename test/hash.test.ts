@@ -12,7 +12,7 @@ import {
   sha256Hex,
   sha256HexOfPieces,
   sortShort,
-  sortTexts,
+  sortValues,
 } from '../src/model/hash.js';
 import type { Json } from '../src/model/json.js';
 
@@ -117,10 +117,19 @@ describe('sortShort', () => {
     );
   });
 
-  it('sortTexts orders texts as Array.prototype.sort does, short or long', () => {
+  it('sortValues orders numbers by value, short or long', () => {
+    fc.assert(
+      fc.property(fc.array(fc.nat(1000), { maxLength: 80 }), (numbers) => {
+        expect(sortValues([...numbers])).toEqual([...numbers].sort((a, b) => a - b));
+      }),
+      { numRuns: 1000, seed: 20261126 },
+    );
+  });
+
+  it('sortValues orders texts as Array.prototype.sort does, short or long', () => {
     fc.assert(
       fc.property(fc.array(key, { maxLength: 80 }), (texts) => {
-        expect(sortTexts([...texts])).toEqual([...texts].sort());
+        expect(sortValues([...texts])).toEqual([...texts].sort());
       }),
       { numRuns: 1000, seed: 20261126 },
     );
@@ -147,6 +156,16 @@ describe('sha256HexOfPieces', () => {
       const pieces = ['[{"content":', JSON.stringify('é'.repeat(size)), ',"secret":"s"}]'];
       expect(sha256HexOfPieces(pieces)).toBe(sha256Hex(pieces.join('')));
     }
+  });
+
+  it('takes a one-character piece as its byte, beside longer texts', () => {
+    for (const size of [0, 1, 300, 30_000, 70_000]) {
+      const entry = `{"content":${JSON.stringify('é'.repeat(size))},"secret":"s"}`;
+      const pieces = ['[', entry, ',', '{"a":1}', ',', entry, ']'];
+      expect(sha256HexOfPieces(pieces)).toBe(sha256Hex(pieces.join('')));
+    }
+    // Not ASCII: written as UTF-8, not as one byte.
+    expect(sha256HexOfPieces(['é', 'x', '\u{1F600}'])).toBe(sha256Hex('éx\u{1F600}'));
   });
 
   // The checksums write over one list of pieces (checksums.ts `fed`): only the first `count`

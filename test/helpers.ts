@@ -148,6 +148,17 @@ ${secretRef.replace(/^/gm, '        ')}
 `;
 
 export const envFrom = (secret: string) => `envFrom:\n- secretRef:\n    name: ${secret}`;
+
+/** ExternalSecrets s0…, and Deployments d0… each reading every one of them whole (envFrom). */
+export const everyoneReadsAll = (sources: number, consumers: number): string[] => [
+  ...Array.from({ length: sources }, (_, s) => externalSecret(`s${s}`)),
+  ...Array.from({ length: consumers }, (_, c) =>
+    deployment(
+      `d${c}`,
+      `envFrom:\n${Array.from({ length: sources }, (_, s) => `- secretRef: {name: s${s}}`).join('\n')}`,
+    ),
+  ),
+];
 export const secretKeyRef = (secret: string, key: string) =>
   `env:\n- name: X\n  valueFrom:\n    secretKeyRef:\n      name: ${secret}\n      key: ${key}`;
 

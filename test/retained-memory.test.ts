@@ -177,6 +177,28 @@ describe('references', () => {
     expect(uses[0]?.keys).toEqual(new Set(['password']));
   });
 
+  it('shares the set of a one-item volume with the references that read that key', () => {
+    const podSpec: JsonObject = {
+      containers: [
+        {
+          name: 'c',
+          env: [{ name: 'E', valueFrom: { secretKeyRef: { name: 's', key: 'tls.crt' } } }],
+        },
+      ],
+      volumes: Array.from({ length: 20 }, (_, i) => ({
+        name: `v${i}`,
+        projected: {
+          sources: [{ secret: { name: `s${i}`, items: [{ key: 'tls.crt', path: 'c' }] } }],
+        },
+      })),
+    };
+    const uses = secretUses(podSpec, ['spec']);
+    expect(uses).toHaveLength(21);
+    // bab480e built a Set per volume: 21 (each then written as text again for the checksums).
+    expect(new Set(uses.map((u) => u.keys)).size).toBe(1);
+    expect(uses[20]?.keys).toEqual(new Set(['tls.crt']));
+  });
+
   it('keeps at most sharedKeySets shared key sets', () => {
     const first = oneKey('k-first');
     for (let i = 0; i < sharedKeySets; i++) oneKey(`k${i}`);

@@ -6,6 +6,7 @@ import type { Consumption } from '../src/rules/consumers.js';
 import type { TransformOutput } from '../src/rules/transform.js';
 import {
   deployment,
+  everyoneReadsAll,
   externalSecret,
   resourceList,
   resultsOf,
@@ -40,15 +41,7 @@ vi.mock('../src/rules/transform.js', async (importOriginal) => {
 
 const consumers = 200;
 const sources = 3;
-const items = [
-  ...Array.from({ length: sources }, (_, s) => externalSecret(`s${s}`)),
-  ...Array.from({ length: consumers }, (_, c) =>
-    deployment(
-      `d${c}`,
-      `envFrom:\n${Array.from({ length: sources }, (_, s) => `- secretRef: {name: s${s}}`).join('\n')}`,
-    ),
-  ),
-];
+const items = everyoneReadsAll(sources, consumers);
 
 describe('the rules plan of many consumers', () => {
   runOk(resourceList(items), { ordering: 'argocd' });

@@ -8,6 +8,7 @@ import {
   canonicalSize,
   sha256HexOfPieces,
   sortShort,
+  sortValues,
   textOrder,
 } from '../model/hash.js';
 import type { Json } from '../model/json.js';
@@ -262,8 +263,10 @@ class ChecksumWork {
    * (`1,5`), or one pair's number itself (a number and a text are different keys).
    */
   private readonly values = new Map<string | number, string>();
-  /** Pair numbers by source and keys read (sorted, or `all`): one content for all who read them. */
+  /** Pair numbers by source and keys read (sorted): one content for all who read them. */
   private readonly ids = new Map<SecretSource, Map<string, number>>();
+  /** Pair numbers of the sources read whole. */
+  private readonly wholeIds = new Map<SecretSource, number>();
   /** Pairs of content (object, or a scalar's canonical JSON) and Secret name, numbered. */
   private readonly pairs = new Map<object | string, Map<string, number>>();
   /** The pairs by their number. */
@@ -289,8 +292,7 @@ class ChecksumWork {
     for (let i = 0; i < ids.length; i++) {
       ids[i] = this.idOf(sources[i] as SecretSource, keys[i] as KeySet);
     }
-    const covered =
-      ids.length === 1 ? (ids[0] as number) : sortShort(ids.slice(), numberOrder).join();
+    const covered = ids.length === 1 ? (ids[0] as number) : sortValues(ids.slice()).join();
     let value = this.values.get(covered);
     if (value !== undefined) {
       this.done++;
@@ -298,18 +300,19 @@ class ChecksumWork {
     }
     // In the sources' order: the budget is counted as before, content by content.
     const entries = new Array<Entry>(ids.length);
+    let whole = true;
     for (let i = 0; i < ids.length; i++) {
       const entry = this.entry(ids[i] as number);
       if (entry === undefined) return undefined;
       entries[i] = entry;
+      if (entry.text === undefined) whole = false;
     }
-    sortShort(entries, entryOrder);
     // Each entry's text and the bracket or comma before it, and the last bracket: the bytes to
     // hash, known before one is hashed.
     let bytes = 1;
     for (let i = 0; i < entries.length; i++) bytes += 1 + (entries[i] as Entry).bytes;
     if (!this.spend(bytes)) return undefined;
-    value = sha256HexOfPieces(fed, pieces(entries));
+    value = sha256HexOfPieces(fed, whole ? wholePieces(entries) : pieces(entries));
     this.values.set(covered, value);
     this.done++;
     return value;
@@ -328,6 +331,15 @@ class ChecksumWork {
    * content and again by its pair.
    */
   private idOf(source: SecretSource, keys: KeySet): number {
+    // A source read whole (envFrom, a volume), as a third of fan-in's references: one look-up.
+    if (keys === 'all') {
+      let id = this.wholeIds.get(source);
+      if (id === undefined) {
+        id = this.pairId(source.content(keys), source.secretName);
+        this.wholeIds.set(source, id);
+      }
+      return id;
+    }
     const bySource = mapUnder(this.ids, source);
     const text = this.keysText(keys);
     let id = bySource.get(text);
@@ -339,8 +351,7 @@ class ChecksumWork {
   }
 
   /** `keysId`, written once per key set: sets are shared (`references.ts`), read thousands of times. */
-  private keysText(keys: KeySet): string {
-    if (keys === 'all') return keys;
+  private keysText(keys: ReadonlySet<string>): string {
     let text = this.keyTexts.get(keys);
     if (text === undefined) {
       text = keysId(keys);
@@ -377,8 +388,19 @@ class ChecksumWork {
     const canonical = this.canonical(content);
     if (canonical === undefined) return undefined;
     const bytes = entryBytes + canonical.bytes + canonicalSize(secret, Infinity);
-    const entry = { content: canonical.text, secret: JSON.stringify(secret), bytes };
-    if (typeof content === 'object' && content !== null) pair.entry = entry;
+    const entry: Entry = { content: canonical.text, secret: JSON.stringify(secret), bytes };
+    if (typeof content === 'object' && content !== null) {
+      // Kept for every list that holds it: its text written once (a large one is hashed from its
+      // pieces, its content not held twice). The content's text is then a slice of it, here and
+      // in `texts`: one copy of it kept, not two (a second was ≈1 MiB of fan-in's peak RSS).
+      if (bytes <= wholeBytes) {
+        const text = entryText(entry);
+        entry.text = text;
+        entry.content = text.slice(contentAt, contentAt + canonical.text.length);
+        canonical.text = entry.content;
+      }
+      pair.entry = entry;
+    }
     return entry;
   }
 
@@ -397,8 +419,6 @@ class ChecksumWork {
   }
 }
 
-const numberOrder = (a: number, b: number): number => a - b;
-
 /** A content and the Secret name read with it, and once written, their entry of the list. */
 interface Pair {
   content: Json;
@@ -412,32 +432,71 @@ export interface Entry {
   secret: string;
   /** The UTF-8 length of the entry's text. */
   bytes: number;
+  /** The entry's whole text, for an entry kept for many lists and at most `wholeBytes` long. */
+  text?: string;
 }
 
+/**
+ * Entries up to this size are hashed from their whole text, written once (`Entry.text`): on
+ * fan-in each is in twenty lists, and writing it to UTF-8 as four pieces for each was most of the
+ * time of hashing there (600k calls to the encoder). A quarter of the hash's buffer.
+ */
+const wholeBytes = 16 * 1024;
+
 const entryText = (e: Entry) => `{"content":${e.content},"secret":${e.secret}}`;
+/** Where the content starts in `entryText`. */
+const contentAt = '{"content":'.length;
 
 /**
- * The list's text as each content, the Secret's name, and the constant texts between them,
- * hashed in chunks of up to 64 KiB (sha256HexOfPieces): a content larger than that is not copied.
- * No text is written per entry. Written into `fed`; returns how many of its pieces count.
+ * The list of entries whose whole texts are kept (nearly every list): the texts sorted as texts,
+ * compared inline (sortValues), which is the list's order by definition; entryOrder is that order
+ * found without an entry's whole text, through a call per comparison (twenty entries a list on
+ * fan-in). Written into `fed`; returns how many of its pieces count.
  */
-function pieces(entries: readonly Entry[]): number {
+function wholePieces(entries: readonly Entry[]): number {
+  const texts = new Array<string>(entries.length);
+  for (let i = 0; i < entries.length; i++) texts[i] = (entries[i] as Entry).text as string;
+  sortValues(texts);
+  let n = 0;
+  for (let i = 0; i < texts.length; i++) {
+    fed[n++] = i === 0 ? '[' : ',';
+    fed[n++] = texts[i] as string;
+  }
+  fed[n++] = ']';
+  return n;
+}
+
+/**
+ * The list's text as its entries in entryOrder, the brackets and the commas between them, hashed
+ * in chunks of up to 64 KiB (sha256HexOfPieces): an entry's whole text, or a larger entry as its
+ * content, the Secret's name and the constant texts between them (a content larger than the chunk
+ * is not copied). Written into `fed`; returns how many of its pieces count.
+ */
+function pieces(entries: Entry[]): number {
+  sortShort(entries, entryOrder);
+  let n = 0;
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i] as Entry;
+    fed[n++] = i === 0 ? '[' : ',';
+    if (e.text !== undefined) {
+      fed[n++] = e.text;
+      continue;
+    }
     // Keys in canonical order: "content" < "secret".
-    fed[4 * i] = i === 0 ? '[{"content":' : '},{"content":';
-    fed[4 * i + 1] = e.content;
-    fed[4 * i + 2] = ',"secret":';
-    fed[4 * i + 3] = e.secret;
+    fed[n++] = '{"content":';
+    fed[n++] = e.content;
+    fed[n++] = ',"secret":';
+    fed[n++] = e.secret;
+    fed[n++] = '}';
   }
-  fed[4 * entries.length] = '}]';
-  return 4 * entries.length + 1;
+  fed[n++] = ']';
+  return n;
 }
 
 /**
  * The pieces of the list being hashed: one list for the run, written over, not one per checksum
- * (81 pieces a checksum on the fan-in bench: 5.3 MB of lists there). Its entries past the count
- * are texts of earlier lists, most of them kept anyway (each pair's entry).
+ * (a list a checksum was 5.3 MB on the fan-in bench, with four pieces an entry). Its entries past the count
+ * are pieces of earlier lists, most of them kept anyway (each pair's entry).
  */
 const fed: string[] = [];
 

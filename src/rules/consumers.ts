@@ -27,7 +27,7 @@ import {
   ourEntry,
 } from './workloads/helm-release.js';
 import { optedOut, optOutKey } from './workloads/opt-out.js';
-import { type KeySet, type SecretUse, secretUses } from './workloads/references.js';
+import { type KeySet, readUses, type SecretUse, usesRead } from './workloads/references.js';
 import { barePod, type PodTemplate, podTemplatesOf } from './workloads/shapes.js';
 
 /** The sources a pod template reads, each once, and the keys it reads of each, by position. */
@@ -89,7 +89,6 @@ export function findConsumers(
   config: Config,
 ): Consumption {
   const consumers: Consumer[] = [];
-  const consumersOf = new Map<SecretSource, Resource[]>();
   const gather = new Gather();
   const unresolved = new Map<Resource, UnresolvedRef[]>();
   const keyedReads: KeyedRead[] = [];
@@ -108,7 +107,7 @@ export function findConsumers(
     const errors: Result[] = [];
     guarded(errors, resource, () => {
       if (helm) {
-        const found = helmConsumer(resource, producers, config, consumersOf, results);
+        const found = helmConsumer(resource, producers, config, gather, results);
         if (found) templates.push(found);
         return;
       }
@@ -119,9 +118,9 @@ export function findConsumers(
         // Every reference orders its source first; opt-in ones count for the checksum only when on.
         gather.next();
         const { shape } = template;
-        const uses = secretUses(template.podSpec, shape.podSpec);
-        for (let index = 0; index < uses.length; index++) {
-          const use = uses[index] as SecretUse;
+        const uses = readUses(template.podSpec, shape.podSpec);
+        for (let index = 0; index < uses; index++) {
+          const use = usesRead[index] as SecretUse;
           const sources = producers.producing(use.kind, resource.namespace, use.secretName);
           if (!sources) {
             const field = printed(shape.podSpec);
@@ -142,9 +141,9 @@ export function findConsumers(
           const count = sources === undefined ? 0 : sources.length;
           for (let k = 0; k < count; k++) {
             const source = (sources as readonly SecretSource[])[k] as SecretSource;
-            addConsumer(consumersOf, source, resource);
+            const read = gather.readBy(source, resource);
             if (use.optIn && !config[use.optIn]) continue;
-            gather.add(source, use.keys);
+            gather.add(source, read, use.keys);
           }
         }
         const consumed = gather.done();
@@ -169,33 +168,34 @@ export function findConsumers(
     if (templates.length > 0 || error)
       consumers.push({ resource, templates, ...(error && { error }) });
   }
-  return { consumers, consumersOf, unresolved, keyedReads, results };
+  return { consumers, consumersOf: gather.consumersOf(), unresolved, keyedReads, results };
+}
+
+/** What the stage keeps of a source that pod templates read. */
+interface Reads {
+  /**
+   * The resources that read it, each once, in input order. A list, not a Set: a resource's reads
+   * are found one after the other, so it is already in the list only as its last entry (a Set of
+   * the fan-in bench's ≈80 consumers a source is ≈2.6 KB, its list 0.6 KB; 2,000 sources, kept
+   * to the end).
+   */
+  readonly consumers: Resource[];
+  /** Where it was last gathered, counted over every template so far (-1: never). */
+  at: number;
 }
 
 /**
- * `resource` reads `source`. A list, not a Set per source: a resource's reads are found one
- * after the other, so it is already in the list only as its last entry (a Set of the fan-in
- * bench's ≈80 consumers a source is ≈2.6 KB, its list 0.6 KB; 2,000 sources, kept to the end).
- */
-function addConsumer(
-  consumersOf: Map<SecretSource, Resource[]>,
-  source: SecretSource,
-  resource: Resource,
-): void {
-  const consumers = consumersOf.get(source);
-  if (consumers === undefined) consumersOf.set(source, [resource]);
-  else if (consumers[consumers.length - 1] !== resource) consumers.push(resource);
-}
-
-/**
- * Each pod template's sources and keys, gathered in turn: where a source is among the template's
- * is one number per source for the whole stage, not a Map per template (4,758 on the fan-in
- * bench, each grown to twenty entries and kept with the checksums), and the lists are gathered
- * in two reused ones and copied out at their length, not grown per template.
+ * Each pod template's sources and keys, gathered in turn, and every source's consumers: one
+ * record per source for the whole stage, found by one look-up per source a reference names (a
+ * Map of consumers and a Map of positions were three: 150k references on the fan-in bench).
+ * Where a source is among the template's is one number in its record, not a Map per template
+ * (4,758 on the fan-in bench, each grown to twenty entries and kept with the checksums), and the
+ * lists are gathered in two reused ones and copied out at their length, not grown per template.
  */
 class Gather {
-  /** Where each source was last gathered, counted over every template so far. */
-  private readonly position = new Map<SecretSource, number>();
+  /** The sources read so far, in the order first read (consumersOf keeps it). */
+  private readonly reads = new Map<SecretSource, Reads>();
+  /** Sources gathered, counted over every template so far. */
   private gathered = 0;
   /** Where the current template's sources start in that count. */
   private start = 0;
@@ -210,15 +210,30 @@ class Gather {
     this.count = 0;
   }
 
-  /** A read of `keys` of `source`: the keys join those read of it before, in this template. */
-  add(source: SecretSource, keys: KeySet): void {
-    const at = this.position.get(source);
-    if (at !== undefined && at >= this.start) {
-      const i = at - this.start;
+  /** `resource` reads `source` (and so comes after it, opted out or not): the source's record. */
+  readBy(source: SecretSource, resource: Resource): Reads {
+    const reads = this.reads.get(source);
+    if (reads === undefined) {
+      const first: Reads = { consumers: [resource], at: -1 };
+      this.reads.set(source, first);
+      return first;
+    }
+    const { consumers } = reads;
+    if (consumers[consumers.length - 1] !== resource) consumers.push(resource);
+    return reads;
+  }
+
+  /**
+   * A read of `keys` of `source` (its record `reads`) that counts for the template's checksum:
+   * the keys join those read of it before, in this template.
+   */
+  add(source: SecretSource, reads: Reads, keys: KeySet): void {
+    if (reads.at >= this.start) {
+      const i = reads.at - this.start;
       this.keys[i] = unionKeys(this.keys[i] as KeySet, keys);
       return;
     }
-    this.position.set(source, this.gathered++);
+    reads.at = this.gathered++;
     this.sources[this.count] = source;
     this.keys[this.count] = keys;
     this.count++;
@@ -228,6 +243,15 @@ class Gather {
   done(): Consumed | undefined {
     if (this.count === 0) return undefined;
     return { sources: this.sources.slice(0, this.count), keys: this.keys.slice(0, this.count) };
+  }
+
+  /** Each source read, with the resources that read it, in the order first read. */
+  consumersOf(): Map<SecretSource, readonly Resource[]> {
+    const consumersOf = new Map<SecretSource, readonly Resource[]>();
+    this.reads.forEach((reads, source) => {
+      consumersOf.set(source, reads.consumers);
+    });
+    return consumersOf;
   }
 }
 
@@ -244,20 +268,17 @@ function helmConsumer(
   resource: Resource,
   producers: Producers,
   config: Config,
-  consumersOf: Map<SecretSource, Resource[]>,
+  gather: Gather,
   results: Result[],
 ): ConsumingTemplate | undefined {
-  const gather = new Gather();
+  gather.next();
   // Charts read one Secret in many env entries and in init containers (four times in a real
   // zigbee2mqtt release).
   const noted = new FirstPlaces<{ field: string; text: string; substituted: Set<string> }>();
   for (const read of helmReads(resource)) {
     const sources = producers.producing(read.kind, read.namespace, read.name);
     if (!sources) continue;
-    for (const source of sources) {
-      addConsumer(consumersOf, source, resource);
-      gather.add(source, read.keys);
-    }
+    for (const source of sources) gather.add(source, gather.readBy(source, resource), read.keys);
     const key = `${read.kind}\u0000${read.namespace ?? ''}\u0000${read.name}`;
     const note =
       noted.again(key) ??

@@ -1,6 +1,6 @@
 // Spec normalisation shared by sources: drop what does not decide content, fill server-side
 // defaults, so spelling a default out (or leaving out an empty list) does not move a checksum.
-import { sortTexts } from '../../model/hash.js';
+import { sortValues } from '../../model/hash.js';
 import { isObject, type Json } from '../../model/json.js';
 import { compilePaths, type PathSet, parsePath, walkPaths } from '../../model/path.js';
 
@@ -77,7 +77,7 @@ function pruneEmpty(value: Json, inPlace: boolean): Json | undefined {
     // through a sorted copy of each mapping.
     const out: { [key: string]: Json } = inPlace ? value : {};
     const keys = Object.keys(value);
-    if (!inPlace) sortTexts(keys);
+    if (!inPlace) sortValues(keys);
     let kept = 0;
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i] as string;
