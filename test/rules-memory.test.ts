@@ -28,6 +28,18 @@ vi.mock('../src/rules/consumers.js', async (importOriginal) => {
     },
   };
 });
+// Counted: how often an item's sync phase is read (two annotations each time).
+const phases = vi.hoisted(() => ({ read: 0 }));
+vi.mock('../src/rules/order/phases.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../src/rules/order/phases.js')>();
+  return {
+    ...actual,
+    phaseOf: (...args: Parameters<typeof actual.phaseOf>) => {
+      phases.read++;
+      return actual.phaseOf(...args);
+    },
+  };
+});
 vi.mock('../src/rules/transform.js', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../src/rules/transform.js')>();
   return {
@@ -52,8 +64,16 @@ const items = [
 ];
 
 describe('the rules plan of many consumers', () => {
+  phases.read = 0;
   runOk(resourceList(items), { ordering: 'argocd' });
   const plan = (seen.out as TransformOutput).plan;
+  const phasesRead = phases.read;
+
+  it("reads an item's sync phase once per item, not once per source it reads", () => {
+    // main bab480e: the wave plan and the hook-phase lint each read a consumer's once per source
+    // it reads, 2 × 600, and each source's twice (1,206).
+    expect(phasesRead).toBeLessThanOrEqual(2 * (sources + consumers) + 2 * sources);
+  });
 
   it('gives a list of successors only to the nodes that have one', () => {
     const nodes = [...plan.nodes.values()];

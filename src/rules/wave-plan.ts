@@ -59,13 +59,13 @@ function unique(node: WaveNode): void {
 function nodesInPhase(
   consumers: readonly Resource[] | ReadonlySet<Resource> | undefined,
   phase: Phase | undefined,
-  nodeOf: (resource: Resource) => WaveNode | undefined,
+  nodeIn: (phase: Phase | undefined, resource: Resource) => WaveNode | undefined,
 ): WaveNode[] {
   if (consumers === undefined) return [];
   const after = new Array<WaveNode>('size' in consumers ? consumers.size : consumers.length);
   let count = 0;
   consumers.forEach((consumer: Resource) => {
-    const node = inPhase(phase, consumer) ? nodeOf(consumer) : undefined;
+    const node = nodeIn(phase, consumer);
     if (node) after[count++] = node;
   });
   after.length = count;
@@ -88,15 +88,22 @@ export function planWaves(
   const nodes = new Map<Resource, WaveNode>();
   // A node is made by a function of its own: a closure over `resource` in nodeOf made V8 allocate
   // its context on every call, not only on the first for a resource.
-  const newNode = (resource: Resource): WaveNode | undefined => {
+  const newNode = (resource: Resource, phase = phaseOf(resource)): WaveNode | undefined => {
     guarded(errors, resource, () => {
-      nodes.set(resource, { resource, wave: waveOf(resource), before: noneAfter });
+      nodes.set(resource, { resource, wave: waveOf(resource), phase, before: noneAfter });
     });
     return nodes.get(resource);
   };
   // Asked once per edge (200k on fan-in 10k): a known node without a closure, a context or a try.
   const nodeOf = (resource: Resource): WaveNode | undefined =>
     nodes.get(resource) ?? newNode(resource);
+  // A consumer in `phase`: a known node by the phase it keeps, else one made only when in phase.
+  const nodeIn = (phase: Phase | undefined, resource: Resource): WaveNode | undefined => {
+    const known = nodes.get(resource);
+    const own = known === undefined ? phaseOf(resource) : known.phase;
+    if (phase === undefined || phase.name !== own?.name) return undefined;
+    return known ?? newNode(resource, own);
+  };
 
   const storeNodes = new Map<string, WaveNode>();
   for (const store of stores) {
@@ -118,9 +125,9 @@ export function planWaves(
     // One resource can be several sources (one per namespace): its node gathers all consumers.
     // Operator readers (readers.ts) come after it too: a store or generator among them is then
     // placed above this source, not at its default below every source.
-    const phase = phaseOf(source.resource);
-    orderAfter(node, nodesInPhase(consumersOf.get(source), phase, nodeOf), joined);
-    orderAfter(node, nodesInPhase(readersOf.get(source), phase, nodeOf), joined);
+    const { phase } = node;
+    orderAfter(node, nodesInPhase(consumersOf.get(source), phase, nodeIn), joined);
+    orderAfter(node, nodesInPhase(readersOf.get(source), phase, nodeIn), joined);
     sourceNodes.add(node);
     for (let k = 0; k < source.stores.length; k++) {
       const ref = source.stores[k] as SecretSource['stores'][number];

@@ -5,6 +5,7 @@ import { annotationEdit, annotationField, type MappingEdit } from '../../model/e
 import { ItemError, type Resource } from '../../model/resource.js';
 import { noWaveOrder, syncWave, waveConflict } from '../../model/result-rules.js';
 import { deferredInfo, describe, type Result, resourceResult } from '../../model/results.js';
+import type { Phase } from './phases.js';
 
 export const syncWaveKey = 'argocd.argoproj.io/sync-wave';
 /** Argo CD parses waves as 64-bit integers. */
@@ -38,6 +39,11 @@ export function waveOf(resource: Resource): Wave {
 export interface WaveNode {
   resource: Resource;
   wave: Wave;
+  /**
+   * The sync phase it runs in (phases.ts phaseOf), read once when the node is made: the plan asks
+   * for a consumer's once per source it reads (160k times on the fan-in bench at 10k items).
+   */
+  readonly phase: Phase | undefined;
   /**
    * Resources that must come after this one, each once, in the order they were found. Most nodes
    * (consumers) have none: they share one empty list, and wave-plan.ts gives a node its own list
