@@ -71,7 +71,7 @@ export interface Placement {
  * moved. Mutates `node.wave`.
  */
 export function placeWaves(defaults: ReadonlyMap<WaveNode, bigint>, placement: Placement): void {
-  const order = dependencyOrder(defaults.keys(), placement);
+  const order = dependencyOrder(defaults, placement);
   // The highest explicit wave of what must come before each node: those never move.
   const fixedBefore = highestBefore(order, (node) => node.wave.explicit);
   const conflicting: { node: WaveNode; late: WaveNode[]; defaultWave: bigint; wanted: bigint }[] =
@@ -112,8 +112,10 @@ export function placeWaves(defaults: ReadonlyMap<WaveNode, bigint>, placement: P
       })),
     );
   }
+  if (conflicting.length === 0) return;
   // A fix is proposed once all of this run's waves are known: what must come before a
   // conflicting node may just have been placed, and the next run reads those waves as given.
+  // Only then: it visits every edge (160k on fan-in at 10k items).
   const before = highestBefore(order, () => true);
   for (const { node, late, defaultWave, wanted: first } of conflicting) {
     // Never lower than the first answer: the floor only rises.
@@ -156,10 +158,15 @@ function highestBefore(
 }
 
 /**
- * Nodes reachable from `roots`, each after every node it must come before (reverse topological
- * order). A dependency cycle is an error result: no sync-wave order exists.
+ * Nodes reachable from the nodes with a default wave, each after every node it must come before
+ * (reverse topological order), without the nodes that have neither a default wave nor anything
+ * after them (every consumer): placing reads nothing of those, and they were most of the list.
+ * A dependency cycle is an error result: no sync-wave order exists.
  */
-function dependencyOrder(roots: Iterable<WaveNode>, placement: Placement): WaveNode[] {
+function dependencyOrder(
+  defaults: ReadonlyMap<WaveNode, bigint>,
+  placement: Placement,
+): WaveNode[] {
   const order: WaveNode[] = [];
   const state = new Map<WaveNode, 'visiting' | 'done'>();
   // Depth first with a stack of its own: a chain of stores, each reading the Secret of the
@@ -174,7 +181,7 @@ function dependencyOrder(roots: Iterable<WaveNode>, placement: Placement): WaveN
     onPath.set(node, path.length);
     path.push({ node, after: node.before, at: 0 });
   };
-  for (const root of roots) {
+  for (const root of defaults.keys()) {
     if (state.has(root)) continue;
     enter(root);
     for (let top = path.at(-1); top; top = path.at(-1)) {
@@ -189,10 +196,12 @@ function dependencyOrder(roots: Iterable<WaveNode>, placement: Placement): WaveN
       const after = top.after[top.at++] as WaveNode;
       const seen = state.get(after);
       if (seen === undefined && after.before.length === 0) {
-        // A node with nothing after it (every consumer) is done as soon as it is reached: no
-        // frame and no copy of its successors.
-        state.set(after, 'done');
-        order.push(after);
+        // A node with nothing after it is done as soon as it is reached: no frame. A consumer is
+        // not even kept (nor marked: asked again, it is this again), only a source or store.
+        if (defaults.has(after)) {
+          state.set(after, 'done');
+          order.push(after);
+        }
       } else if (seen === 'visiting') {
         const start = onPath.get(after) as number;
         const message = cycleMessage(path.slice(start, start + shownInCycle), path.length - start);
