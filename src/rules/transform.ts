@@ -77,7 +77,13 @@ export function transform(
       readersOf.set(source, (readersOf.get(source) ?? new Set()).add(reader));
     }
   }
-  const unreadable = new Set(consumption.consumers.flatMap((c) => (c.error ? [c.resource] : [])));
+  // A loop, not a flatMap: that made a list per consumer (10k at 10k items) for the few in error.
+  const unreadable = new Set<Resource>();
+  const { consumers } = consumption;
+  for (let i = 0; i < consumers.length; i++) {
+    const consumer = consumers[i] as (typeof consumers)[number];
+    if (consumer.error) unreadable.add(consumer.resource);
+  }
   const lints = runLints(
     {
       resources,
