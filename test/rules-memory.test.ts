@@ -83,6 +83,9 @@ describe('the rules plan of many consumers', () => {
     expect(nodes.filter((n) => n.before.length > 0)).toHaveLength(sources);
     // main bab480e: a Set each (≈2.5 KB for the 80 consumers of a source on the fan-in bench).
     expect(nodes.filter((n) => !Array.isArray(n.before))).toEqual([]);
+    // The consumers, with no wave annotation, share one wave; the sources get the ones placed.
+    // main bab480e: one per node, 203.
+    expect(new Set(nodes.map((n) => n.wave)).size).toBe(sources + 1);
     expect(nodes.filter((n) => n.before.length > 0).map((n) => n.before.length)).toEqual([
       consumers,
       consumers,

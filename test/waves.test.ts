@@ -1,7 +1,7 @@
 // Sync waves: stores < ExternalSecrets < consumers on every edge, user waves kept and checked.
 import { describe, expect, it, vi } from 'vitest';
 import type { Resource } from '../src/model/resource.js';
-import { type Placement, placeWaves, type WaveNode } from '../src/rules/order/waves.js';
+import { newPlacement, placeWaves, type WaveNode } from '../src/rules/order/waves.js';
 import { run } from '../src/run.js';
 import {
   deployment,
@@ -327,13 +327,7 @@ describe('placing the waves of many consumers', () => {
     });
     const consumers = Array.from({ length: 600 }, (_, i) => node(`d${i}`));
     const sources = [0, 1, 2].map((s) => node(`s${s}`, consumers.slice(s * 200, s * 200 + 200)));
-    const placement: Placement = {
-      edits: [],
-      results: [],
-      placed: new Set(),
-      conflicts: new Map(),
-      cycles: [],
-    };
+    const placement = newPlacement();
     const set = vi.spyOn(Map.prototype, 'set');
     try {
       placeWaves(new Map(sources.map((s) => [s, -1n])), placement);

@@ -7,12 +7,12 @@ import type { Result } from '../model/results.js';
 import type { Consumption } from './consumers.js';
 import { planDeployerOrder } from './order/deployers.js';
 import { type Phase, phaseOf } from './order/phases.js';
-import { type Placement, placeWaves, type WaveNode, waveOf } from './order/waves.js';
+import { newPlacement, placeWaves, type WaveNode, waveOf } from './order/waves.js';
 import type { Producers } from './producers.js';
 import type { Readers } from './readers.js';
 import { storeKindOf, storeKinds } from './sources/index.js';
 import type { SecretSource } from './sources/source.js';
-import { guarded } from './stage.js';
+import { guardedRead } from './stage.js';
 
 export interface WavePlan {
   /** Stores, sources and consumers with their waves; `before` points at what comes later. */
@@ -87,12 +87,14 @@ export function planWaves(
   const errors: Result[] = [];
   const nodes = new Map<Resource, WaveNode>();
   // A node is made by a function of its own: a closure over `resource` in nodeOf made V8 allocate
-  // its context on every call, not only on the first for a resource.
+  // its context on every call, not only on the first for a resource. Its wave is read with no
+  // closure either (one per node: 10k at 10k items).
   const newNode = (resource: Resource, phase = phaseOf(resource)): WaveNode | undefined => {
-    guarded(errors, resource, () => {
-      nodes.set(resource, { resource, wave: waveOf(resource), phase, before: noneAfter });
-    });
-    return nodes.get(resource);
+    const wave = guardedRead(errors, resource, waveOf);
+    if (wave === undefined) return undefined;
+    const node: WaveNode = { resource, wave, phase, before: noneAfter };
+    nodes.set(resource, node);
+    return node;
   };
   // Asked once per edge (200k on fan-in 10k): a known node without a closure, a context or a try.
   const nodeOf = (resource: Resource): WaveNode | undefined =>
@@ -154,13 +156,7 @@ export function planWaves(
   for (const node of [...storeNodes.values(), ...dependencyNodes]) {
     defaults.set(node, config.storeWave);
   }
-  const placement: Placement = {
-    edits: [],
-    results: [],
-    placed: new Set(),
-    conflicts: new Map(),
-    cycles: [],
-  };
+  const placement = newPlacement();
   placeWaves(defaults, placement);
   const others = planDeployerOrder(nodes.values(), config.ordering);
   // A cycle has no order in any deployer's terms (cli-utils: CyclicDependencyError).

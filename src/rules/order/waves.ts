@@ -33,8 +33,11 @@ export function waveOf(resource: Resource): Wave {
     return { value, explicit: true };
   }
   const weight = parseInt64(resource.annotations[hookWeightKey]?.trim());
-  return { value: weight ?? 0n, explicit: false };
+  return weight === undefined ? noWave : { value: weight, explicit: false };
 }
+
+/** The wave of most resources (neither annotation): one object, never changed (placing replaces it). */
+const noWave: Wave = Object.freeze({ value: 0n, explicit: false });
 
 export interface WaveNode {
   resource: Resource;
@@ -64,6 +67,15 @@ export interface Placement {
   /** Dependency cycles: no order exists, in waves or in any other deployer's annotations. */
   cycles: Result[];
 }
+
+/** A placement with nothing in it yet. */
+export const newPlacement = (): Placement => ({
+  edits: [],
+  results: [],
+  placed: new Set(),
+  conflicts: new Map(),
+  cycles: [],
+});
 
 /**
  * Places every node that has a default wave (ExternalSecrets, stores), after all the nodes that
