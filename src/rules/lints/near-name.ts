@@ -41,7 +41,10 @@ interface Made {
   name: string;
   /** The source that makes it; undefined for a plain Secret or ConfigMap of the input. */
   by: string | undefined;
-  /** Its characters, as `letters` and `others` give them (compared before their counts). */
+  /**
+   * Its characters, as `letters` and `others` give them (compared before their counts), found at
+   * its first comparison (-1 until then): most names made are never compared.
+   */
   letters: number;
   others: number;
 }
@@ -125,8 +128,8 @@ export const nearName: Lint = {
       const m: Made = {
         name,
         by: by ? describe(by) : undefined,
-        letters: letters(name),
-        others: others(name),
+        letters: -1,
+        others: -1,
       };
       addTo(scope.first, first(name), m);
       addTo(scope.last, last(name), m);
@@ -236,6 +239,10 @@ export const nearName: Lint = {
           if (nameLetters === -1) {
             nameLetters = letters(name);
             nameOthers = others(name);
+          }
+          if (m.letters === -1) {
+            m.letters = letters(m.name);
+            m.others = others(m.name);
           }
           const apart = bitCount(nameLetters ^ m.letters) + bitCount(nameOthers ^ m.others);
           if (apart > 2 * max) continue;
