@@ -324,6 +324,62 @@ describe('lint costs', () => {
     expect(calls.distance).toBeLessThanOrEqual(10);
   });
 
+  it('near-name compares every missing name of a crowded namespace, spending cells as it reads', () => {
+    // 400 Secrets made in one namespace, 14 characters each, and 400 workloads reading as many
+    // missing names of that length; the last reads a misspelt name the namespace makes.
+    const n = 400;
+    const pad = (i: number) => String(i).padStart(4, '0');
+    const sources = [
+      ...Array.from({ length: n }, (_, i) => esSource(`es-${i}`, `svc-${pad(i)}-creds`, 'shop')),
+      esSource('es-db', 'database-password', 'shop'),
+    ];
+    const unresolved = new Map(
+      [...Array.from({ length: n }, (_, i) => `app-${pad(i)}-token`), 'database-pasword'].map(
+        (name, i) => [
+          workload(`app-${i}`, 'shop'),
+          [{ kind: 'Secret' as const, name, field: 'x', podSpec: [], use: 0 }],
+        ],
+      ),
+    );
+    calls.distance = 0;
+    const { reported, output } = reporter();
+    nearName.check(context({ sources, unresolved }), output);
+    // main bab480e charged every name compared the product of the lengths (16 of 14 characters,
+    // 3,136 cells a read): its million cells ran out after 319 reads, and the misspelt name read
+    // last was compared by prefix and suffix only: nothing was reported.
+    expect(reported).toEqual([
+      expect.stringContaining(
+        'reads Secret database-pasword, which nothing in the input makes, while ExternalSecret es-db makes Secret database-password',
+      ),
+    ]);
+    // The letters rule the other names out before any distance is computed.
+    expect(calls.distance).toBeLessThanOrEqual(n);
+  });
+
+  it('near-name says, once, where names crafted long and alike run its budget out', () => {
+    const n = 50;
+    const long = (prefix: string, i: number) =>
+      `${prefix}${'x'.repeat(200)}${String(i).padStart(3, '0')}`;
+    const sources = Array.from({ length: n }, (_, i) => esSource(`es-${i}`, long('a', i), 'shop'));
+    const unresolved = new Map(
+      Array.from({ length: n }, (_, i) => [
+        workload(`app-${i}`, 'shop'),
+        [{ kind: 'Secret' as const, name: long('b', i), field: 'x', podSpec: [], use: 0 }],
+      ]),
+    );
+    calls.distance = 0;
+    const { reported, output } = reporter();
+    nearName.check(context({ sources, unresolved }), output);
+    // Each read would compute 16 distances of 204 × 204 cells: the budget stops most of them.
+    expect(calls.distance).toBeLessThan(n * 16);
+    const stopped = reported.filter((m) => m.includes('only by prefix and suffix'));
+    // main bab480e stopped as silently.
+    expect(stopped).toHaveLength(1);
+    expect(stopped[0]).toMatch(
+      /^Deployment shop\/app-\d+ reads Secret bx+\d+, which nothing in the input makes; near-name compared it and \d+ other missing names with the names the input makes only by prefix and suffix/,
+    );
+  });
+
   it('silence entries: one shared empty list for every resource without the annotation', () => {
     // Settling reads the entries of every resource, and lints ask per resource: a new empty
     // list each time on main (10k per run at 10k items).

@@ -104,6 +104,20 @@ describe('lints', () => {
       on: 'migrate',
     },
     {
+      // A source in a later phase than every item that is no hook: the Deployment runs in Sync.
+      lint: 'hook phase (a PostSync source)',
+      pattern: /runs in the Sync phase but reads Secret db .* applied in the PostSync phase/,
+      fires: [
+        pinned('db').replace(
+          '  name: db\n',
+          '  name: db\n  annotations:\n    argocd.argoproj.io/hook: PostSync\n',
+        ),
+        deployment('app', envFrom('db')),
+      ],
+      quiet: [pinned('db'), deployment('app', envFrom('db'))],
+      on: 'app',
+    },
+    {
       lint: 'job checksum',
       pattern: /template is immutable/,
       fires: [pinned('db'), job('seed', '')],

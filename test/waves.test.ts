@@ -1,5 +1,7 @@
 // Sync waves: stores < ExternalSecrets < consumers on every edge, user waves kept and checked.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import type { Resource } from '../src/model/resource.js';
+import { newPlacement, placeWaves, type WaveNode } from '../src/rules/order/waves.js';
 import { run } from '../src/run.js';
 import {
   deployment,
@@ -312,5 +314,30 @@ describe('sync waves', () => {
         'Deployment app: argocd.argoproj.io/sync-wave is not a 64-bit integer',
       ]);
     }
+  });
+});
+
+describe('placing the waves of many consumers', () => {
+  it('keeps no record per consumer, and visits the edges again only for a conflict', () => {
+    const node = (name: string, before: WaveNode[] = []): WaveNode => ({
+      resource: { kind: 'Deployment', name, annotations: {} } as unknown as Resource,
+      wave: { value: 0n, explicit: false },
+      phase: undefined,
+      before,
+    });
+    const consumers = Array.from({ length: 600 }, (_, i) => node(`d${i}`));
+    const sources = [0, 1, 2].map((s) => node(`s${s}`, consumers.slice(s * 200, s * 200 + 200)));
+    const placement = newPlacement();
+    const set = vi.spyOn(Map.prototype, 'set');
+    try {
+      placeWaves(new Map(sources.map((s) => [s, -1n])), placement);
+      // main bab480e: a state per consumer reached (600), then the highest wave before each of
+      // them for the conflicts' fixes, with no conflict (600 more).
+      expect(set.mock.calls.length).toBeLessThanOrEqual(20);
+    } finally {
+      set.mockRestore();
+    }
+    expect(placement.edits).toHaveLength(3);
+    expect(sources.map((s) => s.wave.value)).toEqual([-1n, -1n, -1n]);
   });
 });

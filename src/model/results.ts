@@ -86,37 +86,59 @@ export function resourceResult(
   return result;
 }
 
-/** The details of deferred info results still to work out (see deferredInfo). */
-const pending = new WeakMap<Result, () => void>();
+/** What a deferred info result works out when it is reported: its message and field. */
+type Details = () => { message: string; field?: Result['field'] };
+
+/**
+ * A result made by deferredInfo. What it works out later is kept in private fields, which no walk
+ * of its keys sees (results-yaml's for-in, JSON, comparisons in tests); its own keys are a
+ * Result's, in resourceResult's order. A class, not a WeakMap from results to closures: an entry
+ * and a closure per result took ≈2–3× the CPU to make (one per checksum and wave: ≈10k at 10k
+ * items), and a WeakMap's entries are ephemerons the collector walks again.
+ */
+class DeferredResult implements Result {
+  declare message: string;
+  declare severity: Severity;
+  declare tags: Result['tags'];
+  declare resourceRef?: ResourceRef;
+  declare field?: Result['field'];
+  declare file?: Result['file'];
+  #details: Details | undefined;
+  readonly #file: Result['file'];
+
+  constructor(rule: Rule, resource: Resource, details: Details) {
+    this.message = '';
+    this.severity = rule.severity;
+    this.tags = tags(rule);
+    if (resource.name !== '') this.resourceRef = refOf(resource);
+    this.#details = details;
+    this.#file = resource.file;
+  }
+
+  /** Works out the message and field, once. */
+  fill(): void {
+    const details = this.#details;
+    if (details === undefined) return;
+    this.#details = undefined;
+    const { message, field } = details();
+    this.message = message;
+    if (field) this.field = field;
+    if (this.#file) this.file = this.#file;
+  }
+}
 
 /**
  * An info result whose message and field are worked out only if it is reported: planning makes
  * one per checksum and per wave, run() reports the first 200 (complete). The keys come in the
  * order resourceResult gives them.
  */
-export function deferredInfo(
-  rule: Rule,
-  resource: Resource,
-  details: () => { message: string; field?: Result['field'] },
-): Result {
-  const result: Result = { message: '', severity: rule.severity, tags: tags(rule) };
-  if (resource.name !== '') result.resourceRef = refOf(resource);
-  pending.set(result, () => {
-    const { message, field } = details();
-    result.message = message;
-    if (field) result.field = field;
-    if (resource.file) result.file = resource.file;
-  });
-  return result;
+export function deferredInfo(rule: Rule, resource: Resource, details: Details): Result {
+  return new DeferredResult(rule, resource, details);
 }
 
 /** The result with its deferred details worked out (see deferredInfo). */
 export function complete(result: Result): Result {
-  const fill = pending.get(result);
-  if (fill) {
-    pending.delete(result);
-    fill();
-  }
+  if (result instanceof DeferredResult) result.fill();
   return result;
 }
 

@@ -168,7 +168,7 @@ function otherOrderingResult(
   };
   for (const node of nodes.values()) {
     // A consumer's own wave says nothing: Argo CD users set them; sources and stores are ours.
-    const waited = node.before.size > 0;
+    const waited = node.before.length > 0;
     for (const key of Object.keys(node.resource.annotations)) {
       const form = formOf(key);
       if (form === undefined || ordering.includes(form) || found.has(form)) continue;

@@ -12,11 +12,32 @@ export function guarded(results: Result[], resource: Resource, rule: () => void)
     rule();
   } catch (error) {
     if (!(error instanceof ItemError)) throw error;
-    const field = error.field ? { path: error.field } : undefined;
-    results.push(
-      resourceResult(malformedField, resource, `${describe(resource)}: ${error.message}`, field),
-    );
+    results.push(malformed(resource, error));
   }
+}
+
+/**
+ * `read(resource)`, or undefined with its malformed field an error result, as `guarded` does: for
+ * a rule asked once per item (the wave plan's nodes), with no closure made per call.
+ */
+export function guardedRead<T>(
+  results: Result[],
+  resource: Resource,
+  read: (resource: Resource) => T,
+): T | undefined {
+  try {
+    return read(resource);
+  } catch (error) {
+    if (!(error instanceof ItemError)) throw error;
+    results.push(malformed(resource, error));
+    return undefined;
+  }
+}
+
+/** The error result of a malformed field. */
+function malformed(resource: Resource, error: ItemError): Result {
+  const field = error.field ? { path: error.field } : undefined;
+  return resourceResult(malformedField, resource, `${describe(resource)}: ${error.message}`, field);
 }
 
 /** The keys read by two reads of one Secret. */

@@ -4,7 +4,7 @@
 
 import type { Config, Ordering } from '../model/config.js';
 import type { Edit } from '../model/edit.js';
-import { addTo, foldRepeats } from '../model/fold.js';
+import { foldRepeats } from '../model/fold.js';
 import type { Bystander, Resource } from '../model/resource.js';
 import type { ResourceRef, Result } from '../model/results.js';
 import { planArgocdHealth } from './argocd-health.js';
@@ -77,7 +77,13 @@ export function transform(
       readersOf.set(source, (readersOf.get(source) ?? new Set()).add(reader));
     }
   }
-  const unreadable = new Set(consumption.consumers.flatMap((c) => (c.error ? [c.resource] : [])));
+  // A loop, not a flatMap: that made a list per consumer (10k at 10k items) for the few in error.
+  const unreadable = new Set<Resource>();
+  const { consumers } = consumption;
+  for (let i = 0; i < consumers.length; i++) {
+    const consumer = consumers[i] as (typeof consumers)[number];
+    if (consumer.error) unreadable.add(consumer.resource);
+  }
   const lints = runLints(
     {
       resources,
@@ -129,20 +135,28 @@ export function transform(
 function sortByItem(results: Result[], resources: readonly Resource[]): Result[] {
   // The results of one resource share its ref (refOf): each ref is ranked once, found by name
   // among the items, with no key text written per item (10k of them at 10k items). An item
-  // that appears twice ranks its results at the last.
+  // that appears twice ranks its results at the last. A name most often has one ref: a list is
+  // made only for a name that has more (a list per name was 9k lists on the dense bench).
   const rankOf = new Map<ResourceRef, number>();
-  const byName = new Map<string, ResourceRef[]>();
+  const byName = new Map<string, ResourceRef | ResourceRef[]>();
   for (let i = 0; i < results.length; i++) {
     const ref = (results[i] as Result).resourceRef;
     if (!ref || rankOf.has(ref)) continue;
     rankOf.set(ref, -1);
-    addTo(byName, ref.name, ref);
+    const named = byName.get(ref.name);
+    if (named === undefined) byName.set(ref.name, ref);
+    else if (Array.isArray(named)) named.push(ref);
+    else byName.set(ref.name, [named, ref]);
   }
   resources.forEach((r, i) => {
-    const refs = byName.get(r.name);
-    if (!refs) return;
-    for (let k = 0; k < refs.length; k++) {
-      const ref = refs[k] as ResourceRef;
+    const named = byName.get(r.name);
+    if (named === undefined) return;
+    if (!Array.isArray(named)) {
+      if (sameItem(named, r)) rankOf.set(named, i);
+      return;
+    }
+    for (let k = 0; k < named.length; k++) {
+      const ref = named[k] as ResourceRef;
       if (sameItem(ref, r)) rankOf.set(ref, i);
     }
   });

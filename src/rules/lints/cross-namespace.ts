@@ -68,8 +68,8 @@ export const crossNamespace: Lint = {
         bySecret ??= new Map();
         addTo(bySecret, elsewhere, ref);
       }
-      if (!bySecret) return;
-      for (const [elsewhere, same] of bySecret) {
+      // forEach: a for…of over the map allocates an entry and an iterator result per name.
+      bySecret?.forEach((same, elsewhere) => {
         const { first, where, unsetThere } = producedElsewhere(elsewhere);
         const { kind, name } = same[0] as UnresolvedRef;
         const fields = same.map((ref) => fieldPath(namedAt(resource.value, ref.podSpec, ref.use)));
@@ -87,7 +87,7 @@ export const crossNamespace: Lint = {
             `produces only in namespace ${where}${unset}`,
           fields[0],
         );
-      }
+      });
     });
   },
 };

@@ -2,8 +2,9 @@
 // install the Secret does not exist yet when the hook runs (waves cannot fix that).
 
 import { annotationField } from '../../model/edit.js';
+import type { Resource } from '../../model/resource.js';
 import { describe } from '../../model/results.js';
-import { hookKey, phaseOf } from '../order/phases.js';
+import { hookKey, type Phase, phaseOf } from '../order/phases.js';
 import type { Lint } from './lint.js';
 
 export const hookPhase: Lint = {
@@ -11,15 +12,26 @@ export const hookPhase: Lint = {
   severity: 'warning',
   summary: 'A hook reads a source applied in a later sync phase',
   help: 'Make the source (and its store, if it has one) a hook of the same phase, or run the consumer in a later phase: phase beats wave, so on first install the Secret does not exist yet.',
-  check({ consumersOf, config }, { report }) {
+  check({ resources, consumersOf, config }, { report }) {
     // Waves order within a phase only where Argo CD reads them; else hooks simply run first.
     const waves = config.ordering.includes('argocd');
     const first = waves ? 'phase beats wave' : 'hooks run before the other resources';
     const then = waves ? ' (waves then order it after the source)' : '';
+    // The hooks (and the items outside a sync), found in one pass over the items: every other
+    // consumer runs in the Sync phase, too late only for a source in a later one. phaseOf (two
+    // annotations read) was asked once per source a consumer reads (160k on fan-in at 10k items).
+    const hookPhases = new Map<Resource, Phase | undefined>();
+    for (let i = 0; i < resources.length; i++) {
+      const resource = resources[i] as Resource;
+      const phase = phaseOf(resource);
+      if (phase?.hook !== false) hookPhases.set(resource, phase);
+    }
     // forEach: a for…of over the map (or a set) allocates an entry per source (or consumer).
     consumersOf.forEach((consumers, source) => {
       const sourcePhase = phaseOf(source.resource);
       if (!sourcePhase) return;
+      const afterSync = sourcePhase.order > 0;
+      if (!afterSync && hookPhases.size === 0) return;
       // Only ExternalSecrets (and ClusterExternalSecrets) have stores; "the source and its store"
       // would send the user looking for one on a DopplerSecret or a SealedSecret.
       const hooks = (phase: string) =>
@@ -27,7 +39,11 @@ export const hookPhase: Lint = {
           ? `the source and its store ${phase} hooks`
           : `the source a ${phase} hook`;
       consumers.forEach((consumer) => {
-        const phase = phaseOf(consumer);
+        const phase = hookPhases.has(consumer)
+          ? hookPhases.get(consumer)
+          : afterSync
+            ? phaseOf(consumer)
+            : undefined;
         if (!phase || phase.order >= sourcePhase.order) return;
         report(
           consumer,

@@ -55,7 +55,8 @@ export const jobChecksum: Lint = {
     checksummed.forEach((templates, resource) => {
       if (!isKind(resource, 'batch', 'Job') || phaseOf(resource)?.hook) return;
       if (replaced(resource, config)) return;
-      const [first] = templates;
+      // Indexed, not destructured: an array pattern iterates (an iterator per Job).
+      const first = templates[0];
       if (!first) return;
       const field = annotationField(first.shape.metadata, config.checksumAnnotation);
       fix ??= fixes(config);
