@@ -355,9 +355,20 @@ function capInfo(results: Result[]): Result[] {
   if (infos.length <= maxInfoResults) return results.map(complete);
   const kept = new Set(infos.slice(0, maxInfoResults));
   const rest = infos.length - maxInfoResults;
+  // By rule: `plan` lists checksums and waves, not a lint's infos, which only a severity of
+  // warning shows one by one.
+  const byRule = new Map<string, number>();
+  for (let i = maxInfoResults; i < infos.length; i++) {
+    const { rule } = (infos[i] as Result).tags;
+    byRule.set(rule, (byRule.get(rule) ?? 0) + 1);
+  }
+  const counts = [...byRule]
+    .sort(([a, m], [b, n]) => n - m || (a < b ? -1 : 1))
+    .map(([rule, n]) => `${rule} ${n}`)
+    .join(', ');
   const summary = plainResult(
     moreResults,
-    `${rest} more info results like the ones above; \`secret-rollout plan\` lists every checksum and wave`,
+    `${rest} more info results like the ones above (${counts}); \`secret-rollout plan\` lists every checksum and wave, and a lint set to warning reports each of its results`,
   );
   return [...results.filter((r) => r.severity !== 'info' || kept.has(r)).map(complete), summary];
 }

@@ -59,7 +59,8 @@ export const moreResults: Rule = {
   id: 'more-results',
   severity: 'info',
   fixed: true,
-  summary: 'The count of info results past the first 200 (`plan` lists them all)',
+  summary:
+    'The count of info results past the first 200, by rule (`plan` lists every checksum and wave)',
 };
 
 // What the plan does and why: info unless it is a trap.
