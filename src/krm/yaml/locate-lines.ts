@@ -212,19 +212,24 @@ function firstEntryStart(text: string, mapping: Mapping): number | undefined {
  * ends without it, `undefined` when a line is beyond this locator (the caller falls back).
  */
 function findKey(text: string, mapping: Mapping, key: string): number | null | undefined {
+  const { indent: keyIndent, entryLine } = mapping;
   for (let pos = mapping.from; pos < text.length; ) {
     const start = pos;
-    const lf = text.indexOf('\n', start);
+    // Most lines are deeper than the mapping's keys, and any such line (blank, comment or
+    // content) is passed over: for them, the spaces are counted and the next line found, no more
+    // (no call per line: the optimising compiler does not inline here, main.ts).
+    let first = start;
+    while (text.charCodeAt(first) === 32) first++;
+    const lf = text.indexOf('\n', first);
+    pos = lf < 0 ? text.length : lf + 1;
+    const indent = start === entryLine ? keyIndent : first - start;
+    if (indent > keyIndent) continue;
     const end = textEnd(text, start, lf);
-    pos = lineAfter(text, lf);
-    const first = start + indentAt(text, start);
     if (first === end || text.charCodeAt(first) === 35) continue; // blank or comment
-    const indent = start === mapping.entryLine ? mapping.indent : first - start;
-    if (indent < mapping.indent) {
+    if (indent < keyIndent) {
       readTo(start);
       return null;
     }
-    if (indent > mapping.indent) continue;
     const at = start + indent;
     if (isSequenceEntry(text, at, end)) continue; // a compact list under the previous key
     const valueStart = matchKey(text, at, end, key);

@@ -371,7 +371,10 @@ export function formatScalar(value: string, style: ScalarStyle): string {
 /** A string YAML reads back as itself when plain (a conservative test). */
 // A regular expression literal is a new object each time it is evaluated: this one is made once.
 const plainCharacters = /^[A-Za-z][-\w./]*$/;
-const plainFits = (value: string) => plainCharacters.test(value) && !reserved.test(value);
+// The reserved words are five characters at most: a longer value is not matched against them
+// (a results section asks for thousands of values).
+const plainFits = (value: string) =>
+  plainCharacters.test(value) && (value.length > 5 || !reserved.test(value));
 const reserved = /^(true|false|null|yes|no|on|off|y|n)$/i;
 
 /**
