@@ -116,9 +116,11 @@ export function spliceAt(
       if (typeof value !== 'string') {
         const block = new BlockWriter(step, value.seqIndent, lineBreak);
         out.add(block.pair(`${pad}${formatKey(key)}:`, value.list, pad.length));
-      } else if (value.includes('\n')) {
+      } else if (literalFits(value) && endsBlock(text, site.at, pad.length + step)) {
         out.add(blockLiteral(`${pad}${key}: `, value, indentation(pad.length + step), lineBreak));
       } else {
+        // One line, or lines a block cannot hold exactly (literalFits) or that what follows
+        // them would continue: double-quoted, escaped, exact whatever stands around it.
         out.add(pad);
         out.add(key);
         out.add(': ');
@@ -245,6 +247,25 @@ export function listSplice(
 /** Block lines inserted at `at`, a line start or the end of a last line without a break. */
 function linesAt(text: string, at: number, lines: string, lineBreak: string): string {
   return `${needsBreak(text, at) ? lineBreak : ''}${lines}${lineBreak}`;
+}
+
+/**
+ * Whether the lines from `at` end a block scalar written just before it, its lines indented by
+ * `indent`: past empty lines and lines of fewer spaces, the first line with text is indented
+ * less. A deeper line, even a comment, would read as more of the block's text, and so may a line
+ * of only spaces as deep as its lines; a tab or a lone carriage return is not judged (false).
+ */
+function endsBlock(text: string, at: number, indent: number): boolean {
+  for (let pos = at; pos < text.length; ) {
+    let i = pos;
+    while (text.charCodeAt(i) === 32) i++;
+    if (i - pos >= indent) return false;
+    const c = text.charCodeAt(i);
+    if (c === 13 && text.charCodeAt(i + 1) === 10) i++;
+    else if (c !== 10) return i >= text.length || (c !== 9 && c !== 13);
+    pos = i + 1;
+  }
+  return true;
 }
 
 /** Lines inserted at `at` first end the line there: the last line of a text without a break. */
