@@ -311,6 +311,27 @@ describe('a multi-line value inserted by the line locator', () => {
   });
 });
 
+describe('a single-quoted value replaced by the line locator', () => {
+  it('keeps its quotes only for a value they hold exactly', () => {
+    // A carriage return in single quotes is a line break, folded to a space: main wrote one
+    // there and trusted the edit (js-yaml read `a b`, exit 0). Such a value is double-quoted.
+    const text = "- kind: ConfigMap\n  metadata:\n    annotations:\n      k: 'old'\n";
+    for (const value of ['a\rb', "it's"]) {
+      const edit = annotationEdit(0, ['metadata'], 'k', value);
+      const expected = { kind: 'ConfigMap', metadata: { annotations: { k: value } } };
+      let proofs = 0;
+      const [one] = editText(text, true, [edit], () => ++proofs && expected, '\n');
+      if (!one) throw new Error('no splice');
+      const edited = text.slice(0, one.start) + one.text + text.slice(one.end);
+      expect(proofs).toBe(0);
+      expect([reparseItem(edited, true), (parse(edited) as unknown[])[0]]).toEqual([
+        expected,
+        expected,
+      ]);
+    }
+  });
+});
+
 describe('a target name with a carriage return, renamed by hash', () => {
   it('is recorded exactly: a second run changes nothing', () => {
     const target = '"shop\\r\\ndb"';

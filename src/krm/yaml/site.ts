@@ -353,7 +353,7 @@ function literalFits(value: string): boolean {
     value.includes('\n') &&
     !value.endsWith('\n\n') &&
     /[^\n]/.test(value) &&
-    !/(?![\t\n])[\p{Cc}\p{Cs}\u2028\u2029\ufeff]/u.test(value) &&
+    !unprintable.test(value) &&
     !/(?:^|\n)[ \t]+(?:\n|$)/.test(value)
   );
 }
@@ -382,9 +382,21 @@ export function jsonText(value: Json, colon: string, unit: string, newLine: stri
   return `${open}${parts.join(colon === ':' ? ',' : ', ')}${close}`;
 }
 
-/** Plain only where YAML cannot read the value as anything but this string. */
+/**
+ * What neither a block scalar nor single quotes hold as written (they have no escapes): controls
+ * but a tab and a line feed (a carriage return is a line break), lone surrogates, the Unicode line
+ * and paragraph separators, a byte order mark. Made once.
+ */
+const unprintable = /(?![\t\n])[\p{Cc}\p{Cs}\u2028\u2029\ufeff]/u;
+
+/**
+ * Plain only where YAML cannot read the value as anything but this string; single-quoted where
+ * asked and the quotes hold it (no line break: it would fold), else double-quoted (JSON).
+ */
 export function formatScalar(value: string, style: ScalarStyle): string {
-  if (style === 'single' && !value.includes('\n')) return `'${value.replaceAll("'", "''")}'`;
+  if (style === 'single' && !value.includes('\n') && !unprintable.test(value)) {
+    return `'${value.replaceAll("'", "''")}'`;
+  }
   if (style === 'plain' && plainFits(value)) return value;
   return JSON.stringify(value);
 }
