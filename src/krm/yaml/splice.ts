@@ -124,12 +124,14 @@ interface Job {
   /** Whether the last site located replaces a value (else it inserts). */
   replaces: boolean;
 }
+const noValue = (): Json => null;
+const noEdits: readonly Edit[] = [];
 const job: Job = {
   itemText: '',
   entry: false,
-  ordered: [],
+  ordered: noEdits,
   appends: false,
-  expected: () => null,
+  expected: noValue,
   lineBreak: '\n',
   reparse: undefined,
   json: undefined,
@@ -186,15 +188,17 @@ export function editText(
   job.reparse = reparse;
   job.json = json;
   job.reach = 0;
-  // The line locator reads plain-layout lines exactly as the parser does (plain-layout.ts), so
-  // its keys need no proof where every line it read, and those before, are plain; everything
-  // else, and every appended entry, is re-parsed and compared.
-  const byLine = appends ? undefined : attempt(job, byLines, false);
-  if (byLine && isPlainLayout(itemText, job.reach)) return byLine;
-  // Found by lines but not trusted: proven as byLinesThenCst would find them (lines first).
-  const edited = byLine
-    ? (provenSplices(job, byLine) ?? attempt(job, byCst, true))
-    : (attempt(job, byLinesThenCst, true) ?? attempt(job, byCst, true));
+  let edited: Splice[] | undefined;
+  try {
+    edited = editedBy(job);
+  } finally {
+    // Nothing kept past the call: the item's text is a slice that holds the whole input, and
+    // `expected` the item's value (until the next call, maybe another input's, in one process).
+    job.itemText = '';
+    job.ordered = noEdits;
+    job.expected = noValue;
+    job.reparse = undefined;
+  }
   if (edited === undefined) {
     const append = ordered.find(isListEntryEdit);
     if (!append)
@@ -205,6 +209,22 @@ export function editText(
     );
   }
   return edited;
+}
+
+/**
+ * The job's splices: by the line locator, trusted where the lines it read are plain layout, else
+ * proven; by the full parser where the line locator finds no site or its splices fail the proof.
+ */
+function editedBy(job: Job): Splice[] | undefined {
+  // The line locator reads plain-layout lines exactly as the parser does (plain-layout.ts), so
+  // its keys need no proof where every line it read, and those before, are plain; everything
+  // else, and every appended entry, is re-parsed and compared.
+  const byLine = job.appends ? undefined : attempt(job, byLines, false);
+  if (byLine && isPlainLayout(job.itemText, job.reach)) return byLine;
+  // Found by lines but not trusted: proven as byLinesThenCst would find them (lines first).
+  return byLine
+    ? (provenSplices(job, byLine) ?? attempt(job, byCst, true))
+    : (attempt(job, byLinesThenCst, true) ?? attempt(job, byCst, true));
 }
 
 /** Whether the edited text reads as the item's expected value (or the caller proves it later). */
