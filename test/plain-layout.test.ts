@@ -3,11 +3,13 @@
 
 import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { isPlainLayout } from '../src/krm/yaml/plain-layout.js';
 import { applyToValue, EditError, editText, reparseItem } from '../src/krm/yaml/splice.js';
 import { annotationEdit } from '../src/model/edit.js';
 import { isObject } from '../src/model/json.js';
 import { run } from '../src/run.js';
+import { externalSecret, resourceList, runOk } from './helpers.js';
 
 describe('isPlainLayout', () => {
   it.each([
@@ -258,5 +260,86 @@ items:
     expect(out.stdout).toMatch(
       /item 0 \(ExternalSecret db\): invalid YAML: Missing closing \\"quote at line 9, column 19/,
     );
+  });
+});
+
+describe('a multi-line value inserted by the line locator', () => {
+  /** The edited text of `text` with the annotation set to `value`, and whether it needed a proof. */
+  function inserted(text: string, path: string[], value: string) {
+    const edit = annotationEdit(0, path, 'k', value);
+    const expected = reparseItem(text, true);
+    if (!isObject(expected)) throw new Error('not a mapping');
+    applyToValue(expected, edit);
+    let proofs = 0;
+    const splices = editText(text, true, [edit], () => ++proofs && expected, '\n');
+    const [one] = splices;
+    if (!one) throw new Error('no splice');
+    const edited = text.slice(0, one.start) + one.text + text.slice(one.end);
+    // As js-yaml (our reader) and the conforming reader read it.
+    const read = [reparseItem(edited, true), (parse(edited) as unknown[])[0]];
+    return { edited, read, expected: [expected, expected], proofs };
+  }
+
+  const item = (annotations: string) =>
+    `- kind: ConfigMap\n  metadata:\n    name: c\n    annotations:\n${annotations}    a: b\n  data: {}\n`;
+
+  it.each([
+    ['a carriage return (a literal block has no escapes)', 'a\r\nb'],
+    ['only white space (read as indentation)', '  \n'],
+  ])('reads back exactly with %s', (_, value) => {
+    // Main wrote every value with a line break as a `|` block, whether or not one can hold it,
+    // and trusted the edit (exit 0): `a\r\nb` read back as `a\nb`, `  \n` as `\n` by the
+    // conforming reader. Where a block cannot hold the value (site.ts literalFits), it is
+    // double-quoted.
+    const { read, expected, proofs } = inserted(item(''), ['metadata'], value);
+    expect(proofs).toBe(0);
+    expect(read).toEqual(expected);
+  });
+
+  it('is not continued by a deeper comment below it', () => {
+    // Inserted above the mapping's first key and the comments over it: a comment indented past
+    // the block's lines was read as more of its text (main: `x\ny\n  # note`, exit 0).
+    const { edited, read, expected } = inserted(item('          # note\n'), ['metadata'], 'x\ny');
+    expect(read).toEqual(expected);
+    expect(edited).toContain('      k: "x\\ny"\n          # note\n');
+  });
+
+  it('stays a literal block where the lines after it end one', () => {
+    const { edited, read, expected } = inserted(item('      # note\n'), ['metadata'], 'x\ny');
+    expect(read).toEqual(expected);
+    expect(edited).toContain('      k: |-\n        x\n        y\n      # note\n');
+  });
+});
+
+describe('a single-quoted value replaced by the line locator', () => {
+  it('keeps its quotes only for a value they hold exactly', () => {
+    // A carriage return in single quotes is a line break, folded to a space: main wrote one
+    // there and trusted the edit (js-yaml read `a b`, exit 0). Such a value is double-quoted.
+    const text = "- kind: ConfigMap\n  metadata:\n    annotations:\n      k: 'old'\n";
+    for (const value of ['a\rb', "it's"]) {
+      const edit = annotationEdit(0, ['metadata'], 'k', value);
+      const expected = { kind: 'ConfigMap', metadata: { annotations: { k: value } } };
+      let proofs = 0;
+      const [one] = editText(text, true, [edit], () => ++proofs && expected, '\n');
+      if (!one) throw new Error('no splice');
+      const edited = text.slice(0, one.start) + one.text + text.slice(one.end);
+      expect(proofs).toBe(0);
+      expect([reparseItem(edited, true), (parse(edited) as unknown[])[0]]).toEqual([
+        expected,
+        expected,
+      ]);
+    }
+  });
+});
+
+describe('a target name with a carriage return, renamed by hash', () => {
+  it('is recorded exactly: a second run changes nothing', () => {
+    const target = '"shop\\r\\ndb"';
+    const input = resourceList([externalSecret('shop-db', { namespace: 'shop', target })]);
+    const first = runOk(input, { targetNames: 'hashed' });
+    // Main wrote the base name as a `|-` block with the carriage return in it (read back without
+    // it), so the next run took the hashed name for the base and hashed it again.
+    expect(first.stdout).toContain('secret-rollout/target-base-name: "shop\\r\\ndb"');
+    expect(runOk(first.stdout, { targetNames: 'hashed' }).stdout).toBe(first.stdout);
   });
 });

@@ -12,8 +12,9 @@ import { applyEdits } from '../src/krm/apply-edits.js';
 import { readItems } from '../src/krm/items.js';
 import { readInput } from '../src/krm/read.js';
 import { quickParse, ScalarCache } from '../src/krm/yaml/quick-parse.js';
+import { editText } from '../src/krm/yaml/splice.js';
 import { defaultConfig } from '../src/model/config.js';
-import type { Edit } from '../src/model/edit.js';
+import { annotationEdit, type Edit } from '../src/model/edit.js';
 import type { JsonObject } from '../src/model/json.js';
 import type { Result } from '../src/model/results.js';
 import { readPlan } from '../src/rules/read-plan.js';
@@ -122,6 +123,23 @@ describe('apply-edits', () => {
     // Main kept the proven items' values to the end: ≈12 × oneValue more at the last re-read
     // than at the fourth. The rest of the process allocates too: a third of that is the bound.
     expect(last - fourth).toBeLessThan(4 * oneValue);
+  });
+});
+
+describe('editText', () => {
+  it('keeps nothing of the item it edited once it returns', () => {
+    const before = heapInUse();
+    (() => {
+      // An item's text is a slice of the input's: held, it holds the whole 8 MB input.
+      const item = '- kind: ConfigMap\n  metadata:\n    name: c\n';
+      const input = `${'#'.repeat(8_000_000)}\n${item}`;
+      const edit = annotationEdit(0, ['metadata'], 'checksum/x', 'abc');
+      const splices = editText(input.slice(-item.length), true, [edit], () => null, '\n');
+      expect(splices).toHaveLength(1);
+    })();
+    // Main (fbab254's one job object for every call) held the last item's text, and so its
+    // input, until the next call: maybe another input's, in one process.
+    expect(heapInUse() - before).toBeLessThan(2_000_000);
   });
 });
 

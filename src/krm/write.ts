@@ -4,7 +4,7 @@ import type { Result } from '../model/results.js';
 import type { Input } from './read.js';
 import { resultsYaml } from './results-yaml.js';
 import { lineBreakOf } from './yaml/lines.js';
-import { jsonLayout } from './yaml/site.js';
+import { jsonLayout, yamlJson } from './yaml/site.js';
 import type { Splice } from './yaml/splice.js';
 
 /**
@@ -132,6 +132,6 @@ function splice(source: string, changes: Replacement[]): string[] {
 }
 
 function writeJson(source: string, value: unknown): string {
-  const text = JSON.stringify(value, null, jsonLayout(source, source.indexOf('{')).unit);
+  const text = yamlJson(value, jsonLayout(source, source.indexOf('{')).unit);
   return source.trimEnd() === source ? text : `${text}\n`;
 }

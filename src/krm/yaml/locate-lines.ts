@@ -134,13 +134,7 @@ function locateIn(
     if (found === null) {
       const insertAt = firstEntryStart(text, mapping);
       if (insertAt === undefined) return undefined;
-      return {
-        kind: 'lines',
-        at: insertAt,
-        indent: mapping.indent,
-        step,
-        missing: path.slice(depth),
-      };
+      return linesSite(insertAt, mapping.indent, step, path.slice(depth));
     }
     // `found` is on the key's line: the line's end and the next line's start are read from it.
     const keyNext = nextOf(text, found);
@@ -154,7 +148,7 @@ function locateIn(
       // `key:` with nothing under it is null: start its mapping on the next line (above any
       // comments there, which so keep the key below them).
       const missing = path.slice(depth + 1);
-      return { kind: 'lines', at: keyNext, indent: keyIndent + step, step, missing };
+      return linesSite(keyNext, keyIndent + step, step, missing);
     }
     // The mapping read so far is done with: it becomes its child, no new object per step.
     mapping.from = child;
@@ -168,10 +162,20 @@ function locateIn(
     const at = firstEntryStart(text, mapping);
     if (at === undefined) return undefined;
     const step = Math.max(mapping.indent - mapping.parentIndent, 1);
-    return { kind: 'lines', at, indent: mapping.indent, step, missing: [] };
+    return linesSite(at, mapping.indent, step, noneMissing);
   }
   return scalarSite(text, found, mapping.indent);
 }
+
+/**
+ * A site made with its `reach` (set by locateByLines): a property added to an object after it
+ * is made moves to a store of its own, one more allocation per edit.
+ */
+function linesSite(at: number, indent: number, step: number, missing: readonly string[]): Site {
+  return { kind: 'lines', at, indent, step, missing, reach: 0 };
+}
+/** One empty path for every site in the mapping it is found in (sites are not changed). */
+const noneMissing: readonly string[] = [];
 
 // Lines are read by offsets (lines.ts), without building a Line: the locator runs for every edit
 // and, through peekScalar, several times on every item read.
@@ -212,19 +216,24 @@ function firstEntryStart(text: string, mapping: Mapping): number | undefined {
  * ends without it, `undefined` when a line is beyond this locator (the caller falls back).
  */
 function findKey(text: string, mapping: Mapping, key: string): number | null | undefined {
+  const { indent: keyIndent, entryLine } = mapping;
   for (let pos = mapping.from; pos < text.length; ) {
     const start = pos;
-    const lf = text.indexOf('\n', start);
+    // Most lines are deeper than the mapping's keys, and any such line (blank, comment or
+    // content) is passed over: for them, the spaces are counted and the next line found, no more
+    // (no call per line: the optimising compiler does not inline here, main.ts).
+    let first = start;
+    while (text.charCodeAt(first) === 32) first++;
+    const lf = text.indexOf('\n', first);
+    pos = lf < 0 ? text.length : lf + 1;
+    const indent = start === entryLine ? keyIndent : first - start;
+    if (indent > keyIndent) continue;
     const end = textEnd(text, start, lf);
-    pos = lineAfter(text, lf);
-    const first = start + indentAt(text, start);
     if (first === end || text.charCodeAt(first) === 35) continue; // blank or comment
-    const indent = start === mapping.entryLine ? mapping.indent : first - start;
-    if (indent < mapping.indent) {
+    if (indent < keyIndent) {
       readTo(start);
       return null;
     }
-    if (indent > mapping.indent) continue;
     const at = start + indent;
     if (isSequenceEntry(text, at, end)) continue; // a compact list under the previous key
     const valueStart = matchKey(text, at, end, key);
@@ -334,5 +343,5 @@ function scalarSite(text: string, valueStart: number, indent: number): Site | un
   if (!onlyComment(text, end, lineEnd)) return undefined;
   const next = firstContentLine(text, nextOf(text, valueStart));
   if (next >= 0 && indentAt(text, next) > indent) return undefined; // a continuation line
-  return { kind: 'value', start, end, style };
+  return { kind: 'value', start, end, style, reach: 0 };
 }

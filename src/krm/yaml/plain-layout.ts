@@ -63,7 +63,7 @@ function isPlainLine(text: string, start: number, from: number, end: number): bo
   // Only spaces before it: it starts the line's content, where a tab is indentation.
   if (indent === from && text.charCodeAt(from) === 9) return false;
   // At the start of a node: at the line's content, after `- `, `key: `, `[`, `,` …
-  let valueStart = indent === from || isNodeStart(text.charCodeAt(from - 1));
+  let valueStart = indent === from || nodeStart[text.charCodeAt(from - 1)] === 1;
   let i = from;
   let quote = 0; // 34 ", 39 '
   let depth = 0;
@@ -91,11 +91,15 @@ function isPlainLine(text: string, start: number, from: number, end: number): bo
     else if (valueStart && (c === 38 || c === 42 || c === 33))
       return false; // & * ! at a node
     else if (c === 60 && text.charCodeAt(i + 1) === 60) return false; // << merge key
-    valueStart = isNodeStart(c);
+    valueStart = nodeStart[c] === 1;
   }
   return quote === 0 && depth === 0;
 }
 
-/** Whether a node may start after this character: ` `, `-`, `:`, `[`, `{`, `,`, `?`. */
-const isNodeStart = (c: number) =>
-  c === 32 || c === 45 || c === 58 || c === 91 || c === 123 || c === 44 || c === 63;
+/**
+ * Whether a node may start after a character: ` `, `-`, `:`, `[`, `{`, `,`, `?`. A table read in
+ * place, not a function: isPlainLine asks it per character, and the optimising compiler does not
+ * inline a call there (main.ts).
+ */
+const nodeStart = new Uint8Array(128);
+for (const c of ' -:[{,?') nodeStart[c.charCodeAt(0)] = 1;

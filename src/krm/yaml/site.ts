@@ -116,9 +116,11 @@ export function spliceAt(
       if (typeof value !== 'string') {
         const block = new BlockWriter(step, value.seqIndent, lineBreak);
         out.add(block.pair(`${pad}${formatKey(key)}:`, value.list, pad.length));
-      } else if (value.includes('\n')) {
+      } else if (literalFits(value) && endsBlock(text, site.at, pad.length + step)) {
         out.add(blockLiteral(`${pad}${key}: `, value, indentation(pad.length + step), lineBreak));
       } else {
+        // One line, or lines a block cannot hold exactly (literalFits) or that what follows
+        // them would continue: double-quoted, escaped, exact whatever stands around it.
         out.add(pad);
         out.add(key);
         out.add(': ');
@@ -174,9 +176,26 @@ export class Pieces {
   }
 }
 
-/** What JSON.stringify escapes in a string: else it is the string between two `"`. */
+/**
+ * What a double-quoted value escapes (yamlJson): else it is the string between two `"`.
+ */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
-const jsonEscapes = /["\\\x00-\x1f\ud800-\udfff]/;
+const jsonEscapes = /["\\\x00-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]/;
+
+/**
+ * JSON of a value (a string, or a whole document), with what YAML does not allow as it stands
+ * escaped: JSON.stringify leaves DEL, the C1 controls and U+FFFE/FFFF as they are, which a YAML
+ * reader refuses (kpt: "control characters are not allowed"; this reader, on the next run), and
+ * NEL, which kpt's reader (YAML 1.1) takes for a line break and folds to a space. JSON holds them
+ * only inside strings, where `\uXXXX` is an escape to JSON and YAML alike.
+ */
+export function yamlJson(value: unknown, indent?: string): string {
+  const text = JSON.stringify(value, null, indent);
+  return notYaml.test(text) ? text.replace(notYamlAll, escapeUnit) : text;
+}
+const notYaml = /[\x7f-\x9f\ufffe\uffff]/;
+const notYamlAll = /[\x7f-\x9f\ufffe\uffff]/g;
+const escapeUnit = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
 /** The lines spliceAt inserts, built one edit at a time. */
 const insertedLines = new Pieces();
@@ -190,7 +209,7 @@ export const indentation = (n: number): string => {
 
 /** A flow value: a string as JSON, a list as JSON on one line (JSON is flow YAML). */
 const flowValue = (value: NewValue) =>
-  typeof value === 'string' ? JSON.stringify(value) : jsonText(value.list, ': ', '', '');
+  typeof value === 'string' ? yamlJson(value) : jsonText(value.list, ': ', '', '');
 
 function nestedFlow(missing: readonly string[], key: string, value: NewValue): string {
   return missing.reduceRight(
@@ -245,6 +264,25 @@ export function listSplice(
 /** Block lines inserted at `at`, a line start or the end of a last line without a break. */
 function linesAt(text: string, at: number, lines: string, lineBreak: string): string {
   return `${needsBreak(text, at) ? lineBreak : ''}${lines}${lineBreak}`;
+}
+
+/**
+ * Whether the lines from `at` end a block scalar written just before it, its lines indented by
+ * `indent`: past empty lines and lines of fewer spaces, the first line with text is indented
+ * less. A deeper line, even a comment, would read as more of the block's text, and so may a line
+ * of only spaces as deep as its lines; a tab or a lone carriage return is not judged (false).
+ */
+function endsBlock(text: string, at: number, indent: number): boolean {
+  for (let pos = at; pos < text.length; ) {
+    let i = pos;
+    while (text.charCodeAt(i) === 32) i++;
+    if (i - pos >= indent) return false;
+    const c = text.charCodeAt(i);
+    if (c === 13 && text.charCodeAt(i + 1) === 10) i++;
+    else if (c !== 10) return i >= text.length || (c !== 9 && c !== 13);
+    pos = i + 1;
+  }
+  return true;
 }
 
 /** Lines inserted at `at` first end the line there: the last line of a text without a break. */
@@ -332,7 +370,7 @@ function literalFits(value: string): boolean {
     value.includes('\n') &&
     !value.endsWith('\n\n') &&
     /[^\n]/.test(value) &&
-    !/(?![\t\n])[\p{Cc}\p{Cs}\u2028\u2029\ufeff]/u.test(value) &&
+    !unprintable.test(value) &&
     !/(?:^|\n)[ \t]+(?:\n|$)/.test(value)
   );
 }
@@ -344,7 +382,7 @@ function literalFits(value: string): boolean {
  */
 export function jsonText(value: Json, colon: string, unit: string, newLine: string): string {
   const list = Array.isArray(value);
-  if (!list && !isObject(value)) return JSON.stringify(value);
+  if (!list && !isObject(value)) return yamlJson(value);
   const entries: [string | undefined, Json][] = list
     ? value.map((v) => [undefined, v])
     : Object.keys(value)
@@ -354,24 +392,38 @@ export function jsonText(value: Json, colon: string, unit: string, newLine: stri
   if (entries.length === 0) return open + close;
   const inner = unit ? newLine + unit : '';
   const parts = entries.map(
-    ([k, v]) =>
-      (k === undefined ? '' : JSON.stringify(k) + colon) + jsonText(v, colon, unit, inner),
+    ([k, v]) => (k === undefined ? '' : yamlJson(k) + colon) + jsonText(v, colon, unit, inner),
   );
   if (unit) return `${open}${parts.map((p) => inner + p).join(',')}${newLine}${close}`;
   return `${open}${parts.join(colon === ':' ? ',' : ', ')}${close}`;
 }
 
-/** Plain only where YAML cannot read the value as anything but this string. */
+/**
+ * What neither a block scalar nor single quotes hold as written (they have no escapes): controls
+ * but a tab and a line feed (a carriage return is a line break), lone surrogates, the Unicode line
+ * and paragraph separators, a byte order mark, U+FFFE/FFFF. Made once.
+ */
+const unprintable = /(?![\t\n])[\p{Cc}\p{Cs}\u2028\u2029\ufeff\ufffe\uffff]/u;
+
+/**
+ * Plain only where YAML cannot read the value as anything but this string; single-quoted where
+ * asked and the quotes hold it (no line break: it would fold), else double-quoted (JSON).
+ */
 export function formatScalar(value: string, style: ScalarStyle): string {
-  if (style === 'single' && !value.includes('\n')) return `'${value.replaceAll("'", "''")}'`;
+  if (style === 'single' && !value.includes('\n') && !unprintable.test(value)) {
+    return `'${value.replaceAll("'", "''")}'`;
+  }
   if (style === 'plain' && plainFits(value)) return value;
-  return JSON.stringify(value);
+  return yamlJson(value);
 }
 
 /** A string YAML reads back as itself when plain (a conservative test). */
 // A regular expression literal is a new object each time it is evaluated: this one is made once.
 const plainCharacters = /^[A-Za-z][-\w./]*$/;
-const plainFits = (value: string) => plainCharacters.test(value) && !reserved.test(value);
+// The reserved words are five characters at most: a longer value is not matched against them
+// (a results section asks for thousands of values).
+const plainFits = (value: string) =>
+  plainCharacters.test(value) && (value.length > 5 || !reserved.test(value));
 const reserved = /^(true|false|null|yes|no|on|off|y|n)$/i;
 
 /**
@@ -476,7 +528,7 @@ function jsonSplice(
   json: JsonStyle,
 ): Splice {
   if (site.kind === 'value') {
-    return { start: site.start, end: site.end, text: JSON.stringify(value as string) };
+    return { start: site.start, end: site.end, text: yamlJson(value as string) };
   }
   const at = site.kind === 'flow' ? site.at : site.start;
   lineBreak = localLineBreak(text, at, lineBreak);
@@ -524,9 +576,9 @@ function jsonEntry(
   unit: string,
 ): string {
   const [name, ...rest] = names as [string, ...string[]];
-  const head = `${JSON.stringify(name)}${json.colon}`;
+  const head = `${yamlJson(name)}${json.colon}`;
   if (rest.length === 0) {
-    if (typeof value === 'string') return head + JSON.stringify(value);
+    if (typeof value === 'string') return head + yamlJson(value);
     return head + jsonText(value.list, json.colon, unit, newLine);
   }
   if (!unit) return `${head}{${jsonEntry(rest, value, json, '', '')}}`;

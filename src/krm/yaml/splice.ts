@@ -104,7 +104,11 @@ export function sortedCopy(value: Json): Json {
   return Object.fromEntries(keys.map((key) => [key, sortedCopy(value[key] as Json)]));
 }
 
-/** What one editText call's attempts share: one object, not a closure per helper and call. */
+/**
+ * What one editText call's attempts share: one object, not a closure per helper and call, and
+ * the same object for every call (set anew by each: editText is never called from within
+ * itself), not one per edited item.
+ */
 interface Job {
   itemText: string;
   entry: boolean;
@@ -117,7 +121,23 @@ interface Job {
   json: JsonStyle | undefined;
   /** How far into `itemText` the locators read (Site's `reach`), the furthest over the edits. */
   reach: number;
+  /** Whether the last site located replaces a value (else it inserts). */
+  replaces: boolean;
 }
+const noValue = (): Json => null;
+const noEdits: readonly Edit[] = [];
+const job: Job = {
+  itemText: '',
+  entry: false,
+  ordered: noEdits,
+  appends: false,
+  expected: noValue,
+  lineBreak: '\n',
+  reparse: undefined,
+  json: undefined,
+  reach: 0,
+  replaces: false,
+};
 
 const byLines: readonly Locator[] = [locateByLines];
 const byLinesThenCst: readonly Locator[] = [locateByLines, locateByCst];
@@ -159,26 +179,26 @@ export function editText(
   }
   // A JSON document stays JSON: its edits are written in its own style.
   const json = jsonStyleOf(itemText, entry);
-  const job: Job = {
-    itemText,
-    entry,
-    ordered,
-    appends,
-    expected,
-    lineBreak,
-    reparse,
-    json,
-    reach: 0,
-  };
-  // The line locator reads plain-layout lines exactly as the parser does (plain-layout.ts), so
-  // its keys need no proof where every line it read, and those before, are plain; everything
-  // else, and every appended entry, is re-parsed and compared.
-  const byLine = appends ? undefined : attempt(job, byLines, false);
-  if (byLine && isPlainLayout(itemText, job.reach)) return byLine;
-  // Found by lines but not trusted: proven as byLinesThenCst would find them (lines first).
-  const edited = byLine
-    ? (provenSplices(job, byLine) ?? attempt(job, byCst, true))
-    : (attempt(job, byLinesThenCst, true) ?? attempt(job, byCst, true));
+  job.itemText = itemText;
+  job.entry = entry;
+  job.ordered = ordered;
+  job.appends = appends;
+  job.expected = expected;
+  job.lineBreak = lineBreak;
+  job.reparse = reparse;
+  job.json = json;
+  job.reach = 0;
+  let edited: Splice[] | undefined;
+  try {
+    edited = editedBy(job);
+  } finally {
+    // Nothing kept past the call: the item's text is a slice that holds the whole input, and
+    // `expected` the item's value (until the next call, maybe another input's, in one process).
+    job.itemText = '';
+    job.ordered = noEdits;
+    job.expected = noValue;
+    job.reparse = undefined;
+  }
   if (edited === undefined) {
     const append = ordered.find(isListEntryEdit);
     if (!append)
@@ -191,6 +211,22 @@ export function editText(
   return edited;
 }
 
+/**
+ * The job's splices: by the line locator, trusted where the lines it read are plain layout, else
+ * proven; by the full parser where the line locator finds no site or its splices fail the proof.
+ */
+function editedBy(job: Job): Splice[] | undefined {
+  // The line locator reads plain-layout lines exactly as the parser does (plain-layout.ts), so
+  // its keys need no proof where every line it read, and those before, are plain; everything
+  // else, and every appended entry, is re-parsed and compared.
+  const byLine = job.appends ? undefined : attempt(job, byLines, false);
+  if (byLine && isPlainLayout(job.itemText, job.reach)) return byLine;
+  // Found by lines but not trusted: proven as byLinesThenCst would find them (lines first).
+  return byLine
+    ? (provenSplices(job, byLine) ?? attempt(job, byCst, true))
+    : (attempt(job, byLinesThenCst, true) ?? attempt(job, byCst, true));
+}
+
 /** Whether the edited text reads as the item's expected value (or the caller proves it later). */
 function proven(job: Job, text: string): boolean {
   const { reparse } = job;
@@ -199,15 +235,27 @@ function proven(job: Job, text: string): boolean {
   return isDeepStrictEqual(value ?? null, job.expected());
 }
 
-/** The edit's site and splice in `text`, or undefined where the locators find no site for it. */
-function located(job: Job, locators: readonly Locator[], text: string, edit: Edit) {
+/**
+ * The edit's splice in `text` (its site's kind in `job.replaces`: no pair of them per edit), or
+ * undefined where the locators find no site for it.
+ */
+function located(
+  job: Job,
+  locators: readonly Locator[],
+  text: string,
+  edit: Edit,
+): Splice | undefined {
   const { entry, lineBreak, json } = job;
-  if (isListEntryEdit(edit)) return appendSplice(text, entry, edit, lineBreak, json);
+  if (isListEntryEdit(edit)) {
+    job.replaces = false;
+    return appendSplice(text, entry, edit, lineBreak, json);
+  }
   for (let i = 0; i < locators.length; i++) {
     const site = (locators[i] as Locator)(text, entry, edit.path, edit.key);
     if (site) {
       job.reach = Math.max(job.reach, site.reach ?? text.length);
-      return { site, splice: spliceAt(text, site, edit.key, edit.value, lineBreak, json) };
+      job.replaces = site.kind === 'value';
+      return spliceAt(text, site, edit.key, edit.value, lineBreak, json);
     }
   }
   return undefined;
@@ -223,8 +271,8 @@ function atOnce(job: Job, locators: readonly Locator[]): Splice[] | undefined {
   let inserts = 0;
   for (let i = 0; i < job.ordered.length; i++) {
     const found = located(job, locators, job.itemText, job.ordered[i] as Edit);
-    if (!found || (found.site.kind !== 'value' && ++inserts > 1)) return undefined;
-    splices.push(found.splice);
+    if (!found || (!job.replaces && ++inserts > 1)) return undefined;
+    splices.push(found);
   }
   splices.sort((a, b) => a.start - b.start);
   const touch = splices.some((s, i) => i > 0 && s.start <= (splices[i - 1] as Splice).end);
@@ -251,12 +299,12 @@ function locatedAll(job: Job, locators: readonly Locator[]): Splice[] | undefine
   if (ordered.length === 1 && only) {
     // The edited text is made only for a proof: written, the splice is all it takes (on 10k
     // trusted items, ≈14 MB of item copies that were made and dropped).
-    const found = located(job, locators, itemText, only)?.splice;
+    const found = located(job, locators, itemText, only);
     return found && [found];
   }
   let text = itemText;
   for (let i = 0; i < ordered.length; i++) {
-    const found = located(job, locators, text, ordered[i] as Edit)?.splice;
+    const found = located(job, locators, text, ordered[i] as Edit);
     if (!found) return undefined;
     text = applySplices(text, [found]);
   }
@@ -273,7 +321,7 @@ function appendSplice(
   edit: ListEntryEdit,
   lineBreak: string,
   json: JsonStyle | undefined,
-) {
+): Splice | undefined {
   const site = locateListByCst(text, entry, edit.path, edit.key);
   if (!site) return undefined;
   switch (site.kind) {
@@ -281,10 +329,10 @@ function appendSplice(
     case 'append-flow':
     case 'under':
     case 'null-flow':
-      return { site, splice: listSplice(text, site, edit.entry, lineBreak, json) };
+      return listSplice(text, site, edit.entry, lineBreak, json);
     default: {
       const list = { list: [edit.entry], seqIndent: seqIndentOf(text) };
-      return { site, splice: spliceAt(text, site, edit.key, list, lineBreak, json) };
+      return spliceAt(text, site, edit.key, list, lineBreak, json);
     }
   }
 }
