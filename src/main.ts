@@ -74,7 +74,6 @@ async function main(argv: readonly string[]): Promise<number> {
     settings,
     verbose,
     ...(fnConfig ? { fnConfig } : {}),
-    ...(text.length > largeInput ? { collect: collectGarbage } : {}),
   };
   const result = planning
     ? plan(text, { ...options, format })
@@ -168,23 +167,6 @@ function tuneForLargeInput(): void {
   v8.setFlagsFromString('--semi-space-growth-factor=1');
   v8.setFlagsFromString('--no-turbo-inlining');
 }
-
-/**
- * A full collection, where the pipeline asks for one on a large input (run.ts RunOptions.collect:
- * before the writer). V8 runs few mark-compacts in a run this short, so what the rules allocated
- * and dropped (promoted by a scavenge while it lived) would stay resident to the end, with the
- * edits and the output made on top of it; collected, they fill its place (ARCHITECTURE.md, GC
- * settings: the numbers). `gc` is V8's, exposed by the flag to a context made after it is set.
- */
-function collectGarbage(): void {
-  if (!gc) {
-    (require('node:v8') as typeof import('node:v8')).setFlagsFromString('--expose-gc');
-    gc = (require('node:vm') as typeof import('node:vm')).runInNewContext('gc') as () => void;
-  }
-  gc();
-}
-// Made once, at the first collection asked for: a new context costs ≈0.5 MiB.
-let gc: (() => void) | undefined;
 
 /**
  * An internal error's message on one line. A library file missing from dist/ (a partial copy of

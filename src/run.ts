@@ -39,12 +39,6 @@ export interface RunOptions extends GivenOptions {
   verbose?: boolean;
   /** Also print errors and warnings of a ResourceList on stderr (kustomize shows only stderr). */
   logToStderr?: boolean;
-  /**
-   * A full collection (main.ts, on a large input), asked for where it frees the most: between
-   * the analysis and the writer, once what the writer does not read is dropped (ARCHITECTURE.md,
-   * GC settings: why one, and why there).
-   */
-  collect?: () => void;
 }
 
 export interface Analysis {
@@ -140,12 +134,11 @@ function execute<Options extends RunOptions>(
   const analysis = analyse(text, options, command.fromKptfile);
   if (!('planned' in analysis)) return inPieces(analysis);
   // A run's writer reads the edits, not the plan (2–13 MiB live at 10k items): unreachable from
-  // here on (a new TransformOutput: the rules' own is left as they made it), it is freed by the
-  // collection asked for next.
+  // here on (a new TransformOutput: the rules' own is left as they made it), it is freed by V8's
+  // next mark-compact, which the writer of a large input reaches.
   if (!command.readsPlan(analysis)) {
     analysis.planned = { ...analysis.planned, plan: emptyPlan().plan };
   }
-  options.collect?.();
   const { stdout, stderr, exitCode, summary } = command.write(analysis, options);
   if (summary !== undefined && (options.verbose || analysis.config?.verbose)) {
     stderr.push(`${summary} in ${Date.now() - started} ms`);
