@@ -4,6 +4,7 @@
 // that name a Secret or ConfigMap; sources are read whole (their content is hashed); items of
 // built-in kinds no rule reads are not built at all.
 import type { Config, DeclaredTemplate, SecretReader } from '../model/config.js';
+import { mapUnder } from '../model/fold.js';
 import type { PassesByName, ReadPlan } from '../model/read-contract.js';
 import { type Bystander, objectKey, type Projection, type Resource } from '../model/resource.js';
 import { groupOf } from '../model/scope.js';
@@ -247,11 +248,7 @@ function projectionsOf(
   const answers = new Map<string, Map<string, Projection>>();
   return (apiVersion, kind) => {
     if (apiVersion === undefined || kind === undefined) return true;
-    let ofVersion = answers.get(apiVersion);
-    if (ofVersion === undefined) {
-      ofVersion = new Map();
-      answers.set(apiVersion, ofVersion);
-    }
+    const ofVersion = mapUnder(answers, apiVersion);
     let answer = ofVersion.get(kind);
     if (answer === undefined) {
       answer = decide(apiVersion, kind);
