@@ -2,7 +2,7 @@
 // defaults, so spelling a default out (or leaving out an empty list) does not move a checksum.
 import { sortValues } from '../../model/hash.js';
 import { isObject, type Json } from '../../model/json.js';
-import { compilePaths, type PathSet, parsePath, walkPaths } from '../../model/path.js';
+import { compilePaths, each, type PathSet, parsePath } from '../../model/path.js';
 
 /**
  * A rule applies at every match of a path (model/path.ts: `''` is the spec itself, `[]` steps into
@@ -16,35 +16,18 @@ export interface NormalizeRule {
 }
 
 export function normalize(value: Json, rules: readonly NormalizeRule[]): Json {
-  // The first pass copies, so the rules and the second pass can change the copy in place.
-  const copy = pruneEmpty(value, false) ?? {};
-  if (rules.length > 0) {
-    // All the rules in one walk (a table has up to 15): a rule only deletes fields of the mapping
-    // it matches, and a walk reads a field after the rules that end at its mapping ran, so what is
-    // left is what the rules one walk each would leave.
-    const { paths, drops, defaults } = compiled(rules);
-    walkPaths(copy, paths, (node, _at, rule) => {
-      if (!isObject(node)) return;
-      // Index loops: with inlining off (large inputs), for-of allocated an iterator result per
-      // field (an array destructuring iterates too), per matched mapping.
-      const dropped = drops[rule] as readonly string[];
-      for (let i = 0; i < dropped.length; i++) delete node[dropped[i] as string];
-      const defaulted = defaults[rule] as [string, Json][];
-      for (let i = 0; i < defaulted.length; i++) {
-        const field = (defaulted[i] as [string, Json])[0];
-        if (node[field] === (defaulted[i] as [string, Json])[1]) delete node[field];
-      }
-    });
-  }
-  return pruneEmpty(copy, true) ?? {};
+  const table = rules.length > 0 ? compiled(rules) : undefined;
+  return copyNormalized(value, table, table?.paths) ?? {};
 }
 
 /** The sources' rule tables are constants: each table is compiled once. */
-const tablesCompiled = new WeakMap<
-  readonly NormalizeRule[],
-  { paths: PathSet; drops: (readonly string[])[]; defaults: [string, Json][][] }
->();
-function compiled(rules: readonly NormalizeRule[]) {
+const tablesCompiled = new WeakMap<readonly NormalizeRule[], Compiled>();
+interface Compiled {
+  paths: PathSet;
+  drops: (readonly string[])[];
+  defaults: [string, Json][][];
+}
+function compiled(rules: readonly NormalizeRule[]): Compiled {
   let done = tablesCompiled.get(rules);
   if (done === undefined) {
     done = {
@@ -58,15 +41,26 @@ function compiled(rules: readonly NormalizeRule[]) {
 }
 
 /**
- * Nulls, empty mappings and empty lists say nothing the API server would keep: without them, as
- * a copy or (`inPlace`, on a value this module made) by deleting them.
+ * A copy without nulls, empty mappings and empty lists (they say nothing the API server would
+ * keep), with the rules applied on the way: `tree` is where in the compiled paths `value` is (a
+ * trail leads to one place at most; undefined, no rule below). One pass that leaves a field out,
+ * not a copy whose fields the rules then delete: a deleted field turned a third of the dense
+ * bench's contents into hash-table objects, slower to size and write for every checksum. A rule
+ * leaves its field out before anything below it is read, as a walk of the copy would.
  */
-function pruneEmpty(value: Json, inPlace: boolean): Json | undefined {
+function copyNormalized(
+  value: Json,
+  table: Compiled | undefined,
+  tree: PathSet | undefined,
+): Json | undefined {
   if (value === null) return undefined;
   if (Array.isArray(value)) {
     if (value.length === 0) return undefined;
-    const items = inPlace ? value : new Array<Json>(value.length);
-    for (let i = 0; i < value.length; i++) items[i] = pruneEmpty(value[i] as Json, inPlace) ?? null;
+    const into = tree === undefined ? undefined : stepOf(tree, each);
+    const items = new Array<Json>(value.length);
+    for (let i = 0; i < value.length; i++) {
+      items[i] = copyNormalized(value[i] as Json, table, into) ?? null;
+    }
     return items;
   }
   if (isObject(value)) {
@@ -75,27 +69,59 @@ function pruneEmpty(value: Json, inPlace: boolean): Json | undefined {
     // write for the checksum (every source's content, kept to the end). Its keys in canonical
     // order, so a content is written for its checksum as it is (hash.ts, `KeyOrder`), not
     // through a sorted copy of each mapping.
-    const out: { [key: string]: Json } = inPlace ? value : {};
+    const out: { [key: string]: Json } = {};
     const keys = Object.keys(value);
-    if (!inPlace) sortValues(keys);
+    sortValues(keys);
+    const ends = tree === undefined ? undefined : tree.ends;
     let kept = 0;
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i] as string;
-      const pruned = pruneEmpty(value[key] as Json, inPlace);
-      if (pruned !== undefined) {
-        // A `__proto__` key (a valid Secret key) stays a key, as the reader keeps it.
-        if (key === '__proto__' && !inPlace) {
-          Object.defineProperty(out, key, {
-            value: pruned,
-            enumerable: true,
-            writable: true,
-            configurable: true,
-          });
-        } else out[key] = pruned;
-        kept++;
-      } else if (inPlace) delete out[key];
+      const field = value[key] as Json;
+      if (ends !== undefined && ends.length > 0 && ruledOut(table as Compiled, ends, key, field)) {
+        continue;
+      }
+      const below = tree === undefined ? undefined : stepOf(tree, key);
+      const copied = copyNormalized(field, table, below);
+      if (copied === undefined) continue;
+      // A `__proto__` key (a valid Secret key) stays a key, as the reader keeps it.
+      if (key === '__proto__') {
+        Object.defineProperty(out, key, {
+          value: copied,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      } else out[key] = copied;
+      kept++;
     }
     return kept === 0 ? undefined : out;
   }
   return value;
+}
+
+/** Where a step from `tree` leads in the compiled paths, if any path takes it. */
+function stepOf(tree: PathSet, step: string | typeof each): PathSet | undefined {
+  const { next } = tree;
+  for (let b = 0; b < next.length; b++) {
+    if ((next[b] as PathSet['next'][number]).step === step) {
+      return (next[b] as PathSet['next'][number]).tree;
+    }
+  }
+  return undefined;
+}
+
+/** Whether a rule ending at this mapping drops the field, or finds it at its default. */
+function ruledOut(table: Compiled, ends: readonly number[], key: string, field: Json): boolean {
+  // Index loops: with inlining off (large inputs), for-of allocated an iterator result per
+  // field (an array destructuring iterates too), per matched mapping.
+  for (let e = 0; e < ends.length; e++) {
+    const rule = ends[e] as number;
+    if ((table.drops[rule] as readonly string[]).includes(key)) return true;
+    const defaulted = table.defaults[rule] as [string, Json][];
+    for (let i = 0; i < defaulted.length; i++) {
+      const entry = defaulted[i] as [string, Json];
+      if (entry[0] === key && field === entry[1]) return true;
+    }
+  }
+  return false;
 }

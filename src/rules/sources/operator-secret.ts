@@ -20,15 +20,25 @@ type Fields = Pick<SecretSource, 'secretName' | 'content'> &
   >;
 
 export function operatorSecret(resource: Resource, config: Config, fields: Fields): SecretSource {
-  return {
+  // Field by field, not defaults and a spread of `fields`: a literal copying a spread took about
+  // 3 µs per source on the dense bench (1,667 ExternalSecrets), most of findProducers' own time.
+  const source: SecretSource = {
     resource,
-    produces: 'Secret',
-    namespace: resource.namespace,
+    produces: fields.produces ?? 'Secret',
+    // A cluster kind's source names its namespace, which may be none.
+    namespace: 'namespace' in fields ? fields.namespace : resource.namespace,
     annotation: config.checksumAnnotation,
     ordered: true,
-    stores: [],
-    notes: [],
-    producedKeys: () => undefined,
-    ...fields,
+    stores: fields.stores ?? [],
+    notes: fields.notes ?? [],
+    producedKeys: fields.producedKeys ?? noKeys,
+    secretName: fields.secretName,
+    content: fields.content,
   };
+  if (fields.writtenKind !== undefined) source.writtenKind = fields.writtenKind;
+  if (fields.dependencies !== undefined) source.dependencies = fields.dependencies;
+  if (fields.ownAnnotations !== undefined) source.ownAnnotations = fields.ownAnnotations;
+  return source;
 }
+
+const noKeys = () => undefined;
