@@ -17,7 +17,17 @@ import { elementsWalked } from './helpers.js';
 
 // Counted where the lints call them: the shared edit distance, the kind tables' look-ups, and the
 // key strings built of a kind, namespace and name.
-const calls = vi.hoisted(() => ({ distance: 0, sourceKindOf: 0, objectKey: 0 }));
+const calls = vi.hoisted(() => ({ distance: 0, sourceKindOf: 0, objectKey: 0, mapUnder: 0 }));
+vi.mock('../src/model/fold.js', async (original) => {
+  const actual = await original<typeof import('../src/model/fold.js')>();
+  return {
+    ...actual,
+    mapUnder: <K, L, V>(maps: Map<K, Map<L, V>>, key: K) => {
+      calls.mapUnder++;
+      return actual.mapUnder(maps, key);
+    },
+  };
+});
 vi.mock('../src/model/near.js', async (original) => {
   const actual = await original<typeof import('../src/model/near.js')>();
   return {
@@ -281,6 +291,37 @@ describe('lint costs', () => {
     // The store's key once for the index of stores, once for the entries: once per entry on
     // main (501).
     expect(calls.objectKey).toBe(2);
+  });
+
+  it("unpinned-version looks a store's group up once per ExternalSecret, not per entry", () => {
+    const n = 200;
+    const reader = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'api' } as Resource;
+    const entries = ['user', 'password', 'token'].map((key) => ({ remoteRef: { key } }));
+    const consumersOf = new Map(
+      Array.from({ length: n }, (_, i) => {
+        const es = {
+          apiVersion: 'external-secrets.io/v1',
+          kind: 'ExternalSecret',
+          name: `es-${i}`,
+          namespace: 'shop',
+          annotations: {},
+          value: { spec: { secretStoreRef: { name: 'vault' }, data: entries } },
+        } as unknown as Resource;
+        const source = { resource: es, namespace: 'shop', produces: 'Secret' } as SecretSource;
+        return [source, [reader]];
+      }),
+    );
+    calls.mapUnder = 0;
+    const { reported, output } = reporter();
+    unpinnedVersion.check(context({ consumersOf }), output);
+    expect(reported).toHaveLength(1);
+    // Every entry counted, the first member's reasons shown.
+    expect(reported[0]).toContain(
+      `(${3 * n} entries; in ExternalSecret shop/es-0: data[0].remoteRef has no fixed version; ` +
+        'data[1].remoteRef has no fixed version; data[2].remoteRef has no fixed version)',
+    );
+    // Two look-ups (namespace, then store kind) per ExternalSecret: per entry on main (6n).
+    expect(calls.mapUnder).toBe(2 * n);
   });
 
   it('near-name suggests the same names, and skips the distance where the letters rule it out', () => {
