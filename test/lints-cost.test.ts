@@ -17,7 +17,23 @@ import { elementsWalked } from './helpers.js';
 
 // Counted where the lints call them: the shared edit distance, the kind tables' look-ups, and the
 // key strings built of a kind, namespace and name.
-const calls = vi.hoisted(() => ({ distance: 0, sourceKindOf: 0, objectKey: 0, mapUnder: 0 }));
+const calls = vi.hoisted(() => ({
+  distance: 0,
+  sourceKindOf: 0,
+  objectKey: 0,
+  mapUnder: 0,
+  describe: 0,
+}));
+vi.mock('../src/model/results.js', async (original) => {
+  const actual = await original<typeof import('../src/model/results.js')>();
+  return {
+    ...actual,
+    describe: (resource: Resource) => {
+      calls.describe++;
+      return actual.describe(resource);
+    },
+  };
+});
 vi.mock('../src/model/fold.js', async (original) => {
   const actual = await original<typeof import('../src/model/fold.js')>();
   return {
@@ -253,6 +269,27 @@ describe('lint costs', () => {
     expect(reported[7]).toContain('ExternalSecret es-7 makes Secret db-main in its namespace');
     // A key per source, per index scope and two per distinct read on main: 6n (1,200).
     expect(calls.objectKey).toBe(0);
+  });
+
+  it('near-name describes a source that makes a name only when it suggests that name', () => {
+    const n = 300;
+    const sources = Array.from({ length: n }, (_, i) => esSource(`es-${i}`, `made-${i}`, 'shop'));
+    const unresolved = new Map([
+      [
+        workload('api', 'shop'),
+        [
+          { kind: 'Secret' as const, name: 'unrelated-thing', field: 'x', podSpec: [], use: 0 },
+          { kind: 'Secret' as const, name: 'made-7x', field: 'x', podSpec: [], use: 1 },
+        ],
+      ],
+    ]);
+    calls.describe = 0;
+    const { reported, output } = reporter();
+    nearName.check(context({ sources, unresolved }), output);
+    expect(reported).toHaveLength(1);
+    expect(reported[0]).toContain('ExternalSecret es-7 makes Secret made-7 in its namespace');
+    // The workload and the one source named: every source described on main (n + 2).
+    expect(calls.describe).toBe(2);
   });
 
   it("unpinned-version finds a store's key, resource and provider once, not per entry", () => {
