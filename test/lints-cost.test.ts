@@ -107,6 +107,27 @@ const esSource = (name: string, secretName: string, namespace: string) =>
     namespace,
   }) as unknown as SecretSource;
 
+/**
+ * `n` ExternalSecrets in namespace shop reading SecretStore vault, each with the `data` given and
+ * read by a Deployment, as consumersOf holds them.
+ */
+const readExternalSecrets = (n: number, data: (i: number) => unknown[]) =>
+  new Map(
+    Array.from({ length: n }, (_, i) => {
+      const es = {
+        apiVersion: 'external-secrets.io/v1',
+        kind: 'ExternalSecret',
+        name: `es-${i}`,
+        namespace: 'shop',
+        annotations: {},
+        value: { spec: { secretStoreRef: { name: 'vault' }, data: data(i) } },
+      } as unknown as Resource;
+      const source = { resource: es, namespace: 'shop', produces: 'Secret' } as SecretSource;
+      const reader = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'api' } as Resource;
+      return [source, [reader]];
+    }),
+  );
+
 /** A Deployment whose references the tests give as unresolved. */
 const workload = (name: string, namespace: string) =>
   ({ kind: 'Deployment', name, namespace, annotations: {}, value: {} }) as unknown as Resource;
@@ -302,23 +323,7 @@ describe('lint costs', () => {
       annotations: {},
       value: { spec: { provider: { vault: {} } } },
     } as unknown as Resource;
-    const reader = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'api' } as Resource;
-    const consumersOf = new Map(
-      Array.from({ length: n }, (_, i) => {
-        const es = {
-          apiVersion: 'external-secrets.io/v1',
-          kind: 'ExternalSecret',
-          name: `es-${i}`,
-          namespace: 'shop',
-          annotations: {},
-          value: {
-            spec: { secretStoreRef: { name: 'vault' }, data: [{ remoteRef: { key: `k-${i}` } }] },
-          },
-        } as unknown as Resource;
-        const source = { resource: es, namespace: 'shop', produces: 'Secret' } as SecretSource;
-        return [source, [reader]];
-      }),
-    );
+    const consumersOf = readExternalSecrets(n, (i) => [{ remoteRef: { key: `k-${i}` } }]);
     calls.objectKey = 0;
     const { reported, output } = reporter();
     unpinnedVersion.check(context({ resources: [store], consumersOf }), output);
@@ -332,22 +337,8 @@ describe('lint costs', () => {
 
   it("unpinned-version looks a store's group up once per ExternalSecret, not per entry", () => {
     const n = 200;
-    const reader = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'api' } as Resource;
     const entries = ['user', 'password', 'token'].map((key) => ({ remoteRef: { key } }));
-    const consumersOf = new Map(
-      Array.from({ length: n }, (_, i) => {
-        const es = {
-          apiVersion: 'external-secrets.io/v1',
-          kind: 'ExternalSecret',
-          name: `es-${i}`,
-          namespace: 'shop',
-          annotations: {},
-          value: { spec: { secretStoreRef: { name: 'vault' }, data: entries } },
-        } as unknown as Resource;
-        const source = { resource: es, namespace: 'shop', produces: 'Secret' } as SecretSource;
-        return [source, [reader]];
-      }),
-    );
+    const consumersOf = readExternalSecrets(n, () => entries);
     calls.mapUnder = 0;
     const { reported, output } = reporter();
     unpinnedVersion.check(context({ consumersOf }), output);
