@@ -17,7 +17,33 @@ import { elementsWalked } from './helpers.js';
 
 // Counted where the lints call them: the shared edit distance, the kind tables' look-ups, and the
 // key strings built of a kind, namespace and name.
-const calls = vi.hoisted(() => ({ distance: 0, sourceKindOf: 0, objectKey: 0 }));
+const calls = vi.hoisted(() => ({
+  distance: 0,
+  sourceKindOf: 0,
+  objectKey: 0,
+  mapUnder: 0,
+  describe: 0,
+}));
+vi.mock('../src/model/results.js', async (original) => {
+  const actual = await original<typeof import('../src/model/results.js')>();
+  return {
+    ...actual,
+    describe: (resource: Resource) => {
+      calls.describe++;
+      return actual.describe(resource);
+    },
+  };
+});
+vi.mock('../src/model/fold.js', async (original) => {
+  const actual = await original<typeof import('../src/model/fold.js')>();
+  return {
+    ...actual,
+    mapUnder: <K, L, V>(maps: Map<K, Map<L, V>>, key: K) => {
+      calls.mapUnder++;
+      return actual.mapUnder(maps, key);
+    },
+  };
+});
 vi.mock('../src/model/near.js', async (original) => {
   const actual = await original<typeof import('../src/model/near.js')>();
   return {
@@ -80,6 +106,27 @@ const esSource = (name: string, secretName: string, namespace: string) =>
     secretName,
     namespace,
   }) as unknown as SecretSource;
+
+/**
+ * `n` ExternalSecrets in namespace shop reading SecretStore vault, each with the `data` given and
+ * read by a Deployment, as consumersOf holds them.
+ */
+const readExternalSecrets = (n: number, data: (i: number) => unknown[]) =>
+  new Map(
+    Array.from({ length: n }, (_, i) => {
+      const es = {
+        apiVersion: 'external-secrets.io/v1',
+        kind: 'ExternalSecret',
+        name: `es-${i}`,
+        namespace: 'shop',
+        annotations: {},
+        value: { spec: { secretStoreRef: { name: 'vault' }, data: data(i) } },
+      } as unknown as Resource;
+      const source = { resource: es, namespace: 'shop', produces: 'Secret' } as SecretSource;
+      const reader = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'api' } as Resource;
+      return [source, [reader]];
+    }),
+  );
 
 /** A Deployment whose references the tests give as unresolved. */
 const workload = (name: string, namespace: string) =>
@@ -245,6 +292,27 @@ describe('lint costs', () => {
     expect(calls.objectKey).toBe(0);
   });
 
+  it('near-name describes a source that makes a name only when it suggests that name', () => {
+    const n = 300;
+    const sources = Array.from({ length: n }, (_, i) => esSource(`es-${i}`, `made-${i}`, 'shop'));
+    const unresolved = new Map([
+      [
+        workload('api', 'shop'),
+        [
+          { kind: 'Secret' as const, name: 'unrelated-thing', field: 'x', podSpec: [], use: 0 },
+          { kind: 'Secret' as const, name: 'made-7x', field: 'x', podSpec: [], use: 1 },
+        ],
+      ],
+    ]);
+    calls.describe = 0;
+    const { reported, output } = reporter();
+    nearName.check(context({ sources, unresolved }), output);
+    expect(reported).toHaveLength(1);
+    expect(reported[0]).toContain('ExternalSecret es-7 makes Secret made-7 in its namespace');
+    // The workload and the one source named: every source described on main (n + 2).
+    expect(calls.describe).toBe(2);
+  });
+
   it("unpinned-version finds a store's key, resource and provider once, not per entry", () => {
     const n = 500;
     const store = {
@@ -255,23 +323,7 @@ describe('lint costs', () => {
       annotations: {},
       value: { spec: { provider: { vault: {} } } },
     } as unknown as Resource;
-    const reader = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'api' } as Resource;
-    const consumersOf = new Map(
-      Array.from({ length: n }, (_, i) => {
-        const es = {
-          apiVersion: 'external-secrets.io/v1',
-          kind: 'ExternalSecret',
-          name: `es-${i}`,
-          namespace: 'shop',
-          annotations: {},
-          value: {
-            spec: { secretStoreRef: { name: 'vault' }, data: [{ remoteRef: { key: `k-${i}` } }] },
-          },
-        } as unknown as Resource;
-        const source = { resource: es, namespace: 'shop', produces: 'Secret' } as SecretSource;
-        return [source, [reader]];
-      }),
-    );
+    const consumersOf = readExternalSecrets(n, (i) => [{ remoteRef: { key: `k-${i}` } }]);
     calls.objectKey = 0;
     const { reported, output } = reporter();
     unpinnedVersion.check(context({ resources: [store], consumersOf }), output);
@@ -281,6 +333,23 @@ describe('lint costs', () => {
     // The store's key once for the index of stores, once for the entries: once per entry on
     // main (501).
     expect(calls.objectKey).toBe(2);
+  });
+
+  it("unpinned-version looks a store's group up once per ExternalSecret, not per entry", () => {
+    const n = 200;
+    const entries = ['user', 'password', 'token'].map((key) => ({ remoteRef: { key } }));
+    const consumersOf = readExternalSecrets(n, () => entries);
+    calls.mapUnder = 0;
+    const { reported, output } = reporter();
+    unpinnedVersion.check(context({ consumersOf }), output);
+    expect(reported).toHaveLength(1);
+    // Every entry counted, the first member's reasons shown.
+    expect(reported[0]).toContain(
+      `(${3 * n} entries; in ExternalSecret shop/es-0: data[0].remoteRef has no fixed version; ` +
+        'data[1].remoteRef has no fixed version; data[2].remoteRef has no fixed version)',
+    );
+    // Two look-ups (namespace, then store kind) per ExternalSecret: per entry on main (6n).
+    expect(calls.mapUnder).toBe(2 * n);
   });
 
   it('near-name suggests the same names, and skips the distance where the letters rule it out', () => {

@@ -6,6 +6,7 @@ import { annotationField } from '../../model/edit.js';
 import type { Resource } from '../../model/resource.js';
 import { describe } from '../../model/results.js';
 import { phaseOf } from '../order/phases.js';
+import type { PodTemplateShape } from '../workloads/shapes.js';
 import { isKind, type Lint } from './lint.js';
 
 const syncOptionsKey = 'argocd.argoproj.io/sync-options';
@@ -51,6 +52,9 @@ export const jobChecksum: Lint = {
   check({ checksummed, config }, { report }) {
     // The same for every Job of the run: written once.
     let fix: string | undefined;
+    // The field, per template shape (all Jobs have the one of spec.template): one string for all.
+    let shape: PodTemplateShape | undefined;
+    let field = '';
     // forEach: a for…of over the map allocates an entry per workload.
     checksummed.forEach((templates, resource) => {
       if (!isKind(resource, 'batch', 'Job') || phaseOf(resource)?.hook) return;
@@ -58,7 +62,10 @@ export const jobChecksum: Lint = {
       // Indexed, not destructured: an array pattern iterates (an iterator per Job).
       const first = templates[0];
       if (!first) return;
-      const field = annotationField(first.shape.metadata, config.checksumAnnotation);
+      if (first.shape !== shape) {
+        shape = first.shape;
+        field = annotationField(shape.metadata, config.checksumAnnotation);
+      }
       fix ??= fixes(config);
       report(
         resource,

@@ -39,8 +39,11 @@ const maxEdits = (length: number) => (length < 4 ? 0 : length < 8 ? 1 : 2);
 
 interface Made {
   name: string;
-  /** The source that makes it; undefined for a plain Secret or ConfigMap of the input. */
-  by: string | undefined;
+  /**
+   * The source that makes it; undefined for a plain Secret or ConfigMap of the input. Described
+   * in a message only: most names made are never suggested.
+   */
+  by: Resource | undefined;
   /**
    * Its characters, as `letters` and `others` give them (compared before their counts), found at
    * its first comparison (-1 until then): most names made are never compared.
@@ -127,7 +130,7 @@ export const nearName: Lint = {
       if (name.length > longest) return;
       const m: Made = {
         name,
-        by: by ? describe(by) : undefined,
+        by,
         letters: -1,
         others: -1,
       };
@@ -333,7 +336,7 @@ interface Scope {
 }
 
 function message(resource: Resource, { kind, name }: UnresolvedRef, near: Made): string {
-  const has = near.by ? `${near.by} makes` : 'the input has';
+  const has = near.by ? `${describe(near.by)} makes` : 'the input has';
   return (
     `${describe(resource)} reads ${kind} ${name}, which nothing in the input makes, while ` +
     `${has} ${kind} ${near.name} in its namespace: if that is the one meant, fix the name; if ` +

@@ -91,7 +91,12 @@ interface Group {
   storeResource?: Resource;
   provider?: string;
   members: Resource[];
-  reasons: Map<Resource, string[]>;
+  /**
+   * The first member's reasons, which the message shows, and how many entries all members have:
+   * the others' reasons are only counted (no list kept per member).
+   */
+  own: string[];
+  entries: number;
   /** The kinds the members write (Secret, ConfigMap, …): what a rotation reaches. */
   written: Set<string>;
   /** What would pin the group's entries (see UnpinnedEntry.pin). */
@@ -144,11 +149,18 @@ export const unpinnedVersion: Lint = {
     const groups = new Map<string, Group>();
     const groupAt = (
       key: string,
-      fields: Omit<Group, 'members' | 'reasons' | 'pins' | 'written'>,
+      fields: Omit<Group, 'members' | 'own' | 'entries' | 'pins' | 'written'>,
     ) => {
       let group = groups.get(key);
       if (!group) {
-        group = { ...fields, members: [], reasons: new Map(), pins: new Set(), written: new Set() };
+        group = {
+          ...fields,
+          members: [],
+          own: [],
+          entries: 0,
+          pins: new Set(),
+          written: new Set(),
+        };
         groups.set(key, group);
       }
       return group;
@@ -178,20 +190,32 @@ export const unpinnedVersion: Lint = {
       // Silenced on it: left out of its group too, which names every member.
       if (!site || !keeps || silenced(resource)) return;
       const entries = unpinnedEntries(site.spec);
+      // A spec's entries mostly read one store (its secretStoreRef): their group is looked up
+      // once.
+      let lastStore: StoreRef | undefined;
+      let lastGroup: Group | undefined;
       for (let i = 0; i < entries.length; i++) {
         const { store, why, pin } = entries[i] as UnpinnedEntry;
-        const group = store
-          ? storeGroup(store, namespace)
-          : groupAt('generator', { advice: 'generator' });
+        if (
+          !store ||
+          !lastStore ||
+          store.kind !== lastStore.kind ||
+          store.name !== lastStore.name
+        ) {
+          lastStore = store;
+          lastGroup = store
+            ? storeGroup(store, namespace)
+            : groupAt('generator', { advice: 'generator' });
+        }
+        const group = lastGroup;
         if (!group) continue;
         if (pin) group.pins.add(pin);
         group.written.add(written);
-        const reasons = group.reasons.get(resource);
-        if (reasons) reasons.push(why);
-        else {
-          group.members.push(resource);
-          group.reasons.set(resource, [why]);
-        }
+        group.entries++;
+        // A spec's entries are read together: the resource is a member already when it is the
+        // group's last one.
+        if (group.members[group.members.length - 1] !== resource) group.members.push(resource);
+        if (group.members[0] === resource) group.own.push(why);
       }
     });
     for (const [key, group] of groups) {
@@ -247,7 +271,15 @@ const providersBy = (what: string) => [...unpinnable].filter(([, does]) => does 
 const rejecting = nameList(providersBy(rejects).map(([provider]) => provider));
 const ignoring = providersBy(ignores).length;
 
-function unpinnedMessage({ advice, store, storeResource, members, reasons, pins }: Group): string {
+function unpinnedMessage({
+  advice,
+  store,
+  storeResource,
+  members,
+  own,
+  entries,
+  pins,
+}: Group): string {
   // A store kind other than ESO's two is text of the input: not repeated.
   const known = store?.name && storeKinds.some((k) => k.kind === store.kind);
   const pin = pinFix(pins, members.length > 1 ? 'their' : 'its');
@@ -262,15 +294,13 @@ function unpinnedMessage({ advice, store, storeResource, members, reasons, pins 
           `${rejecting} reject a version (the sync fails) and ${ignoring} other providers ignore it: for those, ${severity}`
         : `: ${pin}, or ${severity}`;
   const [first] = members as [Resource];
-  const own = reasons.get(first) as string[];
   if (members.length === 1) {
     return `the checksum of ${describe(first)} cannot follow a rotation of the remote value (${shownReasons(own)})${tail}`;
   }
-  const total = [...reasons.values()].reduce((n, list) => n + list.length, 0);
   const from = known ? ` reading ${store.kind} ${store.name}` : '';
   return (
     `the checksums of ${names(members, from)} cannot follow ` +
-    `a rotation of the remote value (${total} entries; in ${describe(first)}: ${shownReasons(own)})${tail}`
+    `a rotation of the remote value (${entries} entries; in ${describe(first)}: ${shownReasons(own)})${tail}`
   );
 }
 

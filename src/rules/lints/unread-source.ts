@@ -34,18 +34,21 @@ export const unreadSource: Lint = {
   reads: outOfSight.map(({ group, kind, fields }) => ({ group, kind, fields: [...fields] })),
   check({ resources, bystanders, sources, consumersOf, readersOf, unreadable }, output) {
     const read = new Set<Resource>();
-    const namespacesOf = new Map<Resource, Set<string>>();
-    const writes = new Map<Resource, SecretSource>();
     // Index loops here and in the namespaces' index: with inlining off (large inputs), for-of
     // allocated an iterator result per source and per item.
     for (let i = 0; i < sources.length; i++) {
       const source = sources[i] as SecretSource;
-      // Plain Secrets and ConfigMaps of the input are sources only for their checksum (many are
-      // read by what the input does not show, registries' pull Secrets); a custom resource target
-      // has its own note (manifest-target).
-      if (!source.ordered || source.produces === 'CustomResource') continue;
+      if (!counted(source)) continue;
       const readers = (consumersOf.get(source)?.length ?? 0) + (readersOf.get(source)?.size ?? 0);
       if (readers > 0) read.add(source.resource);
+    }
+    // The namespaces and first source of the resources nobody reads, in a second pass: most are
+    // read, and a Set and an entry per source were most of what the lint allocated.
+    const namespacesOf = new Map<Resource, Set<string>>();
+    const writes = new Map<Resource, SecretSource>();
+    for (let i = 0; i < sources.length; i++) {
+      const source = sources[i] as SecretSource;
+      if (!counted(source) || read.has(source.resource)) continue;
       const namespaces = namespacesOf.get(source.resource) ?? new Set<string>();
       namespacesOf.set(source.resource, namespaces.add(source.namespace ?? ''));
       if (!writes.has(source.resource)) writes.set(source.resource, source);
@@ -54,7 +57,7 @@ export const unreadSource: Lint = {
     // elsewhere, and one line per namespace would repeat it.
     const groups = new Map<string, { members: Resource[]; namespaces: Set<string> }>();
     for (const [resource, namespaces] of namespacesOf) {
-      if (read.has(resource) || output.silenced(resource)) continue;
+      if (output.silenced(resource)) continue;
       const [first] = [...namespaces].sort() as [string];
       const group = groups.get(first) ?? { members: [], namespaces: new Set() };
       group.members.push(resource);
@@ -72,6 +75,13 @@ export const unreadSource: Lint = {
     }
   },
 };
+
+/**
+ * Whether a source is one the lint follows: plain Secrets and ConfigMaps of the input are sources
+ * only for their checksum (many are read by what the input does not show, registries' pull
+ * Secrets); a custom resource target has its own note (manifest-target).
+ */
+const counted = (source: SecretSource) => source.ordered && source.produces !== 'CustomResource';
 
 /**
  * What may read a Secret in each namespace without the input showing how, by namespace: the

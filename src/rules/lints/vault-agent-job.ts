@@ -6,7 +6,7 @@ import { isObject } from '../../model/json.js';
 import { getPath } from '../../model/path.js';
 import type { Resource } from '../../model/resource.js';
 import { describe } from '../../model/results.js';
-import { podTemplateShapes } from '../workloads/shapes.js';
+import { type PodTemplateShape, podTemplateShapes } from '../workloads/shapes.js';
 import { goBool, isKind, type Lint } from './lint.js';
 
 const inject = 'vault.hashicorp.com/agent-inject';
@@ -20,12 +20,13 @@ export const vaultAgentJob: Lint = {
   summary: 'A Job or CronJob with the Vault Agent sidecar never completes',
   help: 'Set vault.hashicorp.com/agent-pre-populate-only: "true" on its pod template, or fixVaultAgentJobs: true to let secret-rollout set it.',
   check({ resources, config }, { report, note, edits }) {
-    // An index loop: with inlining off (large inputs), for-of allocated an iterator result per
-    // item.
+    // Index loops: with inlining off (large inputs), for-of allocated an iterator result per
+    // item and, for each Job and CronJob, per shape.
     for (let i = 0; i < resources.length; i++) {
       const resource = resources[i] as Resource;
       if (!isKind(resource, 'batch', 'Job') && !isKind(resource, 'batch', 'CronJob')) continue;
-      for (const shape of podTemplateShapes) {
+      for (let s = 0; s < podTemplateShapes.length; s++) {
+        const shape = podTemplateShapes[s] as PodTemplateShape;
         const annotations = getPath(resource.value, shape.annotations);
         if (!isObject(annotations) || !isTrue(annotations[inject])) continue;
         const field = annotationField(shape.metadata, prePopulateOnly);
