@@ -123,6 +123,42 @@ describe('sync waves', () => {
     expect(wave(inB as Record<string, unknown>)).toBe('-2');
   });
 
+  it('orders a store and what the operator reads before an ExternalSecret only in its sync phase', () => {
+    const hooked = (item: string, hook: string | undefined) =>
+      hook
+        ? item.replace(
+            'metadata:\n',
+            `metadata:\n  annotations: {argocd.argoproj.io/hook: ${hook}}\n`,
+          )
+        : item;
+    const template =
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: tpl\ndata:\n  t: "{{ .password }}"\n';
+    const templateFrom =
+      '  target:\n    template:\n      templateFrom:\n      - configMap:\n          name: tpl\n          items:\n          - key: t\n';
+    // In the ExternalSecret's phase both go below it; in PreSync neither is ordered after it: the
+    // store keeps the store default, the ConfigMap gets no wave.
+    for (const [hook, expected] of [
+      [undefined, ['-6', '-7', '-7']],
+      ['PreSync', ['-6', '-2', undefined]],
+    ] as const) {
+      const items = itemsOf(
+        runOk(
+          resourceList([
+            hooked(store('ClusterSecretStore', 'vault'), hook),
+            hooked(template, hook),
+            externalSecret('db', { extra: templateFrom }),
+            deployment('early', envFrom('db'), { wave: '-5' }),
+          ]),
+        ).stdout,
+      );
+      expect([
+        wave(find(items, 'ExternalSecret', 'db')),
+        wave(find(items, 'ClusterSecretStore', 'vault')),
+        wave(find(items, 'ConfigMap', 'tpl')),
+      ]).toEqual(expected);
+    }
+  });
+
   // A store with a pod template that reads a Secret: the store is then also a consumer.
   const readingStore = (name: string, secret: string) =>
     `${store('ClusterSecretStore', name)}  template:

@@ -73,9 +73,8 @@ function nodesInPhase(
 }
 
 /** Waves order resources only within one sync phase (the hook-phase lint covers the rest). */
-const inPhase = (phase: Phase | undefined, b: Resource) =>
-  phase !== undefined && phase.name === phaseOf(b)?.name;
-const samePhase = (a: Resource, b: Resource) => inPhase(phaseOf(a), b);
+const samePhase = (a: Phase | undefined, b: Phase | undefined) =>
+  a !== undefined && a.name === b?.name;
 
 /** The order graph is planned either way (for `plan`); waves only count with `argocd`. */
 export function planWaves(
@@ -99,11 +98,11 @@ export function planWaves(
   // Asked once per edge (200k on fan-in 10k): a known node without a closure, a context or a try.
   const nodeOf = (resource: Resource): WaveNode | undefined =>
     nodes.get(resource) ?? newNode(resource);
-  // A consumer in `phase`: a known node by the phase it keeps, else one made only when in phase.
+  // A resource in `phase`: a known node by the phase it keeps, else one made only when in phase.
   const nodeIn = (phase: Phase | undefined, resource: Resource): WaveNode | undefined => {
     const known = nodes.get(resource);
     const own = known === undefined ? phaseOf(resource) : known.phase;
-    if (phase === undefined || phase.name !== own?.name) return undefined;
+    if (!samePhase(phase, own)) return undefined;
     return known ?? newNode(resource, own);
   };
 
@@ -136,13 +135,13 @@ export function planWaves(
       const clusterScoped = storeKinds.find((k) => k.kind === ref.kind)?.clusterScoped;
       const namespace = clusterScoped ? undefined : source.namespace;
       const store = storeNodes.get(objectKey(ref.kind, namespace, ref.name));
-      if (store && samePhase(store.resource, source.resource)) orderAfter(store, [node], joined);
+      if (store && samePhase(store.phase, phase)) orderAfter(store, [node], joined);
     }
     // What the operator reads from the input must be there when it syncs: ordered like a store.
     const dependencies = source.dependencies ?? [];
     for (let k = 0; k < dependencies.length; k++) {
       const dependency = dependencies[k] as Resource;
-      const before = samePhase(dependency, source.resource) ? nodeOf(dependency) : undefined;
+      const before = nodeIn(phase, dependency);
       if (!before) continue;
       orderAfter(before, [node], joined);
       dependencyNodes.add(before);
