@@ -52,16 +52,27 @@ export function compilePaths(paths: readonly Path[]): PathSet {
   paths.forEach((path, index) => {
     let tree = root;
     for (const step of path) {
-      let branch = tree.next.find((n) => n.step === step);
-      if (!branch) {
-        branch = { step, tree: { ends: [], next: [] } };
-        tree.next.push(branch);
+      let after = stepOf(tree, step);
+      if (!after) {
+        after = { ends: [], next: [] };
+        tree.next.push({ step, tree: after });
       }
-      tree = branch.tree;
+      tree = after;
     }
     tree.ends.push(index);
   });
   return root;
+}
+
+/** Where a step from `tree` leads in the compiled paths, if any path takes it. */
+export function stepOf(tree: PathSet, step: string | typeof each): PathSet | undefined {
+  const { next } = tree;
+  for (let b = 0; b < next.length; b++) {
+    if ((next[b] as PathSet['next'][number]).step === step) {
+      return (next[b] as PathSet['next'][number]).tree;
+    }
+  }
+  return undefined;
 }
 
 /**

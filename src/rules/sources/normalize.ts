@@ -2,7 +2,7 @@
 // defaults, so spelling a default out (or leaving out an empty list) does not move a checksum.
 import { sortValues } from '../../model/hash.js';
 import { isObject, type Json } from '../../model/json.js';
-import { compilePaths, each, type PathSet, parsePath } from '../../model/path.js';
+import { compilePaths, each, type PathSet, parsePath, stepOf } from '../../model/path.js';
 
 /**
  * A rule applies at every match of a path (model/path.ts: `''` is the spec itself, `[]` steps into
@@ -97,17 +97,6 @@ function copyNormalized(
     return kept === 0 ? undefined : out;
   }
   return value;
-}
-
-/** Where a step from `tree` leads in the compiled paths, if any path takes it. */
-function stepOf(tree: PathSet, step: string | typeof each): PathSet | undefined {
-  const { next } = tree;
-  for (let b = 0; b < next.length; b++) {
-    if ((next[b] as PathSet['next'][number]).step === step) {
-      return (next[b] as PathSet['next'][number]).tree;
-    }
-  }
-  return undefined;
 }
 
 /** Whether a rule ending at this mapping drops the field, or finds it at its default. */
