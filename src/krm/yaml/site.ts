@@ -191,10 +191,9 @@ const jsonEscapes = /["\\\x00-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]/;
  */
 export function yamlJson(value: unknown, indent?: string): string {
   const text = JSON.stringify(value, null, indent);
-  return notYaml.test(text) ? text.replace(notYamlAll, escapeUnit) : text;
+  return text.replace(notYaml, escapeUnit);
 }
-const notYaml = /[\x7f-\x9f\ufffe\uffff]/;
-const notYamlAll = /[\x7f-\x9f\ufffe\uffff]/g;
+const notYaml = /[\x7f-\x9f\ufffe\uffff]/g;
 const escapeUnit = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
 /** The lines spliceAt inserts, built one edit at a time. */
