@@ -425,6 +425,31 @@ describe('lint costs', () => {
     expect(calls.distance).toBeLessThanOrEqual(n);
   });
 
+  it('near-name compares a read with every name of a crowded bucket, not the first 16', () => {
+    // 40 Secrets of 17 characters made before the misspelt one's: main 058521a compared a read
+    // with the first 16 names of each length and found no near name.
+    const pad = (i: number) => String(i).padStart(4, '0');
+    const sources = [
+      ...Array.from({ length: 40 }, (_, i) =>
+        esSource(`es-${i}`, `svc-${pad(i)}-password`, 'shop'),
+      ),
+      esSource('es-db', 'database-password', 'shop'),
+    ];
+    const unresolved = new Map([
+      [
+        workload('app', 'shop'),
+        [{ kind: 'Secret' as const, name: 'database-pasword', field: 'x', podSpec: [], use: 0 }],
+      ],
+    ]);
+    const { reported, output } = reporter();
+    nearName.check(context({ sources, unresolved }), output);
+    expect(reported).toEqual([
+      expect.stringContaining(
+        'reads Secret database-pasword, which nothing in the input makes, while ExternalSecret es-db makes Secret database-password',
+      ),
+    ]);
+  });
+
   it('near-name says, once, where names crafted long and alike run its budget out', () => {
     const n = 50;
     const long = (prefix: string, i: number) =>
@@ -439,13 +464,14 @@ describe('lint costs', () => {
     calls.distance = 0;
     const { reported, output } = reporter();
     nearName.check(context({ sources, unresolved }), output);
-    // Each read would compute 16 distances of 204 × 204 cells: the budget stops most of them.
+    // Each read would compute 50 distances of 204 × 204 cells (every name made is of its length):
+    // the budget stops most of them.
     expect(calls.distance).toBeLessThan(n * 16);
-    const stopped = reported.filter((m) => m.includes('only by prefix and suffix'));
+    const stopped = reported.filter((m) => m.includes('with only some of the names'));
     // main bab480e stopped as silently.
     expect(stopped).toHaveLength(1);
     expect(stopped[0]).toMatch(
-      /^Deployment shop\/app-\d+ reads Secret bx+\d+, which nothing in the input makes; near-name compared it and \d+ other missing names with the names the input makes only by prefix and suffix/,
+      /^Deployment shop\/app-\d+ reads Secret bx+\d+, which nothing in the input makes; near-name compared it and \d+ other missing names with only some of the names its namespace makes/,
     );
   });
 

@@ -5,10 +5,10 @@
 // elsewhere (the cluster, a chart not in the input).
 //
 // Cost stays linear in the input: names are indexed (by their first and last `-` segment and by
-// length), each read compares against a bounded number of them, and the comparisons of a run
-// share one budget of cells (names from the input can be crafted to be long and alike), which
-// grows with each missing name looked up. Where it runs out, the lint says so: a misspelt name it
-// did not compare would otherwise go unreported in silence.
+// length), and every comparison of a run, however crowded the namespace, is paid from one budget
+// of cells (names from the input can be crafted to be many, long and alike), which grows with
+// each missing name looked up. Where it runs out, the lint says so: a misspelt name it did not
+// compare would otherwise go unreported in silence.
 import { addTo, mapUnder } from '../../model/fold.js';
 import { distance } from '../../model/near.js';
 import { fieldPath } from '../../model/path.js';
@@ -20,16 +20,16 @@ import type { Lint, UnresolvedRef } from './lint.js';
 
 /** Longer names are never near (a Kubernetes name has at most 253 characters; model/near.ts). */
 const longest = 253;
-/** Names of one index bucket compared per read: a crafted input cannot make a read quadratic. */
-const perBucket = 16;
 /**
  * Cells a run spends comparing names: one for each name compared, a character of each of the two
  * where their counts are compared (countsApart), the product of the lengths where an edit
- * distance is computed. A run starts with `cellBudget`, and each missing name looked up adds
- * `cellsPerLookUp`, enough to compare it with its 80 names (16 of each of 5 lengths) of 50
- * characters: only names crafted to be long and alike spend it, and the run's cost stays linear
- * in its reads. Past it, only the prefix and suffix check runs, and the lint reports that it
- * stopped.
+ * distance is computed, and one plus the read name's length for each name checked for a prefix
+ * or suffix. A run starts with `cellBudget`, and each missing name looked up adds
+ * `cellsPerLookUp`, enough to compare it with 80 names of 50 characters or rule out 8,000 by
+ * their letters: only names crafted to be many, long and alike spend it, and the run's cost
+ * stays linear in its reads. Past it, no more names are compared, and the lint reports that it
+ * stopped. (Until session 12 a read was also compared with only the first 16 names of each
+ * bucket, and a near name past them went unreported in silence.)
  */
 const cellBudget = 1_000_000;
 const cellsPerLookUp = 8_192;
@@ -231,8 +231,7 @@ export const nearName: Lint = {
       let left = cells;
       for (let length = name.length - max; length <= name.length + max && max > 0; length++) {
         const alike = index.length.get(length) ?? none;
-        const compared = Math.min(alike.length, perBucket);
-        for (let i = 0; i < compared; i++) {
+        for (let i = 0; i < alike.length; i++) {
           if (left <= 0) {
             stopped = true;
             break;
@@ -266,6 +265,20 @@ export const nearName: Lint = {
         affixedIn(name, index.first.get(first(name)) ?? none)
       );
     }
+
+    /** The first name of a bucket that is `name` with an affix, or `name` is its; paid in cells. */
+    function affixedIn(name: string, shared: readonly Made[]): Made | undefined {
+      for (let i = 0; i < shared.length; i++) {
+        if (cells <= 0) {
+          stopped = true;
+          return undefined;
+        }
+        cells -= 1 + name.length;
+        const m = shared[i] as Made;
+        if (affixed(name, m.name)) return m;
+      }
+      return undefined;
+    }
   },
 };
 
@@ -298,15 +311,6 @@ function drained(word: string): number {
     counts[c] = 0;
   }
   return sum;
-}
-
-/** The first of a bucket's compared names that is `name` with an affix, or `name` is its. */
-function affixedIn(name: string, shared: readonly Made[]): Made | undefined {
-  for (let i = 0; i < Math.min(shared.length, perBucket); i++) {
-    const m = shared[i] as Made;
-    if (affixed(name, m.name)) return m;
-  }
-  return undefined;
 }
 
 /**
@@ -350,10 +354,9 @@ function stoppedMessage(resource: Resource, { kind, name }: UnresolvedRef, count
   const others = count > 1 ? ` and ${count - 1} other missing names` : '';
   return (
     `${describe(resource)} reads ${kind} ${name}, which nothing in the input makes; near-name ` +
-    `compared it${others} with the names the input makes only by prefix and suffix, not letter ` +
-    'by letter: the names of this input take more comparing than one run does (long and alike), ' +
-    'so a misspelt one among them may go unreported. Check the names these workloads read; if ' +
-    'they come from elsewhere, silence near-name for this workload (secret-rollout/silence) or ' +
-    'set it off'
+    `compared it${others} with only some of the names its namespace makes: the names of this ` +
+    'input take more comparing than one run does (many, long and alike), so a misspelt one ' +
+    'among them may go unreported. Check the names these workloads read; if they come from ' +
+    'elsewhere, silence near-name for this workload (secret-rollout/silence) or set it off'
   );
 }
