@@ -86,14 +86,15 @@ function align(
       new RegExp(`^${m[1]}${m[2]}${esc(keys.checksum)}${m[2]}:\\s+"[0-9a-f]{64}"`).test(y)
     );
   };
-  // An entry inserted into a flow mapping on an existing line, with any missing parents:
+  // Entries inserted into a flow mapping on an existing line, with any missing parents:
   // `{name: a}` → `{annotations: {k: "v"}, name: a}`, `{}` → `{k: "v"}`, `~` → `{k: "v"}`; in a
-  // JSON document `{"name": "a"}` → `{"annotations": {"k": "v"}, "name": "a"}` (or without spaces).
-  const entry = new RegExp(
-    `(?:${esc(keys.checksum)}|${esc(waveKey)}|"(?:${esc(keys.checksum)}|${esc(waveKey)})"): ?"[^"]*"`,
-    'g',
-  );
-  const modified = (x: string, y: string): boolean => {
+  // JSON document `{"name": "a"}` → `{"annotations": {"k": "v"}, "name": "a"}` (or without spaces);
+  // several into one mapping (`{}` → `{wave: "-1", checksum/dependencies: "…"}`): each is taken
+  // out in turn until the input line is left.
+  const keyAlternatives = `${esc(keys.checksum)}|${esc(waveKey)}|${esc(dependenciesKey)}`;
+  const entry = new RegExp(`(?:${keyAlternatives}|"(?:${keyAlternatives})"): ?"[^"]*"`, 'g');
+  const modified = (x: string, y: string, depth = 0): boolean => {
+    if (depth > 8) return false;
     for (const m of y.matchAll(entry)) {
       let start = m.index;
       for (let opened = 0; ; opened++) {
@@ -101,9 +102,14 @@ function align(
         if (y.slice(end, end + opened) === '}'.repeat(opened)) {
           end += opened;
           const before = y.slice(0, start);
-          if (y.startsWith(', ', end) && before + y.slice(end + 2) === x) return true;
-          if (y.startsWith(',', end) && before + y.slice(end + 1) === x) return true;
-          if (before + y.slice(end) === x) return true;
+          const rests = [before + y.slice(end)];
+          if (y.startsWith(', ', end)) rests.push(before + y.slice(end + 2));
+          if (y.startsWith(',', end)) rests.push(before + y.slice(end + 1));
+          // The entry after others: `{a: "1", k: "v"}` → `{a: "1"}`.
+          if (before.endsWith(', ')) rests.push(before.slice(0, -2) + y.slice(end));
+          for (const rest of rests) {
+            if (rest === x || modified(x, rest, depth + 1)) return true;
+          }
           if (before.endsWith('{') && y[end] === '}') {
             const outside = [before.slice(0, -1), y.slice(end + 1)];
             if (['~', 'null', 'Null', 'NULL', ''].some((n) => outside.join(n) === x)) return true;

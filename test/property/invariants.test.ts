@@ -43,7 +43,7 @@ import {
   settingsOf,
   templatePathOf,
 } from './gen.js';
-import { type Expected, model, waveKey } from './model.js';
+import { dependenciesKey, type Expected, model, waveKey } from './model.js';
 import { isObj, type Json, type Obj } from './render.js';
 
 const total = Number(process.env.PROPERTY_RUNS ?? depth(300, 2000));
@@ -402,6 +402,21 @@ describe('lineDiff', () => {
       lineDiff('  "\\u006b": \'x\'\n', '  "\\u006b": \'y\'\n', { checksum: 'k' }),
     ).toBeUndefined();
     expect(lineDiff('  other: x\n', '  other: y\n', { checksum: 'k' })).toBeDefined();
+  });
+
+  it('accepts several of our entries filled into one flow mapping, and nothing else with them', () => {
+    // An ExternalSecret reading a template ConfigMap gets a wave and checksum/dependencies in
+    // one `{}` (FUZZ_SEED=20261126 found it: the checker took out one entry only).
+    const wave = `${waveKey}: "-1"`;
+    const deps = `${dependenciesKey}: "ab"`;
+    const ck = { checksum: 'k' };
+    expect(lineDiff('  annotations: {}\n', `  annotations: {${wave}, ${deps}}\n`, ck)).toBe(
+      undefined,
+    );
+    expect(lineDiff('m: {a: 1}\n', `m: {a: 1, ${wave}, k: "v"}\n`, ck)).toBeUndefined();
+    expect(lineDiff('m: ~\n', `m: {annotations: {${wave}, ${deps}}}\n`, ck)).toBeUndefined();
+    expect(lineDiff('m: {a: 1}\n', `m: {${wave}, a: 2, ${deps}}\n`, ck)).toBeDefined();
+    expect(lineDiff('m: {a: 1}\n', `m: {${wave}, a: 1, b: 2}\n`, ck)).toBeDefined();
   });
 });
 
