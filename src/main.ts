@@ -7,7 +7,7 @@ import { impactCli, readFnConfig } from './impact-cli.js';
 import { nearest } from './model/near.js';
 import type { ReadmeHelp } from './readme-help.js';
 import { checkInPieces, type PlanFormat, plan, runInPieces } from './run.js';
-import { allWritten, brokenPipeStatus, decode, readStdin, stdoutClosed, write } from './stdio.js';
+import { allWritten, brokenPipeStatus, readText, stdoutClosed, write } from './stdio.js';
 
 /** package.json's version, put in by build.mjs (esbuild `define`): no package.json read at run time. */
 declare const SECRET_ROLLOUT_VERSION: string;
@@ -137,14 +137,6 @@ function emit(
   const whole = write(1, stdout);
   write(2, stderr);
   return whole ? exitCode : brokenPipeStatus;
-}
-
-/**
- * stdin as text. Its own function so that the bytes are garbage as soon as it returns: a
- * temporary in main's (suspended) frame stays reachable for the whole run, as large as the input.
- */
-async function readText(): Promise<string | undefined> {
-  return decode(await readStdin());
 }
 
 /** Characters past which an input is large (tuneForLargeInput). */

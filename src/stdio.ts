@@ -4,37 +4,79 @@ import { isAscii, isUtf8 } from 'node:buffer';
 import { fstatSync, lstatSync, readSync, statSync, writeSync } from 'node:fs';
 
 /**
- * All of stdin. Read with blocking reads (a slow writer is waited for), which spares loading
- * Node's streams at start-up; a non-blocking stdin (EAGAIN) is read on as a stream.
+ * All of stdin as text: UTF-8 without a byte order mark, or undefined if invalid. Its bytes are
+ * given back to the system as soon as the text is made, not at V8's next collection: the input
+ * is held twice only while it is decoded (ARCHITECTURE.md Memory).
  */
-export async function readStdin(): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  // A file's size is known: one buffer, one read. Pipes: chunks that grow.
-  let size = 1 << 16;
+export async function readText(fd = 0): Promise<string | undefined> {
+  const bytes = await readStdin(fd);
+  const text = decode(bytes);
+  (bytes.buffer as Resizable).resize(0);
+  return text;
+}
+
+/** ES2024's resizable ArrayBuffer (Node 20 has it), which the ES2022 lib does not declare. */
+interface Resizable extends ArrayBuffer {
+  readonly maxByteLength: number;
+  resize(length: number): void;
+}
+const Resizable = ArrayBuffer as unknown as new (
+  length: number,
+  options: { maxByteLength: number },
+) => Resizable;
+
+/** The room a pipe's bytes grow in, in place, before they are moved to a larger one. */
+const pipeReserve = 1 << 26;
+
+/**
+ * All of stdin, in one resizable ArrayBuffer (the Buffer views it): a pipe's bytes grow it in
+ * place, within address space reserved but not resident until written, so no chunks are joined
+ * into a second copy (kpt pipes its input: three copies at once with the text, two now); past
+ * the reserve they move to one four times as large, the old freed at once. Read with blocking
+ * reads (a slow writer is waited for), which spares loading Node's streams at start-up; a
+ * non-blocking stdin (EAGAIN) is read on as a stream. `fd`: another to read instead (tests).
+ */
+export async function readStdin(fd = 0): Promise<Buffer> {
+  // A file's size is known: one read into room of that size (+1 to see the end).
+  let size = 0;
   try {
-    const stat = fstatSync(0);
-    if (stat.isFile()) size = Math.max(stat.size + 1, 1);
+    const stat = fstatSync(fd);
+    if (stat.isFile()) size = stat.size + 1;
   } catch {}
-  for (;;) {
-    const buffer = Buffer.allocUnsafe(size);
-    let filled = 0;
-    try {
-      for (let n = -1; n !== 0 && filled < size; filled += n) {
-        n = readSync(0, buffer, filled, size - filled, null);
-      }
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'EAGAIN' && code !== 'EOF') throw error;
-      chunks.push(buffer.subarray(0, filled));
-      if (code === 'EOF') break;
-      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-      break;
+  let store = new Resizable(size || 1 << 16, { maxByteLength: size || pipeReserve });
+  let filled = 0;
+  /** Room for `more` bytes past those read. */
+  const room = (more: number) => {
+    const needed = filled + more;
+    if (needed <= store.byteLength) return;
+    if (needed <= store.maxByteLength) {
+      store.resize(Math.min(store.maxByteLength, Math.max(needed, 2 * store.byteLength)));
+      return;
     }
-    chunks.push(buffer.subarray(0, filled));
-    if (filled < size) break;
-    size = Math.min(size * 2, 1 << 24);
+    const next = new Resizable(needed, { maxByteLength: 4 * needed });
+    new Uint8Array(next).set(new Uint8Array(store, 0, filled));
+    store.resize(0);
+    store = next;
+  };
+  try {
+    for (;;) {
+      room(1);
+      const n = readSync(fd, new Uint8Array(store, filled), 0, store.byteLength - filled, null);
+      if (n === 0) break;
+      filled += n;
+    }
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EAGAIN' && code !== 'EOF') throw error;
+    if (code === 'EAGAIN') {
+      for await (const chunk of process.stdin) {
+        room((chunk as Buffer).length);
+        new Uint8Array(store).set(chunk as Buffer, filled);
+        filled += (chunk as Buffer).length;
+      }
+    }
   }
-  return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+  return Buffer.from(store, 0, filled);
 }
 
 /** UTF-8 text without a byte order mark (as TextDecoder reads it), or undefined if invalid. */

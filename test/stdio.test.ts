@@ -1,12 +1,13 @@
-// stdio.ts's writer: pieces written in order, in slices through one buffer, never splitting a
-// surrogate pair (each half alone would be written as U+FFFD); and the built command when its
-// stdout's reader stops early or stdout is closed before the run.
+// stdio.ts's reader: a pipe's bytes in one buffer, given back once decoded; its writer: pieces
+// written in order, in slices through one buffer, never splitting a surrogate pair (each half
+// alone would be written as U+FFFD); and the built command when its stdout's reader stops early
+// or stdout is closed before the run.
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { brokenPipeStatus, write, writeSlice } from '../src/stdio.js';
+import { describe, expect, it, vi } from 'vitest';
+import { brokenPipeStatus, readText, write, writeSlice } from '../src/stdio.js';
 import { repoRoot } from './helpers.js';
 
 const written = (pieces: string | string[]) => {
@@ -19,6 +20,39 @@ const written = (pieces: string | string[]) => {
   }
   return readFileSync(file, 'utf8');
 };
+
+describe('readText', () => {
+  // Many reads' worth (kpt pipes its input), past the first room of a pipe's bytes.
+  const text = 'a: 1\n'.repeat(400_000);
+
+  it('reads a pipe into one buffer, joins no copies, and frees the bytes once decoded', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'stdio-'));
+    const file = path.join(dir, 'in.yaml');
+    const fifo = path.join(dir, 'fifo');
+    writeFileSync(file, text);
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    const writer = spawn('sh', ['-c', 'cat "$0" > "$1"', file, fifo]);
+    // Opening a FIFO waits for its writer, another process.
+    const fd = openSync(fifo, 'r');
+    const concat = vi.spyOn(Buffer, 'concat');
+    const resize = vi.spyOn(
+      ArrayBuffer.prototype as unknown as { resize(length: number): void },
+      'resize',
+    );
+    try {
+      expect(await readText(fd)).toBe(text);
+      // Main joined the chunks of a pipe into a second copy, then held both with the text.
+      expect(concat).not.toHaveBeenCalled();
+      // Given back at once, not left for a collection.
+      expect(resize.mock.calls.at(-1)).toEqual([0]);
+    } finally {
+      concat.mockRestore();
+      resize.mockRestore();
+      closeSync(fd);
+      writer.kill();
+    }
+  });
+});
 
 describe('write', () => {
   it('writes every piece in order, empty ones included, and drops each once written', () => {
