@@ -105,12 +105,21 @@ export function findProducers(resources: readonly Resource[], config: Config): P
   bySecret.forEach((same) => {
     if (same.length >= 2) results.push(...duplicateWarnings(same));
     const { produces, namespace = '', secretName } = same[0] as SecretSource;
-    mapUnder(mapUnder(index, produces), namespace).set(secretName, new Produced(same, id));
+    const produced = new Produced(same, id);
+    mapUnder(mapUnder(index, produces), namespace).set(compactCopy(secretName), produced);
     id += same.length;
   });
   if (unkeyed.size > 0) results.push(unkeyedWarning(unkeyed));
   return producersOf(sources, stores, results, index);
 }
+
+/**
+ * `text` in a string of its own. A name read from the input is a slice of the input's text: each
+ * look-up that found it compared the reference's name with it, reading the key's characters where
+ * its item lies in the input, a cache and TLB miss per reference on fan-in's 100k items (140 MB
+ * of text); copied, the keys of a namespace lie together, and stay in cache.
+ */
+const compactCopy = (text: string): string => JSON.parse(JSON.stringify(text));
 
 function producersOf(
   sources: readonly SecretSource[],
