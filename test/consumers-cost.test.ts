@@ -3,9 +3,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { JsonObject } from '../src/model/json.js';
 import { readUses, secretUses, usesRead } from '../src/rules/workloads/references.js';
-import { everyoneReadsAll, resourceList, runOk } from './helpers.js';
+import { deployment, everyoneReadsAll, externalSecret, resourceList, runOk } from './helpers.js';
 
-const counted = vi.hoisted(() => ({ gets: 0, sets: 0 }));
+const counted = vi.hoisted(() => ({ gets: 0, sets: 0, weakGets: 0 }));
 vi.mock('../src/rules/consumers.js', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../src/rules/consumers.js')>();
   return {
@@ -14,29 +14,55 @@ vi.mock('../src/rules/consumers.js', async (importOriginal) => {
     findConsumers: (...args: Parameters<typeof actual.findConsumers>) => {
       const get = vi.spyOn(Map.prototype, 'get');
       const set = vi.spyOn(Map.prototype, 'set');
+      const weakGet = vi.spyOn(WeakMap.prototype, 'get');
       try {
         return actual.findConsumers(...args);
       } finally {
         counted.gets += get.mock.calls.length;
         counted.sets += set.mock.calls.length;
+        counted.weakGets += weakGet.mock.calls.length;
         get.mockRestore();
         set.mockRestore();
+        weakGet.mockRestore();
       }
     },
   };
 });
 
+function countedRun(input: string) {
+  Object.assign(counted, { gets: 0, sets: 0, weakGets: 0 });
+  runOk(input);
+  return { ...counted };
+}
+
 describe('finding the consumers', () => {
-  it('looks each source a reference names up once, beside the producers’ look-up', () => {
-    const sources = 20;
-    const consumers = 50;
-    runOk(resourceList(everyoneReadsAll(sources, consumers)));
-    const references = sources * consumers;
-    // The producers' look-up by kind, namespace and name (3), and the source's record (1);
-    // bab480e also looked the source up in the consumers' Map and in the template's positions,
-    // and wrote its position again: 5 look-ups and an insertion a reference.
-    expect(counted.gets).toBeLessThanOrEqual(4 * references + consumers);
-    expect(counted.sets).toBeLessThanOrEqual(sources + consumers);
+  const sources = 20;
+  const consumers = 50;
+  const references = sources * consumers;
+
+  it('looks a reference up once, by name: its namespace and kind once per workload', () => {
+    const { gets, sets } = countedRun(resourceList(everyoneReadsAll(sources, consumers)));
+    // A look-up by name a reference, and by kind and namespace a workload (and kind read);
+    // 058521a looked each reference up by kind, namespace and name (3), and its source's record in
+    // a Map keyed by the source (1): 4 a reference.
+    expect(gets).toBeLessThanOrEqual(references + 2 * consumers);
+    expect(sets).toBeLessThanOrEqual(sources + consumers);
+  });
+
+  it('finds the keys a Secret has once per Secret, not once per reference reading a key', () => {
+    const keyed = [
+      ...Array.from({ length: sources }, (_, s) => externalSecret(`s${s}`)),
+      ...Array.from({ length: consumers }, (_, c) =>
+        deployment(
+          `d${c}`,
+          `env:\n${Array.from({ length: sources }, (_, s) => `- {name: V${s}, valueFrom: {secretKeyRef: {name: s${s}, key: k}}}`).join('\n')}`,
+        ),
+      ),
+    ];
+    const { weakGets } = countedRun(resourceList(keyed));
+    // keysProduced's WeakMap once per Secret, and a few per workload (the walk's options);
+    // 058521a asked keysProduced's WeakMap again for every keyed reference (1,000 here).
+    expect(weakGets).toBeLessThanOrEqual(sources + 3 * consumers);
   });
 });
 

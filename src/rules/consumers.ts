@@ -15,7 +15,7 @@ import {
 } from '../model/result-rules.js';
 import { type Result, resourceResult } from '../model/results.js';
 import type { KeyedRead, UnresolvedRef } from './lints/lint.js';
-import type { Producers } from './producers.js';
+import type { Produced, ProducedNames, Producers } from './producers.js';
 import { sourceKindOf } from './sources/index.js';
 import { readsMissingKey, type SecretSource } from './sources/source.js';
 import { FirstPlaces, guarded, listNames, unionKeys } from './stage.js';
@@ -27,7 +27,13 @@ import {
   ourEntry,
 } from './workloads/helm-release.js';
 import { optedOut, optOutKey } from './workloads/opt-out.js';
-import { type KeySet, readUses, type SecretUse, usesRead } from './workloads/references.js';
+import {
+  type KeySet,
+  type ProducedKind,
+  readUses,
+  type SecretUse,
+  usesRead,
+} from './workloads/references.js';
 import { barePod, type PodTemplate, podTemplatesOf } from './workloads/shapes.js';
 
 /** The sources a pod template reads, each once, and the keys it reads of each, by position. */
@@ -89,7 +95,7 @@ export function findConsumers(
   config: Config,
 ): Consumption {
   const consumers: Consumer[] = [];
-  const gather = new Gather();
+  const gather = new Gather(producers.numbered);
   const unresolved = new Map<Resource, UnresolvedRef[]>();
   const keyedReads: KeyedRead[] = [];
   const results: Result[] = [];
@@ -113,6 +119,10 @@ export function findConsumers(
       }
       // Read where it matters only: on a workload that reads a source.
       let wholly: boolean | undefined;
+      // The names its namespace has of the kind read last: references of one kind follow each
+      // other (the reference table's order).
+      let kindRead: ProducedKind | undefined;
+      let names: ProducedNames | undefined;
       for (let t = 0; t < templatesRead.length; t++) {
         const template = templatesRead[t] as PodTemplate;
         // Every reference orders its source first; opt-in ones count for the checksum only when on.
@@ -121,15 +131,21 @@ export function findConsumers(
         const uses = readUses(template.podSpec, shape.podSpec);
         for (let index = 0; index < uses; index++) {
           const use = usesRead[index] as SecretUse;
-          const sources = producers.producing(use.kind, resource.namespace, use.secretName);
-          if (!sources) {
+          if (use.kind !== kindRead) {
+            kindRead = use.kind;
+            names = producers.producedIn(kindRead, resource.namespace);
+          }
+          const produced = names?.get(use.secretName);
+          if (produced === undefined) {
             const field = printed(shape.podSpec);
             const { kind, secretName: name } = use;
             addTo(unresolved, resource, { kind, name, field, podSpec: shape.podSpec, use: index });
+            continue;
           }
+          const { sources } = produced;
           // Kept only when a key is missing: a record per keyed reference lived from here to
           // the lints (106k, ≈7 MB on the fan-in bench), for a lint that warns about a few.
-          if (sources && use.keys !== 'all' && readsMissingKey(sources, use.keys)) {
+          if (use.keys !== 'all' && readsMissingKey(produced.keys(), use.keys)) {
             keyedReads.push({
               consumer: resource,
               sources,
@@ -138,12 +154,10 @@ export function findConsumers(
               use: index,
             });
           }
-          const count = sources === undefined ? 0 : sources.length;
-          for (let k = 0; k < count; k++) {
-            const source = (sources as readonly SecretSource[])[k] as SecretSource;
-            const read = gather.readBy(source, resource);
-            if (use.optIn && !config[use.optIn]) continue;
-            gather.add(source, read, use.keys);
+          const counts = !use.optIn || config[use.optIn];
+          for (let k = 0; k < sources.length; k++) {
+            gather.readBy(produced, k, resource);
+            if (counts) gather.add(produced, k, use.keys);
           }
         }
         const consumed = gather.done();
@@ -171,30 +185,28 @@ export function findConsumers(
   return { consumers, consumersOf: gather.consumersOf(), unresolved, keyedReads, results };
 }
 
-/** What the stage keeps of a source that pod templates read. */
-interface Reads {
-  /**
-   * The resources that read it, each once, in input order. A list, not a Set: a resource's reads
-   * are found one after the other, so it is already in the list only as its last entry (a Set of
-   * the fan-in bench's ≈80 consumers a source is ≈2.6 KB, its list 0.6 KB; 2,000 sources, kept
-   * to the end).
-   */
-  readonly consumers: Resource[];
-  /** Where it was last gathered, counted over every template so far (-1: never). */
-  at: number;
-}
-
 /**
- * Each pod template's sources and keys, gathered in turn, and every source's consumers: one
- * record per source for the whole stage, found by one look-up per source a reference names (a
- * Map of consumers and a Map of positions were three: 150k references on the fan-in bench).
- * Where a source is among the template's is one number in its record, not a Map per template
- * (4,758 on the fan-in bench, each grown to twenty entries and kept with the checksums), and the
- * lists are gathered in two reused ones and copied out at their length, not grown per template.
+ * Each pod template's sources and keys, gathered in turn, and every source's consumers, kept in
+ * lists indexed by the source's number (`Produced.id`): a Map keyed by the source was a look-up
+ * per source a reference names (150k references on the fan-in bench at 10k items, 1.5M at 100k,
+ * where each cost ≈0.7 µs of cache misses over the heap), a record per source and a Map per
+ * template before that. The lists are gathered in two reused ones and copied out at their
+ * length, not grown per template.
  */
 class Gather {
-  /** The sources read so far, in the order first read (consumersOf keeps it). */
-  private readonly reads = new Map<SecretSource, Reads>();
+  /**
+   * The resources that read each source, each once, in input order. A list, not a Set: a
+   * resource's reads are found one after the other (`lastReader`), and a Set of the fan-in
+   * bench's ≈80 consumers a source is ≈2.6 KB, its list 0.6 KB (2,000 sources, kept to the end).
+   */
+  private readonly readers: (Resource[] | undefined)[] = [];
+  /** The index of the resource that read each source last (-1: none). */
+  private readonly lastReader: Int32Array;
+  /** Where each source was last gathered, counted over every template so far (-1: never). */
+  private readonly at: Int32Array;
+  /** The sources read and their numbers, in the order first read (consumersOf keeps it). */
+  private readonly firstRead: SecretSource[] = [];
+  private readonly firstIds: number[] = [];
   /** Sources gathered, counted over every template so far. */
   private gathered = 0;
   /** Where the current template's sources start in that count. */
@@ -204,37 +216,47 @@ class Gather {
   private readonly keys: KeySet[] = [];
   private count = 0;
 
+  constructor(numbered: number) {
+    this.lastReader = new Int32Array(numbered).fill(-1);
+    this.at = new Int32Array(numbered).fill(-1);
+    // Pushed, not `new Array(numbered)`: a long one is made in dictionary mode.
+    for (let id = 0; id < numbered; id++) this.readers.push(undefined);
+  }
+
   /** Starts gathering the next template's reads. */
   next(): void {
     this.start = this.gathered;
     this.count = 0;
   }
 
-  /** `resource` reads `source` (and so comes after it, opted out or not): the source's record. */
-  readBy(source: SecretSource, resource: Resource): Reads {
-    const reads = this.reads.get(source);
-    if (reads === undefined) {
-      const first: Reads = { consumers: [resource], at: -1 };
-      this.reads.set(source, first);
-      return first;
+  /** `resource` reads the `k`-th source of `produced` (and so comes after it, opted out or not). */
+  readBy(produced: Produced, k: number, resource: Resource): void {
+    const id = produced.id + k;
+    if (this.lastReader[id] === resource.index) return;
+    this.lastReader[id] = resource.index;
+    const readers = this.readers[id];
+    if (readers !== undefined) readers.push(resource);
+    else {
+      this.readers[id] = [resource];
+      this.firstRead.push(produced.sources[k] as SecretSource);
+      this.firstIds.push(id);
     }
-    const { consumers } = reads;
-    if (consumers[consumers.length - 1] !== resource) consumers.push(resource);
-    return reads;
   }
 
   /**
-   * A read of `keys` of `source` (its record `reads`) that counts for the template's checksum:
+   * A read of `keys` of the `k`-th source of `produced` that counts for the template's checksum:
    * the keys join those read of it before, in this template.
    */
-  add(source: SecretSource, reads: Reads, keys: KeySet): void {
-    if (reads.at >= this.start) {
-      const i = reads.at - this.start;
+  add(produced: Produced, k: number, keys: KeySet): void {
+    const id = produced.id + k;
+    const at = this.at[id] as number;
+    if (at >= this.start) {
+      const i = at - this.start;
       this.keys[i] = unionKeys(this.keys[i] as KeySet, keys);
       return;
     }
-    reads.at = this.gathered++;
-    this.sources[this.count] = source;
+    this.at[id] = this.gathered++;
+    this.sources[this.count] = produced.sources[k] as SecretSource;
     this.keys[this.count] = keys;
     this.count++;
   }
@@ -248,9 +270,10 @@ class Gather {
   /** Each source read, with the resources that read it, in the order first read. */
   consumersOf(): Map<SecretSource, readonly Resource[]> {
     const consumersOf = new Map<SecretSource, readonly Resource[]>();
-    this.reads.forEach((reads, source) => {
-      consumersOf.set(source, reads.consumers);
-    });
+    for (let i = 0; i < this.firstRead.length; i++) {
+      const readers = this.readers[this.firstIds[i] as number] as Resource[];
+      consumersOf.set(this.firstRead[i] as SecretSource, readers);
+    }
     return consumersOf;
   }
 }
@@ -276,9 +299,13 @@ function helmConsumer(
   // zigbee2mqtt release).
   const noted = new FirstPlaces<{ field: string; text: string; substituted: Set<string> }>();
   for (const read of helmReads(resource)) {
-    const sources = producers.producing(read.kind, read.namespace, read.name);
-    if (!sources) continue;
-    for (const source of sources) gather.add(source, gather.readBy(source, resource), read.keys);
+    const produced = producers.producedIn(read.kind, read.namespace)?.get(read.name);
+    if (!produced) continue;
+    const { sources } = produced;
+    for (let k = 0; k < sources.length; k++) {
+      gather.readBy(produced, k, resource);
+      gather.add(produced, k, read.keys);
+    }
     const key = `${read.kind}\u0000${read.namespace ?? ''}\u0000${read.name}`;
     const note =
       noted.again(key) ??

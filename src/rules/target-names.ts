@@ -22,7 +22,7 @@ import {
 } from '../model/result-rules.js';
 import { describe, type Result, refOf, resourceResult } from '../model/results.js';
 import { groupOf } from '../model/scope.js';
-import type { Producers } from './producers.js';
+import { type Producers, swapSources } from './producers.js';
 import { notInInput } from './sources/eso-dependencies.js';
 import { sourceKindOf } from './sources/index.js';
 import type { SecretSource } from './sources/source.js';
@@ -441,10 +441,5 @@ function afterEdits(
     if (!reader || !what || result.tags?.rule !== dependencyNotInInput.id) return result;
     return notInInput(reader.resource, field as string, what);
   });
-  return {
-    ...producers,
-    results,
-    sources: producers.sources.map(swap),
-    producing: (kind, namespace, name) => producers.producing(kind, namespace, name)?.map(swap),
-  };
+  return swapSources(producers, swap, results);
 }

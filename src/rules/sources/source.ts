@@ -85,12 +85,11 @@ function unionOfKeys(sources: readonly SecretSource[]): ReadonlySet<string> | nu
   return produced;
 }
 
-/** Whether a read of `keys` of what `sources` write reads a key it will not have, when known. */
+/** Whether a read of `keys` reads a key the Secret will not have (`produced`), when known. */
 export function readsMissingKey(
-  sources: readonly SecretSource[],
+  produced: ReadonlySet<string> | null,
   keys: ReadonlySet<string>,
 ): boolean {
-  const produced = keysProduced(sources);
   if (produced === null) return false;
   probe.produced = produced;
   probe.missing = false;
