@@ -73,6 +73,18 @@ describe('isPlainLayout on the quoted values kpt writes', () => {
     }
   });
 
+  it('searches no further than the line it is judged to', () => {
+    const rest = '  template:\n    spec: {}\n'.repeat(50);
+    const test = vi.spyOn(RegExp.prototype, 'test');
+    try {
+      expect(isPlainLayout(text + rest, text.length)).toBe(true);
+      // main searched on through the rest of the item, past the lines it judges.
+      expect(test.mock.calls.map(([searched]) => searched.length)).toEqual([text.length]);
+    } finally {
+      test.mockRestore();
+    }
+  });
+
   it('still reads a line whose quote is not closed, or not alone, on it', () => {
     expect(isPlainLayout(text.replace("'web.yaml'", "'web.yaml\n        x'"))).toBe(false);
     expect(isPlainLayout(text.replace("'web.yaml'", "'web.yaml' &a"))).toBe(false);

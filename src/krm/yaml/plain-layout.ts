@@ -34,12 +34,16 @@ export function isPlainLayout(text: string, end = text.length): boolean {
   // A lone carriage return is a line break to YAML, not to the line reader.
   // (Looked for first with indexOf: most items hold no carriage return at all.)
   if (text.includes('\r') && /\r(?!\n)/.test(text)) return false;
+  // Searched no further than the line `end` is on (`end` is a line start where the locator set
+  // it): the search would otherwise pass over the rest of the item, which needs no judging.
+  const last = end < text.length ? text.indexOf('\n', Math.max(end - 1, 0)) : -1;
+  const judged = last < 0 ? text : text.slice(0, last + 1);
   for (let from = 0; ; ) {
     settled.lastIndex = from;
-    settled.test(text);
+    settled.test(judged);
     // Only plain text stands before `at` on its line: a special character, or a `:` before one.
     const at = settled.lastIndex;
-    if (at >= text.length) return true;
+    if (at >= judged.length) return true;
     let start = at;
     while (start > 0 && text.charCodeAt(start - 1) !== 10) start--;
     if (start >= end) return true;
