@@ -167,12 +167,14 @@ export function editText(
    */
   reparse?: ((text: string) => Json | undefined) | 'later',
 ): Splice[] {
-  const appends = edits.some(isListEntryEdit);
+  // Index loops over the edits and the locators here and below, not for-of or some(): no
+  // iterator result or callback per edit where the compiler does not inline (large inputs,
+  // main.ts).
+  let appends = false;
+  for (let i = 0; i < edits.length && !appends; i++) appends = isListEntryEdit(edits[i] as Edit);
   const ordered = appends
     ? [...edits.filter((e) => !isListEntryEdit(e)), ...edits.filter(isListEntryEdit)]
     : edits;
-  // Index loops over the edits and the locators here and below, not for-of: no iterator result
-  // per edit where the compiler does not inline (large inputs, main.ts).
   for (let i = 0; i < ordered.length; i++) {
     const deep = tooDeep(ordered[i] as Edit);
     if (deep) throw new EditError(deep);
