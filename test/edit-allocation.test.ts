@@ -4,6 +4,7 @@
 import { Session } from 'node:inspector/promises';
 import { setFlagsFromString } from 'node:v8';
 import { describe, expect, it } from 'vitest';
+import { applyEdits } from '../src/krm/apply-edits.js';
 import { resultsYaml } from '../src/krm/results-yaml.js';
 import { locateByLines, peekScalar } from '../src/krm/yaml/locate-lines.js';
 import { isPlainLayout } from '../src/krm/yaml/plain-layout.js';
@@ -12,6 +13,8 @@ import { sequenceItems, topLevelEntries } from '../src/krm/yaml/spans.js';
 import { editText } from '../src/krm/yaml/splice.js';
 import { annotationEdit } from '../src/model/edit.js';
 import type { Result } from '../src/model/results.js';
+import { type Analysis, analyse } from '../src/run.js';
+import { deployment as consumer, externalSecret, resourceList } from './helpers.js';
 
 interface ProfileNode {
   callFrame: { functionName: string };
@@ -101,6 +104,38 @@ describe('an edit of a plain-layout item', () => {
     // a copy of the quoted value, a new regular expression per plain-key test and per layout
     // check), ≈4.3 KB before that.
     expect(bytes / edits).toBeLessThan(650);
+  });
+});
+
+describe('applyEdits', () => {
+  it('allocates, per item, what its edit writes and little beside it', async () => {
+    // 2,000 Deployments, each given a checksum: one edit each, trusted (plain layout).
+    const items = 2_000;
+    const text = resourceList([
+      externalSecret('db'),
+      ...Array.from({ length: items }, (_, c) =>
+        consumer(`d${c}`, 'env:\n- name: A\n  valueFrom:\n    secretKeyRef: {name: db, key: k}'),
+      ),
+    ]);
+    const { input, resources, results, planned, aliased, projected } = analyse(
+      text,
+      {},
+    ) as Analysis;
+    // And the source's sync wave.
+    expect(planned.edits).toHaveLength(items + 1);
+    let edited = applyEdits(input, resources, planned.edits, [...results], aliased, projected);
+    setFlagsFromString('--no-turbo-inlining');
+    try {
+      const bytes = await allocatedUnder('applyEdits', () => {
+        edited = applyEdits(input, resources, planned.edits, [...results], aliased, projected);
+      });
+      expect(edited.size).toBe(items + 1);
+      // ≈750–780 bytes (the edit's text and splice, its site, the item's slice, map entries);
+      // main ≈850–890 (and a closure with its context per item, for the proof's value).
+      expect(bytes / items).toBeLessThan(815);
+    } finally {
+      setFlagsFromString('--turbo-inlining');
+    }
   });
 });
 
