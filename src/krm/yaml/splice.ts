@@ -139,6 +139,9 @@ const job: Job = {
   replaces: false,
 };
 
+/** Made once: a literal is a new object each time it is evaluated. */
+const emptyMatch = /(?:)/;
+
 const byLines: readonly Locator[] = [locateByLines];
 const byLinesThenCst: readonly Locator[] = [locateByLines, locateByCst];
 const byCst: readonly Locator[] = [locateByCst];
@@ -200,6 +203,9 @@ export function editText(
     job.ordered = noEdits;
     job.expected = noValue;
     job.reparse = undefined;
+    // A successful match keeps its subject (RegExp.input) until the next one, and the layout
+    // check's search matches in every item: an empty match in an empty text lets go of it.
+    emptyMatch.test('');
   }
   if (edited === undefined) {
     const append = ordered.find(isListEntryEdit);
