@@ -158,9 +158,11 @@ export class Pieces {
 
   /** The value as formatScalar writes it in `style`. */
   scalar(value: string, style: ScalarStyle): void {
-    if (style === 'single' || (style === 'plain' && plainFits(value)) || jsonEscapes.test(value)) {
-      this.add(formatScalar(value, style));
-    } else {
+    // Plain as formatScalar writes it, tested once (most values in results and every key a
+    // mapping is made for), not again in formatScalar.
+    if (style === 'plain' && plainFits(value)) this.add(value);
+    else if (style === 'single' || jsonEscapes.test(value)) this.add(formatScalar(value, style));
+    else {
       this.add('"');
       this.add(value);
       this.add('"');
