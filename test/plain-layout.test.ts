@@ -2,7 +2,7 @@
 // js-yaml reads differently from a strict line-by-line reading, and each must be caught.
 
 import { load } from 'js-yaml';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
 import { isPlainLayout } from '../src/krm/yaml/plain-layout.js';
 import { applyToValue, EditError, editText, reparseItem } from '../src/krm/yaml/splice.js';
@@ -40,6 +40,56 @@ describe('isPlainLayout', () => {
     ['an unclosed quote at the start of a line', 'a:\n"b\n c": 1\n'],
   ])('refuses %s', (_, text) => {
     expect(isPlainLayout(text)).toBe(false);
+  });
+});
+
+describe('isPlainLayout on the quoted values kpt writes', () => {
+  // kpt quotes its annotations' values (`config.kubernetes.io/index: '0'`): every item has
+  // several. Each was a stop of the search for special characters, and a line read; they are
+  // passed over within one search now (counted: main searched once per quoted line, and more).
+  const text = [
+    '- apiVersion: apps/v1',
+    '  kind: Deployment',
+    '  metadata:',
+    '    name: web',
+    '    annotations:',
+    "      config.kubernetes.io/index: '0'",
+    "      config.kubernetes.io/path: 'web.yaml'",
+    "      internal.config.kubernetes.io/index: '0'",
+    "      internal.config.kubernetes.io/path: 'web.yaml'",
+    '      internal.config.kubernetes.io/seqindent: "compact"',
+    '  spec:',
+    '    replicas: 2',
+    '',
+  ].join('\n');
+
+  it('searches the item once', () => {
+    const test = vi.spyOn(RegExp.prototype, 'test');
+    try {
+      expect(isPlainLayout(text)).toBe(true);
+      expect(test).toHaveBeenCalledTimes(1);
+    } finally {
+      test.mockRestore();
+    }
+  });
+
+  it('searches no further than the line it is judged to', () => {
+    const rest = '  template:\n    spec: {}\n'.repeat(50);
+    const test = vi.spyOn(RegExp.prototype, 'test');
+    try {
+      expect(isPlainLayout(text + rest, text.length)).toBe(true);
+      // main searched on through the rest of the item, past the lines it judges.
+      expect(test.mock.calls.map(([searched]) => searched.length)).toEqual([text.length]);
+    } finally {
+      test.mockRestore();
+    }
+  });
+
+  it('still reads a line whose quote is not closed, or not alone, on it', () => {
+    expect(isPlainLayout(text.replace("'web.yaml'", "'web.yaml\n        x'"))).toBe(false);
+    expect(isPlainLayout(text.replace("'web.yaml'", "'web.yaml' &a"))).toBe(false);
+    expect(isPlainLayout(text.replace("'web.yaml'", "'web.yaml' # '"))).toBe(true);
+    expect(isPlainLayout(text.replace('"compact"', '"com\\"\n  pact"'))).toBe(false);
   });
 });
 

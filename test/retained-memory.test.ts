@@ -140,11 +140,16 @@ describe('apply-edits', () => {
 });
 
 describe('editText', () => {
-  it('keeps nothing of the item it edited once it returns', () => {
+  // A quoted value: main's layout check matched its quote, and a regular expression's last
+  // successful match keeps its subject (RegExp.input), the item's text, until the next.
+  it.each([
+    ['plain values', 'c'],
+    ['a quoted value', "'c'"],
+  ])('keeps nothing of the item it edited once it returns (%s)', (_, name) => {
     const before = heapInUse();
     (() => {
       // An item's text is a slice of the input's: held, it holds the whole 8 MB input.
-      const item = '- kind: ConfigMap\n  metadata:\n    name: c\n';
+      const item = `- kind: ConfigMap\n  metadata:\n    name: ${name}\n`;
       const input = `${'#'.repeat(8_000_000)}\n${item}`;
       const edit = annotationEdit(0, ['metadata'], 'checksum/x', 'abc');
       const splices = editText(input.slice(-item.length), true, [edit], () => null, '\n');

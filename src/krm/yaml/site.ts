@@ -158,9 +158,11 @@ export class Pieces {
 
   /** The value as formatScalar writes it in `style`. */
   scalar(value: string, style: ScalarStyle): void {
-    if (style === 'single' || (style === 'plain' && plainFits(value)) || jsonEscapes.test(value)) {
-      this.add(formatScalar(value, style));
-    } else {
+    // Plain as formatScalar writes it, tested once (most values in results and every key a
+    // mapping is made for), not again in formatScalar.
+    if (style === 'plain' && plainFits(value)) this.add(value);
+    else if (style === 'single' || jsonEscapes.test(value)) this.add(formatScalar(value, style));
+    else {
       this.add('"');
       this.add(value);
       this.add('"');
@@ -469,8 +471,8 @@ export interface JsonStyle {
  * comments and (for an entry) its `- ` may stand before the object, and nothing after it.
  */
 export function jsonStyleOf(text: string, entry: boolean): JsonStyle | undefined {
-  const brace = text.indexOf('{');
-  if (brace < 0 || !onlyDashesBefore(text, brace)) return undefined;
+  const brace = braceAfterDashes(text);
+  if (brace < 0) return undefined;
   const before = text.slice(0, brace).replace(/#[^\r\n]*/g, '');
   if (!(entry ? /^\s*-\s+$/ : /^\s*(?:---\s+)?$/).test(before)) return undefined;
   try {
@@ -483,18 +485,24 @@ export function jsonStyleOf(text: string, entry: boolean): JsonStyle | undefined
 }
 
 /**
- * False when something other than white space, `-` and comments stands before `end`: no JSON
- * document, known without copying the text before its first `{` (a flow mapping deep in a block
- * item). True leaves the exact test to the caller (every character from U+0080 passes here).
+ * The text's first `{` where only white space, `-` and comments stand before it (every character
+ * from U+0080 passes here: the caller's exact test judges them), else -1: read from the start,
+ * so a block item is known at its first key, not after a search for a `{` through all its lines
+ * (most hold none). A `{` in a comment is the first `{` too.
  */
-function onlyDashesBefore(text: string, end: number): boolean {
-  for (let i = 0; i < end; i++) {
+function braceAfterDashes(text: string): number {
+  for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 35) {
-      while (i + 1 < end && text.charCodeAt(i + 1) !== 10 && text.charCodeAt(i + 1) !== 13) i++;
-    } else if (c > 32 && c < 128 && c !== 45) return false;
+      for (; i + 1 < text.length; i++) {
+        const next = text.charCodeAt(i + 1);
+        if (next === 10 || next === 13) break;
+        if (next === 123) return i + 1;
+      }
+    } else if (c === 123) return i;
+    else if (c > 32 && c < 128 && c !== 45) return -1;
   }
-  return true;
+  return -1;
 }
 
 /**

@@ -139,6 +139,9 @@ const job: Job = {
   replaces: false,
 };
 
+/** Made once: a literal is a new object each time it is evaluated. */
+const emptyMatch = /(?:)/;
+
 const byLines: readonly Locator[] = [locateByLines];
 const byLinesThenCst: readonly Locator[] = [locateByLines, locateByCst];
 const byCst: readonly Locator[] = [locateByCst];
@@ -167,12 +170,14 @@ export function editText(
    */
   reparse?: ((text: string) => Json | undefined) | 'later',
 ): Splice[] {
-  const appends = edits.some(isListEntryEdit);
+  // Index loops over the edits and the locators here and below, not for-of or some(): no
+  // iterator result or callback per edit where the compiler does not inline (large inputs,
+  // main.ts).
+  let appends = false;
+  for (let i = 0; i < edits.length && !appends; i++) appends = isListEntryEdit(edits[i] as Edit);
   const ordered = appends
     ? [...edits.filter((e) => !isListEntryEdit(e)), ...edits.filter(isListEntryEdit)]
     : edits;
-  // Index loops over the edits and the locators here and below, not for-of: no iterator result
-  // per edit where the compiler does not inline (large inputs, main.ts).
   for (let i = 0; i < ordered.length; i++) {
     const deep = tooDeep(ordered[i] as Edit);
     if (deep) throw new EditError(deep);
@@ -198,6 +203,9 @@ export function editText(
     job.ordered = noEdits;
     job.expected = noValue;
     job.reparse = undefined;
+    // A successful match keeps its subject (RegExp.input) until the next one, and the layout
+    // check's search matches in every item: an empty match in an empty text lets go of it.
+    emptyMatch.test('');
   }
   if (edited === undefined) {
     const append = ordered.find(isListEntryEdit);
