@@ -117,18 +117,19 @@ const valueSlots = 16384;
  */
 const copySize = 32;
 
-/** Whether `s.slice(p, p + n)` is the text of the string in `slot` of `strings` (copies: keep). */
+/**
+ * Whether `s.slice(p, p + n)` is the text of `known`, the string in `slot` of a table whose
+ * copies are `copies` (keep). The caller loads `known` first: the load goes on while the copy is
+ * compared.
+ */
 function cached(
-  strings: (string | undefined)[],
+  known: string | undefined,
   copies: Uint8Array,
   slot: number,
   p: number,
   n: number,
 ): boolean {
-  if (n >= copySize - 1) {
-    const known = strings[slot];
-    return known !== undefined && known.length === n && s.startsWith(known, p);
-  }
+  if (n >= copySize - 1) return known !== undefined && known.length === n && s.startsWith(known, p);
   const at = slot * copySize;
   if (copies[at] !== n + 1) return false;
   for (let i = 0; i < n; i++) if (copies[at + 1 + i] !== s.charCodeAt(p + i)) return false;
@@ -723,7 +724,8 @@ function plainValue(p: number, e: number): Json {
   if (cache === undefined) return resolvePlain(s.slice(p, e));
   const { plain, plainCopies } = cache;
   const slot = plainHash & (valueSlots - 1);
-  if (cached(plain, plainCopies, slot, p, e - p)) return plain[slot] as string;
+  const known = plain[slot];
+  if (cached(known, plainCopies, slot, p, e - p)) return known as string;
   const raw = s.slice(p, e);
   const value = resolvePlain(raw);
   if (value === raw) keep(plain, plainCopies, slot, raw, p);
@@ -794,7 +796,8 @@ function quoted(p: number, end: number, build = true, col = -1): string {
   // Nothing escaped or folded: the value is the text between the quotes.
   const { quoted, quotedCopies } = cache;
   const slot = hash & (valueSlots - 1);
-  if (cached(quoted, quotedCopies, slot, from, i - from)) return quoted[slot] as string;
+  const known = quoted[slot];
+  if (cached(known, quotedCopies, slot, from, i - from)) return known as string;
   const text = s.slice(from, i);
   keep(quoted, quotedCopies, slot, text, from);
   return text;
