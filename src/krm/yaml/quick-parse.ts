@@ -129,9 +129,11 @@ function cached(
   p: number,
   n: number,
 ): boolean {
-  if (n >= copySize - 1) return known !== undefined && known.length === n && s.startsWith(known, p);
   const at = slot * copySize;
-  if (copies[at] !== n + 1) return false;
+  const size = copies[at];
+  // No copy: a long text, one beyond Latin-1, or none. A copy's text is shorter than copySize.
+  if (size === 0) return known !== undefined && known.length === n && s.startsWith(known, p);
+  if (size !== n + 1) return false;
   for (let i = 0; i < n; i++) if (copies[at + 1 + i] !== s.charCodeAt(p + i)) return false;
   return true;
 }
