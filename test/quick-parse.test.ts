@@ -3,7 +3,7 @@
 // cases, every first character of a plain scalar, the fuzz seeds and thousands of their mutants,
 // and random line soup; and it must actually read the layouts real inputs use.
 import { load } from 'js-yaml';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { parseItem, readInput } from '../src/krm/read.js';
 import { shallowPart } from '../src/krm/yaml/nesting.js';
 import { schema, yamlProblem } from '../src/krm/yaml/parse.js';
@@ -306,6 +306,53 @@ describe('quickParse', () => {
     expect(quickParse(text, 0, text.length, false, cache)).toEqual(once);
     expect(quickParse(text, 0, text.length, false, cache)).toEqual(once);
     expect(load(text, { schema })).toEqual(once);
+  });
+
+  it('reads values of every length and character from its cache as js-yaml reads them', () => {
+    const cache = new ScalarCache();
+    // Around the length of a slot's copy (30 characters fit), empty, beyond Latin-1, and "Aa"
+    // and "BB" (one hash) in a longer text, each plain and quoted, twice.
+    const texts = [
+      ...[1, 29, 30, 31, 32, 64].map((n) => 'x'.repeat(n)),
+      'é',
+      'aāb',
+      `${'y'.repeat(20)}Aa`,
+      `${'y'.repeat(20)}BB`,
+    ];
+    const lines = texts.flatMap((v, i) => [`p${i}: ${v}\n`, `q${i}: '${v}'\n`, `d${i}: "${v}"\n`]);
+    const text = `${lines.join('')}e: ''\nf: ""\n`;
+    const expected = load(text, { schema });
+    for (let i = 0; i < 2; i++) {
+      expect(quickParse(text, 0, text.length, false, cache)).toEqual(expected);
+      // The same texts in other slots' order: a hit only where text and style match.
+      const reversed = `${[...lines].reverse().join('')}e: ''\nf: ""\n`;
+      expect(quickParse(reversed, 0, reversed.length, false, cache)).toEqual(
+        load(reversed, { schema }),
+      );
+    }
+  });
+
+  it("compares a repeated value with its slot's copy, not with the string it read before", () => {
+    // Each hit compared the text with the cached string (String.prototype.startsWith, two loads
+    // after the slot's, each a cache miss on a large input); main: 2 × 49 calls with it.
+    const value = 'payments-worker-db';
+    const entry = `- {name: ${value}, key: '${value}'}\n`;
+    const text = `a:\n${entry.repeat(50)}`;
+    const startsWith = vi.spyOn(String.prototype, 'startsWith');
+    try {
+      const read = quickParse(text, 0, text.length, false, new ScalarCache()) as { a: unknown[] };
+      expect(read.a).toHaveLength(50);
+      expect(startsWith.mock.calls.filter(([known]) => known === value)).toHaveLength(0);
+      // Beyond Latin-1 a value has no copy: its hits compare the string, as on main.
+      const wide = 'payments-worker-ā';
+      const other = text.replaceAll(value, wide);
+      expect(quickParse(other, 0, other.length, false, new ScalarCache())).toEqual(
+        load(other, { schema }),
+      );
+      expect(startsWith.mock.calls.filter(([known]) => known === wide)).toHaveLength(98);
+    } finally {
+      startsWith.mockRestore();
+    }
   });
 
   it('finds every character YAML forbids among the unusual ones (input reading relies on it)', () => {
