@@ -263,8 +263,12 @@ class ChecksumWork {
    * (`1,5`), or one pair's number itself (a number and a text are different keys).
    */
   private readonly values = new Map<string | number, string>();
-  /** Pair numbers by source and keys read (sorted): one content for all who read them. */
-  private readonly ids = new Map<SecretSource, Map<string, number>>();
+  /**
+   * Pair numbers by source and keys read: by the key set itself (sets are shared, `references.ts`:
+   * one look-up after the source's), and by its text (`keysId`), so that equal sets share one
+   * content.
+   */
+  private readonly ids = new Map<SecretSource, Map<KeySet | string, number>>();
   /** Pair numbers of the sources read whole. */
   private readonly wholeIds = new Map<SecretSource, number>();
   /** Pairs of content (object, or a scalar's canonical JSON) and Secret name, numbered. */
@@ -287,32 +291,33 @@ class ChecksumWork {
   checksum({ sources, keys }: Consumed): string | undefined {
     // No record per source: most checksums are found by their pairs' numbers alone. A list of one
     // (two in three checksums on fan-out, two in five on dense) by its number: no list sorted
-    // and no text joined to look it up.
-    const ids = new Array<number>(sources.length);
-    for (let i = 0; i < ids.length; i++) {
-      ids[i] = this.idOf(sources[i] as SecretSource, keys[i] as KeySet);
+    // and no text joined to look it up. The numbers and entries in lists for the run (`listIds`,
+    // `listed`), their first `count`: two lists per checksum were ≈1.8 MB of fan-in's profile.
+    const count = sources.length;
+    for (let i = 0; i < count; i++) {
+      listIds[i] = this.idOf(sources[i] as SecretSource, keys[i] as KeySet);
     }
-    const covered = ids.length === 1 ? (ids[0] as number) : sortValues(ids.slice()).join();
+    const covered =
+      count === 1 ? (listIds[0] as number) : sortValues(listIds.slice(0, count)).join();
     let value = this.values.get(covered);
     if (value !== undefined) {
       this.done++;
       return value;
     }
     // In the sources' order: the budget is counted as before, content by content.
-    const entries = new Array<Entry>(ids.length);
     let whole = true;
-    for (let i = 0; i < ids.length; i++) {
-      const entry = this.entry(ids[i] as number);
+    for (let i = 0; i < count; i++) {
+      const entry = this.entry(listIds[i] as number);
       if (entry === undefined) return undefined;
-      entries[i] = entry;
+      listed[i] = entry;
       if (entry.text === undefined) whole = false;
     }
     // Each entry's text and the bracket or comma before it, and the last bracket: the bytes to
     // hash, known before one is hashed.
     let bytes = 1;
-    for (let i = 0; i < entries.length; i++) bytes += 1 + (entries[i] as Entry).bytes;
+    for (let i = 0; i < count; i++) bytes += 1 + (listed[i] as Entry).bytes;
     if (!this.spend(bytes)) return undefined;
-    value = sha256HexOfPieces(fed, whole ? wholePieces(entries) : pieces(entries));
+    value = sha256HexOfPieces(fed, whole ? wholePieces(count) : pieces(listed.slice(0, count)));
     this.values.set(covered, value);
     this.done++;
     return value;
@@ -341,12 +346,15 @@ class ChecksumWork {
       return id;
     }
     const bySource = mapUnder(this.ids, source);
+    let id = bySource.get(keys);
+    if (id !== undefined) return id;
     const text = this.keysText(keys);
-    let id = bySource.get(text);
+    id = bySource.get(text);
     if (id === undefined) {
       id = this.pairId(source.content(keys), source.secretName);
       bySource.set(text, id);
     }
+    bySource.set(keys, id);
     return id;
   }
 
@@ -448,22 +456,22 @@ const entryText = (e: Entry) => `{"content":${e.content},"secret":${e.secret}}`;
 const contentAt = '{"content":'.length;
 
 /**
- * The list of entries whose whole texts are kept (nearly every list): the texts sorted as texts,
- * compared inline (sortValues), which is the list's order by definition; entryOrder is that order
- * found without an entry's whole text, through a call per comparison (twenty entries a list on
- * fan-in). Written into `fed`; returns how many of its pieces count.
+ * The list of the first `count` entries of `listed`, whose whole texts are kept (nearly every
+ * list): the texts sorted as texts, compared inline (sortValues), which is the list's order by
+ * definition; entryOrder is that order found without an entry's whole text, through a call per
+ * comparison (twenty entries a list on fan-in). Sorted where they are then written, into `fed`,
+ * with the bracket or comma before each; returns how many of its pieces count.
  */
-function wholePieces(entries: readonly Entry[]): number {
-  const texts = new Array<string>(entries.length);
-  for (let i = 0; i < entries.length; i++) texts[i] = (entries[i] as Entry).text as string;
-  sortValues(texts);
-  let n = 0;
-  for (let i = 0; i < texts.length; i++) {
-    fed[n++] = i === 0 ? '[' : ',';
-    fed[n++] = texts[i] as string;
+function wholePieces(count: number): number {
+  for (let i = 0; i < count; i++) fed[i] = (listed[i] as Entry).text as string;
+  sortValues(fed, count);
+  // From the last: each text moves to its place, after the place it leaves.
+  fed[2 * count] = ']';
+  for (let i = count - 1; i >= 0; i--) {
+    fed[2 * i + 1] = fed[i] as string;
+    fed[2 * i] = i === 0 ? '[' : ',';
   }
-  fed[n++] = ']';
-  return n;
+  return 2 * count + 1;
 }
 
 /**
@@ -499,6 +507,9 @@ function pieces(entries: Entry[]): number {
  * are pieces of earlier lists, most of them kept anyway (each pair's entry).
  */
 const fed: string[] = [];
+/** A checksum's pair numbers, and its entries: lists for the run, written over like `fed`. */
+const listIds: number[] = [];
+const listed: Entry[] = [];
 
 /** The order of the entries' texts, found without writing a large content's text again. */
 export function entryOrder(a: Entry, b: Entry): number {
