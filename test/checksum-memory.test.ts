@@ -49,4 +49,29 @@ describe('planChecksums, counted', () => {
     // The run's own (the plan's, the work's look-ups); main made one more per content: 35.
     expect(made).toBeLessThanOrEqual(6);
   });
+
+  // main copied each list's pair numbers to sort them (one list per checksum of two sources or
+  // more), and wrote its pair numbers and entries into two more lists made for it.
+  it('copies no list of pair numbers per checksum', () => {
+    const n = 30;
+    const items = Array.from({ length: n }, (_, i) => [
+      externalSecret(`s${i}`),
+      deployment(
+        `d${i}`,
+        `envFrom:\n- secretRef: {name: s${i}}\n- secretRef: {name: s${(i + 1) % n}}`,
+      ),
+    ]).flat();
+    const text = resourceList(items);
+    runOk(text);
+    const consumption = seen.consumption as Consumption;
+    const slice = vi.spyOn(Array.prototype, 'slice');
+    try {
+      const plan = planChecksums(consumption, text.length);
+      expect(new Set([...plan.checksummed.values()].flat().map((c) => c.value)).size).toBe(n);
+      // main: 30.
+      expect(slice).not.toHaveBeenCalled();
+    } finally {
+      slice.mockRestore();
+    }
+  });
 });
