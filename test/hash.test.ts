@@ -82,6 +82,24 @@ describe('canonicalJson', () => {
   });
 });
 
+describe('canonicalSize, counted', () => {
+  // main listed each object's keys with Object.keys (a list per object, ≈1.5 MB of the sampling
+  // heap profile of fan-in's checksums) and each value to visit in a list per call.
+  it('lists no object keys', () => {
+    const value = { b: [{ c: 'x', d: { e: 1 } }], a: { f: [1, 2, { g: null }] } };
+    const bytes = Buffer.byteLength(canonicalJson(value));
+    const keys = vi.spyOn(Object, 'keys');
+    try {
+      expect(canonicalSize(value, Infinity)).toBe(bytes);
+      // Stopped at its limit, with values left to visit.
+      expect(canonicalSize(value, 3)).toBeGreaterThan(3);
+      expect(keys).not.toHaveBeenCalled();
+    } finally {
+      keys.mockRestore();
+    }
+  });
+});
+
 describe('canonicalSize with a KeyOrder', () => {
   it('says the keys are in order only when the text written without sorting is canonical', () => {
     fc.assert(
@@ -133,6 +151,41 @@ describe('sortShort', () => {
       }),
       { numRuns: 1000, seed: 20261126 },
     );
+  });
+
+  it('sortValues orders the first `count` only, short or long', () => {
+    fc.assert(
+      fc.property(fc.array(key, { maxLength: 80 }), fc.nat(80), (texts, n) => {
+        const count = Math.min(n, texts.length);
+        const sorted = sortValues([...texts], count);
+        expect(sorted.slice(0, count)).toEqual(texts.slice(0, count).sort());
+        expect(sorted.slice(count)).toEqual(texts.slice(count));
+      }),
+      { numRuns: 1000, seed: 20261126 },
+    );
+  });
+
+  // Counted through valueOf, which `>` calls on each side: a checksum's twenty entries share long
+  // prefixes, each comparison reading far into both texts.
+  it('sortValues finds a place by halving: about log2 comparisons a value, one when in order', () => {
+    let compared = 0;
+    const counted = (n: number) =>
+      ({
+        valueOf() {
+          compared++;
+          return n;
+        },
+      }) as unknown as number;
+    // Twenty numbers in a fixed shuffled order (a linear congruential sequence).
+    const order = Array.from({ length: 20 }, (_, i) => (i * 7 + 3) % 20);
+    const values = order.map(counted);
+    sortValues(values);
+    // Two valueOf calls a comparison; main scanned back from the end: 108 comparisons here.
+    expect(compared / 2).toBe(70);
+    compared = 0;
+    sortValues(values);
+    expect(compared / 2).toBe(19);
+    expect(values.map(Number)).toEqual([...order].sort((a, b) => a - b));
   });
 
   // Counted, not timed: V8's sort allocates its work array and state per call, for every object

@@ -26,13 +26,20 @@ export function mapUnder<K, L, V>(maps: Map<K, Map<L, V>>, key: K): Map<L, V> {
 const shown = 5;
 
 /** `A, B and C`; past five, `A, B, C, D, E and 7 more`. Callers give a stable order and the count. */
-export function nameList(names: readonly string[]): string {
-  if (names.length <= 1) return names.join('');
-  if (names.length <= shown) {
-    return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+export const nameList = (names: readonly string[]): string => namesOf(names, String);
+
+/**
+ * nameList of the names `name` gives `items`, asked only of those shown: a group of a thousand
+ * resources is five names and a count, not a thousand names written and dropped.
+ */
+export function namesOf<T>(items: readonly T[], name: (item: T) => string): string {
+  const named = Math.min(items.length, shown);
+  let text = '';
+  for (let i = 0; i < named; i++) {
+    const last = i === named - 1 && items.length <= shown;
+    text += `${i === 0 ? '' : last ? ' and ' : ', '}${name(items[i] as T)}`;
   }
-  const more = names.length - shown;
-  return `${names.slice(0, shown).join(', ')} and ${more} more`;
+  return items.length <= shown ? text : `${text} and ${items.length - shown} more`;
 }
 
 const named = (ref: ResourceRef) =>
@@ -67,11 +74,8 @@ export function foldRepeats(results: readonly Result[], foldable: ReadonlySet<Re
       continue;
     }
     if (group[0] !== result) continue;
-    const names = group.map((r) => named(r.resourceRef as ResourceRef));
-    out.push({
-      ...result,
-      message: `${result.message} (${names.length} resources: ${nameList(names)})`,
-    });
+    const names = namesOf(group, (r) => named(r.resourceRef as ResourceRef));
+    out.push({ ...result, message: `${result.message} (${group.length} resources: ${names})` });
   }
   return out;
 }

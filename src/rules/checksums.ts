@@ -150,7 +150,8 @@ export function planChecksums({ consumers }: Consumption, inputBytes: number): C
 
 /**
  * A template's sources grouped by their annotation, in the order `consumed` first names each
- * annotation: the template's own lists when they share it, as nearly every template's do.
+ * annotation: the template's own lists when they share it, as nearly every template's do (in
+ * `oneGroup`, valid until the next call).
  */
 function byAnnotation(consumed: Consumed): Consumed[] {
   const { sources, keys } = consumed;
@@ -158,7 +159,10 @@ function byAnnotation(consumed: Consumed): Consumed[] {
   let shared = true;
   for (let i = 1; i < sources.length && shared; i++)
     shared = (sources[i] as SecretSource).annotation === first;
-  if (shared) return [consumed];
+  if (shared) {
+    oneGroup[0] = consumed;
+    return oneGroup;
+  }
   const bySources = new Map<string, SecretSource[]>();
   const byKeys = new Map<string, KeySet[]>();
   for (let i = 0; i < sources.length; i++) {
@@ -171,6 +175,12 @@ function byAnnotation(consumed: Consumed): Consumed[] {
     keys: byKeys.get(annotation) as KeySet[],
   }));
 }
+
+/**
+ * The one group of a template whose sources share their annotation, written over per template: a
+ * list made for each was ≈0.6 MB of the sampling heap profile of dense's checksums.
+ */
+const oneGroup: Consumed[] = [];
 
 /** Field paths of annotations, written once per shape and annotation, not once per template. */
 const annotationPaths = new WeakMap<Keys, Map<string, string>>();
@@ -263,12 +273,21 @@ class ChecksumWork {
    * (`1,5`), or one pair's number itself (a number and a text are different keys).
    */
   private readonly values = new Map<string | number, string>();
-  /** Pair numbers by source and keys read (sorted): one content for all who read them. */
-  private readonly ids = new Map<SecretSource, Map<string, number>>();
+  /**
+   * Pair numbers by source and keys read: by the key set itself (sets are shared, `references.ts`:
+   * one look-up after the source's), and by its text (`keysId`), so that equal sets share one
+   * content.
+   */
+  private readonly ids = new Map<SecretSource, Map<KeySet | string, number>>();
   /** Pair numbers of the sources read whole. */
   private readonly wholeIds = new Map<SecretSource, number>();
-  /** Pairs of content (object, or a scalar's canonical JSON) and Secret name, numbered. */
-  private readonly pairs = new Map<object | string, Map<string, number>>();
+  /**
+   * Pairs of content (object, or a scalar's canonical JSON) and Secret name, numbered: the first
+   * pair of each content.
+   */
+  private readonly pairs = new Map<object | string, number>();
+  /** Pairs of a content with the names it is read under but the first. */
+  private readonly morePairs = new Map<object | string, Map<string, number>>();
   /** The pairs by their number. */
   private readonly numbered: Pair[] = [];
   /** Canonical JSON of each content object, with its UTF-8 length. */
@@ -287,32 +306,32 @@ class ChecksumWork {
   checksum({ sources, keys }: Consumed): string | undefined {
     // No record per source: most checksums are found by their pairs' numbers alone. A list of one
     // (two in three checksums on fan-out, two in five on dense) by its number: no list sorted
-    // and no text joined to look it up.
-    const ids = new Array<number>(sources.length);
-    for (let i = 0; i < ids.length; i++) {
-      ids[i] = this.idOf(sources[i] as SecretSource, keys[i] as KeySet);
+    // and no text joined to look it up. The numbers and entries in lists for the run (`listIds`,
+    // `listed`), their first `count`: two lists per checksum were ≈1.8 MB of fan-in's profile.
+    const count = sources.length;
+    for (let i = 0; i < count; i++) {
+      listIds[i] = this.idOf(sources[i] as SecretSource, keys[i] as KeySet);
     }
-    const covered = ids.length === 1 ? (ids[0] as number) : sortValues(ids.slice()).join();
+    const covered = count === 1 ? (listIds[0] as number) : sortedIds(count).join();
     let value = this.values.get(covered);
     if (value !== undefined) {
       this.done++;
       return value;
     }
     // In the sources' order: the budget is counted as before, content by content.
-    const entries = new Array<Entry>(ids.length);
     let whole = true;
-    for (let i = 0; i < ids.length; i++) {
-      const entry = this.entry(ids[i] as number);
+    for (let i = 0; i < count; i++) {
+      const entry = this.entry(listIds[i] as number);
       if (entry === undefined) return undefined;
-      entries[i] = entry;
+      listed[i] = entry;
       if (entry.text === undefined) whole = false;
     }
     // Each entry's text and the bracket or comma before it, and the last bracket: the bytes to
     // hash, known before one is hashed.
     let bytes = 1;
-    for (let i = 0; i < entries.length; i++) bytes += 1 + (entries[i] as Entry).bytes;
+    for (let i = 0; i < count; i++) bytes += 1 + (listed[i] as Entry).bytes;
     if (!this.spend(bytes)) return undefined;
-    value = sha256HexOfPieces(fed, whole ? wholePieces(entries) : pieces(entries));
+    value = sha256HexOfPieces(fed, whole ? wholePieces(count) : pieces(listed.slice(0, count)));
     this.values.set(covered, value);
     this.done++;
     return value;
@@ -341,12 +360,15 @@ class ChecksumWork {
       return id;
     }
     const bySource = mapUnder(this.ids, source);
+    let id = bySource.get(keys);
+    if (id !== undefined) return id;
     const text = this.keysText(keys);
-    let id = bySource.get(text);
+    id = bySource.get(text);
     if (id === undefined) {
       id = this.pairId(source.content(keys), source.secretName);
       bySource.set(text, id);
     }
+    bySource.set(keys, id);
     return id;
   }
 
@@ -366,14 +388,28 @@ class ChecksumWork {
    */
   private pairId(content: Json, secret: string): number {
     const key = typeof content === 'object' && content !== null ? content : canonicalJson(content);
-    const bySecret = mapUnder(this.pairs, key);
+    // Nearly every content is read under one Secret name: its first pair found by the content
+    // alone, a Map by Secret name only for a content read under several (a Map per content was
+    // ≈0.5 MB of the sampling heap profile of fan-in's checksums).
+    const first = this.pairs.get(key);
+    if (first === undefined) {
+      const id = this.numberPair(content, secret);
+      this.pairs.set(key, id);
+      return id;
+    }
+    if ((this.numbered[first] as Pair).secret === secret) return first;
+    const bySecret = mapUnder(this.morePairs, key);
     let id = bySecret.get(secret);
     if (id === undefined) {
-      id = this.numbered.length;
-      this.numbered.push({ content, secret });
+      id = this.numberPair(content, secret);
       bySecret.set(secret, id);
     }
     return id;
+  }
+
+  private numberPair(content: Json, secret: string): number {
+    this.numbered.push({ content, secret });
+    return this.numbered.length - 1;
   }
 
   /**
@@ -448,22 +484,22 @@ const entryText = (e: Entry) => `{"content":${e.content},"secret":${e.secret}}`;
 const contentAt = '{"content":'.length;
 
 /**
- * The list of entries whose whole texts are kept (nearly every list): the texts sorted as texts,
- * compared inline (sortValues), which is the list's order by definition; entryOrder is that order
- * found without an entry's whole text, through a call per comparison (twenty entries a list on
- * fan-in). Written into `fed`; returns how many of its pieces count.
+ * The list of the first `count` entries of `listed`, whose whole texts are kept (nearly every
+ * list): the texts sorted as texts, compared inline (sortValues), which is the list's order by
+ * definition; entryOrder is that order found without an entry's whole text, through a call per
+ * comparison (twenty entries a list on fan-in). Sorted where they are then written, into `fed`,
+ * with the bracket or comma before each; returns how many of its pieces count.
  */
-function wholePieces(entries: readonly Entry[]): number {
-  const texts = new Array<string>(entries.length);
-  for (let i = 0; i < entries.length; i++) texts[i] = (entries[i] as Entry).text as string;
-  sortValues(texts);
-  let n = 0;
-  for (let i = 0; i < texts.length; i++) {
-    fed[n++] = i === 0 ? '[' : ',';
-    fed[n++] = texts[i] as string;
+function wholePieces(count: number): number {
+  for (let i = 0; i < count; i++) fed[i] = (listed[i] as Entry).text as string;
+  sortValues(fed, count);
+  // From the last: each text moves to its place, after the place it leaves.
+  fed[2 * count] = ']';
+  for (let i = count - 1; i >= 0; i--) {
+    fed[2 * i + 1] = fed[i] as string;
+    fed[2 * i] = i === 0 ? '[' : ',';
   }
-  fed[n++] = ']';
-  return n;
+  return 2 * count + 1;
 }
 
 /**
@@ -499,6 +535,26 @@ function pieces(entries: Entry[]): number {
  * are pieces of earlier lists, most of them kept anyway (each pair's entry).
  */
 const fed: string[] = [];
+/** A checksum's pair numbers, and its entries: lists for the run, written over like `fed`. */
+const listIds: number[] = [];
+const listed: Entry[] = [];
+
+/**
+ * The first `count` of `listIds`, sorted, in a list of that length (join writes them all): one
+ * list per length up to `pooledLength` for the run, written over, not a copy per checksum (≈1.5 MB
+ * of the sampling heap profile of fan-in's checksums).
+ */
+function sortedIds(count: number): number[] {
+  let sorted = byLength[count];
+  if (sorted === undefined) {
+    sorted = new Array<number>(count);
+    if (count <= pooledLength) byLength[count] = sorted;
+  }
+  for (let i = 0; i < count; i++) sorted[i] = listIds[i] as number;
+  return sortValues(sorted);
+}
+const pooledLength = 64;
+const byLength: number[][] = [];
 
 /** The order of the entries' texts, found without writing a large content's text again. */
 export function entryOrder(a: Entry, b: Entry): number {

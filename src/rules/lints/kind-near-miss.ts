@@ -5,7 +5,7 @@
 //
 // Workload kinds need no near-miss check: consumers are found by shape (a pod template with
 // containers), not by kind, so a misspelled `Deployment` is still read as a consumer.
-import { mapUnder, nameList } from '../../model/fold.js';
+import { mapUnder, namesOf } from '../../model/fold.js';
 import { distance } from '../../model/near.js';
 import type { Resource } from '../../model/resource.js';
 import { describe } from '../../model/results.js';
@@ -198,7 +198,7 @@ export const kindNearMiss: Lint = {
         first,
         items.length === 1
           ? `${describe(first)} (${first.apiVersion}) is read as ${article(known.kind)}, ${fix}`
-          : `${items.length} ${known.kind}s (${nameList(items.map(describe))}) use ${first.apiVersion}: ` +
+          : `${items.length} ${known.kind}s (${namesOf(items, describe)}) use ${first.apiVersion}: ` +
               `they are read as ${known.kind}s, ${fix}`,
         'apiVersion',
         // Its message counts and names a first member: impact compares the group instead.

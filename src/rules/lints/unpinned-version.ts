@@ -6,7 +6,7 @@
 // `remoteRef.version` (docs/operators.md §8c); a store that cannot pin gets one info about how a
 // rotation reaches pods. Results are one per store and advice, naming the ExternalSecrets, so that
 // thirty ExternalSecrets on one store read as one finding.
-import { mapUnder, nameList } from '../../model/fold.js';
+import { mapUnder, nameList, namesOf } from '../../model/fold.js';
 import { isObject, type Json } from '../../model/json.js';
 import { getPath } from '../../model/path.js';
 import { objectKey, type Resource } from '../../model/resource.js';
@@ -244,7 +244,7 @@ function providerOf(store: Resource | undefined): string | undefined {
 const names = (members: readonly Resource[], from = '') =>
   members.length === 1
     ? describe(members[0] as Resource)
-    : `${members.length} ExternalSecrets${from} (${nameList(members.map(describe))})`;
+    : `${members.length} ExternalSecrets${from} (${namesOf(members, describe)})`;
 
 /** Reasons as a message lists them: the first three, the rest counted. */
 const shownReasons = (reasons: readonly string[]) =>

@@ -3,7 +3,7 @@
 // repository a HelmRelease's chart reads most ExternalSecrets in the cluster, out of sight: the
 // result names what in the namespace may read it, from what the input shows, and nothing more.
 // One result per namespace, naming its sources: a package of fifty ExternalSecrets is one line.
-import { nameList } from '../../model/fold.js';
+import { nameList, namesOf } from '../../model/fold.js';
 import { isObject } from '../../model/json.js';
 import { getPath } from '../../model/path.js';
 import type { Bystander, Resource } from '../../model/resource.js';
@@ -125,7 +125,7 @@ function message(
   const { produces, secretName } = writes.get(first) as SecretSource;
   const what = one
     ? `what ${describe(first)} writes (${produces} ${secretName})`
-    : `what ${members.length} sources write (${nameList(members.map(describe))})`;
+    : `what ${members.length} sources write (${namesOf(members, describe)})`;
   // The readers named may be in any of a ClusterExternalSecret's namespaces: name them all.
   const named = namespaces.filter((n) => n !== '');
   const where =
