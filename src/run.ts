@@ -99,7 +99,10 @@ export function analyse(
       ? emptyPlan()
       : resources.length + bystanders.length === 0
         ? emptyPlan(config.ordering)
-        : transform(resources, config, bystanders, Buffer.byteLength(text));
+        : transform(resources, config, bystanders, {
+            characters: text.length,
+            bytes: () => Buffer.byteLength(text),
+          });
   for (const r of planned.results) results.push(r);
   return { input, resources, results, planned, config, configSource, aliased, projected };
 }

@@ -105,6 +105,36 @@ describe('checksum budget', () => {
     expect(out.stdout).not.toContain('checksum/external-secrets');
   });
 
+  it("bounds the work by the input's UTF-8 length, not its characters", () => {
+    // ≈115 MB asked by 77 sets of ≈1.5 MB; beside them a ConfigMap of 400k characters, of three
+    // bytes each or of one: 64 × 1.3 MB + 64 MiB ≈ 143 MiB, or 64 × 0.5 MB + 64 MiB ≈ 95 MiB.
+    // The bytes are counted only once the characters' bound is passed (run.ts: a pass over the
+    // whole text saved on every other run).
+    const filler = (c: string) =>
+      `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: filler, namespace: shop}\ndata:\n  text: ${c.repeat(400_000)}\n`;
+    const items = [aliasedSource('x'.repeat(15_000), 100), ...consumers(77, 'big')];
+    const wide = resourceList([...items, filler('語')]);
+    const narrow = resourceList([...items, filler('x')]);
+    expect(wide.length).toBe(narrow.length);
+    expect(run(wide).exitCode).toBe(0);
+    expect(run(narrow).exitCode).toBe(1);
+  });
+
+  it('does not measure the bytes of an input whose characters bound the work enough', () => {
+    const input = resourceList([
+      externalSecret('shared', { namespace: 'shop' }),
+      ...consumers(5, 'shared'),
+    ]);
+    const byteLength = vi.spyOn(Buffer, 'byteLength');
+    try {
+      runOk(input);
+      // main 058521a: once, on the whole text.
+      expect(byteLength.mock.calls.filter(([text]) => text === input)).toEqual([]);
+    } finally {
+      byteLength.mockRestore();
+    }
+  });
+
   it('refuses one source whose content alone passes the budget, before writing it', () => {
     // A 1 MB string in 200 data entries: 200 MB of canonical JSON from a 1 MB input.
     const source = aliasedSource('x'.repeat(1_000_000), 200);

@@ -198,7 +198,10 @@ describe('planChecksums, counted', () => {
     const text = resourceList(items);
     runOk(text);
     const consumption = seen.consumption as Consumption;
-    const expected = planChecksums(consumption, text.length);
+    const expected = planChecksums(consumption, {
+      characters: text.length,
+      bytes: () => text.length,
+    });
     let made = 0;
     const BuiltIn = globalThis.Map;
     globalThis.Map = class extends BuiltIn<unknown, unknown> {
@@ -209,7 +212,7 @@ describe('planChecksums, counted', () => {
     } as MapConstructor;
     let counted: ReturnType<typeof planChecksums>;
     try {
-      counted = planChecksums(consumption, text.length);
+      counted = planChecksums(consumption, { characters: text.length, bytes: () => text.length });
     } finally {
       globalThis.Map = BuiltIn;
     }
@@ -236,7 +239,10 @@ describe('planChecksums, counted', () => {
     const consumption = seen.consumption as Consumption;
     const slice = vi.spyOn(Array.prototype, 'slice');
     try {
-      const plan = planChecksums(consumption, text.length);
+      const plan = planChecksums(consumption, {
+        characters: text.length,
+        bytes: () => text.length,
+      });
       expect(new Set([...plan.checksummed.values()].flat().map((c) => c.value)).size).toBe(n);
       // main: 30.
       expect(slice).not.toHaveBeenCalled();

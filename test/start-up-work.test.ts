@@ -166,7 +166,7 @@ describe('a run on a list without items', () => {
     ];
     for (const variant of variants) {
       const config = { ...defaultConfig, ...variant };
-      const planned = transform([], config, [], 0);
+      const planned = transform([], config, [], { characters: 0, bytes: () => 0 });
       expect(planned.edits, JSON.stringify(variant)).toEqual([]);
       expect(planned.results, JSON.stringify(variant)).toEqual([]);
       expect(planned.plan.ordering).toEqual(config.ordering);

@@ -8,7 +8,7 @@ import { foldRepeats } from '../model/fold.js';
 import type { Bystander, Resource } from '../model/resource.js';
 import type { ResourceRef, Result } from '../model/results.js';
 import { planArgocdHealth } from './argocd-health.js';
-import { type Checksum, planChecksums } from './checksums.js';
+import { type Checksum, type InputSize, planChecksums } from './checksums.js';
 import { findConsumers } from './consumers.js';
 import { runLints } from './lints/index.js';
 import type { WaveNode } from './order/waves.js';
@@ -49,13 +49,13 @@ const none = { edits: [], results: [] };
 
 /**
  * `bystanders`: items copied through unparsed (pass-through.ts), known by kind and name.
- * `inputBytes`: the UTF-8 length of the input, which bounds the checksums' work.
+ * `inputSize`: the input's, which bounds the checksums' work.
  */
 export function transform(
   resources: readonly Resource[],
   config: Config,
   bystanders: readonly Bystander[],
-  inputBytes: number,
+  inputSize: InputSize,
 ): TransformOutput {
   const found = findProducers(resources, config);
   // targetNames hashed: renames, and the sources as the next run reads them.
@@ -63,7 +63,7 @@ export function transform(
   const { producers } = names;
   const consumption = findConsumers(resources, producers, config);
   const readers = findReaders(resources, producers, config);
-  const checksums = planChecksums(consumption, inputBytes);
+  const checksums = planChecksums(consumption, inputSize);
   const own = planSourceAnnotations(producers, consumption.consumersOf);
   const health = config.argocdHealthCheck ? planArgocdHealth(resources) : none;
   const order = planWaves(producers, consumption, readers, config);
