@@ -248,6 +248,40 @@ describe('lint costs', () => {
     expect(walked(n)).toBeLessThanOrEqual(10 * n);
   });
 
+  it('double-restart builds no key for a checksummed workload no VSO resource names', () => {
+    const n = 500;
+    const shape = podTemplateShapes[0] as (typeof podTemplateShapes)[number];
+    const deployment = (name: string) =>
+      ({
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        name,
+        namespace: 'shop',
+        annotations: {},
+        value: {},
+      }) as unknown as Resource;
+    const workloads = Array.from({ length: n }, (_, i) => deployment(`app-${i}`));
+    const checksummed = new Map(
+      workloads.map((w) => [w, [{ shape, annotation: 'checksum/x', sources: [] }]]),
+    );
+    const vso = {
+      apiVersion: 'secrets.hashicorp.com/v1beta1',
+      kind: 'VaultDynamicSecret',
+      name: 'creds',
+      namespace: 'shop',
+      annotations: {},
+      value: { spec: { rolloutRestartTargets: [{ kind: 'Deployment', name: 'app-7' }] } },
+    } as unknown as Resource;
+    const { reported, output } = reporter();
+    calls.objectKey = 0;
+    doubleRestart.check(context({ resources: [vso, ...workloads], checksummed }), output);
+    expect(reported).toHaveLength(1);
+    expect(reported[0]).toContain('Deployment shop/app-7 is restarted by');
+    // The entry's key, and the named workload's to find it: one per checksummed workload on
+    // main (n + 1).
+    expect(calls.objectKey).toBe(2);
+  });
+
   it('cross-namespace lists where a name is made once per name, and builds no key per reference', () => {
     const n = 1000;
     const sources = Array.from({ length: n }, (_, i) => esSource('db', 'db', `made-${i}`));
