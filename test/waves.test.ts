@@ -376,4 +376,26 @@ describe('placing the waves of many consumers', () => {
     expect(placement.edits).toHaveLength(3);
     expect(sources.map((s) => s.wave.value)).toEqual([-1n, -1n, -1n]);
   });
+
+  it('looks a consumer up once per edge: whether it has a default wave, not its state first', () => {
+    const node = (name: string, before: WaveNode[] = []): WaveNode => ({
+      resource: { kind: 'Deployment', name, annotations: {} } as unknown as Resource,
+      wave: { value: 0n, explicit: false },
+      phase: undefined,
+      before,
+    });
+    const consumers = Array.from({ length: 600 }, (_, i) => node(`d${i}`));
+    const sources = [0, 1, 2].map((s) => node(`s${s}`, consumers.slice(s * 200, s * 200 + 200)));
+    const get = vi.spyOn(Map.prototype, 'get');
+    const has = vi.spyOn(Map.prototype, 'has');
+    try {
+      placeWaves(new Map(sources.map((s) => [s, -1n])), newPlacement());
+      // One `has` per consumer edge (600) and a few per source; on main a `get` of its state as
+      // well (1200 look-ups).
+      expect(get.mock.calls.length + has.mock.calls.length).toBeLessThanOrEqual(600 + 20);
+    } finally {
+      get.mockRestore();
+      has.mockRestore();
+    }
+  });
 });

@@ -206,15 +206,19 @@ function dependencyOrder(
         continue;
       }
       const after = top.after[top.at++] as WaveNode;
-      const seen = state.get(after);
-      if (seen === undefined && after.before.length === 0) {
+      if (after.before.length === 0) {
         // A node with nothing after it is done as soon as it is reached: no frame. A consumer is
-        // not even kept (nor marked: asked again, it is this again), only a source or store.
-        if (defaults.has(after)) {
+        // not even kept (nor marked: asked again, it is this again), only a source or store. It
+        // is never being visited (its frame ends at once): asked first, its length spares a
+        // consumer's edge (most edges) the look-up of its state.
+        if (defaults.has(after) && !state.has(after)) {
           state.set(after, 'done');
           order.push(after);
         }
-      } else if (seen === 'visiting') {
+        continue;
+      }
+      const seen = state.get(after);
+      if (seen === 'visiting') {
         const start = onPath.get(after) as number;
         const message = cycleMessage(path.slice(start, start + shownInCycle), path.length - start);
         placement.cycles.push(resourceResult(noWaveOrder, after.resource, message));
