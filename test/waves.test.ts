@@ -398,4 +398,33 @@ describe('placing the waves of many consumers', () => {
       has.mockRestore();
     }
   });
+
+  it('keeps no record for a consumer after an explicit wave, nor a path place per node visited', () => {
+    const node = (name: string, explicit: boolean, before: WaveNode[] = []): WaveNode => ({
+      resource: { kind: 'Deployment', name, annotations: {} } as unknown as Resource,
+      wave: { value: explicit ? -5n : 0n, explicit },
+      phase: undefined,
+      before,
+    });
+    const consumers = Array.from({ length: 600 }, (_, i) => node(`d${i}`, false));
+    const sources = [0, 1, 2].map((s) =>
+      node(`s${s}`, true, consumers.slice(s * 200, s * 200 + 200)),
+    );
+    const placement = newPlacement();
+    const set = vi.spyOn(Map.prototype, 'set');
+    const remove = vi.spyOn(Map.prototype, 'delete');
+    try {
+      placeWaves(new Map(sources.map((s) => [s, -1n])), placement);
+      // On main: the highest explicit wave before each consumer (600) and a path place per
+      // source, deleted when it was done (3).
+      expect(set.mock.calls.length).toBeLessThanOrEqual(20);
+      expect(remove).not.toHaveBeenCalled();
+    } finally {
+      set.mockRestore();
+      remove.mockRestore();
+    }
+    // Explicit waves below their consumers' are kept, with no conflict.
+    expect(placement.edits).toHaveLength(0);
+    expect(placement.conflicts.size).toBe(0);
+  });
 });
