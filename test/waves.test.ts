@@ -353,16 +353,24 @@ describe('sync waves', () => {
   });
 });
 
+/** Three sources of 200 consumers each: waves 0, or -5 and explicit on the sources. */
+function fanOut(explicit: boolean): { sources: WaveNode[] } {
+  const node = (name: string, before: WaveNode[], explicit: boolean): WaveNode => ({
+    resource: { kind: 'Deployment', name, annotations: {} } as unknown as Resource,
+    wave: { value: explicit ? -5n : 0n, explicit },
+    phase: undefined,
+    before,
+  });
+  const consumers = Array.from({ length: 600 }, (_, i) => node(`d${i}`, [], false));
+  const sources = [0, 1, 2].map((s) =>
+    node(`s${s}`, consumers.slice(s * 200, s * 200 + 200), explicit),
+  );
+  return { sources };
+}
+
 describe('placing the waves of many consumers', () => {
   it('keeps no record per consumer, and visits the edges again only for a conflict', () => {
-    const node = (name: string, before: WaveNode[] = []): WaveNode => ({
-      resource: { kind: 'Deployment', name, annotations: {} } as unknown as Resource,
-      wave: { value: 0n, explicit: false },
-      phase: undefined,
-      before,
-    });
-    const consumers = Array.from({ length: 600 }, (_, i) => node(`d${i}`));
-    const sources = [0, 1, 2].map((s) => node(`s${s}`, consumers.slice(s * 200, s * 200 + 200)));
+    const { sources } = fanOut(false);
     const placement = newPlacement();
     const set = vi.spyOn(Map.prototype, 'set');
     try {
@@ -378,14 +386,7 @@ describe('placing the waves of many consumers', () => {
   });
 
   it('looks a consumer up once per edge: whether it has a default wave, not its state first', () => {
-    const node = (name: string, before: WaveNode[] = []): WaveNode => ({
-      resource: { kind: 'Deployment', name, annotations: {} } as unknown as Resource,
-      wave: { value: 0n, explicit: false },
-      phase: undefined,
-      before,
-    });
-    const consumers = Array.from({ length: 600 }, (_, i) => node(`d${i}`));
-    const sources = [0, 1, 2].map((s) => node(`s${s}`, consumers.slice(s * 200, s * 200 + 200)));
+    const { sources } = fanOut(false);
     const get = vi.spyOn(Map.prototype, 'get');
     const has = vi.spyOn(Map.prototype, 'has');
     try {
@@ -400,16 +401,7 @@ describe('placing the waves of many consumers', () => {
   });
 
   it('keeps no record for a consumer after an explicit wave, nor a path place per node visited', () => {
-    const node = (name: string, explicit: boolean, before: WaveNode[] = []): WaveNode => ({
-      resource: { kind: 'Deployment', name, annotations: {} } as unknown as Resource,
-      wave: { value: explicit ? -5n : 0n, explicit },
-      phase: undefined,
-      before,
-    });
-    const consumers = Array.from({ length: 600 }, (_, i) => node(`d${i}`, false));
-    const sources = [0, 1, 2].map((s) =>
-      node(`s${s}`, true, consumers.slice(s * 200, s * 200 + 200)),
-    );
+    const { sources } = fanOut(true);
     const placement = newPlacement();
     const set = vi.spyOn(Map.prototype, 'set');
     const remove = vi.spyOn(Map.prototype, 'delete');
