@@ -72,6 +72,29 @@ describe('results in item order', () => {
     expect(sorted.map((r) => r.message)).toEqual(oracle(results, resources).map((r) => r.message));
   });
 
+  it('ranks items that share one name in linear work: each item and ref read a bounded number of times', () => {
+    const n = 300;
+    // n items of one name, in n namespaces, each with a result; their refs count the reads of
+    // their kind, which every comparison of a ref with an item makes.
+    let reads = 0;
+    const resources = Array.from({ length: n }, (_, i) => item('Deployment', 'app', `ns-${i}`));
+    const results = resources.map((r, i) =>
+      result(`${i}`, {
+        apiVersion: 'v1',
+        get kind() {
+          reads++;
+          return 'Deployment';
+        },
+        name: 'app',
+        namespace: r.namespace,
+      } as ResourceRef),
+    );
+    const sorted = sortByItem([...results].reverse(), resources);
+    // On main 4ff87a7, each item was compared with every ref of its name: n² reads (90,000).
+    expect(reads).toBeLessThanOrEqual(4 * n);
+    expect(sorted.map((r) => r.message)).toEqual(results.map((r) => r.message));
+  });
+
   it('keeps one map, by name: no entry per ref beside it', () => {
     const n = 1000;
     const resources = Array.from({ length: n }, (_, i) => item('Deployment', `app-${i}`, 'shop'));
