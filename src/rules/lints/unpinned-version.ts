@@ -7,8 +7,8 @@
 // rotation reaches pods. Results are one per store and advice, naming the ExternalSecrets, so that
 // thirty ExternalSecrets on one store read as one finding.
 import { mapUnder, nameList } from '../../model/fold.js';
-import { isObject, type Json, type JsonObject } from '../../model/json.js';
-import { getPath, type Keys } from '../../model/path.js';
+import { isObject, type Json } from '../../model/json.js';
+import { getPath } from '../../model/path.js';
 import { objectKey, type Resource } from '../../model/resource.js';
 import { describe } from '../../model/results.js';
 import { inGroup } from '../../model/scope.js';
@@ -340,8 +340,8 @@ interface Unpinned {
   at: number;
   /** What would pin it; undefined for a generator. */
   pin: Pin | undefined;
-  /** A `dataFrom` generator's generatorRef, and the spec's refresh that runs it. */
-  generator: JsonObject | undefined;
+  /** A `dataFrom` generator's generatorRef (a mapping), and the spec's refresh that runs it. */
+  generator: Json | undefined;
   refresh: Refresh | undefined;
   /** The store a pinnable entry reads: one whose store cannot be named reads the default's. */
   storeKind: string;
@@ -373,7 +373,7 @@ function whyOf({ at, pin, generator, refresh }: Unpinned): string {
     case 'extract':
       return `dataFrom[${at}].extract has no fixed version`;
   }
-  if (!generator) return `data[${at}] uses a generator`;
+  if (!isObject(generator)) return `data[${at}] uses a generator`;
   const { kind, name } = generator;
   return typeof kind === 'string' && rotatesEveryRun(kind)
     ? `dataFrom[${at}] uses generator ${kind} ${name}, which makes a new value at every refresh (${(refresh as Refresh).why}) and restarts no pod`
@@ -381,16 +381,16 @@ function whyOf({ at, pin, generator, refresh }: Unpinned): string {
 }
 
 // Paths as keys: getPath looks a text path up in its table of compiled ones on every call.
-const dataAt: Keys = ['data'];
-const dataFromAt: Keys = ['dataFrom'];
-const sourceRefAt: Keys = ['sourceRef'];
-const generatorRefAt: Keys = ['generatorRef'];
-const storeRefAt: Keys = ['storeRef'];
-const secretStoreRefAt: Keys = ['secretStoreRef'];
-const remoteRefAt: Keys = ['remoteRef'];
-const extractAt: Keys = ['extract'];
-const findAt: Keys = ['find'];
-const versionAt: Keys = ['version'];
+const dataAt = ['data'];
+const dataFromAt = ['dataFrom'];
+const sourceRefAt = ['sourceRef'];
+const generatorRefAt = ['generatorRef'];
+const storeRefAt = ['storeRef'];
+const secretStoreRefAt = ['secretStoreRef'];
+const remoteRefAt = ['remoteRef'];
+const extractAt = ['extract'];
+const findAt = ['find'];
+const versionAt = ['version'];
 
 /**
  * The entries of a spec the checksum cannot follow, into `scanned`; returns how many. Index loops
@@ -444,7 +444,7 @@ function scanUnpinned(spec: Json | undefined): number {
 function add(
   at: number,
   pin: Pin | undefined,
-  generator: JsonObject | undefined,
+  generator: Json | undefined,
   refresh: Refresh | undefined,
 ): Unpinned {
   let entry = scanned[found];
