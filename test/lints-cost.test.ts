@@ -23,6 +23,7 @@ const calls = vi.hoisted(() => ({
   objectKey: 0,
   mapUnder: 0,
   describe: 0,
+  getPath: 0,
 }));
 vi.mock('../src/model/results.js', async (original) => {
   const actual = await original<typeof import('../src/model/results.js')>();
@@ -41,6 +42,16 @@ vi.mock('../src/model/fold.js', async (original) => {
     mapUnder: <K, L, V>(maps: Map<K, Map<L, V>>, key: K) => {
       calls.mapUnder++;
       return actual.mapUnder(maps, key);
+    },
+  };
+});
+vi.mock('../src/model/path.js', async (original) => {
+  const actual = await original<typeof import('../src/model/path.js')>();
+  return {
+    ...actual,
+    getPath: (...args: Parameters<typeof actual.getPath>) => {
+      calls.getPath++;
+      return actual.getPath(...args);
     },
   };
 });
@@ -237,6 +248,40 @@ describe('lint costs', () => {
     expect(walked(n)).toBeLessThanOrEqual(10 * n);
   });
 
+  it('double-restart builds no key for a checksummed workload no VSO resource names', () => {
+    const n = 500;
+    const shape = podTemplateShapes[0] as (typeof podTemplateShapes)[number];
+    const deployment = (name: string) =>
+      ({
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        name,
+        namespace: 'shop',
+        annotations: {},
+        value: {},
+      }) as unknown as Resource;
+    const workloads = Array.from({ length: n }, (_, i) => deployment(`app-${i}`));
+    const checksummed = new Map(
+      workloads.map((w) => [w, [{ shape, annotation: 'checksum/x', sources: [] }]]),
+    );
+    const vso = {
+      apiVersion: 'secrets.hashicorp.com/v1beta1',
+      kind: 'VaultDynamicSecret',
+      name: 'creds',
+      namespace: 'shop',
+      annotations: {},
+      value: { spec: { rolloutRestartTargets: [{ kind: 'Deployment', name: 'app-7' }] } },
+    } as unknown as Resource;
+    const { reported, output } = reporter();
+    calls.objectKey = 0;
+    doubleRestart.check(context({ resources: [vso, ...workloads], checksummed }), output);
+    expect(reported).toHaveLength(1);
+    expect(reported[0]).toContain('Deployment shop/app-7 is restarted by');
+    // The entry's key, and the named workload's to find it: one per checksummed workload on
+    // main (n + 1).
+    expect(calls.objectKey).toBe(2);
+  });
+
   it('cross-namespace lists where a name is made once per name, and builds no key per reference', () => {
     const n = 1000;
     const sources = Array.from({ length: n }, (_, i) => esSource('db', 'db', `made-${i}`));
@@ -350,6 +395,21 @@ describe('lint costs', () => {
     );
     // Two look-ups (namespace, then store kind) per ExternalSecret: per entry on main (6n).
     expect(calls.mapUnder).toBe(2 * n);
+  });
+
+  it("unpinned-version reads an entry's fields once and a spec's store once", () => {
+    const n = 200;
+    const entries = ['user', 'password', 'token'].map((key) => ({ remoteRef: { key } }));
+    const consumersOf = readExternalSecrets(n, () => entries);
+    const { reported, output } = reporter();
+    calls.getPath = 0;
+    unpinnedVersion.check(context({ consumersOf }), output);
+    expect(reported).toHaveLength(1);
+    // Per ExternalSecret: its spec (esoSpecOf), data, dataFrom and secretStoreRef, then
+    // sourceRef, remoteRef and its version per entry: 4 + 3 × 3; and the reported member's spec
+    // once. On main, 18 per ExternalSecret (3601): the generatorRef, the entry's storeRef and
+    // the spec's secretStoreRef looked up in every entry.
+    expect(calls.getPath).toBe(13 * n + 1);
   });
 
   it('near-name suggests the same names, and skips the distance where the letters rule it out', () => {

@@ -353,16 +353,24 @@ describe('sync waves', () => {
   });
 });
 
+/** Three sources of 200 consumers each: waves 0, or -5 and explicit on the sources. */
+function fanOut(explicit: boolean): { sources: WaveNode[] } {
+  const node = (name: string, before: WaveNode[], explicit: boolean): WaveNode => ({
+    resource: { kind: 'Deployment', name, annotations: {} } as unknown as Resource,
+    wave: { value: explicit ? -5n : 0n, explicit },
+    phase: undefined,
+    before,
+  });
+  const consumers = Array.from({ length: 600 }, (_, i) => node(`d${i}`, [], false));
+  const sources = [0, 1, 2].map((s) =>
+    node(`s${s}`, consumers.slice(s * 200, s * 200 + 200), explicit),
+  );
+  return { sources };
+}
+
 describe('placing the waves of many consumers', () => {
   it('keeps no record per consumer, and visits the edges again only for a conflict', () => {
-    const node = (name: string, before: WaveNode[] = []): WaveNode => ({
-      resource: { kind: 'Deployment', name, annotations: {} } as unknown as Resource,
-      wave: { value: 0n, explicit: false },
-      phase: undefined,
-      before,
-    });
-    const consumers = Array.from({ length: 600 }, (_, i) => node(`d${i}`));
-    const sources = [0, 1, 2].map((s) => node(`s${s}`, consumers.slice(s * 200, s * 200 + 200)));
+    const { sources } = fanOut(false);
     const placement = newPlacement();
     const set = vi.spyOn(Map.prototype, 'set');
     try {
@@ -375,5 +383,40 @@ describe('placing the waves of many consumers', () => {
     }
     expect(placement.edits).toHaveLength(3);
     expect(sources.map((s) => s.wave.value)).toEqual([-1n, -1n, -1n]);
+  });
+
+  it('looks a consumer up once per edge: whether it has a default wave, not its state first', () => {
+    const { sources } = fanOut(false);
+    const get = vi.spyOn(Map.prototype, 'get');
+    const has = vi.spyOn(Map.prototype, 'has');
+    try {
+      placeWaves(new Map(sources.map((s) => [s, -1n])), newPlacement());
+      // One `has` per consumer edge (600) and a few per source; on main a `get` of its state as
+      // well (1200 look-ups).
+      expect(get.mock.calls.length + has.mock.calls.length).toBeLessThanOrEqual(600 + 20);
+    } finally {
+      get.mockRestore();
+      has.mockRestore();
+    }
+  });
+
+  it('keeps no record for a consumer after an explicit wave, nor a path place per node visited', () => {
+    const { sources } = fanOut(true);
+    const placement = newPlacement();
+    const set = vi.spyOn(Map.prototype, 'set');
+    const remove = vi.spyOn(Map.prototype, 'delete');
+    try {
+      placeWaves(new Map(sources.map((s) => [s, -1n])), placement);
+      // On main: the highest explicit wave before each consumer (600) and a path place per
+      // source, deleted when it was done (3).
+      expect(set.mock.calls.length).toBeLessThanOrEqual(20);
+      expect(remove).not.toHaveBeenCalled();
+    } finally {
+      set.mockRestore();
+      remove.mockRestore();
+    }
+    // Explicit waves below their consumers' are kept, with no conflict.
+    expect(placement.edits).toHaveLength(0);
+    expect(placement.conflicts.size).toBe(0);
   });
 });

@@ -559,11 +559,15 @@ function applySyncWaves(config: Config, syncWaves: boolean, withOrdering: boolea
   }
 }
 
+// Made once: `2n ** 63n` made two BigInts at every call (one per wave annotation read).
+const int64Above = 2n ** 63n;
+const minInt64 = -int64Above;
+
 /** Argo CD parses waves with Go's strconv.Atoi: an optionally signed 64-bit decimal integer. */
 export function parseInt64(raw: unknown): bigint | undefined {
   if (typeof raw !== 'string' || !/^[+-]?\d+$/.test(raw)) return undefined;
   const value = BigInt(raw);
-  return value >= -(2n ** 63n) && value < 2n ** 63n ? value : undefined;
+  return value >= minInt64 && value < int64Above ? value : undefined;
 }
 
 const namePart = /^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;

@@ -99,7 +99,7 @@ interface Group {
   entries: number;
   /** The kinds the members write (Secret, ConfigMap, …): what a rotation reaches. */
   written: Set<string>;
-  /** What would pin the group's entries (see UnpinnedEntry.pin). */
+  /** What would pin the group's entries (see Unpinned.pin). */
   pins: Set<Pin>;
 }
 
@@ -169,19 +169,20 @@ export const unpinnedVersion: Lint = {
     // input read a few stores, whose key, resource and provider are found once (undefined: the
     // store serves values kept in Git).
     const byStore = new Map<string, Map<string, Map<string, Group | undefined>>>();
-    const storeGroup = (store: StoreRef, namespace: string | undefined) => {
-      const byName = mapUnder(mapUnder(byStore, namespace ?? ''), store.kind);
-      if (byName.has(store.name)) return byName.get(store.name);
-      const clusterScoped = storeKinds.find((k) => k.kind === store.kind)?.clusterScoped;
-      const key = objectKey(store.kind, clusterScoped ? undefined : namespace, store.name);
+    const storeGroup = (kind: string, name: string, namespace: string | undefined) => {
+      const byName = mapUnder(mapUnder(byStore, namespace ?? ''), kind);
+      if (byName.has(name)) return byName.get(name);
+      const clusterScoped = storeKinds.find((k) => k.kind === kind)?.clusterScoped;
+      const key = objectKey(kind, clusterScoped ? undefined : namespace, name);
       const storeResource = storeAt(key);
       const provider = providerOf(storeResource);
       const advice = provider !== undefined && unpinnable.has(provider) ? 'rotation' : 'pin';
+      const store = { kind, name };
       const group =
         provider === inGit
           ? undefined
           : groupAt(`${advice}\u0000${key}`, { advice, store, storeResource, provider });
-      byName.set(store.name, group);
+      byName.set(name, group);
       return group;
     };
     read.forEach(({ namespace, written, keeps }, resource) => {
@@ -189,23 +190,22 @@ export const unpinnedVersion: Lint = {
       // Nobody reads it, or only Jobs that read the Secret afresh at each run: no trap.
       // Silenced on it: left out of its group too, which names every member.
       if (!site || !keeps || silenced(resource)) return;
-      const entries = unpinnedEntries(site.spec);
+      const count = scanUnpinned(site.spec);
       // A spec's entries mostly read one store (its secretStoreRef): their group is looked up
       // once.
-      let lastStore: StoreRef | undefined;
+      let lastKind: string | undefined;
+      let lastName: string | undefined;
       let lastGroup: Group | undefined;
-      for (let i = 0; i < entries.length; i++) {
-        const { store, why, pin } = entries[i] as UnpinnedEntry;
-        if (
-          !store ||
-          !lastStore ||
-          store.kind !== lastStore.kind ||
-          store.name !== lastStore.name
-        ) {
-          lastStore = store;
-          lastGroup = store
-            ? storeGroup(store, namespace)
-            : groupAt('generator', { advice: 'generator' });
+      for (let i = 0; i < count; i++) {
+        const entry = scanned[i] as Unpinned;
+        const { pin, storeKind, storeName } = entry;
+        if (pin === undefined) {
+          lastKind = undefined;
+          lastGroup = groupAt('generator', generatorGroup);
+        } else if (storeKind !== lastKind || storeName !== lastName) {
+          lastKind = storeKind;
+          lastName = storeName;
+          lastGroup = storeGroup(storeKind, storeName, namespace);
         }
         const group = lastGroup;
         if (!group) continue;
@@ -215,7 +215,8 @@ export const unpinnedVersion: Lint = {
         // A spec's entries are read together: the resource is a member already when it is the
         // group's last one.
         if (group.members[group.members.length - 1] !== resource) group.members.push(resource);
-        if (group.members[0] === resource) group.own.push(why);
+        // Only the first member's reasons are shown: the others' are counted, no text made.
+        if (group.members[0] === resource) group.own.push(whyOf(entry));
       }
     });
     for (const [key, group] of groups) {
@@ -328,82 +329,151 @@ const pinField: Readonly<Record<Exclude<Pin, 'find'>, string>> = {
 };
 const pinnable = ['remoteRef', 'extract'] as const;
 
-/** An entry the checksum cannot follow, and the store it reads (none for a generator). */
-export interface UnpinnedEntry {
-  why: string;
-  store?: StoreRef;
-  /** What would pin it: absent for a generator. */
-  pin?: Pin;
+/**
+ * An entry the checksum cannot follow, as scanUnpinned leaves it: what whyOf words its reason
+ * from, and the store it reads. Records of the module, written over by the next scan: the lint
+ * made a record, a store reference and a reason text per entry of every ExternalSecret (3.2k on
+ * fan-in at 10k items), while a message shows the reasons of one member per group.
+ */
+interface Unpinned {
+  /** Its position in `data` (a pin of remoteRef, a generator without `generator`), else `dataFrom`. */
+  at: number;
+  /** What would pin it; undefined for a generator. */
+  pin: Pin | undefined;
+  /** A `dataFrom` generator's generatorRef (a mapping), and the spec's refresh that runs it. */
+  generator: Json | undefined;
+  refresh: Refresh | undefined;
+  /** The store a pinnable entry reads: one whose store cannot be named reads the default's. */
+  storeKind: string;
+  storeName: string;
 }
+const scanned: Unpinned[] = [];
+let found = 0;
+
+const generatorGroup = { advice: 'generator' } as const;
 
 /**
  * Why an ExternalSecret spec's content can change upstream without the spec changing (one reason
  * per entry that is not pinned); empty when every entry is pinned. `secret-rollout impact` reuses it.
  */
-export const unpinnedReasons = (spec: Json | undefined): string[] =>
-  unpinnedEntries(spec).map((e) => e.why);
+export function unpinnedReasons(spec: Json | undefined): string[] {
+  const count = scanUnpinned(spec);
+  const reasons = new Array<string>(count);
+  for (let i = 0; i < count; i++) reasons[i] = whyOf(scanned[i] as Unpinned);
+  return reasons;
+}
 
-/** The entries of unpinnedReasons, each with the store it reads from. */
-export function unpinnedEntries(spec: Json | undefined): UnpinnedEntry[] {
-  // Index loops and functions of the module: closures made per call were most of what the lint
-  // allocated for each ExternalSecret (2,000 on fan-in at 10k items), pinned or not.
-  const entries: UnpinnedEntry[] = [];
-  const data = listOf(getPath(spec, 'data'));
+/** The reason an entry scanUnpinned found is not pinned, in a message's words. */
+function whyOf({ at, pin, generator, refresh }: Unpinned): string {
+  switch (pin) {
+    case 'remoteRef':
+      return `data[${at}].remoteRef has no fixed version`;
+    case 'find':
+      return `dataFrom[${at}] uses find`;
+    case 'extract':
+      return `dataFrom[${at}].extract has no fixed version`;
+  }
+  if (!isObject(generator)) return `data[${at}] uses a generator`;
+  const { kind, name } = generator;
+  return typeof kind === 'string' && rotatesEveryRun(kind)
+    ? `dataFrom[${at}] uses generator ${kind} ${name}, which makes a new value at every refresh (${(refresh as Refresh).why}) and restarts no pod`
+    : `dataFrom[${at}] uses generator ${kind} ${name}, whose value the remote side decides`;
+}
+
+// Paths as keys: getPath looks a text path up in its table of compiled ones on every call.
+const dataAt = ['data'];
+const dataFromAt = ['dataFrom'];
+const sourceRefAt = ['sourceRef'];
+const generatorRefAt = ['generatorRef'];
+const storeRefAt = ['storeRef'];
+const secretStoreRefAt = ['secretStoreRef'];
+const remoteRefAt = ['remoteRef'];
+const extractAt = ['extract'];
+const findAt = ['find'];
+const versionAt = ['version'];
+
+/**
+ * The entries of a spec the checksum cannot follow, into `scanned`; returns how many. Index loops
+ * and functions of the module: closures made per call were most of what the lint allocated for
+ * each ExternalSecret (2,000 on fan-in at 10k items), pinned or not.
+ */
+function scanUnpinned(spec: Json | undefined): number {
+  found = 0;
+  // The spec's store, read once for all its entries; an entry's own sourceRef overrides it.
+  const specStore = getPath(spec, secretStoreRefAt);
+  const data = listOf(getPath(spec, dataAt));
   for (let i = 0; i < data.length; i++) {
     const entry = data[i] as Json;
-    if (isObject(getPath(entry, 'sourceRef.generatorRef'))) {
-      entries.push({ why: `data[${i}] uses a generator` });
-    } else if (
-      isObject(getPath(entry, 'remoteRef')) &&
-      !isPinned(getPath(entry, 'remoteRef.version'))
-    ) {
-      entries.push(remote(spec, entry, `data[${i}].remoteRef has no fixed version`, 'remoteRef'));
+    // Most entries have no sourceRef: nothing more is looked up in them.
+    const sourceRef = getPath(entry, sourceRefAt);
+    if (isObject(sourceRef) && isObject(getPath(sourceRef, generatorRefAt))) {
+      add(i, undefined, undefined, undefined);
+      continue;
+    }
+    const remoteRef = getPath(entry, remoteRefAt);
+    if (isObject(remoteRef) && !isPinned(getPath(remoteRef, versionAt))) {
+      remote(add(i, 'remoteRef', undefined, undefined), sourceRef, specStore);
     }
   }
   // Read for a generator only: most specs have none.
   let refresh: Refresh | undefined;
-  const dataFrom = listOf(getPath(spec, 'dataFrom'));
+  const dataFrom = listOf(getPath(spec, dataFromAt));
   for (let i = 0; i < dataFrom.length; i++) {
     const entry = dataFrom[i] as Json;
-    const generator = getPath(entry, 'sourceRef.generatorRef');
+    const sourceRef = getPath(entry, sourceRefAt);
+    const generator = isObject(sourceRef) ? getPath(sourceRef, generatorRefAt) : undefined;
     if (isObject(generator)) {
       // A generator runs at every sync: only a timer syncs without a change of the ExternalSecret
       // (which moves the checksum). Fake returns its spec; others read a remote side.
-      const { kind, name } = generator;
       refresh ??= refreshOf(spec);
-      if (!refresh.periodic || kind === 'Fake') continue;
-      entries.push({
-        why:
-          typeof kind === 'string' && rotatesEveryRun(kind)
-            ? `dataFrom[${i}] uses generator ${kind} ${name}, which makes a new value at every refresh (${refresh.why}) and restarts no pod`
-            : `dataFrom[${i}] uses generator ${kind} ${name}, whose value the remote side decides`,
-      });
-    } else if (isObject(getPath(entry, 'find'))) {
-      entries.push(remote(spec, entry, `dataFrom[${i}] uses find`, 'find'));
-    } else if (
-      isObject(getPath(entry, 'extract')) &&
-      !isPinned(getPath(entry, 'extract.version'))
-    ) {
-      entries.push(remote(spec, entry, `dataFrom[${i}].extract has no fixed version`, 'extract'));
+      if (!refresh.periodic || generator.kind === 'Fake') continue;
+      add(i, undefined, generator, refresh);
+    } else if (isObject(getPath(entry, findAt))) {
+      remote(add(i, 'find', undefined, undefined), sourceRef, specStore);
+    } else {
+      const extract = getPath(entry, extractAt);
+      if (isObject(extract) && !isPinned(getPath(extract, versionAt))) {
+        remote(add(i, 'extract', undefined, undefined), sourceRef, specStore);
+      }
     }
   }
-  return entries;
+  return found;
+}
+
+/** The next record of `scanned`, filled (its store left for `remote`). */
+function add(
+  at: number,
+  pin: Pin | undefined,
+  generator: Json | undefined,
+  refresh: Refresh | undefined,
+): Unpinned {
+  let entry = scanned[found];
+  if (entry === undefined) {
+    entry = { at, pin, generator, refresh, storeKind: '', storeName: '' };
+    scanned[found] = entry;
+  } else {
+    entry.at = at;
+    entry.pin = pin;
+    entry.generator = generator;
+    entry.refresh = refresh;
+  }
+  found++;
+  return entry;
 }
 
 const noEntries: readonly Json[] = [];
 const listOf = (value: Json | undefined): readonly Json[] =>
   Array.isArray(value) ? value : noEntries;
 
-/** An entry read from a store. One whose store cannot be named still reads one: the default's. */
-function remote(spec: Json | undefined, entry: Json, why: string, pin: Pin): UnpinnedEntry {
-  return { why, store: storeOf(spec, entry) ?? { kind: 'SecretStore', name: '' }, pin };
-}
-
-/** The store an entry reads: its own sourceRef.storeRef, else the spec's secretStoreRef. */
-function storeOf(spec: Json | undefined, entry: Json): StoreRef | undefined {
-  const ref = getPath(entry, 'sourceRef.storeRef') ?? getPath(spec, 'secretStoreRef');
-  if (!isObject(ref) || typeof ref.name !== 'string') return undefined;
-  return { kind: typeof ref.kind === 'string' ? ref.kind : 'SecretStore', name: ref.name };
+/**
+ * The store an entry reads: its own sourceRef.storeRef, else the spec's secretStoreRef. One whose
+ * store cannot be named still reads one: the default's.
+ */
+function remote(entry: Unpinned, sourceRef: Json | undefined, specStore: Json | undefined): void {
+  const ref = (isObject(sourceRef) ? getPath(sourceRef, storeRefAt) : undefined) ?? specStore;
+  const named = isObject(ref) && typeof ref.name === 'string';
+  entry.storeKind = named && typeof ref.kind === 'string' ? ref.kind : 'SecretStore';
+  entry.storeName = named ? (ref.name as string) : '';
 }
 
 /**
