@@ -228,6 +228,45 @@ describe('the help text from the README (src/readme-help.ts, read by build.mjs)'
   });
 });
 
+describe('V8 settings for large inputs (main.ts tuneForLargeInput)', () => {
+  // A preload records the flags the run sets through node:v8 and ends the process once they are
+  // set (they are set before the input is read further): the decision alone, without a run of
+  // 64 MB.
+  const probe = path.join(mkdtempSync(path.join(tmpdir(), 'v8-flags-')), 'probe.cjs');
+  writeFileSync(
+    probe,
+    `const v8 = require('node:v8');
+const set = v8.setFlagsFromString;
+const flags = [];
+v8.setFlagsFromString = (flag) => {
+  flags.push(flag);
+  set(flag);
+  if (flag === '--no-turbo-inlining') {
+    process.stderr.write('flags ' + flags.join(' ') + '\\n');
+    process.exit(0);
+  }
+};
+`,
+  );
+  const flagsFor = (characters: number) => {
+    const head = 'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n';
+    const out = spawnSync(process.execPath, ['--require', probe, cli], {
+      input: head + '#'.repeat(characters - head.length - 1) + '\n',
+      encoding: 'utf8',
+      maxBuffer: 1 << 24,
+    });
+    return /^flags (.*)$/m.exec(out.stderr)?.[1] ?? 'none';
+  };
+
+  it('keeps the young generation at its first size up to 64 Mi characters, lets it grow past', () => {
+    expect(flagsFor(1 << 20)).toBe('none');
+    expect(flagsFor((1 << 20) + 1)).toBe('--semi-space-growth-factor=1 --no-turbo-inlining');
+    expect(flagsFor(1 << 26)).toBe('--semi-space-growth-factor=1 --no-turbo-inlining');
+    // 100k items (125–300 MB): fewer scavenges, and no higher peak (ARCHITECTURE.md GC settings).
+    expect(flagsFor((1 << 26) + 1)).toBe('--no-turbo-inlining');
+  });
+});
+
 describe('code cache (src/launch.cjs, build.mjs)', () => {
   // V8 says whether it took the cache: a preload wraps vm.Script and prints cachedDataRejected
   // (undefined when no cache was given, true when V8 refused it) once the run is over.
