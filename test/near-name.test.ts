@@ -3,6 +3,9 @@
 // (same length, same segments): the comparisons stay linear in the reads, and the lint says where
 // its budget stopped them.
 import { describe, expect, it, vi } from 'vitest';
+// The crowded-names adversarial family's names: the i-th ordering of the ten digits.
+// @ts-expect-error: a plain .mjs script without types
+import { ordering } from '../bench/adversarial/crowded-names.mjs';
 import * as near from '../src/model/near.js';
 import { run } from '../src/run.js';
 import { deployment, externalSecret, resourceList, resultsOf, secretKeyRef } from './helpers.js';
@@ -19,21 +22,9 @@ vi.mock('../src/model/near.js', async (original) => {
   };
 });
 
-const factorial = (k: number): number => (k <= 1 ? 1 : k * factorial(k - 1));
-
 describe('near-name cost', () => {
   it('compares each read with every name of its lengths until the budget runs out, then says so', () => {
     const n = 600;
-    // The i-th ordering of the ten digits (its factorial-base digits pick each next one).
-    const ordering = (i: number) => {
-      const left = [...'0123456789'];
-      let out = '';
-      for (let k = left.length; k > 0; k--) {
-        const f = factorial(k - 1);
-        out += left.splice(Math.floor(i / f) % k, 1)[0];
-      }
-      return out;
-    };
     const items: string[] = [];
     // Made: s-<digits>; read: r-<another ordering of them>: all of one length, every pair one
     // letter and no digit apart in the characters they have, so each needs an edit distance (144

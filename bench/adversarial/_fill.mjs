@@ -30,3 +30,43 @@ export function commentedConfigMaps(bytes, comment) {
       `- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: c${i}\n  # ${comment}\n  data:\n    k: v\n`,
   );
 }
+
+/**
+ * An ExternalSecret `es-${i}` in namespace shop making Secret `made`, and a Job `job-${i}` reading
+ * Secret `read` (missing unless equal): the near-name lint's families.
+ */
+export const madeAndRead = (i, made, read) => `---
+apiVersion: external-secrets.io/v1
+kind: ExternalSecret
+metadata:
+  name: es-${i}
+  namespace: shop
+spec:
+  secretStoreRef:
+    name: vault
+    kind: ClusterSecretStore
+  target:
+    name: ${made}
+  dataFrom:
+  - extract:
+      key: app/${i}
+---
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: job-${i}
+  namespace: shop
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+      - name: job
+        image: job:1
+        env:
+        - name: TOKEN
+          valueFrom:
+            secretKeyRef:
+              name: ${read}
+              key: token
+`;

@@ -5,12 +5,12 @@
 // since session 12) until the budget (src/rules/lints/near-name.ts), which grows by a fixed share
 // per missing name looked up, runs out: the work stays linear in the reads, and the lint says
 // where it stopped.
-import { fill } from './_fill.mjs';
+import { fill, madeAndRead } from './_fill.mjs';
 
 const factorial = (k) => (k <= 1 ? 1 : k * factorial(k - 1));
 
 /** The i-th ordering of the ten digits (its factorial-base digits pick each next one). */
-function ordering(i) {
+export function ordering(i) {
   const left = [...'0123456789'];
   let out = '';
   for (let k = left.length; k > 0; k--) {
@@ -20,43 +20,7 @@ function ordering(i) {
   return out;
 }
 
-function unit(i) {
-  return `---
-apiVersion: external-secrets.io/v1
-kind: ExternalSecret
-metadata:
-  name: es-${i}
-  namespace: shop
-spec:
-  secretStoreRef:
-    name: vault
-    kind: ClusterSecretStore
-  target:
-    name: s-${ordering(2 * i)}
-  dataFrom:
-  - extract:
-      key: app/${i}
----
-apiVersion: batch/v1
-kind: Job
-metadata:
-  name: job-${i}
-  namespace: shop
-spec:
-  template:
-    spec:
-      restartPolicy: Never
-      containers:
-      - name: job
-        image: job:1
-        env:
-        - name: TOKEN
-          valueFrom:
-            secretKeyRef:
-              name: r-${ordering(2 * i + 1)}
-              key: token
-`;
-}
+const unit = (i) => madeAndRead(i, `s-${ordering(2 * i)}`, `r-${ordering(2 * i + 1)}`);
 
 export function generate(bytes) {
   return fill(bytes, '', unit);

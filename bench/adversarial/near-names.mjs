@@ -4,47 +4,11 @@
 // distances of ≈58k cells. The near-name lint's budget (src/rules/lints/near-name.ts) grows by a
 // fixed share per missing name looked up, so its work stays linear in the reads, and the lint
 // says where it stopped.
-import { fill } from './_fill.mjs';
+import { fill, madeAndRead } from './_fill.mjs';
 
 const alike = (letter, i) => `${letter}${'x'.repeat(235)}${String(i).padStart(6, '0')}`;
 
-function unit(i) {
-  return `---
-apiVersion: external-secrets.io/v1
-kind: ExternalSecret
-metadata:
-  name: es-${i}
-  namespace: shop
-spec:
-  secretStoreRef:
-    name: vault
-    kind: ClusterSecretStore
-  target:
-    name: ${alike('a', i)}
-  dataFrom:
-  - extract:
-      key: app/${i}
----
-apiVersion: batch/v1
-kind: Job
-metadata:
-  name: job-${i}
-  namespace: shop
-spec:
-  template:
-    spec:
-      restartPolicy: Never
-      containers:
-      - name: job
-        image: job:1
-        env:
-        - name: TOKEN
-          valueFrom:
-            secretKeyRef:
-              name: ${alike('b', i)}
-              key: token
-`;
-}
+const unit = (i) => madeAndRead(i, alike('a', i), alike('b', i));
 
 export function generate(bytes) {
   return fill(bytes, '', unit);
