@@ -6,7 +6,7 @@ import type { Resource } from '../src/model/resource.js';
 import { crossNamespace } from '../src/rules/lints/cross-namespace.js';
 import { doubleRestart } from '../src/rules/lints/double-restart.js';
 import { kindNearMiss } from '../src/rules/lints/kind-near-miss.js';
-import type { KeyedRead, LintContext, LintOutput } from '../src/rules/lints/lint.js';
+import type { KeyedRead, Lint, LintContext, LintOutput } from '../src/rules/lints/lint.js';
 import { missingKey } from '../src/rules/lints/missing-key.js';
 import { nearName } from '../src/rules/lints/near-name.js';
 import { silenceEntries, silences } from '../src/rules/lints/silence.js';
@@ -309,6 +309,101 @@ describe('lint costs', () => {
     // The plain items indexed by kind, namespace and name: a key string per item and per
     // reference on main (1,001).
     expect(calls.objectKey).toBe(0);
+  });
+
+  it("cross-namespace, near-name and missing-key place a workload's results with one walk", () => {
+    const n = 50;
+    const at = ['spec', 'template', 'spec'];
+    const env = Array.from({ length: n }, (_, i) => ({
+      name: `E${i}`,
+      valueFrom: { secretKeyRef: { name: `database-${i}`, key: 'pasword' } },
+    }));
+    // A PodSpec counting its walks: each reads `containers` once.
+    let walks = 0;
+    const podSpec = {};
+    Object.defineProperty(podSpec, 'containers', {
+      enumerable: true,
+      get: () => {
+        walks++;
+        return [{ env }];
+      },
+    });
+    const api = {
+      kind: 'Deployment',
+      name: 'api',
+      namespace: 'shop',
+      annotations: {},
+      value: { spec: { template: { spec: podSpec } } },
+    } as unknown as Resource;
+    const unresolved = new Map([
+      [
+        api,
+        env.map((_, use) => ({
+          kind: 'Secret' as const,
+          name: `database-${use}`,
+          field: 'spec.template.spec',
+          podSpec: at,
+          use,
+        })),
+      ],
+    ]);
+    const keyedReads = env.map(
+      (_, use): KeyedRead => ({
+        consumer: api,
+        sources: [
+          {
+            ...esSource(`es-${use}`, `database-${use}`, 'shop'),
+            producedKeys: () => new Set(['password']),
+          } as SecretSource,
+        ],
+        keys: new Set(['pasword']),
+        podSpec: at,
+        use,
+      }),
+    );
+    const checks: [Lint, Partial<LintContext>, string][] = [
+      // Each name made only elsewhere, and made one edit away in the workload's namespace.
+      [
+        crossNamespace,
+        { unresolved, sources: env.map((_, i) => esSource('es', `database-${i}`, 'made')) },
+        'name',
+      ],
+      [
+        nearName,
+        { unresolved, sources: env.map((_, i) => esSource('es', `databse-${i}`, 'shop')) },
+        'name',
+      ],
+      [missingKey, { keyedReads }, 'key'],
+    ];
+    for (const [lint, fields, field] of checks) {
+      const placed: (string | undefined)[] = [];
+      const output = {
+        report: (_: Resource, _message: string, at?: string) => placed.push(at),
+        silenced: () => false,
+      } as unknown as LintOutput;
+      walks = 0;
+      lint.check(context(fields), output);
+      expect(placed).toEqual(
+        env.map(
+          (_, i) => `spec.template.spec.containers[0].env[${i}].valueFrom.secretKeyRef.${field}`,
+        ),
+      );
+      // One walk of the PodSpec per result on main: n. Here one for the first result, one
+      // copying every place for the others.
+      expect(walks).toBe(2);
+    }
+    // One result: only its place is copied (spread, 20 elements), not every reference's of the
+    // PodSpec, as main did per result (1,055 elements in all; 124 here).
+    const one = new Map([[api, unresolved.get(api)?.slice(7, 8) ?? []]]);
+    const { reported, output } = reporter();
+    const sources = [esSource('es', 'database-7', 'made')];
+    walks = 0;
+    const elements = elementsWalked(() =>
+      crossNamespace.check(context({ unresolved: one, sources }), output),
+    );
+    expect(reported).toHaveLength(1);
+    expect(walks).toBe(1);
+    expect(elements).toBeLessThan(4 * n);
   });
 
   it('near-name indexes what is made by kind then namespace: no key string per item or read', () => {

@@ -16,12 +16,7 @@ import {
   volumeProjectionRoles,
   volumeRoles,
 } from '../src/rules/workloads/reference-fields.js';
-import {
-  keysAt,
-  namedAt,
-  secretReferences,
-  secretUses,
-} from '../src/rules/workloads/references.js';
+import { Places, secretReferences, secretUses } from '../src/rules/workloads/references.js';
 
 const fieldsWith = (roles: Record<string, Role>, wanted: Role): string[] =>
   Object.keys(roles)
@@ -96,7 +91,8 @@ describe('where a reference is', () => {
 
   it('is found again by a second walk', () => {
     const value = { spec: { template: { spec: podSpec } } };
-    expect(keysAt(value, at, 0)).toEqual([
+    const places = new Places();
+    expect(places.keys(value, at, 0)).toEqual([
       ...at,
       'containers',
       0,
@@ -106,8 +102,8 @@ describe('where a reference is', () => {
       'secretKeyRef',
       'key',
     ]);
-    expect(namedAt(value, at, 1)).toEqual([...at, 'volumes', 0, 'secret', 'secretName']);
-    expect(keysAt(value, at, 1)).toEqual([...at, 'volumes', 0, 'secret', 'items']);
+    expect(places.named(value, at, 1)).toEqual([...at, 'volumes', 0, 'secret', 'secretName']);
+    expect(places.keys(value, at, 1)).toEqual([...at, 'volumes', 0, 'secret', 'items']);
   });
 });
 
@@ -129,5 +125,15 @@ describe('the order of the uses', () => {
     expect(names()).toEqual(inTableOrder);
     // Twice: what the first walk noted of its rows is not carried over.
     expect(names()).toEqual(inTableOrder);
+    // Placed in that order: asked once (the use found in a walk that copies only its place) and
+    // again (every place copied), each as a walk keeping every place finds it.
+    const value = { spec: podSpec };
+    const kept = secretUses(podSpec, ['spec'], true);
+    const once = inTableOrder.map((_, use) => new Places().named(value, ['spec'], use));
+    const places = new Places();
+    const again = inTableOrder.map((_, use) => places.named(value, ['spec'], use));
+    expect(once).toEqual(kept.map((use) => use.named));
+    expect(again).toEqual(once);
+    expect(once[5]).toEqual(['spec', 'volumes', 0, 'secret', 'secretName']);
   });
 });

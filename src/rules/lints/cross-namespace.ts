@@ -5,7 +5,7 @@ import { fieldPath } from '../../model/path.js';
 import type { Bystander, Resource } from '../../model/resource.js';
 import { describe } from '../../model/results.js';
 import type { SecretSource } from '../sources/source.js';
-import { namedAt } from '../workloads/references.js';
+import { Places } from '../workloads/references.js';
 import type { Lint, UnresolvedRef } from './lint.js';
 
 const setDefault =
@@ -50,6 +50,9 @@ export const crossNamespace: Lint = {
     // Plain Secrets and ConfigMaps in the input, parsed or copied through: gathered at the first
     // reference to a name that sources produce (most missing names are made nowhere).
     let plain: PlainItems | undefined;
+    // Where each warning is: a workload's PodSpec walked once or twice for its first, and once for
+    // all the others, not once per warning.
+    const places = new Places();
     // forEach: a for…of over the map allocates an entry per workload.
     unresolved.forEach((refs, resource) => {
       // One warning per workload and Secret, however many references read it: at the first
@@ -77,7 +80,9 @@ export const crossNamespace: Lint = {
       bySecret?.forEach((same, elsewhere) => {
         const { first, where, unsetThere } = producedElsewhere(elsewhere);
         const { kind, name } = same[0] as UnresolvedRef;
-        const fields = same.map((ref) => fieldPath(namedAt(resource.value, ref.podSpec, ref.use)));
+        const fields = same.map((ref) =>
+          fieldPath(places.named(resource.value, ref.podSpec, ref.use)),
+        );
         const all = fields.length > 1 ? ` (${fields.length} references: ${nameList(fields)})` : '';
         // A side without a namespace is most often not wrong but unset: the deployer gives it one.
         const unset =

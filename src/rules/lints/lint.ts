@@ -44,7 +44,7 @@ export interface UnresolvedRef {
   name: string;
   /** The PodSpec that holds the reference. */
   field: string;
-  /** The PodSpec's path and the reference's place in it: `namedAt` finds its name field. */
+  /** The PodSpec's path and the reference's place in it: `Places.named` finds its name field. */
   podSpec: Keys;
   use: number;
 }
@@ -54,7 +54,7 @@ export interface KeyedRead {
   /** Every source producing the Secret (or ConfigMap) in the consumer's namespace. */
   sources: readonly SecretSource[];
   keys: ReadonlySet<string>;
-  /** The PodSpec's path and the reference's place in it: `keysAt` finds its key field. */
+  /** The PodSpec's path and the reference's place in it: `Places.keys` finds its key field. */
   podSpec: Keys;
   use: number;
 }

@@ -4,7 +4,7 @@
 import { fieldPath } from '../../model/path.js';
 import { describe } from '../../model/results.js';
 import { keysProduced } from '../sources/source.js';
-import { keysAt } from '../workloads/references.js';
+import { Places } from '../workloads/references.js';
 import type { Lint } from './lint.js';
 
 /** Keys as a message lists them: sorted, quoted when empty or odd. */
@@ -20,7 +20,9 @@ export const missingKey: Lint = {
   summary: 'A reference reads a key its Secret or ConfigMap will not have',
   help: 'Fix the key on one side: the source alone decides the keys of what it produces.',
   check({ keyedReads }, { report }) {
-    // Only the reads with a missing key are here (consumers.ts readsMissingKey): few.
+    // Only the reads with a missing key are here (consumers.ts readsMissingKey): few, a consumer's
+    // together, so a PodSpec is walked once or twice for its first and once for all the others.
+    const places = new Places();
     for (const { consumer, sources, keys, podSpec, use } of keyedReads) {
       const produced = keysProduced(sources);
       if (produced === null) continue;
@@ -35,7 +37,7 @@ export const missingKey: Lint = {
           `${first.produces} ${first.secretName}, but ${by} ` +
           `${produced.size === 0 ? 'produces no keys' : `produces only ${listKeys(produced)}`}: ` +
           'check the key names on both sides',
-        fieldPath(keysAt(consumer.value, podSpec, use)),
+        fieldPath(places.keys(consumer.value, podSpec, use)),
       );
     }
   },

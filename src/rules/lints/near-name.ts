@@ -15,7 +15,7 @@ import { fieldPath } from '../../model/path.js';
 import type { Bystander, Resource } from '../../model/resource.js';
 import { describe } from '../../model/results.js';
 import type { SecretSource } from '../sources/source.js';
-import { namedAt } from '../workloads/references.js';
+import { Places } from '../workloads/references.js';
 import type { Lint, UnresolvedRef } from './lint.js';
 
 /** Longer names are never near (a Kubernetes name has at most 253 characters; model/near.ts). */
@@ -183,6 +183,9 @@ export const nearName: Lint = {
     };
     // A workload's references to one name: one result.
     const seen = new Set<Looked>();
+    // Where each result is: a workload's PodSpec walked once or twice for its first, and once for
+    // all the others, not once per result.
+    const places = new Places();
     // forEach: a for…of over the map allocates an entry per workload.
     unresolved.forEach((refs, resource) => {
       // Cleared only when used: clear() makes the set a new table, and most workloads add nothing.
@@ -204,7 +207,7 @@ export const nearName: Lint = {
           report(
             resource,
             message(resource, ref, near),
-            fieldPath(namedAt(resource.value, ref.podSpec, ref.use)),
+            fieldPath(places.named(resource.value, ref.podSpec, ref.use)),
           );
       }
     });
@@ -213,7 +216,7 @@ export const nearName: Lint = {
       report(
         resource,
         stoppedMessage(resource, ref, stoppedNames),
-        fieldPath(namedAt(resource.value, ref.podSpec, ref.use)),
+        fieldPath(places.named(resource.value, ref.podSpec, ref.use)),
       );
     }
 

@@ -107,7 +107,7 @@ export interface SecretUse {
   /**
    * Where the reference names its Secret (`…secretKeyRef.name`), and where one that reads named
    * keys names them (`…secretKeyRef.key`, `…volumes[0].secret.items`): only when asked for
-   * (`namedAt`, `keysAt`), as a copy per reference is memory and work on every workload of a
+   * (`Places`), as a copy per reference is memory and work on every workload of a
    * large input, and few are reported.
    */
   named?: Trail;
@@ -127,7 +127,7 @@ function notA(node: Json, at: Trail, wanted: 'mapping' | 'list'): never {
 
 /** Every Secret a PodSpec at `at` references, per the table; malformed fields are item errors. */
 export function secretUses(podSpec: JsonObject, at: Keys, keepNamed = false): SecretUse[] {
-  walkUses(podSpec, at, keepNamed, false);
+  walkUses(podSpec, at, keepNamed, false, -1);
   return foundUses.slice(0, usesFound);
 }
 
@@ -138,7 +138,7 @@ export function secretUses(podSpec: JsonObject, at: Keys, keepNamed = false): Se
  * (158k references), each dropped at once.
  */
 export function readUses(podSpec: JsonObject, at: Keys): number {
-  walkUses(podSpec, at, false, true);
+  walkUses(podSpec, at, false, true, -1);
   return usesFound;
 }
 
@@ -146,7 +146,14 @@ export function readUses(podSpec: JsonObject, at: Keys): number {
 const reused: SecretUse[] = [];
 export const usesRead: readonly SecretUse[] = reused;
 
-function walkUses(podSpec: JsonObject, at: Keys, keepNamed: boolean, reuse: boolean): void {
+/** `target`: the use, in document order, whose place the walk copies (placeOne); -1 for none. */
+function walkUses(
+  podSpec: JsonObject,
+  at: Keys,
+  keepNamed: boolean,
+  reuse: boolean,
+  target: number,
+): void {
   // In the table's order, then document order, as if each row were walked on its own: the walk
   // gives document order, and the uses are reordered by row only when a row came after a later
   // one (most PodSpecs read through one row, env secretKeyRef).
@@ -154,8 +161,10 @@ function walkUses(podSpec: JsonObject, at: Keys, keepNamed: boolean, reuse: bool
   foundInOrder = true;
   keepingNamed = keepNamed;
   reusing = reuse;
+  placing = target;
   walkPaths(podSpec, compiled, visitUse, optionsAt(at));
-  if (foundInOrder) return;
+  // A walk placing a use leaves the uses in document order: placeOne reads their rows only.
+  if (foundInOrder || target >= 0) return;
   const ordered = byRow(foundUses.slice(0, usesFound), useRows);
   // The same records in their order: readUses' records stay each once in its list.
   for (let i = 0; i < ordered.length; i++) {
@@ -176,6 +185,10 @@ let foundInOrder = true;
 let keepingNamed = false;
 /** Whether the walk writes over readUses' records instead of making new ones. */
 let reusing = false;
+/** The use whose place the walk copies, and the place (`placeFound`). */
+let placing = -1;
+let placedNamed: Trail | undefined;
+let placedAt: Trail | undefined;
 
 function visitUse(node: Json, trail: Trail, row: number): void {
   const count = usesFound;
@@ -186,6 +199,7 @@ function visitUse(node: Json, trail: Trail, row: number): void {
   }
   const ref = secretReferences[row] as SecretReference;
   if (!useAt(node, trail, ref, names[row] as Keys, keepingNamed, use)) return;
+  if (count === placing) placeFound(trail, ref, names[row] as Keys, use.keys);
   usesFound++;
   if (count > 0 && row < (useRows[count - 1] as number)) foundInOrder = false;
   useRows[count] = row;
@@ -246,22 +260,82 @@ function byRow(uses: readonly SecretUse[], rows: readonly number[]): SecretUse[]
 }
 
 /**
- * Where the `use`-th reference of the PodSpec at `at` (in `secretUses`' order) names its Secret:
- * the PodSpec walked again, for a reference a lint reports.
+ * Where references a lint reports are (`named`, `keys`), found by walking their PodSpec again,
+ * copying only the place asked for: a walk copying every reference's place, again for each
+ * result, allocated 4.2 MB of the mixed bench's 10k items (cross-namespace: 938 warnings, most
+ * the only one in a PodSpec of many references). A PodSpec asked for a second time has every
+ * place copied in one walk and kept, so a workload with many results costs at most three walks
+ * per PodSpec, not one per result. A lint makes one for its check and asks for a workload's
+ * results together: only the present workload's PodSpecs are kept.
  */
-export function namedAt(value: Json, at: Keys, use: number): Trail {
-  return foundAt(value, at, use, 'named');
+export class Places {
+  private value: Json | undefined;
+  /** The present workload's PodSpecs asked for: once (null), or again (every use, placed). */
+  private readonly asked = new Map<Json, readonly SecretUse[] | null>();
+
+  /** Where the `use`-th reference of the PodSpec at `at` (in `secretUses`' order) names its Secret. */
+  named(value: Json, at: Keys, use: number): Trail {
+    return this.place(value, at, use, 'named');
+  }
+
+  /** Where the `use`-th reference of the PodSpec at `at` names the keys it reads. */
+  keys(value: Json, at: Keys, use: number): Trail {
+    return this.place(value, at, use, 'at');
+  }
+
+  private place(value: Json, at: Keys, use: number, field: 'named' | 'at'): Trail {
+    if (value !== this.value) {
+      this.value = value;
+      this.asked.clear();
+    }
+    const podSpec = getPath(value, at);
+    if (!isObject(podSpec)) return [...at];
+    let uses = this.asked.get(podSpec);
+    if (uses === undefined) {
+      this.asked.set(podSpec, null);
+      placeOne(podSpec, at, use);
+      return (field === 'named' ? placedNamed : placedAt) ?? [...at];
+    }
+    if (uses === null) {
+      uses = secretUses(podSpec, at, true);
+      this.asked.set(podSpec, uses);
+    }
+    return uses[use]?.[field] ?? [...at];
+  }
 }
 
-/** Where the `use`-th reference of the PodSpec at `at` names the keys it reads (`namedAt`). */
-export function keysAt(value: Json, at: Keys, use: number): Trail {
-  return foundAt(value, at, use, 'at');
+/**
+ * The place of the `use`-th reference (`secretUses`' order) into placedNamed and placedAt, with
+ * readUses' records: one walk when the PodSpec's references are found in that order (most), a
+ * second once the first has told which one it is.
+ */
+function placeOne(podSpec: JsonObject, at: Keys, use: number): void {
+  placedNamed = undefined;
+  placedAt = undefined;
+  walkUses(podSpec, at, false, true, use);
+  if (foundInOrder) return;
+  const found = foundAs(use);
+  placedNamed = undefined;
+  placedAt = undefined;
+  walkUses(podSpec, at, false, true, found);
 }
 
-function foundAt(value: Json, at: Keys, use: number, field: 'named' | 'at'): Trail {
-  const podSpec = getPath(value, at);
-  const found = isObject(podSpec) ? secretUses(podSpec, at, true)[use]?.[field] : undefined;
-  return found ?? [...at];
+/**
+ * Which use of the last walk, in document order (useRows), is the `use`-th in the table's order:
+ * the uses of earlier rows come first, then the row's own in document order.
+ */
+function foundAs(use: number): number {
+  let before = 0;
+  for (let row = 0; row < secretReferences.length; row++) {
+    let inRow = 0;
+    for (let i = 0; i < usesFound; i++) if (useRows[i] === row) inRow++;
+    if (use < before + inRow) {
+      let left = use - before;
+      for (let i = 0; i < usesFound; i++) if (useRows[i] === row && left-- === 0) return i;
+    }
+    before += inRow;
+  }
+  return -1;
 }
 
 /** The reference object `node` found at `trail`, written into `use`: false if it names no Secret. */
@@ -287,15 +361,27 @@ function useAt(
   use.secretName = name;
   use.keys = keysOf(node, ref, trail);
   use.optIn = ref.optIn;
-  // The walk reuses its trail: a reference keeps a copy. Only named keys can be missing: the
-  // missing-key lint reports them at their field.
   if (keepNamed) {
-    use.named = [...trail, ...nameKeys];
-    if (use.keys !== 'all' && ref.keys !== 'all') {
-      use.at = [...trail, 'field' in ref.keys ? ref.keys.field : ref.keys.items];
-    }
+    placeFound(trail, ref, nameKeys, use.keys);
+    use.named = placedNamed;
+    if (placedAt) use.at = placedAt;
   }
   return true;
+}
+
+/**
+ * Where the reference found at `trail` names its Secret and its keys, into placedNamed and
+ * placedAt: copies, as the walk reuses its trail. Only named keys can be missing: the
+ * missing-key lint reports them at their field.
+ */
+function placeFound(trail: Trail, ref: SecretReference, nameKeys: Keys, keys: KeySet): void {
+  // concat, not spread: with inlining off (large inputs), a spread made an iterator result per
+  // element, ≈1 KB a place on the mixed bench.
+  placedNamed = trail.concat(nameKeys);
+  placedAt =
+    keys !== 'all' && ref.keys !== 'all'
+      ? trail.concat('field' in ref.keys ? ref.keys.field : ref.keys.items)
+      : undefined;
 }
 
 function keysOf(node: JsonObject, ref: SecretReference, trail: Trail): KeySet {
