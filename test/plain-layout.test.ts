@@ -393,3 +393,18 @@ describe('a target name with a carriage return, renamed by hash', () => {
     expect(runOk(first.stdout, { targetNames: 'hashed' }).stdout).toBe(first.stdout);
   });
 });
+
+describe('characters JavaScript takes for white space or a line end', () => {
+  it('make a line not plain, so that the edit is proven by a re-parse', () => {
+    // FUZZ_SEED=12261126: `annotations\u2028:` is a key of its own to YAML; main 058521a judged
+    // the item plain and placed the sync wave under it.
+    for (const c of ['\u2028', '\u2029', '\u0085', '\u00a0', '\ufeff', '\u3000', '\v', '\f']) {
+      const text = `metadata:\n  annotations${c}:\n    k: v\n`;
+      expect(isPlainLayout(text), JSON.stringify(c)).toBe(false);
+      // In a kpt-style quoted value too, and after a comment mark.
+      expect(isPlainLayout(`metadata:\n  name: 'a${c}b'\n`), JSON.stringify(c)).toBe(false);
+    }
+    expect(isPlainLayout('metadata:\n  annotations:\n    k: v\n')).toBe(true);
+    expect(isPlainLayout("metadata:\n  name: 'ab'\n")).toBe(true);
+  });
+});

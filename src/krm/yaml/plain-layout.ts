@@ -4,14 +4,26 @@
 // and a line at its indentation is one of its keys: exactly what locate-lines.ts assumes. js-yaml
 // (our parser) is strict about plain scalars but lenient with multi-line quoted scalars and flow
 // collections, whose continuation lines it accepts at any indentation; anchors, aliases and merge
-// keys change what a mapping holds without showing it in its lines; tabs change indentation. An
-// item without any of those is "plain layout"; other items get their edits proven by a re-parse.
+// keys change what a mapping holds without showing it in its lines; tabs change indentation;
+// characters JavaScript takes for white space or a line end but YAML for text (U+2028, NBSP, …)
+// would mislead a line reader. An item without any of those is "plain layout"; other items get
+// their edits proven by a re-parse.
 //
 // Only the lines up to the last one the locator read are judged (Site's `reach`): text is read
 // in order, so the lines after cannot change how those read, and what there could change the
 // edited node stands above it (the anchor an alias below names) or in the mapping it goes into
 // (a merge key: the locator reads a mapping to its end to find a key missing; below a key that
 // is there, a merge key does not override it).
+
+/**
+ * Characters JavaScript reads as white space or a line end (`\s`, `trim`, `$` in a multi-line
+ * pattern) and YAML as text (or not at all): a line reader built on those would take
+ * `annotations\u2028:` for the key `annotations`. A line holding one is not plain: the edit is
+ * proven by a re-parse (FUZZ_SEED=12261126 found an edit placed under such a key).
+ */
+const jsOnlySpaces =
+  '\\v\\f\\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff';
+const jsOnlySpace = new RegExp(`[${jsOnlySpaces}]`);
 
 /**
  * The longest run of text from lastIndex (sticky) that needs no look at its lines: characters
@@ -22,8 +34,10 @@
  * special character stopped at each of those quotes: ≈5 checks an item, each a search, a line
  * start found and a line read). Made once, not per call (a literal is a new object each time).
  */
-const settled =
-  /(?:[^"'[{&*!<\t:]+|:(?! ['"])|: '[^'\n]*'(?= *(?:\r?\n|$))|: "[^"\\\n]*"(?= *(?:\r?\n|$)))*/y;
+const settled = new RegExp(
+  `(?:[^"'[{&*!<\\t:${jsOnlySpaces}]+|:(?! ['"])|: '[^'\\n${jsOnlySpaces}]*'(?= *(?:\\r?\\n|$))|: "[^"\\\\\\n${jsOnlySpaces}]*"(?= *(?:\\r?\\n|$)))*`,
+  'y',
+);
 
 /**
  * True when no line opens a quote or bracket it does not close, and nothing aliases: among the
@@ -50,6 +64,7 @@ export function isPlainLayout(text: string, end = text.length): boolean {
     const lineBreak = text.indexOf('\n', at);
     const lineEnd = lineBreak < 0 ? text.length : lineBreak;
     from = lineEnd;
+    if (jsOnlySpace.test(text[at] as string)) return false;
     if (!commentBefore(text, start, at) && !isPlainLine(text, start, at, lineEnd)) return false;
   }
 }
@@ -79,6 +94,8 @@ function isPlainLine(text: string, start: number, from: number, end: number): bo
   let depth = 0;
   for (; i < end; i++) {
     const c = text.charCodeAt(i);
+    // Inside a quoted value as anywhere (most characters are below 128: no test).
+    if ((c > 127 || c === 11 || c === 12) && jsOnlySpace.test(text[i] as string)) return false;
     if (quote === 34) {
       if (c === 92)
         i++; // backslash escape
