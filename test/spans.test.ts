@@ -5,8 +5,10 @@ import {
   SpanError,
   sequenceItems,
   splitDocuments,
+  type TopLevelEntry,
   topLevelEntries,
 } from '../src/krm/yaml/spans.js';
+import { run } from '../src/run.js';
 
 const docs = (text: string) =>
   splitDocuments(text).map((d) => ({ text: text.slice(d.start, d.end), content: d.hasContent }));
@@ -250,4 +252,42 @@ it('splits after millions of comment lines', () => {
   const text = `${head}a: 1\n---\nb: 2\n`;
   expect(splitDocuments(text).map((d) => d.end)).toEqual([head.length + 5, text.length]);
   expect(splitDocuments(`${head}---\nb: 2\n`)).toHaveLength(1);
+});
+
+describe('topLevelEntries: keys the scan does not read', () => {
+  it('end the entry before them, under no key of ours', () => {
+    // FUZZ_SEED=32261126: `! proposedValue: "-2"` was taken into `results:` and dropped with it.
+    for (const line of ['! k: v', '&a k: v', '*a : v', '? k']) {
+      const text = `items:\n- a: 1\nresults:\n${line}\nlast: 1\n`;
+      const entries = topLevelEntries(text, { start: 0, end: text.length });
+      expect(
+        entries.map((e) => e.key),
+        line,
+      ).toEqual(['items', 'results', '', 'last']);
+      const results = entries[1] as TopLevelEntry;
+      expect(text.slice(results.start, results.end), line).toBe('results:\n');
+    }
+    // Before any entry, such a line is the document's own: no entry.
+    const first = '! k: v\nitems: []\n';
+    expect(topLevelEntries(first, { start: 0, end: first.length }).map((e) => e.key)).toEqual([
+      'items',
+    ]);
+  });
+});
+
+describe("the input's results", () => {
+  it('are replaced alone: a key the scan reads as none ends them, another is an error', () => {
+    const list = (after: string) =>
+      `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nresults:\n${after}`;
+    // A tagged key is an entry of its own: kept (main 058521a dropped it with the results).
+    const tagged = run(list('! kept: "-2"\n'));
+    expect(tagged.exitCode).toBe(0);
+    expect(tagged.stdout).toContain('! kept: "-2"\n');
+    // `-a` is a plain key to YAML that the scan does not read: not dropped in silence.
+    const dashed = run(list('-a: v\n'));
+    expect(dashed.exitCode).toBe(1);
+    expect(dashed.stdout).toContain(
+      'unsupported YAML at line 4: a top-level key within the results that this reader does not read as one',
+    );
+  });
 });

@@ -348,7 +348,13 @@ function readYamlList(
     if (resultsEntry) {
       const results = text.slice(resultsEntry.start, resultsEntry.end);
       checkPartNesting(text, results, 0, meter);
-      parseYaml(results, resultsEntry.start, text);
+      const parsed = parseYaml(results, resultsEntry.start, text);
+      // Another key among them would be replaced with them, in silence.
+      if (!isObject(parsed) || Object.keys(parsed).length !== 1) {
+        throw new ParseError(
+          `unsupported YAML at line ${lineNumberAt(text, resultsEntry.start)}: a top-level key within the results that this reader does not read as one`,
+        );
+      }
     }
     header =
       quickParse(quick, 0, quick.length, false) ?? parseYaml(envelopeText(false), doc.start, text);

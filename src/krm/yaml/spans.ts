@@ -78,6 +78,7 @@ function isPrefix(text: string): boolean {
 }
 
 export interface TopLevelEntry extends Span {
+  /** '' for a key this scan does not read (tagged, anchored, aliased or explicit). */
   key: string;
   /** Offset after the key's `:`. */
   valueStart: number;
@@ -119,7 +120,14 @@ export function topLevelEntries(text: string, doc: Span, meter?: ScanMeter): Top
     const lineBreak = lf < 0 || lf > doc.end ? doc.end : lf;
     const next = lineBreak < doc.end ? lineBreak + 1 : doc.end;
     if (meter) meter.visited += next - start;
-    const found = keyAt(text, start, lineBreak, meter);
+    // A tagged, anchored, aliased or explicit key (`! k: v`, `&a k: v`, `? k`) is an entry to
+    // YAML that keyAt does not read: it ends the one before (which would otherwise take it in,
+    // and the results' replacement drop it: FUZZ_SEED=32261126), under no key of ours.
+    const found =
+      keyAt(text, start, lineBreak, meter) ??
+      (entries.length > 0 && '!&*?'.includes(text[start] as string)
+        ? { key: '', valueStart: start }
+        : undefined);
     if (found) {
       const previous = entries[entries.length - 1];
       if (previous) previous.end = start;
