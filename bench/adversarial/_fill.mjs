@@ -32,15 +32,21 @@ export function commentedConfigMaps(bytes, comment) {
 }
 
 /**
- * An ExternalSecret `es-${i}` in namespace shop making Secret `made`, and a Job `job-${i}` reading
- * Secret `read` (missing unless equal): the near-name lint's families.
+ * An ExternalSecret (`es-${i}` unless `source` names it) making Secret `made`, and a Job
+ * (`job-${i}` unless `job`) reading Secret `read` (missing unless equal), in `namespace` (shop):
+ * the near-name lint's families, and same-name-items.
  */
-export const madeAndRead = (i, made, read) => `---
+export const madeAndRead = (
+  i,
+  made,
+  read,
+  { namespace = 'shop', source = `es-${i}`, job = `job-${i}` } = {},
+) => `---
 apiVersion: external-secrets.io/v1
 kind: ExternalSecret
 metadata:
-  name: es-${i}
-  namespace: shop
+  name: ${source}
+  namespace: ${namespace}
 spec:
   secretStoreRef:
     name: vault
@@ -54,8 +60,8 @@ spec:
 apiVersion: batch/v1
 kind: Job
 metadata:
-  name: job-${i}
-  namespace: shop
+  name: ${job}
+  namespace: ${namespace}
 spec:
   template:
     spec:

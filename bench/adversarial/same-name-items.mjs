@@ -2,45 +2,10 @@
 // every result names a resource whose name all 2n items share. Results were put in item order by
 // comparing each item with every ref of its name until session 12 (16k namespaces: 12.2 s); each
 // ref is now numbered once by name (src/rules/transform.ts sortByItem).
-import { fill } from './_fill.mjs';
+import { fill, madeAndRead } from './_fill.mjs';
 
-const unit = (i) => `---
-apiVersion: external-secrets.io/v1
-kind: ExternalSecret
-metadata:
-  name: app
-  namespace: ns-${i}
-spec:
-  secretStoreRef:
-    name: vault
-    kind: ClusterSecretStore
-  target:
-    name: app
-  data:
-  - secretKey: token
-    remoteRef:
-      key: app/${i}
-      version: "1"
----
-apiVersion: batch/v1
-kind: Job
-metadata:
-  name: app
-  namespace: ns-${i}
-spec:
-  template:
-    spec:
-      restartPolicy: Never
-      containers:
-      - name: job
-        image: job:1
-        env:
-        - name: TOKEN
-          valueFrom:
-            secretKeyRef:
-              name: app
-              key: token
-`;
+const unit = (i) =>
+  madeAndRead(i, 'app', 'app', { namespace: `ns-${i}`, source: 'app', job: 'app' });
 
 export function generate(bytes) {
   return fill(bytes, '', unit);
