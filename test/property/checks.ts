@@ -208,14 +208,18 @@ export function withoutOurPostRenderers(input: string, output: string): string {
   // An appended entry adds a `kustomize` key; one updated in place does not.
   const count = (text: string) => text.split(/"?kustomize"?:/).length - 1;
   if (!output.includes(marker) || count(output) <= count(input)) return output;
-  // A `postRenderers` key of the input, not the word in other text (a mutated line such as
-  // `postRenderers   - kustomize:` is a key of its own: FUZZ_SEED=777001 found it taken for one).
-  const created = !/(?:^|[\s{,[])"?postRenderers"?[ \t]*:/m.test(input);
+  // How many `postRenderers` keys are ours: keys, not the word in other text (a mutated line
+  // `postRenderers   - kustomize:` is a key of its own: FUZZ_SEED=777001), and counted, not looked
+  // for (another item's `postRenderers:` is no HelmRelease's: FUZZ_SEED=32261126 and 42261126).
+  const keys = (text: string) => text.match(/(?:^|[\s{,[])"?postRenderers"?[ \t]*:/gm)?.length ?? 0;
+  const created = keys(output) - keys(input);
   const lines = output.split('\n');
   const indentOf = (line: string) => (/^ */.exec(line) as RegExpExecArray)[0].length;
   const kept: string[] = [];
+  // Kept block `postRenderers:` keys an entry of ours was dropped from: the ones we may have written.
+  const emptied = new Set<number>();
   for (let i = 0; i < lines.length; i++) {
-    const line = withoutFlowEntries(lines[i] as string, created);
+    const line = withoutFlowEntries(lines[i] as string, created > 0);
     const entry = /^( *)- "?kustomize"?:/.exec(line);
     const json = /^( *)"postRenderers": ?\[\r?$/.exec(line);
     let end = i;
@@ -226,24 +230,27 @@ export function withoutOurPostRenderers(input: string, output: string): string {
       const block = lines.slice(i, end + 1);
       // Ours, appended: it holds the marker and is not text of the input.
       if (!block.some((l) => l.includes(marker)) || input.includes(block.join('\n'))) end = i - 1;
-    } else if (json && created) {
+    } else if (json && created > 0) {
       const close = new RegExp(`^${json[1]}\\],?\\r?$`);
       while (end + 1 < lines.length && !close.test(lines[end] as string)) end++;
     } else end = i - 1;
-    if (end >= i) i = end;
-    else kept.push(line);
+    if (end < i) kept.push(line);
+    else {
+      if (entry && /^ *postRenderers:\r?$/.test(kept.at(-1) ?? '')) emptied.add(kept.length - 1);
+      i = end;
+    }
   }
-  if (!created) return kept.join('\n');
-  // A block `postRenderers:` key left without entries was written with them.
+  // Such a key left without entries was written with them, up to the number of keys we added.
+  let left = created;
   return kept
     .filter((line, i) => {
-      const m = /^( *)postRenderers:\r?$/.exec(line);
       const next = kept[i + 1];
-      if (!m || next === undefined) return true;
-      const indent = (m[1] as string).length;
-      return (
-        indentOf(next) > indent || (indentOf(next) === indent && next.trimStart().startsWith('- '))
-      );
+      if (left <= 0 || !emptied.has(i) || next === undefined) return true;
+      const indent = indentOf(line);
+      const entries =
+        indentOf(next) > indent || (indentOf(next) === indent && next.trimStart().startsWith('- '));
+      if (!entries) left--;
+      return entries;
     })
     .join('\n');
 }
