@@ -29,6 +29,19 @@ const Resizable = ArrayBuffer as unknown as new (
 const pipeReserve = 1 << 26;
 
 /**
+ * `length` bytes that may grow in place to `max`; only to `length` where the address space for
+ * `max` cannot be reserved (a low `ulimit -v`: V8 throws a RangeError), so growth moves instead.
+ */
+function reserve(length: number, max: number): Resizable {
+  try {
+    return new Resizable(length, { maxByteLength: max });
+  } catch (error) {
+    if (!(error instanceof RangeError) || max === length) throw error;
+    return new Resizable(length, { maxByteLength: length });
+  }
+}
+
+/**
  * All of stdin, in one resizable ArrayBuffer (the Buffer views it): a pipe's bytes grow it in
  * place, within address space reserved but not resident until written, so no chunks are joined
  * into a second copy (kpt pipes its input: three copies at once with the text, two now); past
@@ -43,17 +56,18 @@ export async function readStdin(fd = 0): Promise<Buffer> {
     const stat = fstatSync(fd);
     if (stat.isFile()) size = stat.size + 1;
   } catch {}
-  let store = new Resizable(size || 1 << 16, { maxByteLength: size || pipeReserve });
+  let store = reserve(size || 1 << 16, size || pipeReserve);
   let filled = 0;
-  /** Room for `more` bytes past those read. */
+  /** Room for `more` bytes past those read: at least doubled, so each byte moves O(1) times. */
   const room = (more: number) => {
     const needed = filled + more;
     if (needed <= store.byteLength) return;
+    const wanted = Math.max(needed, 2 * store.byteLength);
     if (needed <= store.maxByteLength) {
-      store.resize(Math.min(store.maxByteLength, Math.max(needed, 2 * store.byteLength)));
+      store.resize(Math.min(store.maxByteLength, wanted));
       return;
     }
-    const next = new Resizable(needed, { maxByteLength: 4 * needed });
+    const next = reserve(wanted, 4 * wanted);
     new Uint8Array(next).set(new Uint8Array(store, 0, filled));
     store.resize(0);
     store = next;

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { brokenPipeStatus, readText, write, writeSlice } from '../src/stdio.js';
-import { repoRoot } from './helpers.js';
+import { deployment, envFrom, externalSecret, repoRoot, resourceList } from './helpers.js';
 
 const written = (pieces: string | string[]) => {
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'stdio-')), 'out');
@@ -51,6 +51,57 @@ describe('readText', () => {
       closeSync(fd);
       writer.kill();
     }
+  });
+});
+
+describe('readText where address space is short', () => {
+  it('reads a pipe whole when no room can be reserved past its length, moving it by doubling', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'stdio-'));
+    // A low `ulimit -v` makes V8 refuse a resizable buffer's reservation (a RangeError, measured
+    // with Node 20 between ≈720 and ≈790 MB): every reservation past its length is refused here.
+    const preload = path.join(dir, 'short.cjs');
+    const counts = path.join(dir, 'counts.json');
+    writeFileSync(
+      preload,
+      `const Plain = ArrayBuffer, made = { refused: 0, made: 0 };
+globalThis.ArrayBuffer = new Proxy(Plain, {
+  construct(target, args, newTarget) {
+    const max = args[1] && args[1].maxByteLength;
+    if (max > args[0]) { made.refused++; throw new RangeError('Array buffer allocation failed'); }
+    if (max !== undefined) made.made++;
+    return Reflect.construct(target, args, newTarget);
+  },
+});
+process.on('exit', () => require('node:fs').writeFileSync(process.env.COUNTS, JSON.stringify(made)));
+`,
+    );
+    const padding = Array.from(
+      { length: 4_000 },
+      (_, i) =>
+        `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c${i}\ndata:\n  a: "${'x'.repeat(200)}"\n`,
+    );
+    const input = resourceList([
+      externalSecret('db'),
+      deployment('app', envFrom('db')),
+      ...padding,
+    ]);
+    const cli = path.join(repoRoot, 'dist/secret-rollout.cjs');
+    // spawnSync's input reaches the child through a pipe, whose size is not known in advance.
+    const run = (args: string[]) =>
+      spawnSync(process.execPath, [...args, cli], {
+        input,
+        env: { ...process.env, COUNTS: counts },
+        maxBuffer: 1 << 26,
+      });
+    const short = run(['--require', preload]);
+    expect(short.stderr.toString()).toBe('');
+    expect(short.status).toBe(0);
+    expect(short.stdout.toString()).toBe(run([]).stdout.toString());
+    const { refused, made } = JSON.parse(readFileSync(counts, 'utf8'));
+    expect(refused).toBeGreaterThan(0);
+    // ≈1 MB from 64 KiB: doubled, not grown by each read's bytes (linear, not quadratic).
+    expect(input.length).toBeGreaterThan(16 * 65_536);
+    expect(made).toBeLessThanOrEqual(Math.ceil(Math.log2(input.length / 65_536)) + 2);
   });
 });
 
