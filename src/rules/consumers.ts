@@ -214,6 +214,12 @@ class Gather {
   /** The current template's sources and keys: the first `count` entries. */
   private readonly sources: SecretSource[] = [];
   private readonly keys: KeySet[] = [];
+  /**
+   * Whether `keys[i]` is a Set this gather made (a union), which later reads add to in place: a
+   * new union per read copied every key read before (n keys of one Secret in one template: n²/2).
+   * The first read's Set may be shared (references.ts oneKey), so it is never written.
+   */
+  private readonly madeKeys: boolean[] = [];
   private count = 0;
 
   constructor(numbered: number) {
@@ -252,12 +258,23 @@ class Gather {
     const at = this.at[id] as number;
     if (at >= this.start) {
       const i = at - this.start;
-      this.keys[i] = unionKeys(this.keys[i] as KeySet, keys);
+      const before = this.keys[i] as KeySet;
+      if (before === 'all' || keys === 'all') this.keys[i] = 'all';
+      else if (this.madeKeys[i]) {
+        const into = before as Set<string>;
+        keys.forEach((key) => {
+          into.add(key);
+        });
+      } else {
+        this.keys[i] = unionKeys(before, keys);
+        this.madeKeys[i] = true;
+      }
       return;
     }
     this.at[id] = this.gathered++;
     this.sources[this.count] = produced.sources[k] as SecretSource;
     this.keys[this.count] = keys;
+    this.madeKeys[this.count] = false;
     this.count++;
   }
 
