@@ -30,16 +30,31 @@ export const nameList = (names: readonly string[]): string => namesOf(names, Str
 
 /**
  * nameList of the names `name` gives `items`, asked only of those shown: a group of a thousand
- * resources is five names and a count, not a thousand names written and dropped.
+ * resources is five names and a count, not a thousand names written and dropped. `count`: how
+ * many there are, when `items` holds only the first of them (at least those shown).
  */
-export function namesOf<T>(items: readonly T[], name: (item: T) => string): string {
-  const named = Math.min(items.length, shown);
+export function namesOf<T>(
+  items: readonly T[],
+  name: (item: T) => string,
+  count = items.length,
+): string {
+  const named = Math.min(count, shown);
   let text = '';
   for (let i = 0; i < named; i++) {
-    const last = i === named - 1 && items.length <= shown;
+    const last = i === named - 1 && count <= shown;
     text += `${i === 0 ? '' : last ? ' and ' : ', '}${name(items[i] as T)}`;
   }
-  return items.length <= shown ? text : `${text} and ${items.length - shown} more`;
+  return count <= shown ? text : `${text} and ${count - shown} more`;
+}
+
+/** Most names a folded result spells out (namesOf's `items` needs no more). */
+export const namesShown = shown;
+
+/** `a, b, c`; past `most`, `a, b, c, d, e and 7 more`: a list whose order says nothing. */
+export function countedList(texts: readonly string[], most = shown): string {
+  const listed = texts.length <= most ? texts : texts.slice(0, most);
+  const more = texts.length - listed.length;
+  return more === 0 ? listed.join(', ') : `${listed.join(', ')} and ${more} more`;
 }
 
 const named = (ref: ResourceRef) =>

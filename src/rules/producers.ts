@@ -1,7 +1,7 @@
 // Stage 1: the producers, the secret sources of the input, by the Secret (or ConfigMap) each one
 // produces, and the stores they read from.
 import type { Config } from '../model/config.js';
-import { addTo, mapUnder } from '../model/fold.js';
+import { addTo, countedList, mapUnder, namesOf, namesShown } from '../model/fold.js';
 import { objectKey, type Resource } from '../model/resource.js';
 import { duplicateWriter, secretChecksumKey, sourceSkipped } from '../model/result-rules.js';
 import { describe, plainResult, type Result, resourceResult } from '../model/results.js';
@@ -180,17 +180,23 @@ function finder(resources: readonly Resource[]): Inventory['find'] {
   };
 }
 
-/** Several sources writing one Secret: each is told of the others. */
+/**
+ * Several sources writing one Secret: each is told of the others, five of them named and the rest
+ * counted (n sources each naming every other wrote n² names: bench/adversarial duplicate-writers).
+ */
 function duplicateWarnings(same: readonly SecretSource[]): Result[] {
+  const head = same.slice(0, namesShown + 1);
+  const describeSource = (s: SecretSource) => describe(s.resource);
   return same.map((source) => {
-    const others = same.filter((s) => s !== source).map((s) => describe(s.resource));
-    const message = `${describe(source.resource)} and ${others.join(', ')} all write ${writtenKindOf(source)} ${source.secretName}; each consumer's checksum covers all of them`;
+    const others = namesOf(
+      head.filter((s) => s !== source),
+      describeSource,
+      same.length - 1,
+    );
+    const message = `${describe(source.resource)} and ${others} all write ${writtenKindOf(source)} ${source.secretName}; each consumer's checksum covers all of them`;
     return resourceResult(duplicateWriter, source.resource, message);
   });
 }
-
-/** Most Secrets named in the warning; the rest are counted. */
-const maxNamed = 10;
 
 /**
  * One warning per run, not per Secret: without `secretChecksumKey` no digest of a Secret value is
@@ -198,11 +204,8 @@ const maxNamed = 10;
  * once, with the option that gets it back. Names only, never values.
  */
 function unkeyedWarning(secrets: ReadonlySet<Resource>): Result {
-  const names = [...secrets].sort((a, b) => a.index - b.index).map(describe);
-  const shown =
-    names.length <= maxNamed
-      ? names.join(', ')
-      : `${names.slice(0, maxNamed).join(', ')} and ${names.length - maxNamed} more`;
+  // Ten named, the rest counted.
+  const shown = countedList([...secrets].sort((a, b) => a.index - b.index).map(describe), 10);
   return plainResult(
     secretChecksumKey,
     `secretChecksumKey is not set, so checksums cover only the type and key names of ${shown}, never a digest of their values: nothing rolls when only a value changes. Set secretChecksumKey to a random key kept secret (openssl rand -hex 32) to cover values with HMAC-SHA256`,

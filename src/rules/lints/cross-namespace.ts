@@ -40,7 +40,9 @@ export const crossNamespace: Lint = {
       if (!told) {
         told = {
           first: elsewhere[0] as SecretSource,
-          where: [...new Set(elsewhere.map((s) => s.namespace ?? '(none)'))].join(', '),
+          // Five named, the rest counted: every workload's warning repeats it (all of them
+          // named was workloads × namespaces: bench/adversarial cross-namespace-lists).
+          where: nameList([...new Set(elsewhere.map((s) => s.namespace ?? '(none)'))]),
           unsetThere: elsewhere.every((s) => s.namespace === undefined),
         };
         said.set(elsewhere, told);

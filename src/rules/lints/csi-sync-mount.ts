@@ -2,7 +2,7 @@
 // does not mount that class: the driver creates and updates the Secret only while a pod mounts the
 // class (docs/operators.md §6), so these pods can be created before it exists, or work only while
 // another workload's pods mount it.
-import { addTo } from '../../model/fold.js';
+import { addTo, namesOf } from '../../model/fold.js';
 import type { Resource } from '../../model/resource.js';
 import { describe } from '../../model/results.js';
 import type { SecretSource } from '../sources/source.js';
@@ -49,7 +49,9 @@ export const csiSyncMount: Lint = {
     }
     for (const [mount, readers] of unmounted) {
       const spc = describe(mount.resource);
-      const others = [...(consumersOf.get(mount) ?? [])].map(describe).join(', ');
+      // Five named, the rest counted: each reader's warning repeats it (all of them named was
+      // readers × mounters: bench/adversarial csi-mount-lists).
+      const others = namesOf(consumersOf.get(mount) ?? [], describe);
       const fix =
         'Mount the class in this pod template: a csi volume with driver ' +
         `${secretsStoreDriver.driver} and volumeAttributes.secretProviderClass: ${mount.secretName}`;

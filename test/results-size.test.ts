@@ -1,0 +1,86 @@
+// What a result says grows with what it is about, not with the input: a list a warning repeats
+// for each of n resources (the others writing a Secret, the namespaces making a name, the pods
+// mounting a class, the keys a Secret has) names five and counts the rest. Listing them all was
+// n² of output (bench/adversarial duplicate-writers, cross-namespace-lists, csi-mount-lists,
+// missing-key-lists: 1 MB of input wrote up to 1.1 GB of results, 4 MB failed).
+import { describe, expect, it } from 'vitest';
+import { deployment, envFrom, externalSecret, resourceList, resultsOf, runOk } from './helpers.js';
+
+const n = 40;
+const range = (count: number) => Array.from({ length: count }, (_, i) => i);
+
+/** The messages of the warnings whose text holds `words`, at least `count` of them. */
+function messages(input: string, words: string, count = n): string[] {
+  const found = resultsOf(runOk(input).stdout)
+    .map((r) => String(r.message))
+    .filter((m) => m.includes(words));
+  expect(found.length).toBeGreaterThanOrEqual(count);
+  return found;
+}
+
+/** Each message names five of the n and counts the rest: its length does not grow with n. */
+function expectCounted(found: readonly string[], more: number) {
+  for (const message of found) {
+    expect(message).toContain(`and ${more} more`);
+    expect(message.length).toBeLessThan(700);
+  }
+}
+
+describe('a list a warning repeats for each of many resources', () => {
+  it('duplicate-writer: each source names five of the others writing its Secret', () => {
+    const sources = range(n).map((i) => externalSecret(`e${i}`, { namespace: 'a', target: 'app' }));
+    expectCounted(messages(resourceList(sources), 'all write'), n - 1 - 5);
+  });
+
+  it('cross-namespace: each reader names five of the namespaces making the name', () => {
+    const items = [
+      ...range(n).map((i) => externalSecret('x', { namespace: `ns-${i}` })),
+      ...range(n).map((i) => deployment(`d${i}`, envFrom('x'), { namespace: 'a' })),
+    ];
+    expectCounted(messages(resourceList(items), 'only in namespace'), n - 5);
+  });
+
+  it('csi-sync-mount: each reader names five of the workloads mounting the class', () => {
+    const spc = `apiVersion: secrets-store.csi.x-k8s.io/v1
+kind: SecretProviderClass
+metadata:
+  name: vault
+  namespace: p
+spec:
+  provider: vault
+  secretObjects:
+  - secretName: db
+    type: Opaque
+    data:
+    - objectName: u
+      key: username
+`;
+    const mount = `volumes:\n- name: s\n  csi:\n    driver: secrets-store.csi.k8s.io\n    volumeAttributes:\n      secretProviderClass: vault`;
+    const mounter = (i: number) =>
+      deployment(`m${i}`, '', { namespace: 'p' }).replace(
+        /\n$/,
+        `\n${mount.replace(/^/gm, '      ')}\n`,
+      );
+    const items = [
+      spc,
+      ...range(n).map(mounter),
+      ...range(n).map((i) => deployment(`u${i}`, envFrom('db'), { namespace: 'p' })),
+    ];
+    expectCounted(messages(resourceList(items), 'does not mount that class'), n - 5);
+  });
+
+  it('missing-key: each reference names five of the keys its Secret has', () => {
+    const extra = range(n)
+      .map((i) => `  - secretKey: key-${i}\n    remoteRef:\n      key: x\n`)
+      .join('');
+    const reads = range(n).map(
+      (i) => `- name: V${i}\n  valueFrom:\n    secretKeyRef:\n      name: s\n      key: miss-${i}`,
+    );
+    const items = [
+      externalSecret('s', { namespace: 'a', extra }),
+      deployment('api', `env:\n${reads.join('\n')}`, { namespace: 'a' }),
+    ];
+    // The two keys every helper ExternalSecret has, and n more.
+    expectCounted(messages(resourceList(items), 'produces only'), n + 2 - 5);
+  });
+});
