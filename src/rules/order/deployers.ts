@@ -97,11 +97,19 @@ export function planDeployerOrder(
   if (!ordering.includes('depends-on') && !ordering.includes('kapp')) return out;
   /** What each item waits for, in the order of the graph. */
   const waitsFor = new Map<Resource, Resource[]>();
+  // Each list kept unique by a Set beside it (`includes` scanned the list per edge: quadratic
+  // in what one workload waits for, bench/adversarial depends-on-entries).
+  const listed = new Map<Resource, Set<Resource>>();
   for (const node of nodes) {
     for (const after of node.before) {
-      const list = waitsFor.get(after.resource) ?? [];
-      if (!list.includes(node.resource)) list.push(node.resource);
-      waitsFor.set(after.resource, list);
+      const seen = listed.get(after.resource);
+      if (!seen) {
+        listed.set(after.resource, new Set([node.resource]));
+        waitsFor.set(after.resource, [node.resource]);
+      } else if (!seen.has(node.resource)) {
+        seen.add(node.resource);
+        waitsFor.get(after.resource)?.push(node.resource);
+      }
     }
   }
   if (ordering.includes('depends-on')) {
@@ -116,6 +124,9 @@ function planDependsOn(resource: Resource, before: readonly Resource[], out: Dep
   const current = resource.annotations[dependsOnKey];
   const present = new Set(current === undefined ? [] : dependsOnEntries(current));
   const wanted: string[] = [];
+  // A Set beside the list: `includes` per dependency was quadratic in a workload's dependencies
+  // (bench/adversarial depends-on-entries: 8 MB 8.3 s).
+  const seen = new Set<string>();
   for (const dependency of before) {
     const ref = dependsOnRef(dependency);
     if (ref === undefined) {
@@ -123,7 +134,9 @@ function planDependsOn(resource: Resource, before: readonly Resource[], out: Dep
       out.results.push(orderSkippedResult(resource, message, field));
       continue;
     }
-    if (!wanted.includes(ref)) wanted.push(ref);
+    if (seen.has(ref)) continue;
+    seen.add(ref);
+    wanted.push(ref);
   }
   if (wanted.length === 0) return;
   const added = wanted.filter((ref) => !present.has(ref)).sort();

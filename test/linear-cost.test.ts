@@ -1,0 +1,60 @@
+// Work counted (never timed) on shapes the adversarial families found quadratic: what one item or
+// one dependency costs does not grow with how many others the input declares.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { SecretReader } from '../src/model/config.js';
+import { mayNameSecrets } from '../src/rules/workloads/operator-references.js';
+import { deployment, externalSecret, resourceList, runOk } from './helpers.js';
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('declared reader kinds (bench/adversarial declared-reader-kinds)', () => {
+  it('asks the option about a kind once, not each declared entry per item', () => {
+    let kindsRead = 0;
+    const option: SecretReader[] = Array.from({ length: 200 }, (_, i) => {
+      const entry = { group: 'example.com', path: 'spec.secretName' } as SecretReader;
+      Object.defineProperty(entry, 'kind', {
+        get: () => {
+          kindsRead++;
+          return `Kind${i}`;
+        },
+      });
+      return entry;
+    });
+    for (let item = 0; item < 500; item++) {
+      expect(mayNameSecrets('Undeclared', option)).toBe(false);
+    }
+    expect(mayNameSecrets('Kind7', option)).toBe(true);
+    // Each entry's kind once; main read all 200 for each of the 501 items (100,200).
+    expect(kindsRead).toBeLessThanOrEqual(option.length);
+  });
+});
+
+describe('ordering: depends-on (bench/adversarial depends-on-entries)', () => {
+  it("keeps a workload's entries unique without scanning those kept for each", () => {
+    const sources = 300;
+    const env = Array.from(
+      { length: sources },
+      (_, i) => `- {name: V${i}, valueFrom: {secretKeyRef: {name: s${i}, key: password}}}`,
+    );
+    const items = [
+      ...Array.from({ length: sources }, (_, i) => externalSecret(`s${i}`, { namespace: 'a' })),
+      deployment('app', `env:\n${env.join('\n')}`, { namespace: 'a' }),
+    ];
+    const includes = Array.prototype.includes;
+    let scanned = 0;
+    vi.spyOn(Array.prototype, 'includes').mockImplementation(function (
+      this: unknown[],
+      ...args: [unknown, number?]
+    ) {
+      scanned += this.length;
+      return includes.apply(this, args);
+    });
+    const out = runOk(resourceList(items), { ordering: 'depends-on' });
+    expect(out.stdout).toContain('config.kubernetes.io/depends-on');
+    // Entries searched by `includes` in the whole run; main scanned the workload's kept entries
+    // for each of its 300 dependencies (≈45,000).
+    expect(scanned).toBeLessThan(10 * sources);
+  });
+});
