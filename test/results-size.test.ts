@@ -4,6 +4,7 @@
 // n² of output (bench/adversarial duplicate-writers, cross-namespace-lists, csi-mount-lists,
 // missing-key-lists: 1 MB of input wrote up to 1.1 GB of results, 4 MB failed).
 import { describe, expect, it } from 'vitest';
+import { check } from '../src/run.js';
 import { deployment, envFrom, externalSecret, resourceList, resultsOf, runOk } from './helpers.js';
 
 const n = 40;
@@ -82,5 +83,19 @@ spec:
     ];
     // The two keys every helper ExternalSecret has, and n more.
     expectCounted(messages(resourceList(items), 'produces only'), n + 2 - 5);
+  });
+
+  it('check: each stale checksum names five of the sources it covers', () => {
+    const items = [
+      ...range(n).map((i) => externalSecret(`e${i}`, { namespace: 'a', target: 'app' })),
+      ...range(n).map((i) => deployment(`d${i}`, envFrom('app'), { namespace: 'a' })),
+    ];
+    const out = check(resourceList(items));
+    expect(out.exitCode).toBe(1);
+    const found = resultsOf(out.stdout)
+      .map((r) => String(r.message))
+      .filter((m) => m.includes('it covers'));
+    expect(found.length).toBeGreaterThanOrEqual(n);
+    expectCounted(found, n - 5);
   });
 });
