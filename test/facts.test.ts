@@ -18,6 +18,7 @@ import { isObject, type Json } from '../src/model/json.js';
 import type { ReadPlan } from '../src/model/read-contract.js';
 import { ItemError, type Resource } from '../src/model/resource.js';
 import { resolveOptions } from '../src/options.js';
+import type { Lint } from '../src/rules/lints/lint.js';
 import { readPlan } from '../src/rules/read-plan.js';
 import {
   Places,
@@ -292,6 +293,30 @@ describe('what reading keeps of a PodSpec', () => {
     expect(nodesBelow(first)).toBe(0);
     // Nor one of the item's own where it was: one empty mapping stands in every item's.
     expect(first).toBe(second);
+  });
+
+  it('keeps the PodSpec of a kind a lint reads under it or above it', () => {
+    const text = resourceList([deployment('a', secretKeyRef('s', 'k'))]);
+    const reading = (field: string): Lint => ({
+      id: 'test-reader',
+      severity: 'warning',
+      summary: 'A lint that reads a Deployment field',
+      help: 'None: a test lint.',
+      reads: [{ group: 'apps', kind: 'Deployment', fields: [field] }],
+      check: () => {},
+    });
+    const kept = (field: string) => {
+      const [resource] = readItems(
+        readInput(text),
+        readPlan(defaultConfig, [reading(field)]),
+      ).resources;
+      return resource?.facts === undefined;
+    };
+    expect(kept('spec.template.spec.serviceAccountName')).toBe(true);
+    expect(kept('spec.template.spec.containers[].image')).toBe(true);
+    expect(kept('spec')).toBe(true);
+    expect(kept('spec.replicas')).toBe(false);
+    expect(kept('spec.template.metadata.labels')).toBe(false);
   });
 
   it('keeps the PodSpec of JSON input, and of an item read whole', () => {

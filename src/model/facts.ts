@@ -84,6 +84,15 @@ export class TemplateFacts {
     readonly start: number,
     readonly end: number,
   ) {}
+
+  /** Whether these are the facts of the PodSpec at `path` (by its steps, not only its object). */
+  isAt(path: Keys): boolean {
+    const { at } = this;
+    if (path === at) return true;
+    if (path.length !== at.length) return false;
+    for (let k = 0; k < at.length; k++) if (path[k] !== at[k]) return false;
+    return true;
+  }
 }
 
 /** A PodSpec as the rules read it: its tree, or the facts read from it. */

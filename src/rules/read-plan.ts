@@ -206,8 +206,8 @@ function factsReader(
 
 /**
  * Whether a rule reads an item of this kind under one of its PodSpecs beyond the references: a
- * field a lint or a reader declares there, or another template's metadata (a declared template
- * inside a PodSpec).
+ * field a lint or a reader declares there or above it (the whole `spec`), or another template's
+ * metadata (a declared template inside a PodSpec).
  */
 function readsUnder(
   shapes: readonly PodTemplateShape[],
@@ -219,8 +219,10 @@ function readsUnder(
     field.split('.').map((step) => (step.endsWith('[]') ? step.slice(0, -2) : step)),
   );
   const read = [...fields, ...shapes.map((shape) => shape.metadata)];
+  const within = (inner: readonly string[], outer: readonly string[]) =>
+    outer.every((step, k) => inner[k] === step);
   return shapes.some(({ podSpec }) =>
-    read.some((path) => podSpec.every((step, k) => path[k] === step)),
+    read.some((path) => within(path, podSpec) || within(podSpec, path)),
   );
 }
 

@@ -304,13 +304,14 @@ function byRow(uses: readonly SecretUse[], rows: readonly number[]): SecretUse[]
 }
 
 /**
- * Where references a lint reports are (`named`, `keys`): read from the facts of a PodSpec read as
- * facts, else found by walking their PodSpec again, copying only the place asked for: a walk copying every reference's place, again for each
- * result, allocated 4.2 MB of the mixed bench's 10k items (cross-namespace: 938 warnings, most
- * the only one in a PodSpec of many references). A PodSpec asked for a second time has every
- * place copied in one walk and kept, so a workload with many results costs at most three walks
- * per PodSpec, not one per result. A lint makes one for its check and asks for a workload's
- * results together: only the present workload's PodSpecs are kept.
+ * Where references a lint reports are (`named`, `keys`): from the facts of a PodSpec read as
+ * facts, else found by walking their PodSpec again, copying only the place asked for: a walk
+ * copying every reference's place, again for each result, allocated 4.2 MB of the mixed bench's
+ * 10k items (cross-namespace: 938 warnings, most the only one in a PodSpec of many references).
+ * A PodSpec asked for a second time has every place copied in one walk and kept, so a workload
+ * with many results costs at most three walks per PodSpec, not one per result. A lint makes one
+ * for its check and asks for a workload's results together: only the present workload's
+ * PodSpecs are kept.
  */
 export class Places {
   private value: Json | undefined;
@@ -557,7 +558,7 @@ function factsAt(resource: Resource, at: Keys): TemplateFacts | undefined {
   const { facts } = resource;
   if (facts === undefined) return undefined;
   for (let t = 0; t < facts.length; t++) {
-    if ((facts[t] as TemplateFacts).at === at) return facts[t];
+    if ((facts[t] as TemplateFacts).isAt(at)) return facts[t];
   }
   return undefined;
 }

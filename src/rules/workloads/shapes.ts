@@ -131,10 +131,13 @@ export function podTemplatesOf(
   const templates: PodTemplate[] = [];
   for (let t = 0; t < facts.length; t++) {
     const podSpec = facts[t] as TemplateFacts;
-    // The shape whose path the facts were read at: the same object.
+    // The shape whose path the facts were read at.
     for (let i = 0; i < shapes.length; i++) {
       const shape = shapes[i] as PodTemplateShape;
-      if (shape.podSpec === podSpec.at) templates.push({ shape, podSpec });
+      if (podSpec.isAt(shape.podSpec)) {
+        templates.push({ shape, podSpec });
+        break;
+      }
     }
   }
   return templates;
