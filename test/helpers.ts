@@ -209,3 +209,21 @@ export function elementsWalked(f: () => void): number {
   }
   return walked;
 }
+
+/** A package's manifests as one stream, with the options its Kptfile passes (configMap:). */
+export function examplePackage(dir: string): { text: string; settings: Record<string, string> } {
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml') && f !== 'github-actions.yaml')
+    .sort();
+  const text = files.map((f) => readFileSync(path.join(dir, f), 'utf8')).join('---\n');
+  let settings: Record<string, string> = {};
+  try {
+    const kptfile = load(readFileSync(path.join(dir, 'Kptfile'), 'utf8')) as
+      | { pipeline?: { mutators?: { configMap?: Record<string, string> }[] } }
+      | undefined;
+    settings = kptfile?.pipeline?.mutators?.[0]?.configMap ?? {};
+  } catch {
+    // no Kptfile: the defaults
+  }
+  return { text, settings };
+}

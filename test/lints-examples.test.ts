@@ -1,12 +1,12 @@
 // The missing-key, kind-near-miss and csi-sync-mount lints have no false positives on real inputs:
 // every example package and every ESO documentation example gets exactly the warnings listed here
 // (each checked by hand to be true), found as the difference between runs with the lints on and off.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { load, loadAll } from 'js-yaml';
+import { loadAll } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { run } from '../src/run.js';
-import { esoExampleFiles, readEsoExample, repoRoot } from './helpers.js';
+import { esoExampleFiles, examplePackage, readEsoExample, repoRoot } from './helpers.js';
 
 const off = { kindNearMissSeverity: 'off', missingKeySeverity: 'off', csiSyncMountSeverity: 'off' };
 
@@ -22,22 +22,6 @@ function newWarnings(text: string, settings: Record<string, string> = {}): strin
 
 // biome-ignore lint/suspicious/noExplicitAny: parsed documents
 type Obj = Record<string, any>;
-
-/** A package's manifests as one stream, with the options its Kptfile passes (configMap:). */
-function examplePackage(dir: string): { text: string; settings: Record<string, string> } {
-  const files = readdirSync(dir)
-    .filter((f) => f.endsWith('.yaml') && f !== 'github-actions.yaml')
-    .sort();
-  const text = files.map((f) => readFileSync(path.join(dir, f), 'utf8')).join('---\n');
-  let settings: Record<string, string> = {};
-  try {
-    const kptfile = load(readFileSync(path.join(dir, 'Kptfile'), 'utf8')) as Obj;
-    settings = kptfile?.pipeline?.mutators?.[0]?.configMap ?? {};
-  } catch {
-    // no Kptfile: the defaults
-  }
-  return { text, settings };
-}
 
 describe('no false positives', () => {
   const examples = path.join(repoRoot, 'examples');

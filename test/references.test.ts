@@ -3,6 +3,7 @@
 // field classified `Secret`/`ConfigMap` is a path in the table with that kind, and nothing else is.
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../src/model/json.js';
+import type { Resource } from '../src/model/resource.js';
 import {
   containerRoles,
   csiVolumeSourceRoles,
@@ -17,6 +18,18 @@ import {
   volumeRoles,
 } from '../src/rules/workloads/reference-fields.js';
 import { Places, secretReferences, secretUses } from '../src/rules/workloads/references.js';
+
+/** A workload of this value, read as a tree. */
+const resourceOf = (value: JsonObject): Resource => ({
+  index: 0,
+  value,
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  name: 'd',
+  namespace: undefined,
+  annotations: {},
+  file: undefined,
+});
 
 const fieldsWith = (roles: Record<string, Role>, wanted: Role): string[] =>
   Object.keys(roles)
@@ -90,7 +103,7 @@ describe('where a reference is', () => {
   });
 
   it('is found again by a second walk', () => {
-    const value = { spec: { template: { spec: podSpec } } };
+    const value = resourceOf({ spec: { template: { spec: podSpec } } });
     const places = new Places();
     expect(places.keys(value, at, 0)).toEqual([
       ...at,
@@ -127,7 +140,7 @@ describe('the order of the uses', () => {
     expect(names()).toEqual(inTableOrder);
     // Placed in that order: asked once (the use found in a walk that copies only its place) and
     // again (every place copied), each as a walk keeping every place finds it.
-    const value = { spec: podSpec };
+    const value = resourceOf({ spec: podSpec });
     const kept = secretUses(podSpec, ['spec'], true);
     const once = inTableOrder.map((_, use) => new Places().named(value, ['spec'], use));
     const places = new Places();

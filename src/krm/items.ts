@@ -184,7 +184,9 @@ export function readItems(input: Input, plan: ReadPlan): ReadItems {
       }
     }
     try {
-      resources.push(toResource(index, value, nodeBound, plan.defaultNamespace));
+      // Facts only for a projected item: the proof re-reads it whole from its text.
+      const facts = projected.has(index) ? plan.facts : undefined;
+      resources.push(toResource(index, value, nodeBound, plan.defaultNamespace, facts));
     } catch (error) {
       if (!(error instanceof ItemError)) throw error;
       const problem = `${error.message}${notKrmHint(error, input.format)}`;

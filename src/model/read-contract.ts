@@ -1,6 +1,7 @@
 // The read plan: what the reader builds of each item. The rules decide it (rules/read-plan.ts:
 // from the source table, the lints' declared reads, the pod-template shapes and the options) and
 // the reader (krm/items.ts) follows it as data, so the reader knows no kinds.
+import type { FactsOf } from './facts.js';
 import type { Bystander, Projection, Resource } from './resource.js';
 
 /** Whether an item whose identity was read may stay a bystander, by its name. */
@@ -34,4 +35,10 @@ export interface ReadPlan {
    * each Resource and Bystander as it is read (model/scope.ts), so that every rule sees it.
    */
   defaultNamespace: string | undefined;
+  /**
+   * The references of a projected item's pod templates as facts (model/facts.ts), asked right
+   * after the item is built, so that its PodSpecs die young. Never asked of an item read whole or
+   * of JSON input: the writer's proof and JSON output read their values.
+   */
+  facts?: FactsOf;
 }

@@ -1,6 +1,7 @@
 // A parsed item with the few metadata fields every rule needs, checked once at the edge so the rest
 // of the core can trust them.
 
+import type { FactsOf, TemplateFacts } from './facts.js';
 import { isObject, type Json, type JsonObject } from './json.js';
 import { grouped } from './numbers.js';
 import { fieldPath } from './path.js';
@@ -17,6 +18,11 @@ export interface Resource {
   readonly namespace: string | undefined;
   readonly annotations: Readonly<Record<string, string>>;
   readonly file: { path: string; index?: number } | undefined;
+  /**
+   * Its pod templates' references read as facts (model/facts.ts), its PodSpecs taken out of
+   * `value`; absent, the rules walk `value`.
+   */
+  readonly facts?: readonly TemplateFacts[] | undefined;
 }
 
 export class ItemError extends Error {
@@ -38,13 +44,14 @@ export type Projection = true | ReadonlyMap<string, Projection>;
  * Validates the envelope of an item (`apiVersion`, `kind`, `metadata`) and wraps it. `nodeBound`:
  * a known upper bound of the value's node count; the alias-bomb walk is skipped below maxNodes.
  * `defaultNamespace`: where a namespace-less namespaced item lives (model/scope.ts); the value
- * keeps what it says.
+ * keeps what it says. `facts`: the read plan's, for an item it projected.
  */
 export function toResource(
   index: number,
   value: unknown,
   nodeBound = Number.POSITIVE_INFINITY,
   defaultNamespace?: string,
+  facts?: FactsOf,
 ): Resource {
   if (!isObject(value)) {
     throw new ItemError(`item is ${describeType(value)}, not a mapping`);
@@ -70,15 +77,18 @@ export function toResource(
   }
   const annotations = readAnnotations(metadata.annotations, 'metadata.annotations');
   if (nodeBound > maxNodes) assertBounded(value);
+  const trimmed = apiVersion.trim();
   return {
     index,
     value,
-    apiVersion: apiVersion.trim(),
+    apiVersion: trimmed,
     kind,
     name,
     namespace: effectiveNamespace(apiVersion, kind, namespace || undefined, defaultNamespace),
     annotations,
     file: fileOf(annotations),
+    // Last: the facts take the PodSpecs out of the value the checks above read.
+    facts: facts?.(value, trimmed, kind),
   };
 }
 

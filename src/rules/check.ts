@@ -25,6 +25,7 @@ import {
 } from './order/deployers.js';
 import { syncWaveKey, type WaveNode } from './order/waves.js';
 import type { Plan } from './transform.js';
+import { valueAt } from './workloads/references.js';
 
 /** A value short enough to quote in a message; longer ones (the health script) are only named. */
 const quotable = (value: string) => !value.includes('\n') && value.length <= 100;
@@ -72,7 +73,8 @@ export function checkResults(
       results.push(appendResult(resource, edit, by));
       continue;
     }
-    const current: Json | undefined = getPath(resource.value, [...edit.path, edit.key]);
+    // Through the facts where the edit renames a reference in a PodSpec read as facts.
+    const current: Json | undefined = valueAt(resource, [...edit.path, edit.key]);
     const field: NonNullable<Result['field']> = {
       path: fieldPath(edit.path, edit.key),
       proposedValue: edit.value,

@@ -82,9 +82,7 @@ export const crossNamespace: Lint = {
       bySecret?.forEach((same, elsewhere) => {
         const { first, where, unsetThere } = producedElsewhere(elsewhere);
         const { kind, name } = same[0] as UnresolvedRef;
-        const fields = same.map((ref) =>
-          fieldPath(places.named(resource.value, ref.podSpec, ref.use)),
-        );
+        const fields = same.map((ref) => fieldPath(places.named(resource, ref.podSpec, ref.use)));
         const all = fields.length > 1 ? ` (${fields.length} references: ${nameList(fields)})` : '';
         // A side without a namespace is most often not wrong but unset: the deployer gives it one.
         const unset =

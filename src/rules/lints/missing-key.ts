@@ -62,7 +62,7 @@ export const missingKey: Lint = {
         `${describe(consumer)} reads key${missing.length > 1 ? 's' : ''} ${listKeys(missing)} of ` +
           `${first.produces} ${first.secretName}, but ${by} ${only}: ` +
           'check the key names on both sides',
-        fieldPath(places.keys(consumer.value, podSpec, use)),
+        fieldPath(places.keys(consumer, podSpec, use)),
       );
     }
   },

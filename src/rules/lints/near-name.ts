@@ -207,7 +207,7 @@ export const nearName: Lint = {
           report(
             resource,
             message(resource, ref, near),
-            fieldPath(places.named(resource.value, ref.podSpec, ref.use)),
+            fieldPath(places.named(resource, ref.podSpec, ref.use)),
           );
       }
     });
@@ -216,7 +216,7 @@ export const nearName: Lint = {
       report(
         resource,
         stoppedMessage(resource, ref, stoppedNames),
-        fieldPath(places.named(resource.value, ref.podSpec, ref.use)),
+        fieldPath(places.named(resource, ref.podSpec, ref.use)),
       );
     }
 

@@ -1,19 +1,28 @@
 // Which PodSpec fields name a Secret or ConfigMap, as data (like kustomize's nameReference table): a path
 // (model/path.ts: `[]` steps into every list element), the field holding the Secret's name, and
 // which keys the reference reads.
+import {
+  addFact,
+  type FactKeys,
+  type PodSpecRead,
+  type RefColumns,
+  TemplateFacts,
+} from '../../model/facts.js';
 import { isObject, type Json, type JsonObject } from '../../model/json.js';
 import {
   compilePaths,
+  each,
   fieldPath,
   getPath,
   type Keys,
+  type Path,
   parseKeys,
   parsePath,
   type Trail,
   type WalkOptions,
   walkPaths,
 } from '../../model/path.js';
-import { describeType, ItemError } from '../../model/resource.js';
+import { describeType, ItemError, type Resource } from '../../model/resource.js';
 
 /** The data keys a pod template reads from a Secret, or all of them. */
 export type KeySet = 'all' | ReadonlySet<string>;
@@ -114,10 +123,16 @@ export interface SecretUse {
   at?: Trail;
 }
 
+/** Each row's path, parsed once. */
+const paths: readonly Path[] = secretReferences.map((ref) => parsePath(ref.path));
 /** The table's paths, compiled once into one tree: a PodSpec is walked once for all rows. */
-const compiled = compilePaths(secretReferences.map((ref) => parsePath(ref.path)));
+const compiled = compilePaths(paths);
 /** Each row's name field, compiled once. */
 const names = secretReferences.map((ref) => parseKeys(ref.nameField));
+/** Each row's field naming the keys it reads, if it names them. */
+const keyFields = secretReferences.map((ref) =>
+  ref.keys === 'all' ? undefined : 'field' in ref.keys ? ref.keys.field : ref.keys.items,
+);
 
 /** A malformed field on the way: the walk of a PodSpec stops with an item error. */
 function notA(node: Json, at: Trail, wanted: 'mapping' | 'list'): never {
@@ -125,9 +140,13 @@ function notA(node: Json, at: Trail, wanted: 'mapping' | 'list'): never {
   throw new ItemError(`${field} is ${describeType(node)}, not a ${wanted}`, field);
 }
 
-/** Every Secret a PodSpec at `at` references, per the table; malformed fields are item errors. */
-export function secretUses(podSpec: JsonObject, at: Keys, keepNamed = false): SecretUse[] {
-  walkUses(podSpec, at, keepNamed, false, -1);
+/**
+ * Every Secret a PodSpec at `at` references, per the table; malformed fields are item errors (a
+ * PodSpec read as facts has none: one with any keeps its tree).
+ */
+export function secretUses(podSpec: PodSpecRead, at: Keys, keepNamed = false): SecretUse[] {
+  if (podSpec instanceof TemplateFacts) usesOfFacts(podSpec, keepNamed, false);
+  else walkUses(podSpec, at, keepNamed, false, -1);
   return foundUses.slice(0, usesFound);
 }
 
@@ -137,8 +156,9 @@ export function secretUses(podSpec: JsonObject, at: Keys, keepNamed = false): Se
  * or list is made per reference or PodSpec: they were 9 MB of the fan-in bench's 10k items
  * (158k references), each dropped at once.
  */
-export function readUses(podSpec: JsonObject, at: Keys): number {
-  walkUses(podSpec, at, false, true, -1);
+export function readUses(podSpec: PodSpecRead, at: Keys): number {
+  if (podSpec instanceof TemplateFacts) usesOfFacts(podSpec, false, true);
+  else walkUses(podSpec, at, false, true, -1);
   return usesFound;
 }
 
@@ -170,6 +190,30 @@ function walkUses(
   for (let i = 0; i < ordered.length; i++) {
     foundUses[i] = ordered[i] as SecretUse;
     if (reuse) reused[i] = ordered[i] as SecretUse;
+  }
+}
+
+/** walkUses for a PodSpec read as facts: its rows are the uses, in their order. */
+function usesOfFacts(facts: TemplateFacts, keepNamed: boolean, reuse: boolean): void {
+  const { columns, start, end } = facts;
+  usesFound = 0;
+  for (let i = start; i < end; i++) {
+    let use = reuse ? reused[usesFound] : undefined;
+    if (use === undefined) {
+      use = blankUse();
+      if (reuse) reused[usesFound] = use;
+    }
+    const ref = secretReferences[columns.row[i] as number] as SecretReference;
+    use.kind = ref.kind;
+    use.secretName = columns.name[i] as string;
+    use.keys = keySet(columns.keys[i]);
+    use.optIn = ref.optIn;
+    if (keepNamed) {
+      use.named = factPlace(facts, i, 'named');
+      const keysAt = factPlace(facts, i, 'at');
+      if (keysAt) use.at = keysAt;
+    }
+    foundUses[usesFound++] = use;
   }
 }
 
@@ -260,13 +304,14 @@ function byRow(uses: readonly SecretUse[], rows: readonly number[]): SecretUse[]
 }
 
 /**
- * Where references a lint reports are (`named`, `keys`), found by walking their PodSpec again,
- * copying only the place asked for: a walk copying every reference's place, again for each
- * result, allocated 4.2 MB of the mixed bench's 10k items (cross-namespace: 938 warnings, most
- * the only one in a PodSpec of many references). A PodSpec asked for a second time has every
- * place copied in one walk and kept, so a workload with many results costs at most three walks
- * per PodSpec, not one per result. A lint makes one for its check and asks for a workload's
- * results together: only the present workload's PodSpecs are kept.
+ * Where references a lint reports are (`named`, `keys`): from the facts of a PodSpec read as
+ * facts, else found by walking their PodSpec again, copying only the place asked for: a walk
+ * copying every reference's place, again for each result, allocated 4.2 MB of the mixed bench's
+ * 10k items (cross-namespace: 938 warnings, most the only one in a PodSpec of many references).
+ * A PodSpec asked for a second time has every place copied in one walk and kept, so a workload
+ * with many results costs at most three walks per PodSpec, not one per result. A lint makes one
+ * for its check and asks for a workload's results together: only the present workload's
+ * PodSpecs are kept.
  */
 export class Places {
   private value: Json | undefined;
@@ -274,16 +319,22 @@ export class Places {
   private readonly asked = new Map<Json, readonly SecretUse[] | null>();
 
   /** Where the `use`-th reference of the PodSpec at `at` (in `secretUses`' order) names its Secret. */
-  named(value: Json, at: Keys, use: number): Trail {
-    return this.place(value, at, use, 'named');
+  named(resource: Resource, at: Keys, use: number): Trail {
+    return this.place(resource, at, use, 'named');
   }
 
   /** Where the `use`-th reference of the PodSpec at `at` names the keys it reads. */
-  keys(value: Json, at: Keys, use: number): Trail {
-    return this.place(value, at, use, 'at');
+  keys(resource: Resource, at: Keys, use: number): Trail {
+    return this.place(resource, at, use, 'at');
   }
 
-  private place(value: Json, at: Keys, use: number, field: 'named' | 'at'): Trail {
+  private place(resource: Resource, at: Keys, use: number, field: 'named' | 'at'): Trail {
+    const facts = factsAt(resource, at);
+    if (facts !== undefined) {
+      const row = facts.start + use;
+      return (row < facts.end ? factPlace(facts, row, field) : undefined) ?? [...at];
+    }
+    const { value } = resource;
     if (value !== this.value) {
       this.value = value;
       this.asked.clear();
@@ -347,19 +398,11 @@ function useAt(
   keepNamed: boolean,
   use: SecretUse,
 ): boolean {
-  if (node === null) return false;
-  if (!isObject(node)) notA(node, trail, 'mapping');
-  if (ref.when && Object.entries(ref.when).some(([key, value]) => node[key] !== value))
-    return false;
-  const name = getPath(node, nameKeys);
-  if (name === undefined || name === null) return false;
-  if (typeof name !== 'string') {
-    const field = fieldPath([...trail, ...nameKeys]);
-    throw new ItemError(`${field} is not a string`, field);
-  }
+  const name = nameAt(node, trail, ref, nameKeys);
+  if (name === undefined) return false;
   use.kind = ref.kind;
   use.secretName = name;
-  use.keys = keysOf(node, ref, trail);
+  use.keys = keySet(keysAt(node as JsonObject, ref, trail));
   use.optIn = ref.optIn;
   if (keepNamed) {
     placeFound(trail, ref, nameKeys, use.keys);
@@ -367,6 +410,26 @@ function useAt(
     if (placedAt) use.at = placedAt;
   }
   return true;
+}
+
+/** The name the reference object `node` found at `trail` names, if it names one. */
+function nameAt(
+  node: Json,
+  trail: Trail,
+  ref: SecretReference,
+  nameKeys: Keys,
+): string | undefined {
+  if (node === null) return undefined;
+  if (!isObject(node)) notA(node, trail, 'mapping');
+  if (ref.when && Object.entries(ref.when).some(([key, value]) => node[key] !== value))
+    return undefined;
+  const name = getPath(node, nameKeys);
+  if (name === undefined || name === null) return undefined;
+  if (typeof name !== 'string') {
+    const field = fieldPath([...trail, ...nameKeys]);
+    throw new ItemError(`${field} is not a string`, field);
+  }
+  return name;
 }
 
 /**
@@ -384,22 +447,31 @@ function placeFound(trail: Trail, ref: SecretReference, nameKeys: Keys, keys: Ke
       : undefined;
 }
 
-function keysOf(node: JsonObject, ref: SecretReference, trail: Trail): KeySet {
-  if (ref.keys === 'all') return 'all';
+/** The keys the reference object `node` found at `trail` reads, as facts keep them. */
+function keysAt(node: JsonObject, ref: SecretReference, trail: Trail): FactKeys {
+  if (ref.keys === 'all') return undefined;
   if ('field' in ref.keys) {
     const key = node[ref.keys.field];
-    return typeof key === 'string' ? oneKey(key) : 'all';
+    return typeof key === 'string' ? key : undefined;
   }
   const items = node[ref.keys.items];
-  if (items === undefined || items === null) return 'all';
+  if (items === undefined || items === null) return undefined;
   if (!Array.isArray(items)) {
     const field = fieldPath([...trail, ref.keys.items]);
     throw new ItemError(`${field} is not a list`, field);
   }
   const keys = items.map((item) => (isObject(item) ? item.key : undefined));
-  if (keys.length === 0 || !keys.every((k) => typeof k === 'string')) return 'all';
-  // One item, as most are (a volume projecting one key): the set shared as a secretKeyRef's.
-  return keys.length === 1 ? oneKey(keys[0] as string) : new Set(keys as string[]);
+  if (keys.length === 0 || !keys.every((k) => typeof k === 'string')) return undefined;
+  return keys.length === 1 ? (keys[0] as string) : (keys as string[]);
+}
+
+/**
+ * The keys read as a use says them: one item, as most are (a volume projecting one key), the set
+ * shared as a secretKeyRef's.
+ */
+function keySet(keys: FactKeys): KeySet {
+  if (keys === undefined) return 'all';
+  return typeof keys === 'string' ? oneKey(keys) : new Set(keys);
 }
 
 /**
@@ -419,3 +491,180 @@ export function oneKey(key: string): ReadonlySet<string> {
 }
 export const sharedKeySets = 4096;
 const keySets = new Map<string, ReadonlySet<string>>();
+
+/**
+ * Reads the references of a PodSpec at `at` as facts: appended to `columns` in secretUses'
+ * order, by the walk secretUses makes (its errors, thrown before any row is written). The read
+ * plan's extractor (rules/read-plan.ts) calls it as each item is read.
+ */
+export function writeFacts(podSpec: JsonObject, at: Keys, columns: RefColumns): void {
+  factsFound = 0;
+  factsInOrder = true;
+  walkPaths(podSpec, compiled, visitFact, optionsAt(at));
+  if (factsInOrder) {
+    for (let i = 0; i < factsFound; i++) addFound(columns, i);
+    return;
+  }
+  // By row, then document order: a pass per row of the table, over a PodSpec's few references.
+  for (let row = 0; row < secretReferences.length; row++) {
+    for (let i = 0; i < factsFound; i++) if (factRows[i] === row) addFound(columns, i);
+  }
+}
+
+/** What writeFacts' walk finds, in document order: module scratch, written over (useRows). */
+const factRows: number[] = [];
+const factFirsts: number[] = [];
+const factSeconds: number[] = [];
+const factNames: string[] = [];
+const factKeys: FactKeys[] = [];
+let factsFound = 0;
+let factsInOrder = true;
+
+function visitFact(node: Json, trail: Trail, row: number): void {
+  const ref = secretReferences[row] as SecretReference;
+  const name = nameAt(node, trail, ref, names[row] as Keys);
+  if (name === undefined) return;
+  const keys = keysAt(node as JsonObject, ref, trail);
+  // The trail's list positions, in order: its `[]` steps (the shape's path has none).
+  let first = -1;
+  let second = -1;
+  for (let k = 0; k < trail.length; k++) {
+    const step = trail[k];
+    if (typeof step !== 'number') continue;
+    if (first < 0) first = step;
+    else second = step;
+  }
+  const i = factsFound++;
+  if (i > 0 && row < (factRows[i - 1] as number)) factsInOrder = false;
+  factRows[i] = row;
+  factFirsts[i] = first;
+  factSeconds[i] = second;
+  factNames[i] = name;
+  factKeys[i] = keys;
+}
+
+const addFound = (columns: RefColumns, i: number) =>
+  addFact(
+    columns,
+    factRows[i] as number,
+    factFirsts[i] as number,
+    factSeconds[i] as number,
+    factNames[i] as string,
+    factKeys[i],
+  );
+
+/** The facts of the resource's PodSpec at `at`, if it was read as facts. */
+function factsAt(resource: Resource, at: Keys): TemplateFacts | undefined {
+  const { facts } = resource;
+  if (facts === undefined) return undefined;
+  for (let t = 0; t < facts.length; t++) {
+    if ((facts[t] as TemplateFacts).isAt(at)) return facts[t];
+  }
+  return undefined;
+}
+
+/**
+ * Where the reference in row `i` of `facts` names its Secret (`named`), or the keys it reads
+ * (`at`; undefined where it reads all): its row's path with the row's positions, as the walk's
+ * trail and placeFound make it.
+ */
+function factPlace(facts: TemplateFacts, i: number, field: 'named' | 'at'): Trail | undefined {
+  const { columns } = facts;
+  const row = columns.row[i] as number;
+  const keyField = keyFields[row];
+  if (field === 'at' && (keyField === undefined || columns.keys[i] === undefined)) {
+    return undefined;
+  }
+  const trail: (string | number)[] = [];
+  for (let k = 0; k < facts.at.length; k++) trail.push(facts.at[k] as string);
+  const path = paths[row] as Path;
+  let lists = 0;
+  for (let k = 0; k < path.length; k++) {
+    const step = path[k];
+    if (step !== each) trail.push(step as string);
+    else trail.push((lists++ === 0 ? columns.first[i] : columns.second[i]) as number);
+  }
+  if (field === 'at') trail.push(keyField as string);
+  else {
+    const nameKeys = names[row] as Keys;
+    for (let k = 0; k < nameKeys.length; k++) trail.push(nameKeys[k] as string);
+  }
+  return trail;
+}
+
+/**
+ * The value at `trail` of a resource: under a PodSpec read as facts, the name of the reference
+ * whose name field it is (the one field under a PodSpec an edit sets: a rename at `named`), found
+ * by its row and positions, a binary search in the rows they are ordered by; else from its value.
+ */
+export function valueAt(resource: Resource, trail: Trail): Json | undefined {
+  const { facts } = resource;
+  for (let t = 0; facts !== undefined && t < facts.length; t++) {
+    const template = facts[t] as TemplateFacts;
+    if (!startsWith(trail, template.at)) continue;
+    for (let row = 0; row < secretReferences.length; row++) {
+      if (!positionsIn(trail, template.at.length, row)) continue;
+      const i = rowAt(template, row, positions[0] as number, positions[1] as number);
+      return i < 0 ? undefined : template.columns.name[i];
+    }
+    return undefined;
+  }
+  return getPath(resource.value, trail);
+}
+
+const startsWith = (trail: Trail, at: Keys) => {
+  if (trail.length < at.length) return false;
+  for (let k = 0; k < at.length; k++) if (trail[k] !== at[k]) return false;
+  return true;
+};
+
+/** positionsIn's answer: the positions of the row's `[]` steps in the trail, -1 past them. */
+const positions = new Int32Array(2);
+
+/** Whether `trail` from `from` on is the name field of a reference of `row`, and where. */
+function positionsIn(trail: Trail, from: number, row: number): boolean {
+  const path = paths[row] as Path;
+  const nameKeys = names[row] as Keys;
+  if (trail.length !== from + path.length + nameKeys.length) return false;
+  positions[0] = -1;
+  positions[1] = -1;
+  let lists = 0;
+  let k = from;
+  for (let p = 0; p < path.length; p++, k++) {
+    const step = path[p];
+    const at = trail[k];
+    if (step !== each) {
+      if (at !== step) return false;
+    } else if (typeof at !== 'number') return false;
+    else positions[lists++] = at;
+  }
+  for (let n = 0; n < nameKeys.length; n++, k++) if (trail[k] !== nameKeys[n]) return false;
+  return true;
+}
+
+/**
+ * The row of `template` with this table row and positions, or -1: the rows are ordered by
+ * table row, then document order, which is the order of their positions.
+ */
+function rowAt(template: TemplateFacts, row: number, first: number, second: number): number {
+  const { columns } = template;
+  let low = template.start;
+  let high = template.end;
+  const before = (i: number) => {
+    const r = columns.row[i] as number;
+    if (r !== row) return r < row;
+    const f = columns.first[i] as number;
+    return f !== first ? f < first : (columns.second[i] as number) < second;
+  };
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (before(middle)) low = middle + 1;
+    else high = middle;
+  }
+  const found =
+    low < template.end &&
+    columns.row[low] === row &&
+    columns.first[low] === first &&
+    columns.second[low] === second;
+  return found ? low : -1;
+}

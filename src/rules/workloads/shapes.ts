@@ -2,6 +2,7 @@
 // Knative Services and other CRDs with a pod template work without a list of kinds; kinds that
 // keep it elsewhere are declared (built in below, or the podTemplates option).
 import type { DeclaredTemplate } from '../../model/config.js';
+import type { PodSpecRead, TemplateFacts } from '../../model/facts.js';
 import { isObject, type Json } from '../../model/json.js';
 import { getPath, type Keys, parseKeys } from '../../model/path.js';
 import type { Resource } from '../../model/resource.js';
@@ -40,7 +41,7 @@ export const barePod: PodTemplateShape = shape('', 'spec');
 
 export interface PodTemplate {
   shape: PodTemplateShape;
-  podSpec: { [key: string]: Json };
+  podSpec: PodSpecRead;
 }
 
 /** `group/Kind`, how declared templates are keyed. */
@@ -83,30 +84,61 @@ function declaredKinds(declared: readonly DeclaredTemplate[]): ReadonlySet<strin
   return kinds;
 }
 
+/** The shapes a pod template of this kind is looked for at (`declared`: the podTemplates option). */
+export function shapesOf(
+  apiVersion: string,
+  kind: string,
+  declared: readonly DeclaredTemplate[],
+): readonly PodTemplateShape[] {
+  if (kind === 'Pod' && apiVersion === 'v1') return barePods;
+  // The kind first: most items are of no declared kind, and need no `group/Kind` key written.
+  const own = declaredKinds(declared).has(kind)
+    ? declaredShapes(declared).get(kindKey(groupOf(apiVersion), kind))
+    : undefined;
+  return own ? [...podTemplateShapes, ...own] : podTemplateShapes;
+}
+const barePods = [barePod];
+
 /**
- * The pod templates of a resource (`declared`: the podTemplates option): the PodSpec must at
- * least hold a `containers` list.
+ * The pod templates of an item's value at `shapes` (shapesOf): a bare Pod's spec is one if it is
+ * a mapping, any other PodSpec must at least hold a `containers` field.
+ */
+export function templatesIn(value: Json, shapes: readonly PodTemplateShape[]): PodTemplate[] {
+  const templates: PodTemplate[] = [];
+  // An index loop: with inlining off (large inputs), for-of allocated an iterator result per
+  // shape and item.
+  for (let i = 0; i < shapes.length; i++) {
+    const shape = shapes[i] as PodTemplateShape;
+    const podSpec = getPath(value, shape.podSpec);
+    if (isObject(podSpec) && (shape === barePod || podSpec.containers !== undefined)) {
+      templates.push({ shape, podSpec });
+    }
+  }
+  return templates;
+}
+
+/**
+ * The pod templates of a resource (`declared`: the podTemplates option): from its facts where its
+ * PodSpecs were read as facts (found as templatesIn finds them), else from its value.
  */
 export function podTemplatesOf(
   resource: Resource,
   declared: readonly DeclaredTemplate[],
 ): PodTemplate[] {
-  if (resource.kind === 'Pod' && resource.apiVersion === 'v1') {
-    const podSpec = getPath(resource.value, barePod.podSpec);
-    return isObject(podSpec) ? [{ shape: barePod, podSpec }] : [];
-  }
-  // The kind first: most items are of no declared kind, and need no `group/Kind` key written.
-  const own = declaredKinds(declared).has(resource.kind)
-    ? declaredShapes(declared).get(kindKey(groupOf(resource.apiVersion), resource.kind))
-    : undefined;
+  const shapes = shapesOf(resource.apiVersion, resource.kind, declared);
+  const { facts } = resource;
+  if (facts === undefined) return templatesIn(resource.value, shapes);
   const templates: PodTemplate[] = [];
-  const shapes = own ? [...podTemplateShapes, ...own] : podTemplateShapes;
-  // An index loop: with inlining off (large inputs), for-of allocated an iterator result per
-  // shape and item.
-  for (let i = 0; i < shapes.length; i++) {
-    const shape = shapes[i] as PodTemplateShape;
-    const podSpec = getPath(resource.value, shape.podSpec);
-    if (isObject(podSpec) && podSpec.containers !== undefined) templates.push({ shape, podSpec });
+  for (let t = 0; t < facts.length; t++) {
+    const podSpec = facts[t] as TemplateFacts;
+    // The shape whose path the facts were read at.
+    for (let i = 0; i < shapes.length; i++) {
+      const shape = shapes[i] as PodTemplateShape;
+      if (podSpec.isAt(shape.podSpec)) {
+        templates.push({ shape, podSpec });
+        break;
+      }
+    }
   }
   return templates;
 }

@@ -1,0 +1,109 @@
+// The references of pod templates read as facts (docs/design/facts-reader.md): what each names
+// and where it is, kept in columns for the whole run instead of the PodSpec trees they were read
+// from. A tree keeps ≈110 bytes a reference (its wrappers and the reference's mapping), the
+// columns ≈23: on the fan-in bench (20 references a pod) the trees were 17.6 of the 30.8 MB
+// live after reading. The rules make them (the read plan's `facts`) and read them
+// (rules/workloads/references.ts); the reader only calls what the plan hands it.
+import type { JsonObject } from './json.js';
+import type { Keys } from './path.js';
+
+/** The keys a reference reads: one (`secretKeyRef.key`), an `items[].key` list, or all (undefined). */
+export type FactKeys = string | readonly string[] | undefined;
+
+/**
+ * The references of every pod template read in a run, one row each: the run's, never a module's
+ * (impact keeps BASE's facts while it reads HEAD). Lists grow by doubling; rows past `count` are
+ * written over.
+ */
+export interface RefColumns {
+  /** The reference table's row (references.ts secretReferences): kind, name field, opt-in. */
+  row: Int32Array;
+  /**
+   * The positions of the row's path's `[]` steps, in order (at most two in the table: container
+   * and env entry, volume and projected source); -1 where the path has fewer.
+   */
+  first: Int32Array;
+  second: Int32Array;
+  /** What it names: the reader's strings, shared, not copied. */
+  name: string[];
+  keys: FactKeys[];
+  count: number;
+}
+
+export function newColumns(): RefColumns {
+  const size = 1024;
+  return {
+    row: new Int32Array(size),
+    first: new Int32Array(size),
+    second: new Int32Array(size),
+    name: [],
+    keys: [],
+    count: 0,
+  };
+}
+
+/** Adds a reference as the columns' last row. */
+export function addFact(
+  columns: RefColumns,
+  row: number,
+  first: number,
+  second: number,
+  name: string,
+  keys: FactKeys,
+): void {
+  const at = columns.count;
+  if (at === columns.row.length) {
+    columns.row = grown(columns.row);
+    columns.first = grown(columns.first);
+    columns.second = grown(columns.second);
+  }
+  columns.row[at] = row;
+  columns.first[at] = first;
+  columns.second[at] = second;
+  columns.name[at] = name;
+  columns.keys[at] = keys;
+  columns.count = at + 1;
+}
+
+function grown(list: Int32Array): Int32Array {
+  const larger = new Int32Array(list.length * 2);
+  larger.set(list);
+  return larger;
+}
+
+/**
+ * A pod template's references: rows [start, end) of the run's columns, in the order secretUses
+ * gives them (the table's rows, then document order). A class, so that a PodSpec read as a tree
+ * (a JSON mapping, which may hold any keys) is never taken for one.
+ */
+export class TemplateFacts {
+  constructor(
+    readonly columns: RefColumns,
+    /** Where the PodSpec was: its shape's path (workloads/shapes.ts), the object itself. */
+    readonly at: Keys,
+    readonly start: number,
+    readonly end: number,
+  ) {}
+
+  /** Whether these are the facts of the PodSpec at `path` (by its steps, not only its object). */
+  isAt(path: Keys): boolean {
+    const { at } = this;
+    if (path === at) return true;
+    if (path.length !== at.length) return false;
+    for (let k = 0; k < at.length; k++) if (path[k] !== at[k]) return false;
+    return true;
+  }
+}
+
+/** A PodSpec as the rules read it: its tree, or the facts read from it. */
+export type PodSpecRead = JsonObject | TemplateFacts;
+
+/**
+ * The facts of an item's pod templates, its PodSpecs then taken out of `value`; undefined when it
+ * has none or keeps its trees (a PodSpec a fact cannot say: the rules walk it as before).
+ */
+export type FactsOf = (
+  value: JsonObject,
+  apiVersion: string,
+  kind: string,
+) => readonly TemplateFacts[] | undefined;
