@@ -380,7 +380,7 @@ const spc: Scenario = {
       on: 'CronJob shop/shop-report',
       has: [
         'reads Secret shop-db, which SecretProviderClass shop/shop-kv syncs, but does not mount',
-        'here only pods of Deployment shop/shop-api, DaemonSet shop/shop-agent.',
+        'here only pods of Deployment shop/shop-api and DaemonSet shop/shop-agent.',
       ],
     },
   ],
