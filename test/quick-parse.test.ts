@@ -579,3 +579,31 @@ function soup(rng: Rng): string {
   }
   return `${lines.join('\n')}\n`;
 }
+
+describe('quickParse on one long line of flow collections', () => {
+  it("looks for the line's end once, not again from each quoted scalar", () => {
+    const n = 2_000;
+    const entries = Array.from({ length: n }, (_, i) => `"k${i}": "v${i}"`).join(', ');
+    const text = `a: {${entries}}\n`;
+    const indexOf = String.prototype.indexOf;
+    let scanned = 0;
+    const spy = vi.spyOn(String.prototype, 'indexOf').mockImplementation(function (
+      this: string,
+      search: string,
+      from?: number,
+    ) {
+      const found = indexOf.call(this, search, from);
+      if (search === '\n') scanned += (found < 0 ? this.length : found) - (from ?? 0);
+      return found;
+    });
+    try {
+      const value = quickParse(text, 0, text.length, false) as { a: Record<string, string> };
+      expect(value.a[`k${n - 1}`]).toBe(`v${n - 1}`);
+    } finally {
+      spy.mockRestore();
+    }
+    // Characters passed over looking for a line end; main looked from each of the 4,000 quoted
+    // scalars to the end of the line (7 × 10⁷ here: bench/adversarial one-line-items).
+    expect(scanned).toBeLessThanOrEqual(2 * text.length);
+  });
+});
