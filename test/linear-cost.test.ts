@@ -5,6 +5,29 @@ import type { SecretReader } from '../src/model/config.js';
 import { mayNameSecrets } from '../src/rules/workloads/operator-references.js';
 import { deployment, externalSecret, resourceList, runOk } from './helpers.js';
 
+// Counted where the ExternalSecrets' dependencies are read (rules/sources/eso-dependencies.ts).
+const reads = vi.hoisted(() => ({ stringMap: 0, normalize: 0 }));
+vi.mock('../src/rules/sources/fields.js', async (original) => {
+  const actual = await original<typeof import('../src/rules/sources/fields.js')>();
+  return {
+    ...actual,
+    stringMap: (...args: Parameters<typeof actual.stringMap>) => {
+      reads.stringMap++;
+      return actual.stringMap(...args);
+    },
+  };
+});
+vi.mock('../src/rules/sources/normalize.js', async (original) => {
+  const actual = await original<typeof import('../src/rules/sources/normalize.js')>();
+  return {
+    ...actual,
+    normalize: (...args: Parameters<typeof actual.normalize>) => {
+      reads.normalize++;
+      return actual.normalize(...args);
+    },
+  };
+});
+
 afterEach(() => {
   vi.restoreAllMocks();
 });
@@ -56,5 +79,37 @@ describe('ordering: depends-on (bench/adversarial depends-on-entries)', () => {
     // Entries searched by `includes` in the whole run; main scanned the workload's kept entries
     // for each of its 300 dependencies (≈45,000).
     expect(scanned).toBeLessThan(10 * sources);
+  });
+});
+
+describe('a dependency many ExternalSecrets read (bench/adversarial template-dependencies)', () => {
+  const readers = 60;
+  const count = (read: string) => {
+    Object.assign(reads, { stringMap: 0, normalize: 0 });
+    const items = Array.from({ length: readers }, (_, i) =>
+      externalSecret(`e${i}`, { namespace: 'a', extra: read }),
+    );
+    return (dependency: string) => {
+      runOk(resourceList([dependency, ...items]));
+      return { ...reads };
+    };
+  };
+
+  it("reads a templateFrom ConfigMap's data once, not once per ExternalSecret", () => {
+    const configMap = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: tpl\n  namespace: a\ndata:\n  k: v\n`;
+    const templateFrom = `    template:\n      templateFrom:\n      - configMap:\n          name: tpl\n          items:\n          - key: k\n`;
+    const withTarget = (extra: string) => `  target:\n    name: x\n${extra}`;
+    const { stringMap } = count(withTarget(templateFrom))(configMap);
+    // Main: once per reader (60), as many as there are ExternalSecrets.
+    expect(stringMap).toBeLessThanOrEqual(readers / 4);
+  });
+
+  it("normalizes a generator's spec once, not once per ExternalSecret", () => {
+    const generator = `apiVersion: generators.external-secrets.io/v1alpha1\nkind: Fake\nmetadata:\n  name: g\n  namespace: a\nspec:\n  data:\n    k: v\n`;
+    const dataFrom = `  dataFrom:\n  - sourceRef:\n      generatorRef:\n        apiVersion: generators.external-secrets.io/v1alpha1\n        kind: Fake\n        name: g\n`;
+    const { normalize } = count(dataFrom)(generator);
+    // Each ExternalSecret's own spec once, and the generator's once; main: the generator's again
+    // for each reader (2 × 60).
+    expect(normalize).toBeLessThanOrEqual(readers + 5);
   });
 });
