@@ -76,3 +76,29 @@ spec:
               name: ${read}
               key: token
 `;
+
+/** A Namespace object, named `n-${i}`: the ClusterExternalSecret families. */
+export const namespace = (i) => `---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: n-${i}\n`;
+
+/**
+ * A ClusterExternalSecret making Secret `s-${i}` in the namespaces `select` picks (YAML lines
+ * under `spec:`, such as `  namespaces:\n  - n-0\n`): the ClusterExternalSecret families.
+ */
+export const clusterExternalSecret = (i, select) => `---
+apiVersion: external-secrets.io/v1
+kind: ClusterExternalSecret
+metadata:
+  name: ces-${i}
+spec:
+${select}  externalSecretSpec:
+    secretStoreRef:
+      name: vault
+      kind: ClusterSecretStore
+    target:
+      name: s-${i}
+    data:
+    - secretKey: k
+      remoteRef:
+        key: x
+        version: "1"
+`;
