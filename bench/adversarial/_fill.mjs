@@ -102,3 +102,58 @@ ${select}  externalSecretSpec:
         key: x
         version: "1"
 `;
+
+/**
+ * About `bytes` of a ResourceList whose functionConfig sets `ordering`: one Deployment reading n
+ * Secrets through `envFrom`, each made by an ExternalSecret of its own, so the Deployment waits
+ * for n sources (the ordering families).
+ */
+export function oneReaderOfMany(bytes, ordering) {
+  // A reference and an ExternalSecret together are ≈330 bytes.
+  const n = Math.max(1, Math.round(bytes / 330));
+  const out = [
+    'apiVersion: config.kubernetes.io/v1',
+    'kind: ResourceList',
+    'functionConfig:',
+    '  apiVersion: v1',
+    '  kind: ConfigMap',
+    '  metadata:',
+    '    name: conf',
+    '  data:',
+    `    ordering: ${ordering}`,
+    'items:',
+    '- apiVersion: apps/v1',
+    '  kind: Deployment',
+    '  metadata:',
+    '    name: api',
+    '    namespace: a',
+    '  spec:',
+    '    template:',
+    '      spec:',
+    '        containers:',
+    '        - name: c',
+    '          envFrom:',
+  ];
+  for (let i = 0; i < n; i++) out.push('          - secretRef:', `              name: s-${i}`);
+  for (let i = 0; i < n; i++) {
+    out.push(
+      '- apiVersion: external-secrets.io/v1',
+      '  kind: ExternalSecret',
+      '  metadata:',
+      `    name: s-${i}`,
+      '    namespace: a',
+      '  spec:',
+      '    secretStoreRef:',
+      '      name: vault',
+      '      kind: SecretStore',
+      '    target:',
+      `      name: s-${i}`,
+      '    data:',
+      '    - secretKey: k',
+      '      remoteRef:',
+      '        key: x',
+      '        version: "1"',
+    );
+  }
+  return `${out.join('\n')}\n`;
+}
