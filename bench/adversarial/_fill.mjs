@@ -217,3 +217,20 @@ export const readersOfOne = (bytes, head, line, spec) =>
   fill(bytes, fill(bytes / 2, head, line), (i) =>
     externalSecret(`es-${i}`, { target: `s-${i}`, spec }),
   );
+
+/** A Flux HelmRelease `hr-${i}` of chart `app` whose `values` are `values` (lines at 4 spaces). */
+export const helmRelease = (i, values) => `---
+apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata:
+  name: hr-${i}
+  namespace: a
+spec:
+  chart:
+    spec:
+      chart: app
+  values:
+${values}`;
+
+/** Values reading Secret `s` whole, as a container's `envFrom` (app-template and most charts). */
+export const readsS = '    envFrom:\n    - secretRef:\n        name: s\n';

@@ -1,21 +1,5 @@
-import { externalSecret, fill } from './_fill.mjs';
-
-const release = (i) => `---
-apiVersion: helm.toolkit.fluxcd.io/v2
-kind: HelmRelease
-metadata:
-  name: hr-${i}
-  namespace: a
-spec:
-  chart:
-    spec:
-      chart: app
-  values:
-    envFrom:
-    - secretRef:
-        name: s
-`;
+import { externalSecret, fill, helmRelease, readsS } from './_fill.mjs';
 
 export function generate(bytes) {
-  return fill(bytes, externalSecret('s'), release);
+  return fill(bytes, externalSecret('s'), (i) => helmRelease(i, readsS));
 }
