@@ -82,6 +82,42 @@ describe('ordering: depends-on (bench/adversarial depends-on-entries)', () => {
   });
 });
 
+describe('ordering: kapp (bench/adversarial kapp-change-rules)', () => {
+  it("looks a group's rule up among the item's change rules once, not scanning them per group", () => {
+    const sources = 150;
+    const env = Array.from(
+      { length: sources },
+      (_, i) => `- {name: V${i}, valueFrom: {secretKeyRef: {name: s${i}, key: password}}}`,
+    );
+    // Rules of its own (kapp's annotation prefix, other keys) the item already has.
+    const rules = Array.from(
+      { length: sources },
+      (_, i) => `    kapp.k14s.io/change-rule.own-${i}: "upsert after upserting own-${i}"`,
+    );
+    const workload = deployment('app', `env:\n${env.join('\n')}`, { namespace: 'a' }).replace(
+      'metadata:\n  name: app\n',
+      `metadata:\n  name: app\n  annotations:\n${rules.join('\n')}\n`,
+    );
+    const items = [
+      ...Array.from({ length: sources }, (_, i) => externalSecret(`s${i}`, { namespace: 'a' })),
+      workload,
+    ];
+    const includes = Array.prototype.includes;
+    let scanned = 0;
+    vi.spyOn(Array.prototype, 'includes').mockImplementation(function (
+      this: unknown[],
+      ...args: [unknown, number?]
+    ) {
+      scanned += this.length;
+      return includes.apply(this, args);
+    });
+    const out = runOk(resourceList(items), { ordering: 'kapp' });
+    expect(out.stdout).toContain('kapp.k14s.io/change-rule.secret-rollout-');
+    // Main scanned the item's 150 rules for each of its 150 groups (22,500).
+    expect(scanned).toBeLessThan(10 * sources);
+  });
+});
+
 describe('a dependency many ExternalSecrets read (bench/adversarial template-dependencies)', () => {
   const readers = 60;
   const count = (read: string) => {

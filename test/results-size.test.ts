@@ -4,6 +4,9 @@
 // n² of output (bench/adversarial duplicate-writers, cross-namespace-lists, csi-mount-lists,
 // missing-key-lists: 1 MB of input wrote up to 1.1 GB of results, 4 MB failed).
 import { describe, expect, it } from 'vitest';
+import type { Resource } from '../src/model/resource.js';
+import type { SecretSource } from '../src/rules/sources/source.js';
+import { listNames } from '../src/rules/stage.js';
 import { check } from '../src/run.js';
 import { deployment, envFrom, externalSecret, resourceList, resultsOf, runOk } from './helpers.js';
 
@@ -97,5 +100,21 @@ spec:
       .filter((m) => m.includes('it covers'));
     expect(found.length).toBeGreaterThanOrEqual(n);
     expectCounted(found, n - 5);
+  });
+
+  it("a note naming a template's sources names fifty and counts the rest", () => {
+    const source = (i: number) =>
+      ({
+        resource: { kind: 'ExternalSecret', namespace: 'a', name: `e${i}` } as Resource,
+      }) as SecretSource;
+    const twenty = listNames(range(20).map(source));
+    expect(twenty).toBe(
+      range(20)
+        .map((i) => `ExternalSecret a/e${i}`)
+        .join(', '),
+    );
+    const many = listNames(range(3 * n).map(source));
+    expect(many).toMatch(/ExternalSecret a\/e49 and 70 more$/);
+    expect(many).not.toContain('ExternalSecret a/e50');
   });
 });

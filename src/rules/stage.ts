@@ -1,5 +1,6 @@
 // What the stages share: a malformed item stops the rule for that item only; keys and groups.
 // Below every stage, so that the stages import each other in their order only.
+import { countedList } from '../model/fold.js';
 import { ItemError, type Resource } from '../model/resource.js';
 import { malformedField } from '../model/result-rules.js';
 import { describe, type Result, resourceResult } from '../model/results.js';
@@ -46,11 +47,16 @@ export function unionKeys(a: KeySet, b: KeySet): KeySet {
   return new Set([...a, ...b]);
 }
 
-/** The sources' resources, each named once (one resource can be a source per namespace). */
+/**
+ * The sources' resources, each named once (one resource can be a source per namespace), up to
+ * fifty and the rest counted: what a template reads is named in full (twenty a pod on the fan-in
+ * bench), but thousands of sources writing one Secret made each note on its readers name them
+ * all (bench/adversarial check-covers: readers × writers).
+ */
 export const listNames = (sources: readonly SecretSource[]) =>
   sources.length === 1
     ? describe((sources[0] as SecretSource).resource)
-    : [...new Set(sources.map((s) => describe(s.resource)))].join(', ');
+    : countedList([...new Set(sources.map((s) => describe(s.resource)))], 50);
 
 /**
  * One note per Secret a resource names, made at the first place that names it, the others

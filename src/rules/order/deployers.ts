@@ -183,12 +183,13 @@ function planKapp(waitsFor: ReadonlyMap<Resource, readonly Resource[]>, out: Dep
     const groups = [...new Set(before.map(groupOfWaited))]
       .filter((g): g is string => g !== undefined)
       .sort();
-    const rules = valuesOf(resource, changeRulePrefix);
+    // A Set: the item's change rules looked up per group were groups × rules (s13-attack).
+    const rules = new Set(valuesOf(resource, changeRulePrefix));
     for (const group of groups) {
       const key = changeRuleKey(group);
       const rule = ruleAfter(group);
       const field = annotationField(['metadata'], key);
-      if (rules.includes(rule)) continue;
+      if (rules.has(rule)) continue;
       if (resource.annotations[key] !== undefined) {
         const message = `${describe(resource)} is not made to wait for kapp group ${group}: ${key} holds another value; remove it to let secret-rollout set it`;
         out.results.push(orderSkippedResult(resource, message, field));
