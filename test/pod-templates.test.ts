@@ -2,7 +2,7 @@
 // through run() (the quick reader's projection must keep them), plan and check.
 import { describe, expect, it } from 'vitest';
 import { impact } from '../src/impact-run.js';
-import { defaultConfig, readConfig } from '../src/model/config.js';
+import { defaultConfig, maxPerKind, readConfig } from '../src/model/config.js';
 import { ruleCatalog } from '../src/rules/rule-table.js';
 import { check, plan, run } from '../src/run.js';
 import {
@@ -295,6 +295,20 @@ describe('the podTemplates option', () => {
     expect(String(errors[0]?.message)).not.toContain('\n');
     // The entry is named by its position, never quoted (messages quote no input).
     if (entry !== '') expect(errors[0]?.message).not.toContain(entry);
+  });
+
+  it('refuses a 33rd path for one kind, naming its position, and takes 32 (items × paths stay bounded)', () => {
+    const paths = (n: number, kind = 'Worker') =>
+      Array.from({ length: n }, (_, i) => `example.com/${kind}:spec.t${i}.template`);
+    const entries = (list: string[]) => `  podTemplates: ${JSON.stringify(list.join(','))}\n`;
+    const ok = run(resourceList([es(), api], cm(entries([...paths(32), ...paths(32, 'Other')]))));
+    expect(ok.exitCode).toBe(0);
+    const out = run(resourceList([es(), api], cm(entries(paths(33)))));
+    expect(out.exitCode).toBe(1);
+    const errors = resultsOf(out.stdout).filter((r) => r.severity === 'error');
+    expect(errors.map((e) => e.message)).toEqual([
+      `functionConfig: data.podTemplates: entry 33 is one more for its kind than the ${maxPerKind} one kind may declare`,
+    ]);
   });
 
   it('refuses a typed value that is not a list of strings', () => {

@@ -315,6 +315,9 @@ function entriesOf(raw: Json, field: string, form: string): [number, string][] {
  * `apps/v1/Deployment`) is caught, not guessed. `read` checks the rest: a value, or what is wrong
  * with it. Entries are named by their position, never quoted: messages quote no text of the input.
  */
+/** Most entries of podTemplates or secretReferences for one kind. */
+export const maxPerKind = 32;
+
 function parseKindEntries<T>(
   raw: Json,
   field: string,
@@ -322,6 +325,7 @@ function parseKindEntries<T>(
   read: (group: string, kind: string, rest: string) => T | { problem: string },
 ): T[] {
   const declared = new Map<string, T>();
+  const perKind = new Map<string, number>();
   for (const [position, entry] of entriesOf(raw, field, form)) {
     const match = /^([^/:]*)\/([^/:]*):(.*)$/.exec(entry);
     const [, group = '', kind = '', rest = ''] = match ?? [];
@@ -338,6 +342,17 @@ function parseKindEntries<T>(
     if (typeof value === 'object' && value !== null && 'problem' in value) {
       throw new ConfigError(`${field}: entry ${position} ${value.problem}`, field);
     }
+    // Every item of a kind is read at each of its paths: bounded per kind, the work stays linear
+    // in the items (bench/adversarial declared-templates, declared-readers: items × paths).
+    const kindKey = `${group}/${kind}`;
+    const count = (perKind.get(kindKey) ?? 0) + (declared.has(entry) ? 0 : 1);
+    if (count > maxPerKind) {
+      throw new ConfigError(
+        `${field}: entry ${position} is one more for its kind than the ${maxPerKind} one kind may declare`,
+        field,
+      );
+    }
+    perKind.set(kindKey, count);
     declared.set(entry, value);
   }
   return [...declared.values()];
