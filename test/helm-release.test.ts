@@ -19,7 +19,7 @@ import {
   releaseName,
   valuesAnnotations,
 } from '../src/rules/workloads/helm-release.js';
-import { substitute, valueReads } from '../src/rules/workloads/helm-values.js';
+import { substitute, valueReads, valuesFound } from '../src/rules/workloads/helm-values.js';
 import { plan, run } from '../src/run.js';
 import {
   externalSecret,
@@ -565,5 +565,33 @@ describe('examples/helmrelease-app-template through kustomize', () => {
     const es = items.find((i) => i.kind === 'ExternalSecret') as { metadata: Obj };
     expect((es.metadata.annotations as Obj)['argocd.argoproj.io/sync-wave']).toBe('-1');
     expect(out.stderr).toContain('(helm-release-reads)');
+  });
+});
+
+describe('annotations mappings nested in values (bench/adversarial values-annotations)', () => {
+  it('keeps each found mapping’s path as steps shared with the paths below it, written out when asked', () => {
+    const depth = 200;
+    let values: Record<string, unknown> = { a: 'b' };
+    for (let i = 0; i < depth; i++) values = { annotations: values };
+    const found = valuesFound(values as never).annotations;
+    expect(found).toHaveLength(depth);
+    expect(found[0]?.at).toEqual(['spec', 'values', 'annotations']);
+    expect(found[depth - 1]?.at).toEqual(['spec', 'values', ...Array(depth).fill('annotations')]);
+    // What the found mappings hold of their paths: arrays of their own, and the distinct steps
+    // they reach. Main kept a copy of the path for each (depth²/2 = 20,000 keys here).
+    let held = 0;
+    const steps = new Set<object>();
+    for (const f of found) {
+      for (const value of Object.values(f)) {
+        if (Array.isArray(value)) held += value.length;
+        for (
+          let s = value as { up?: object } | undefined;
+          s && typeof s === 'object' && 'up' in s;
+          s = s.up as never
+        )
+          steps.add(s);
+      }
+    }
+    expect(held + steps.size).toBeLessThanOrEqual(2 * depth);
   });
 });

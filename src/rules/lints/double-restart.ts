@@ -178,9 +178,12 @@ interface Place {
 
 /** Every annotations mapping in a HelmRelease's values (valuesAnnotations), wherever the chart has it. */
 const valuesPlaces = (resource: Resource): Place[] =>
-  valuesAnnotations(resource).map(({ at, annotations }) => ({
-    at,
-    annotations,
+  valuesAnnotations(resource).map((found) => ({
+    // Written out only for a result (helm-values.ts FoundAnnotations).
+    get at() {
+      return found.at;
+    },
+    annotations: found.annotations,
     own: false,
     values: true,
   }));
