@@ -283,3 +283,28 @@ describe('text made of tokens', () => {
     expect(out.stderr).toMatch(/^error: document 0: not read: more than 500,000 YAML tokens/);
   });
 });
+
+describe('walking a deeply nested document (bench/adversarial values-annotations)', () => {
+  it('copies no path per node: the paths concatenated stay linear in the nodes', () => {
+    const depth = 300;
+    // Nested flow mappings: the quick reader declines them, the conforming reader reads them.
+    const text = `a: ${'{k: '.repeat(depth)}v${'}'.repeat(depth)}\n`;
+    const concat = Array.prototype.concat;
+    let copied = 0;
+    const spy = vi.spyOn(Array.prototype, 'concat').mockImplementation(function (
+      this: unknown[],
+      ...items: unknown[]
+    ) {
+      copied += this.length;
+      return concat.apply(this, items);
+    });
+    try {
+      expect(yamlProblem(text)).toBeUndefined();
+      expect(parseYaml(text, 0, text).a).toBeTruthy();
+    } finally {
+      spy.mockRestore();
+    }
+    // The `yaml` library's visit wrote the path to each node anew (≈depth²: 90,000 here).
+    expect(copied).toBeLessThan(20 * depth);
+  });
+});

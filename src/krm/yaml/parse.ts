@@ -14,6 +14,7 @@ import { maxNodes } from '../../model/resource.js';
 import { lineNumberAt } from './lines.js';
 import loadYaml from './load-yaml.cjs';
 import { beforeColon, yamlMessage } from './messages.js';
+import { stop, walkNodes } from './walk-nodes.js';
 
 // js-yaml's loader merges any key resolved to this tag; same definition as its built-in one.
 export const merge = new Type('tag:yaml.org,2002:merge', {
@@ -223,13 +224,13 @@ function blankOrComment(text: string, start: number, lf: number): boolean {
  * the string "a,b").
  */
 export function firstBadKey(doc: Document.Parsed): YamlProblem | undefined {
-  const { isCollection, isScalar, visit } = loadYaml();
+  const { isCollection, isScalar } = loadYaml();
   let first: YamlProblem | undefined;
   const found = (problem: YamlProblem) => {
     if (first === undefined || problem.offset < first.offset) first = problem;
   };
-  visit(doc, {
-    Map(_, map) {
+  walkNodes(doc, {
+    Map(map) {
       const keys = new Set<unknown>();
       for (const { key } of map.items) {
         if (isCollection(key)) {
@@ -241,6 +242,7 @@ export function firstBadKey(doc: Document.Parsed): YamlProblem | undefined {
           found({ message: 'Map keys must be unique', offset: key.range?.[0] ?? 0 });
         else keys.add(key.value);
       }
+      return undefined;
     },
   });
   return first;
@@ -380,7 +382,7 @@ function conformingValue(
   spanStart: number,
   fullText: string,
 ): Json {
-  const { parseDocument, visit } = loadYaml();
+  const { parseDocument } = loadYaml();
   const refuse = (problem: string, node: Node | null | undefined) => {
     const offset = node?.range?.[0] ?? 0;
     return new ParseError(located(problem, text, offset, spanStart, fullText));
@@ -391,18 +393,18 @@ function conformingValue(
   // Checked on the document yamlProblem read, so an item refused here costs the library one read
   // of it, not two. A span holds one document; the value below is the first's too.
   for (const judgedDoc of judged.slice(0, 1))
-    visit(judgedDoc, {
+    walkNodes(judgedDoc, {
       // The library resolves each alias by a walk of the anchors and aliases before it: quadratic
       // in the aliases (8.7k anchors each aliased once in 0.25 MB: 3.6 s). Items that need this
       // reader and hold more are refused; js-yaml, which reads every other item, resolves aliases
       // in constant time.
-      Alias(_, alias) {
+      Alias(alias) {
         if (++aliases <= maxAliases) return undefined;
         bad = refuse(
           `valid YAML, but more than ${maxAliases} aliases in an item that needs the conforming reader (a YAML 1.1 tag such as !!timestamp, a multi-line flow key)`,
           alias,
         );
-        return visit.BREAK;
+        return stop;
       },
     });
   if (bad) throw bad;
