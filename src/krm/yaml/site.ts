@@ -101,33 +101,9 @@ export function spliceAt(
     case 'lines': {
       // Mixed line endings: use the one of the line the new lines follow (or precede).
       lineBreak = localLineBreak(text, site.at, lineBreak);
-      const { missing, indent, step } = site;
-      // Pieces joined once: the text is kept until it is written, one flat string rather than a
-      // tree of its pieces (ARCHITECTURE.md, Memory), and no string per line on the way.
-      const out = insertedLines;
-      if (needsBreak(text, site.at)) out.add(lineBreak);
-      for (let depth = 0; depth < missing.length; depth++) {
-        out.add(indentation(indent + depth * step));
-        out.scalar(missing[depth] as string, 'plain');
-        out.add(':');
-        out.add(lineBreak);
-      }
-      const pad = indentation(indent + missing.length * step);
-      if (typeof value !== 'string') {
-        const block = new BlockWriter(step, value.seqIndent, lineBreak);
-        out.add(block.pair(`${pad}${formatKey(key)}:`, value.list, pad.length));
-      } else if (literalFits(value) && endsBlock(text, site.at, pad.length + step)) {
-        out.add(blockLiteral(`${pad}${key}: `, value, indentation(pad.length + step), lineBreak));
-      } else {
-        // One line, or lines a block cannot hold exactly (literalFits) or that what follows
-        // them would continue: double-quoted, escaped, exact whatever stands around it.
-        out.add(pad);
-        out.add(key);
-        out.add(': ');
-        out.scalar(value, 'double');
-      }
-      out.add(lineBreak);
-      return { start: site.at, end: site.at, text: out.take() };
+      linesHead(text, site, lineBreak);
+      keyLine(text, site, key, value, lineBreak, false);
+      return { start: site.at, end: site.at, text: insertedLines.take() };
     }
     case 'flow': {
       const inner = nestedFlow(site.missing, key, value);
@@ -140,6 +116,86 @@ export function spliceAt(
         text: `{${nestedFlow(site.missing, key, value)}}`,
       };
   }
+}
+
+/** A `lines` site: where new block lines go. */
+export type LinesSite = Extract<Site, { kind: 'lines' }>;
+
+/** One key set by an edit, with its new value. */
+export interface NewKey {
+  key: string;
+  value: string;
+}
+
+/**
+ * Several keys inserted at one `lines` site, as one edit after another would insert them: each
+ * goes in before the mapping's first key, so the last of `keys` is the first line. Made at once,
+ * the lines cost their own length, where one edit after another copies the whole item each time.
+ * Each line but the last is followed by a key of the same mapping, which ends a block scalar
+ * written on it (the caller passes keys that are plain words, the one layout it merges).
+ */
+export function linesSplice(
+  text: string,
+  site: LinesSite,
+  keys: readonly NewKey[],
+  lineBreak: string,
+): Splice {
+  lineBreak = localLineBreak(text, site.at, lineBreak);
+  linesHead(text, site, lineBreak);
+  for (let i = keys.length - 1; i >= 0; i--) {
+    const { key, value } = keys[i] as NewKey;
+    keyLine(text, site, key, value, lineBreak, i > 0);
+  }
+  return { start: site.at, end: site.at, text: insertedLines.take() };
+}
+
+/**
+ * The start of what a `lines` site inserts, into insertedLines (taken once its key lines are
+ * added): a line break where it follows a last line without one, and the mappings missing on
+ * the way. Pieces joined once: the text is kept until it is written, one flat string rather
+ * than a tree of its pieces (ARCHITECTURE.md, Memory), and no string per line on the way.
+ */
+function linesHead(text: string, site: LinesSite, lineBreak: string): void {
+  const { missing, indent, step } = site;
+  const out = insertedLines;
+  if (needsBreak(text, site.at)) out.add(lineBreak);
+  for (let depth = 0; depth < missing.length; depth++) {
+    out.add(indentation(indent + depth * step));
+    out.scalar(missing[depth] as string, 'plain');
+    out.add(':');
+    out.add(lineBreak);
+  }
+}
+
+/**
+ * One key's line (or lines) at a `lines` site, below the missing mappings; `keyFollows`: the next
+ * line is another key of its mapping, else the site's own text follows.
+ */
+function keyLine(
+  text: string,
+  site: LinesSite,
+  key: string,
+  value: NewValue,
+  lineBreak: string,
+  keyFollows: boolean,
+): void {
+  const out = insertedLines;
+  const { step } = site;
+  const pad = indentation(site.indent + site.missing.length * step);
+  if (typeof value !== 'string') {
+    const block = new BlockWriter(step, value.seqIndent, lineBreak);
+    out.add(block.pair(`${pad}${formatKey(key)}:`, value.list, pad.length));
+  } else if (literalFits(value) && (keyFollows || endsBlock(text, site.at, pad.length + step))) {
+    out.add(blockLiteral(`${pad}${key}: `, value, indentation(pad.length + step), lineBreak));
+  } else {
+    // One line, or lines a block cannot hold exactly (literalFits) or that what follows
+    // them would continue: double-quoted, escaped, exact whatever stands around it.
+    out.add(pad);
+    out.add(key);
+    out.add(': ');
+    out.scalar(value, 'double');
+  }
+  out.add(lineBreak);
 }
 
 /**
@@ -171,8 +227,12 @@ export class Pieces {
 
   /** The pieces added since the last take, joined. */
   take(): string {
-    const text = this.list.join('');
-    for (let i = 0; i < this.count; i++) this.list[i] = '';
+    const { list, count } = this;
+    // join reads the list to its length: cut back to this text's pieces, so that one long text
+    // (many keys inserted at one place) leaves no long join for every text after it.
+    if (list.length > count) list.length = count;
+    const text = list.join('');
+    for (let i = 0; i < count; i++) list[i] = '';
     this.count = 0;
     return text;
   }
