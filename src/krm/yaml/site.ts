@@ -105,21 +105,16 @@ export function spliceAt(
       keyLine(text, site, key, value, lineBreak, false);
       return { start: site.at, end: site.at, text: insertedLines.take() };
     }
-    case 'flow': {
-      const inner = nestedFlow(site.missing, key, value);
-      return { start: site.at, end: site.at, text: inner + (site.empty ? '' : ', ') };
-    }
+    case 'flow':
     case 'null':
-      return {
-        start: site.start,
-        end: site.end,
-        text: `{${nestedFlow(site.missing, key, value)}}`,
-      };
+      return flowSplice(site, flowEntry(key, value));
   }
 }
 
-/** A `lines` site: where new block lines go. */
-export type LinesSite = Extract<Site, { kind: 'lines' }>;
+/** A site that inserts new keys: block lines, or entries of a flow mapping. */
+export type InsertSite = Extract<Site, { kind: 'lines' | 'flow' | 'null' }>;
+type LinesSite = Extract<Site, { kind: 'lines' }>;
+type FlowSite = Extract<Site, { kind: 'flow' | 'null' }>;
 
 /** One key set by an edit, with its new value. */
 export interface NewKey {
@@ -128,18 +123,27 @@ export interface NewKey {
 }
 
 /**
- * Several keys inserted at one `lines` site, as one edit after another would insert them: each
- * goes in before the mapping's first key, so the last of `keys` is the first line. Made at once,
- * the lines cost their own length, where one edit after another copies the whole item each time.
- * Each line but the last is followed by a key of the same mapping, which ends a block scalar
- * written on it (the caller passes keys that are plain words, the one layout it merges).
+ * Several keys inserted at one site (not in a JSON document), as one edit after another would
+ * insert them: each goes in before the mapping's first key, or right after its `{`, so the last
+ * of `keys` comes first. Made at once, they cost their own length, where one edit after another
+ * copies the whole item each time. Each block line but the last is followed by a key of the same
+ * mapping, which ends a block scalar written on it (the caller passes keys that are plain words,
+ * the one layout it merges).
  */
-export function linesSplice(
+export function keysSplice(
   text: string,
-  site: LinesSite,
+  site: InsertSite,
   keys: readonly NewKey[],
   lineBreak: string,
 ): Splice {
+  if (site.kind !== 'lines') {
+    const entries: string[] = [];
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const { key, value } = keys[i] as NewKey;
+      entries.push(flowEntry(key, value));
+    }
+    return flowSplice(site, entries.join(', '));
+  }
   lineBreak = localLineBreak(text, site.at, lineBreak);
   linesHead(text, site, lineBreak);
   for (let i = keys.length - 1; i >= 0; i--) {
@@ -272,11 +276,17 @@ export const indentation = (n: number): string => {
 const flowValue = (value: NewValue) =>
   typeof value === 'string' ? yamlJson(value) : jsonText(value.list, ': ', '', '');
 
-function nestedFlow(missing: readonly string[], key: string, value: NewValue): string {
-  return missing.reduceRight(
-    (inner, name) => `${formatKey(name)}: {${inner}}`,
-    `${formatKey(key)}: ${flowValue(value)}`,
-  );
+const flowEntry = (key: string, value: NewValue) => `${formatKey(key)}: ${flowValue(value)}`;
+
+/**
+ * What a flow site inserts: `entries` (`k: v, …`) inside the missing mappings, right after the
+ * `{` or in place of the null.
+ */
+function flowSplice(site: FlowSite, entries: string): Splice {
+  const { missing } = site;
+  const inner = missing.reduceRight((inner, name) => `${formatKey(name)}: {${inner}}`, entries);
+  if (site.kind === 'null') return { start: site.start, end: site.end, text: `{${inner}}` };
+  return { start: site.at, end: site.at, text: inner + (site.empty ? '' : ', ') };
 }
 
 /**

@@ -19,11 +19,11 @@ import { maxDepth } from './nesting.js';
 import { maxTokens, ParseError, parseYaml } from './parse.js';
 import { isPlainLayout } from './plain-layout.js';
 import {
+  type InsertSite,
   type JsonStyle,
   jsonStyleOf,
-  type LinesSite,
+  keysSplice,
   type Locator,
-  linesSplice,
   listSplice,
   type NewKey,
   type Site,
@@ -282,8 +282,8 @@ function located(
 
 /**
  * Every edit located in the item's text as it came, when that gives the same text as one edit
- * after another: each replaces an existing value, but at most one inserts, or every insertion is
- * block lines (mergedInserts); none touch. Many references renamed in one item (targetNames), or
+ * after another: each replaces an existing value, but at most one inserts, or the insertions
+ * merge (mergedInserts); none touch. Many references renamed in one item (targetNames), or
  * many annotations added to it (kapp's change rules), then cost one read of it, not one each.
  */
 function atOnce(job: Job, locators: readonly Locator[]): Splice[] | undefined {
@@ -319,32 +319,35 @@ const plain = (name: string) => plainKey.test(name);
 /**
  * Several insertions' splices, one per place, added to `splices`: the text one edit after another
  * makes, or false where that is not known to be it. Each insertion goes in before the first key
- * of its mapping, so the next one located in that mapping goes in before it, under the same
- * missing mappings (which the first made); the lines before and after a place are no other
- * place's, so insertions at different places do not see each other. Only block lines at one
- * indentation, under the same missing mappings, of different plain keys: elsewhere (a flow
- * mapping, a JSON document, a key given twice) each edit is located in the text the ones before
- * made.
+ * of its mapping (or right after its `{`), so the next one located in that mapping goes in before
+ * it, under the same missing mappings (which the first made); no place is in lines another place
+ * reads, so insertions at different places do not see each other. Only block lines at one
+ * indentation, or flow entries outside a JSON document (`{…}`, `~`), under the same missing
+ * mappings, of different plain keys: elsewhere (a JSON document's layout, a key given twice)
+ * each edit is located in the text the ones before made.
  */
 function mergedInserts(
   job: Job,
   inserts: readonly { site: Site; edit: MappingEdit }[],
   splices: Splice[],
 ): boolean {
-  const places = new Map<number, { site: LinesSite; keys: NewKey[]; seen: Set<string> }>();
+  const places = new Map<number, { site: InsertSite; keys: NewKey[]; seen: Set<string> }>();
   for (const { site, edit } of inserts) {
-    if (site.kind !== 'lines' || !plainKey.test(edit.key) || !site.missing.every(plain)) {
-      return false;
-    }
-    const place = places.get(site.at);
+    // A JSON document's entries are written in its layout, one at a time.
+    const merges = site.kind === 'lines' || (!job.json && site.kind !== 'value');
+    if (!merges || !plainKey.test(edit.key) || !site.missing.every(plain)) return false;
+    const at = site.kind === 'null' ? site.start : site.at;
+    const place = places.get(at);
     if (!place) {
-      places.set(site.at, { site, keys: [edit], seen: new Set([edit.key]) });
+      places.set(at, { site, keys: [edit], seen: new Set([edit.key]) });
       continue;
     }
     const first = place.site;
     if (
-      site.indent !== first.indent ||
-      site.step !== first.step ||
+      site.kind !== first.kind ||
+      (site.kind === 'lines' &&
+        first.kind === 'lines' &&
+        (site.indent !== first.indent || site.step !== first.step)) ||
       !sameNames(site.missing, first.missing) ||
       place.seen.has(edit.key)
     ) {
@@ -354,7 +357,7 @@ function mergedInserts(
     place.seen.add(edit.key);
   }
   for (const { site, keys } of places.values()) {
-    splices.push(linesSplice(job.itemText, site, keys, job.lineBreak));
+    splices.push(keysSplice(job.itemText, site, keys, job.lineBreak));
   }
   return true;
 }
