@@ -6,13 +6,17 @@ import { applySplices, applyToValue, editText, reparseItem } from '../src/krm/ya
 import { annotationEdit, type MappingEdit } from '../src/model/edit.js';
 import type { JsonObject } from '../src/model/json.js';
 
-/** A Deployment reading `secrets` Secrets, as a ResourceList's entry; `metadata`: its lines. */
-function deployment(secrets: number, metadata = ['  metadata:', '    name: api']): string {
-  const lines = ['- apiVersion: apps/v1', '  kind: Deployment', ...metadata];
+/**
+ * A Deployment reading `secrets` Secrets, as a ResourceList's entry; `metadata`: its lines, above
+ * its spec or (`below`) after it.
+ */
+function deployment(secrets: number, metadata = ['  metadata:', '    name: api'], below = false) {
+  const lines = ['- apiVersion: apps/v1', '  kind: Deployment', ...(below ? [] : metadata)];
   lines.push('  spec:', '    template:', '      spec:', '        containers:', '        - name: c');
   lines.push('          envFrom:');
   for (let i = 0; i < secrets; i++)
     lines.push('          - secretRef:', `              name: s-${i}`);
+  if (below) lines.push(...metadata);
   return `${lines.join('\n')}\n`;
 }
 
@@ -113,5 +117,32 @@ describe('many keys inserted into a flow mapping', () => {
     // The proof's edited text, once, and what is inserted (≈7 KB into ≈5 KB). Main parsed and
     // copied a new text for every edit: ≈0.8 MB joined.
     expect(chars).toBeLessThanOrEqual(2 * (item.length + inserted));
+  });
+});
+
+describe('many keys inserted into a mapping below a long list', () => {
+  const sources = 400;
+  const item = deployment(
+    sources,
+    ['  metadata:', '    name: api', '    annotations:', '      a: b'],
+    true,
+  );
+  const edits = Array.from({ length: sources }, (_, i) =>
+    annotationEdit(0, ['metadata'], `kapp.k14s.io/change-rule.r-${i}`, `upsert after s-${i}`),
+  );
+
+  it('reads the way to the mapping, and the mapping, once', () => {
+    let splices = editText(item, true, edits, noProof, '\n');
+    expect(applySplices(item, splices)).toBe(oneAfterAnother(item, edits));
+    const indexOf = vi.spyOn(String.prototype, 'indexOf');
+    try {
+      splices = editText(item, true, edits, noProof, '\n');
+      // A line search a line of the item, a few an edit. Main located each edit from the item's
+      // top, past the 800 lines of the list, and the keys inserted before it: 493,260.
+      const lines = item.split('\n').length;
+      expect(indexOf.mock.calls.length).toBeLessThanOrEqual(2 * lines + 4 * edits.length);
+    } finally {
+      indexOf.mockRestore();
+    }
   });
 });

@@ -14,7 +14,7 @@ import {
 import { isObject, type Json, type JsonObject } from '../../model/json.js';
 import { grouped } from '../../model/numbers.js';
 import { locateByCst, locateListByCst, seqIndentOf, whereIs } from './locate-cst.js';
-import { locateByLines } from './locate-lines.js';
+import { locateByLines, locateKeysByLines } from './locate-lines.js';
 import { maxDepth } from './nesting.js';
 import { maxTokens, ParseError, parseYaml } from './parse.js';
 import { isPlainLayout } from './plain-layout.js';
@@ -287,13 +287,15 @@ function located(
  * many annotations added to it (kapp's change rules), then cost one read of it, not one each.
  */
 function atOnce(job: Job, locators: readonly Locator[]): Splice[] | undefined {
-  const { itemText, ordered, lineBreak, json } = job;
+  const { itemText, lineBreak, json } = job;
+  // atOnce is not tried with appends: every edit sets a key.
+  const ordered = job.ordered as readonly MappingEdit[];
+  const sites = sitesOf(job, locators, ordered);
   const splices: Splice[] = [];
   const inserts: { site: Site; edit: MappingEdit }[] = [];
   for (let i = 0; i < ordered.length; i++) {
-    // atOnce is not tried with appends: every edit sets a key.
     const edit = ordered[i] as MappingEdit;
-    const site = siteOf(job, locators, itemText, edit);
+    const site = sites[i];
     if (!site) return undefined;
     if (site.kind === 'value')
       splices.push(spliceAt(itemText, site, edit.key, edit.value, lineBreak, json));
@@ -310,6 +312,48 @@ function atOnce(job: Job, locators: readonly Locator[]): Splice[] | undefined {
   splices.sort((a, b) => a.start - b.start);
   const touch = splices.some((s, i) => i > 0 && s.start <= (splices[i - 1] as Splice).end);
   return touch ? undefined : splices;
+}
+
+/**
+ * Every edit's site in the item's text, each from the first locator that finds it, as siteOf
+ * finds it; the line locator reads the way to a mapping and the mapping once for all the edits
+ * of that mapping (locateKeysByLines), not once an edit.
+ */
+function sitesOf(
+  job: Job,
+  locators: readonly Locator[],
+  edits: readonly MappingEdit[],
+): (Site | undefined)[] {
+  const { itemText, entry } = job;
+  const sites: (Site | undefined)[] = new Array(edits.length).fill(undefined);
+  for (const locator of locators) {
+    if (locator !== locateByLines) {
+      for (let i = 0; i < edits.length; i++) {
+        const edit = edits[i] as MappingEdit;
+        sites[i] ??= locator(itemText, entry, edit.path, edit.key);
+      }
+      continue;
+    }
+    // The edits of one mapping together, by their path.
+    const byPath = new Map<string, number[]>();
+    for (let i = 0; i < edits.length; i++) {
+      const path = JSON.stringify((edits[i] as MappingEdit).path);
+      const same = byPath.get(path);
+      if (same) same.push(i);
+      else byPath.set(path, [i]);
+    }
+    for (const group of byPath.values()) {
+      const { path } = edits[group[0] as number] as MappingEdit;
+      const keys = group.map((i) => (edits[i] as MappingEdit).key);
+      const found = locateKeysByLines(itemText, entry, path, keys);
+      group.forEach((i, k) => {
+        sites[i] ??= found[k];
+      });
+    }
+  }
+  for (const site of sites)
+    if (site) job.reach = Math.max(job.reach, site.reach ?? itemText.length);
+  return sites;
 }
 
 /** A key the line locator reads back as itself wherever it is written plain (`kapp.k14s.io/x`). */
