@@ -146,3 +146,33 @@ describe('many keys inserted into a mapping below a long list', () => {
     }
   });
 });
+
+describe('many keys inserted into a flow mapping that holds many', () => {
+  const keys = 100;
+  const held = Array.from({ length: keys }, (_, i) => `a${i}: x`).join(', ');
+  const item = deployment(1, [`  metadata: {name: api, annotations: {${held}}}`]);
+  const edits = Array.from({ length: keys }, (_, i) =>
+    annotationEdit(0, ['metadata'], `kapp.k14s.io/change-rule.r-${i}`, `upsert after s-${i}`),
+  );
+
+  it('looks each key up in the mapping, not through its pairs', () => {
+    let splices = editText(item, true, edits, expected(item, edits), '\n');
+    expect(applySplices(item, splices)).toBe(oneAfterAnother(item, edits));
+    const find = vi.spyOn(Array.prototype, 'find');
+    const set = vi.spyOn(Map.prototype, 'set');
+    try {
+      splices = editText(item, true, edits, expected(item, edits), '\n');
+      // Entries of the lists searched: the readers' own, ≈80 a key (the parse the sites are found
+      // in, and the proof's), 8,294 here and twice that for twice the keys. Main also searched
+      // the annotations' pairs one by one for every edit, and the metadata's: 315,908 (n × m;
+      // four times that for twice the keys). Now each mapping on the way is indexed once.
+      let searched = 0;
+      for (const list of find.mock.contexts) searched += (list as unknown[]).length;
+      expect(searched).toBeLessThanOrEqual(100 * keys);
+      expect(set.mock.calls.length).toBeLessThanOrEqual(4 * keys);
+    } finally {
+      find.mockRestore();
+      set.mockRestore();
+    }
+  });
+});
