@@ -52,6 +52,20 @@ function joined(work: () => void): number {
   }
 }
 
+/**
+ * The edits made at once, proven, checked against one edit after another's text: one splice; the
+ * characters joined making it again, and its length.
+ */
+function provenOnce(item: string, edits: readonly MappingEdit[]) {
+  let splices = editText(item, true, edits, expected(item, edits), '\n');
+  expect(applySplices(item, splices)).toBe(oneAfterAnother(item, edits));
+  expect(splices).toHaveLength(1);
+  const chars = joined(() => {
+    splices = editText(item, true, edits, expected(item, edits), '\n');
+  });
+  return { chars, inserted: (splices[0] as { text: string }).text.length };
+}
+
 describe('many keys inserted into one item', () => {
   const sources = 400;
   const item = deployment(sources);
@@ -107,13 +121,7 @@ describe('many keys inserted into a flow mapping', () => {
   );
 
   it('writes what one edit after another writes, with one proof', () => {
-    let splices = editText(item, true, edits, expected(item, edits), '\n');
-    expect(applySplices(item, splices)).toBe(oneAfterAnother(item, edits));
-    expect(splices).toHaveLength(1);
-    const chars = joined(() => {
-      splices = editText(item, true, edits, expected(item, edits), '\n');
-    });
-    const inserted = (splices[0] as { text: string }).text.length;
+    const { chars, inserted } = provenOnce(item, edits);
     // The proof's edited text, once, and what is inserted (≈7 KB into ≈5 KB). Main parsed and
     // copied a new text for every edit: ≈0.8 MB joined.
     expect(chars).toBeLessThanOrEqual(2 * (item.length + inserted));
@@ -174,5 +182,27 @@ describe('many keys inserted into a flow mapping that holds many', () => {
       find.mockRestore();
       set.mockRestore();
     }
+  });
+});
+
+describe('many keys inserted into a JSON document', () => {
+  const keys = 100;
+  const value = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'api' } };
+  // As kubectl prints it, an entry of a ResourceList: `- {` and its keys on lines.
+  const lines = JSON.stringify(
+    { ...value, spec: { n: Array.from({ length: keys }, String) } },
+    null,
+    2,
+  );
+  const item = `- ${lines.replaceAll('\n', '\n  ')}\n`;
+  const edits = Array.from({ length: keys }, (_, i) =>
+    annotationEdit(0, ['metadata'], `kapp.k14s.io/change-rule.r-${i}`, `upsert after s-${i}`),
+  );
+
+  it('writes what one edit after another writes, in its layout, with one copy', () => {
+    const { chars, inserted } = provenOnce(item, edits);
+    // The proof's edited text, once, and what is inserted (≈8 KB into ≈1.5 KB). Main wrote
+    // each entry in a new copy of the item: 547,549 (and the commit before).
+    expect(chars).toBeLessThanOrEqual(2 * (item.length + inserted));
   });
 });

@@ -86,7 +86,8 @@ export function spliceAt(
   /** The item is a JSON document (jsonStyleOf): what is inserted is JSON too. */
   json?: JsonStyle,
 ): Splice {
-  if (json && site.kind !== 'lines') return jsonSplice(text, site, key, value, lineBreak, json);
+  if (json && site.kind !== 'lines')
+    return jsonSplice(text, site, [{ key, value }], lineBreak, json);
   switch (site.kind) {
     case 'value': {
       // Only a string replaces a value: a list entry's site is a ListSite.
@@ -119,13 +120,12 @@ type FlowSite = Extract<Site, { kind: 'flow' | 'null' }>;
 /** One key set by an edit, with its new value. */
 export interface NewKey {
   key: string;
-  value: string;
+  value: NewValue;
 }
 
 /**
- * Several keys inserted at one site (not in a JSON document), as one edit after another would
- * insert them: each goes in before the mapping's first key, or right after its `{`, so the last
- * of `keys` comes first. Made at once, they cost their own length, where one edit after another
+ * Several keys inserted at one site, as one edit after another would insert them: each goes in
+ * before the mapping's first key, or right after its `{`, so the last of `keys` comes first. Made at once, they cost their own length, where one edit after another
  * copies the whole item each time. Each block line but the last is followed by a key of the same
  * mapping, which ends a block scalar written on it (the caller passes keys that are plain words,
  * the one layout it merges).
@@ -135,14 +135,13 @@ export function keysSplice(
   site: InsertSite,
   keys: readonly NewKey[],
   lineBreak: string,
+  /** The item is a JSON document: a mapping that has keys gets them in its layout. */
+  json?: JsonStyle,
 ): Splice {
   if (site.kind !== 'lines') {
-    const entries: string[] = [];
-    for (let i = keys.length - 1; i >= 0; i--) {
-      const { key, value } = keys[i] as NewKey;
-      entries.push(flowEntry(key, value));
-    }
-    return flowSplice(site, entries.join(', '));
+    const top = [...keys].reverse();
+    if (json) return jsonSplice(text, site, top, lineBreak, json);
+    return flowSplice(site, top.map(({ key, value }) => flowEntry(key, value)).join(', '));
   }
   lineBreak = localLineBreak(text, site.at, lineBreak);
   linesHead(text, site, lineBreak);
@@ -594,22 +593,24 @@ const firstColon = /\{\s*"(?:[^"\\]|\\.)*"\s*:(\s?)/y;
  * A site in a JSON document, filled the way its JSON is written: quoted keys and values, a
  * mapping that has its keys on their own lines gets new lines at their indentation, a one-line
  * mapping stays one line. What is not edited keeps its bytes (number spellings, escapes such as
- * Go's `\u003c`, key order), which a re-serialisation as for a JSON input would not.
+ * Go's `\u003c`, key order), which a re-serialisation as for a JSON input would not. Several
+ * `keys` (top first) only where a mapping has keys: each goes in right after its `{` as one edit
+ * after another would put it, on the first key's line's indentation (in the innermost of the
+ * missing mappings, the first edit made them).
  */
 function jsonSplice(
   text: string,
   site: Exclude<Site, { kind: 'lines' }>,
-  key: string,
-  value: NewValue,
+  keys: readonly NewKey[],
   lineBreak: string,
   json: JsonStyle,
 ): Splice {
   if (site.kind === 'value') {
-    return { start: site.start, end: site.end, text: yamlJson(value as string) };
+    return { start: site.start, end: site.end, text: yamlJson((keys[0] as NewKey).value) };
   }
   const at = site.kind === 'flow' ? site.at : site.start;
   lineBreak = localLineBreak(text, at, lineBreak);
-  const names = [...site.missing, key];
+  const { missing } = site;
   const pad = padAt(text, at);
   if (site.kind === 'flow' && !site.empty) {
     // Keys on their own lines: a new first line at the first key's indentation.
@@ -618,18 +619,18 @@ function jsonSplice(
     const keyPad = matchAt(ownLine, text, at)?.[1];
     if (keyPad !== undefined) {
       const unit = json.unit || keyPad.slice(pad.length) || '  ';
-      const entry = jsonEntry(names, value, json, lineBreak + keyPad, unit);
+      const entry = jsonEntries(missing, keys, json, lineBreak + keyPad, unit);
       return { start, end: start, text: `${lineBreak}${keyPad}${entry},` };
     }
-    const entry = jsonEntry(names, value, json, '', '');
+    const entry = jsonEntries(missing, keys, json, '', '');
     return { start, end: start, text: `${entry},${json.colon.endsWith(' ') ? ' ' : ''}` };
   }
   // An empty `{}` or a `null`: the new mapping, on lines of its own when the document has them.
   const end = site.kind === 'flow' ? text.indexOf('}', at) : site.end;
   const { unit } = json;
   const inner = unit
-    ? `${lineBreak}${pad}${unit}${jsonEntry(names, value, json, lineBreak + pad + unit, unit)}${lineBreak}${pad}`
-    : jsonEntry(names, value, json, '', '');
+    ? `${lineBreak}${pad}${unit}${jsonEntries(missing, keys, json, lineBreak + pad + unit, unit)}${lineBreak}${pad}`
+    : jsonEntries(missing, keys, json, '', '');
   return { start: at, end, text: site.kind === 'flow' ? inner : `{${inner}}` };
 }
 
@@ -642,25 +643,30 @@ function matchAt(sticky: RegExp, text: string, at: number): RegExpExecArray | nu
 }
 
 /**
- * `"a": {"b": "value"}` for names a, b; on lines when `unit` is set, each line after a break
- * starting with `newLine` (the break and the indentation of the first line).
+ * `"a": {"b": "value"}` for missing mappings a, b (the keys, top first, inside the innermost); on
+ * lines when `unit` is set, each line after a break starting with `newLine` (the break and the
+ * indentation of the first line).
  */
-function jsonEntry(
-  names: readonly string[],
-  value: NewValue,
+function jsonEntries(
+  missing: readonly string[],
+  keys: readonly NewKey[],
   json: JsonStyle,
   newLine: string,
   unit: string,
 ): string {
-  const [name, ...rest] = names as [string, ...string[]];
-  const head = `${yamlJson(name)}${json.colon}`;
-  if (rest.length === 0) {
-    if (typeof value === 'string') return head + yamlJson(value);
-    return head + jsonText(value.list, json.colon, unit, newLine);
+  const [name, ...rest] = missing;
+  if (name === undefined) {
+    const entries = keys.map(({ key, value }) => {
+      const head = `${yamlJson(key)}${json.colon}`;
+      if (typeof value === 'string') return head + yamlJson(value);
+      return head + jsonText(value.list, json.colon, unit, newLine);
+    });
+    return entries.join(unit ? `,${newLine}` : `,${json.colon.endsWith(' ') ? ' ' : ''}`);
   }
-  if (!unit) return `${head}{${jsonEntry(rest, value, json, '', '')}}`;
+  const head = `${yamlJson(name)}${json.colon}`;
+  if (!unit) return `${head}{${jsonEntries(rest, keys, json, '', '')}}`;
   const inner = newLine + unit;
-  return `${head}{${inner}${jsonEntry(rest, value, json, inner, unit)}${newLine}}`;
+  return `${head}{${inner}${jsonEntries(rest, keys, json, inner, unit)}${newLine}}`;
 }
 
 /** The indentation of the line `at` is on. */
