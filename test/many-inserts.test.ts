@@ -187,22 +187,24 @@ describe('many keys inserted into a flow mapping that holds many', () => {
 
 describe('many keys inserted into a JSON document', () => {
   const keys = 100;
-  const value = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'api' } };
-  // As kubectl prints it, an entry of a ResourceList: `- {` and its keys on lines.
-  const lines = JSON.stringify(
-    { ...value, spec: { n: Array.from({ length: keys }, String) } },
-    null,
-    2,
-  );
-  const item = `- ${lines.replaceAll('\n', '\n  ')}\n`;
   const edits = Array.from({ length: keys }, (_, i) =>
     annotationEdit(0, ['metadata'], `kapp.k14s.io/change-rule.r-${i}`, `upsert after s-${i}`),
   );
+  /** As kubectl prints it, an entry of a ResourceList (`- {`), keys on lines or on one. */
+  const item = (metadata: unknown, indent?: number) => {
+    const value = { apiVersion: 'apps/v1', kind: 'Deployment', metadata, spec: { n: [1, 2] } };
+    return `- ${JSON.stringify(value, null, indent).replaceAll('\n', '\n  ')}\n`;
+  };
 
-  it('writes what one edit after another writes, in its layout, with one copy', () => {
-    const { chars, inserted } = provenOnce(item, edits);
-    // The proof's edited text, once, and what is inserted (≈8 KB into ≈1.5 KB). Main wrote
-    // each entry in a new copy of the item: 547,549 (and the commit before).
-    expect(chars).toBeLessThanOrEqual(2 * (item.length + inserted));
+  it.each([
+    ['keys on lines, annotations missing', item({ name: 'api' }, 2)],
+    ['on one line, annotations missing', item({ name: 'api' })],
+    ['annotations {}', item({ name: 'api', annotations: {} }, 2)],
+    ['metadata null', item(null, 2)],
+  ])('%s: writes what one edit after another writes, with one copy', (_, text) => {
+    const { chars, inserted } = provenOnce(text, edits);
+    // The proof's edited text, once, and what is inserted (≈8 KB into 0.2 KB). Main wrote
+    // each entry in a new copy of the item: 276,778 to 337,671.
+    expect(chars).toBeLessThanOrEqual(2 * (text.length + inserted));
   });
 });

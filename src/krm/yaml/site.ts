@@ -594,9 +594,9 @@ const firstColon = /\{\s*"(?:[^"\\]|\\.)*"\s*:(\s?)/y;
  * mapping that has its keys on their own lines gets new lines at their indentation, a one-line
  * mapping stays one line. What is not edited keeps its bytes (number spellings, escapes such as
  * Go's `\u003c`, key order), which a re-serialisation as for a JSON input would not. Several
- * `keys` (top first) only where a mapping has keys: each goes in right after its `{` as one edit
- * after another would put it, on the first key's line's indentation (in the innermost of the
- * missing mappings, the first edit made them).
+ * `keys` (top first) are written as one edit after another writes them: the first makes the
+ * mapping (in `{}` or for a null) and the missing ones, each next one goes in right after the
+ * innermost `{`, on its first key's line and indentation.
  */
 function jsonSplice(
   text: string,

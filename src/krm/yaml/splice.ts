@@ -366,9 +366,9 @@ const plain = (name: string) => plainKey.test(name);
  * of its mapping (or right after its `{`), so the next one located in that mapping goes in before
  * it, under the same missing mappings (which the first made); no place is in lines another place
  * reads, so insertions at different places do not see each other. Only block lines at one
- * indentation, or flow entries (`{…}`, `~`; in a JSON document only where the mapping has keys),
- * under the same missing mappings, of different plain keys: elsewhere (an empty JSON `{}`, a key
- * given twice) each edit is located in the text the ones before made.
+ * indentation, or flow entries (`{…}`, `~`, a JSON document's in its layout), under the same
+ * missing mappings, of different plain keys: elsewhere (a key given twice, other missing
+ * mappings at one place) each edit is located in the text the ones before made.
  */
 function mergedInserts(
   job: Job,
@@ -377,11 +377,9 @@ function mergedInserts(
 ): boolean {
   const places = new Map<number, { site: InsertSite; keys: NewKey[]; seen: Set<string> }>();
   for (const { site, edit } of inserts) {
-    // In a JSON document, only into a mapping that has keys (jsonSplice).
-    const merges =
-      site.kind === 'lines' ||
-      (site.kind !== 'value' && (!job.json || (site.kind === 'flow' && !site.empty)));
-    if (!merges || !plainKey.test(edit.key) || !site.missing.every(plain)) return false;
+    if (site.kind === 'value' || !plainKey.test(edit.key) || !site.missing.every(plain)) {
+      return false;
+    }
     const at = site.kind === 'null' ? site.start : site.at;
     const place = places.get(at);
     if (!place) {
