@@ -1,7 +1,7 @@
 // The general locator: a full, position-keeping parse with the `yaml` library. Slower (which is
 // why locate-lines.ts runs first) but it understands flow mappings, quoted keys and explicit
 // nulls. Loaded only when needed, so start-up and the common case never pay for it.
-import type { Document, Node, YAMLMap } from 'yaml';
+import type { Document, Node, Pair, YAMLMap } from 'yaml';
 import { aboveComments, lineAt } from './lines.js';
 import loadYaml from './load-yaml.cjs';
 import { firstBadKey } from './parse.js';
@@ -57,7 +57,7 @@ function reach(
   for (let depth = 0; depth <= path.length; depth++) {
     const name = depth < path.length ? path[depth] : key;
     const missing = path.slice(depth);
-    const pair = map.items.find((p) => isScalar(p.key) && p.key.value === name);
+    const pair = pairOf(map, name);
     if (!pair) return names(missing) ? insertionSite(text, map, parentColumn, missing) : undefined;
     let value = pair.value as Node | null;
     // A list entry by its position (a reference's name in `env[]`): it must exist.
@@ -86,6 +86,26 @@ function reach(
     return { kind: 'lines', at, indent: column + step, step, missing: rest };
   }
   return undefined;
+}
+
+/**
+ * A mapping's pairs by their scalar keys (the first of a key given twice), made when it is first
+ * searched and kept with the parsed document: the edits of one item are located in one text, so
+ * n keys looked up in a mapping of m cost m once, not n × m (many annotations added to a flow
+ * mapping that holds many).
+ */
+const pairsByKey = new WeakMap<YAMLMap, Map<unknown, Pair>>();
+function pairOf(map: YAMLMap, name: unknown): Pair | undefined {
+  let pairs = pairsByKey.get(map);
+  if (!pairs) {
+    const { isScalar } = loadYaml();
+    pairs = new Map();
+    for (const pair of map.items) {
+      if (isScalar(pair.key) && !pairs.has(pair.key.value)) pairs.set(pair.key.value, pair);
+    }
+    pairsByKey.set(map, pairs);
+  }
+  return pairs.get(name);
 }
 
 export const locateByCst: Locator = (text, entry, path, key) => {

@@ -26,6 +26,68 @@ export const locateByLines: Locator = (text, entry, path, key) => {
 };
 
 /**
+ * The sites of several keys of the mapping at `path`, each as locateByLines finds it alone, with
+ * one read of the way there and of the mapping: n keys of one mapping cost its lines once, not n
+ * times (many annotations added to one item). Every site's reach is the furthest line read for
+ * any of them.
+ */
+export function locateKeysByLines(
+  text: string,
+  entry: boolean,
+  path: readonly (string | number)[],
+  keys: readonly string[],
+): (Site | undefined)[] {
+  const sites: (Site | undefined)[] = new Array(keys.length).fill(undefined);
+  if (!onlyKeys(path)) return sites;
+  reached = 0;
+  const root = rootMapping(text, entry);
+  const into = root && walk(text, root, path);
+  if (into === root && root) {
+    const wanted = new Wanted(keys);
+    const end = findKey(text, root, wanted);
+    let missing: Site | undefined;
+    for (let i = 0; i < keys.length; i++) {
+      const found = wanted.found[i];
+      if (found !== undefined) sites[i] = scalarSite(text, found, root.indent);
+      else if (end !== undefined) sites[i] = missing ??= keySite(text, root, null);
+    }
+  } else sites.fill(into as Site | undefined);
+  const reach = reached < 0 ? text.length : nextOf(text, reached);
+  for (const site of sites) if (site) site.reach = reach;
+  return sites;
+}
+
+/**
+ * The keys a read of one mapping looks for: where each one's value starts once found (a key
+ * given twice: its first).
+ */
+class Wanted {
+  readonly found: (number | undefined)[];
+  private readonly index = new Map<string, number[]>();
+  private left = 0;
+
+  constructor(keys: readonly string[]) {
+    this.found = new Array(keys.length).fill(undefined);
+    keys.forEach((key, i) => {
+      const same = this.index.get(key);
+      if (same) same.push(i);
+      else {
+        this.index.set(key, [i]);
+        this.left++;
+      }
+    });
+  }
+
+  /** The key from lineKeyStart to lineKeyEnd, its value at `valueStart`: whether it was the last one missing. */
+  take(text: string, valueStart: number): boolean {
+    const same = this.index.get(text.slice(lineKeyStart, lineKeyEnd));
+    if (!same || this.found[same[0] as number] !== undefined) return false;
+    for (const i of same) this.found[i] = valueStart;
+    return --this.left === 0;
+  }
+}
+
+/**
  * The start of the furthest line the current locate has read (-1: it read to the end). Lines
  * are read forwards from the top, and what lies past this line does not change what they are
  * (Site's `reach`).
@@ -127,6 +189,16 @@ function locateIn(
   path: readonly string[],
   key: string,
 ): Site | undefined {
+  const into = walk(text, mapping, path);
+  return into === mapping ? keySite(text, mapping, findKey(text, mapping, key)) : (into as Site);
+}
+
+/**
+ * `mapping` moved to the mapping at `path` (the same object), or, where the path ends before it,
+ * the site every key there goes to (mappings missing, or `key:` with nothing under it), or
+ * undefined where a line is beyond this locator.
+ */
+function walk(text: string, mapping: Mapping, path: readonly string[]): Mapping | Site | undefined {
   for (let depth = 0; depth < path.length; depth++) {
     const found = findKey(text, mapping, path[depth] as string);
     if (found === undefined) return undefined;
@@ -156,7 +228,11 @@ function locateIn(
     mapping.parentIndent = keyIndent;
     mapping.entryLine = undefined;
   }
-  const found = findKey(text, mapping, key);
+  return mapping;
+}
+
+/** A key's site in `mapping`, as findKey found it (null: missing, inserted before its first key). */
+function keySite(text: string, mapping: Mapping, found: number | null | undefined) {
   if (found === undefined) return undefined;
   if (found === null) {
     const at = firstEntryStart(text, mapping);
@@ -213,9 +289,12 @@ function firstEntryStart(text: string, mapping: Mapping): number | undefined {
 
 /**
  * Where the value of `key` in the mapping starts (just after its `:`): `null` when the mapping
- * ends without it, `undefined` when a line is beyond this locator (the caller falls back).
+ * ends without it, `undefined` when a line is beyond this locator (the caller falls back). Keys
+ * `Wanted`: each found is recorded there, and the read ends when the last is (a number), at the
+ * mapping's end (null) or at a line beyond this locator (undefined: the keys not found by then
+ * are beyond it too).
  */
-function findKey(text: string, mapping: Mapping, key: string): number | null | undefined {
+function findKey(text: string, mapping: Mapping, key: string | Wanted): number | null | undefined {
   const { indent: keyIndent, entryLine } = mapping;
   for (let pos = mapping.from; pos < text.length; ) {
     const start = pos;
@@ -236,11 +315,15 @@ function findKey(text: string, mapping: Mapping, key: string): number | null | u
     }
     const at = start + indent;
     if (isSequenceEntry(text, at, end)) continue; // a compact list under the previous key
-    const valueStart = matchKey(text, at, end, key);
-    if (valueStart === undefined) return undefined;
-    if (valueStart >= 0) {
+    const colon = keyAt(text, at, end);
+    if (colon === undefined) return undefined;
+    const matched =
+      typeof key === 'string'
+        ? lineKeyEnd - lineKeyStart === key.length && text.startsWith(key, lineKeyStart)
+        : key.take(text, colon + 1);
+    if (matched) {
       readTo(start);
-      return valueStart;
+      return colon + 1;
     }
   }
   readTo(-1);
@@ -248,11 +331,13 @@ function findKey(text: string, mapping: Mapping, key: string): number | null | u
 }
 
 /**
- * The line's key compared with `key` where it stands (most lines hold other keys: nothing is
- * sliced for them): the offset after its `:` when it is `key`, -1 for another key, `undefined`
- * when the key is beyond this locator.
+ * Where the key of the line at `at` (to `end`) stands, in lineKeyStart and lineKeyEnd, for a
+ * comparison in place (most lines hold other keys: nothing is sliced for them): the offset of
+ * its `:`, or `undefined` when the key is beyond this locator.
  */
-function matchKey(text: string, at: number, end: number, key: string): number | undefined {
+let lineKeyStart = 0;
+let lineKeyEnd = 0;
+function keyAt(text: string, at: number, end: number): number | undefined {
   const c = text[at];
   let keyStart: number;
   let keyEnd: number;
@@ -286,7 +371,9 @@ function matchKey(text: string, at: number, end: number, key: string): number | 
       if (text.charCodeAt(i) === 32 && text.charCodeAt(i + 1) === 35) return undefined; // ` #`
     }
   }
-  return keyEnd - keyStart === key.length && text.startsWith(key, keyStart) ? pos + 1 : -1;
+  lineKeyStart = keyStart;
+  lineKeyEnd = keyEnd;
+  return pos;
 }
 
 /** Nothing but white space (as `trim` sees it) and a comment from `from` to `to`. */

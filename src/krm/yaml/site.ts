@@ -86,7 +86,8 @@ export function spliceAt(
   /** The item is a JSON document (jsonStyleOf): what is inserted is JSON too. */
   json?: JsonStyle,
 ): Splice {
-  if (json && site.kind !== 'lines') return jsonSplice(text, site, key, value, lineBreak, json);
+  if (json && site.kind !== 'lines')
+    return jsonSplice(text, site, [{ key, value }], lineBreak, json);
   switch (site.kind) {
     case 'value': {
       // Only a string replaces a value: a list entry's site is a ListSite.
@@ -101,45 +102,103 @@ export function spliceAt(
     case 'lines': {
       // Mixed line endings: use the one of the line the new lines follow (or precede).
       lineBreak = localLineBreak(text, site.at, lineBreak);
-      const { missing, indent, step } = site;
-      // Pieces joined once: the text is kept until it is written, one flat string rather than a
-      // tree of its pieces (ARCHITECTURE.md, Memory), and no string per line on the way.
-      const out = insertedLines;
-      if (needsBreak(text, site.at)) out.add(lineBreak);
-      for (let depth = 0; depth < missing.length; depth++) {
-        out.add(indentation(indent + depth * step));
-        out.scalar(missing[depth] as string, 'plain');
-        out.add(':');
-        out.add(lineBreak);
-      }
-      const pad = indentation(indent + missing.length * step);
-      if (typeof value !== 'string') {
-        const block = new BlockWriter(step, value.seqIndent, lineBreak);
-        out.add(block.pair(`${pad}${formatKey(key)}:`, value.list, pad.length));
-      } else if (literalFits(value) && endsBlock(text, site.at, pad.length + step)) {
-        out.add(blockLiteral(`${pad}${key}: `, value, indentation(pad.length + step), lineBreak));
-      } else {
-        // One line, or lines a block cannot hold exactly (literalFits) or that what follows
-        // them would continue: double-quoted, escaped, exact whatever stands around it.
-        out.add(pad);
-        out.add(key);
-        out.add(': ');
-        out.scalar(value, 'double');
-      }
-      out.add(lineBreak);
-      return { start: site.at, end: site.at, text: out.take() };
+      linesHead(text, site, lineBreak);
+      keyLine(text, site, key, value, lineBreak, false);
+      return { start: site.at, end: site.at, text: insertedLines.take() };
     }
-    case 'flow': {
-      const inner = nestedFlow(site.missing, key, value);
-      return { start: site.at, end: site.at, text: inner + (site.empty ? '' : ', ') };
-    }
+    case 'flow':
     case 'null':
-      return {
-        start: site.start,
-        end: site.end,
-        text: `{${nestedFlow(site.missing, key, value)}}`,
-      };
+      return flowSplice(site, flowEntry(key, value));
   }
+}
+
+/** A site that inserts new keys: block lines, or entries of a flow mapping. */
+export type InsertSite = Extract<Site, { kind: 'lines' | 'flow' | 'null' }>;
+type LinesSite = Extract<Site, { kind: 'lines' }>;
+type FlowSite = Extract<Site, { kind: 'flow' | 'null' }>;
+
+/** One key set by an edit, with its new value. */
+export interface NewKey {
+  key: string;
+  value: NewValue;
+}
+
+/**
+ * Several keys inserted at one site, as one edit after another would insert them: each goes in
+ * before the mapping's first key, or right after its `{`, so the last of `keys` comes first. Made at once, they cost their own length, where one edit after another
+ * copies the whole item each time. Each block line but the last is followed by a key of the same
+ * mapping, which ends a block scalar written on it (the caller passes keys that are plain words,
+ * the one layout it merges).
+ */
+export function keysSplice(
+  text: string,
+  site: InsertSite,
+  keys: readonly NewKey[],
+  lineBreak: string,
+  /** The item is a JSON document: a mapping that has keys gets them in its layout. */
+  json?: JsonStyle,
+): Splice {
+  if (site.kind !== 'lines') {
+    const top = [...keys].reverse();
+    if (json) return jsonSplice(text, site, top, lineBreak, json);
+    return flowSplice(site, top.map(({ key, value }) => flowEntry(key, value)).join(', '));
+  }
+  lineBreak = localLineBreak(text, site.at, lineBreak);
+  linesHead(text, site, lineBreak);
+  for (let i = keys.length - 1; i >= 0; i--) {
+    const { key, value } = keys[i] as NewKey;
+    keyLine(text, site, key, value, lineBreak, i > 0);
+  }
+  return { start: site.at, end: site.at, text: insertedLines.take() };
+}
+
+/**
+ * The start of what a `lines` site inserts, into insertedLines (taken once its key lines are
+ * added): a line break where it follows a last line without one, and the mappings missing on
+ * the way. Pieces joined once: the text is kept until it is written, one flat string rather
+ * than a tree of its pieces (ARCHITECTURE.md, Memory), and no string per line on the way.
+ */
+function linesHead(text: string, site: LinesSite, lineBreak: string): void {
+  const { missing, indent, step } = site;
+  const out = insertedLines;
+  if (needsBreak(text, site.at)) out.add(lineBreak);
+  for (let depth = 0; depth < missing.length; depth++) {
+    out.add(indentation(indent + depth * step));
+    out.scalar(missing[depth] as string, 'plain');
+    out.add(':');
+    out.add(lineBreak);
+  }
+}
+
+/**
+ * One key's line (or lines) at a `lines` site, below the missing mappings; `keyFollows`: the next
+ * line is another key of its mapping, else the site's own text follows.
+ */
+function keyLine(
+  text: string,
+  site: LinesSite,
+  key: string,
+  value: NewValue,
+  lineBreak: string,
+  keyFollows: boolean,
+): void {
+  const out = insertedLines;
+  const { step } = site;
+  const pad = indentation(site.indent + site.missing.length * step);
+  if (typeof value !== 'string') {
+    const block = new BlockWriter(step, value.seqIndent, lineBreak);
+    out.add(block.pair(`${pad}${formatKey(key)}:`, value.list, pad.length));
+  } else if (literalFits(value) && (keyFollows || endsBlock(text, site.at, pad.length + step))) {
+    out.add(blockLiteral(`${pad}${key}: `, value, indentation(pad.length + step), lineBreak));
+  } else {
+    // One line, or lines a block cannot hold exactly (literalFits) or that what follows
+    // them would continue: double-quoted, escaped, exact whatever stands around it.
+    out.add(pad);
+    out.add(key);
+    out.add(': ');
+    out.scalar(value, 'double');
+  }
+  out.add(lineBreak);
 }
 
 /**
@@ -171,8 +230,12 @@ export class Pieces {
 
   /** The pieces added since the last take, joined. */
   take(): string {
-    const text = this.list.join('');
-    for (let i = 0; i < this.count; i++) this.list[i] = '';
+    const { list, count } = this;
+    // join reads the list to its length: cut back to this text's pieces, so that one long text
+    // (many keys inserted at one place) leaves no long join for every text after it.
+    if (list.length > count) list.length = count;
+    const text = list.join('');
+    for (let i = 0; i < count; i++) list[i] = '';
     this.count = 0;
     return text;
   }
@@ -212,11 +275,17 @@ export const indentation = (n: number): string => {
 const flowValue = (value: NewValue) =>
   typeof value === 'string' ? yamlJson(value) : jsonText(value.list, ': ', '', '');
 
-function nestedFlow(missing: readonly string[], key: string, value: NewValue): string {
-  return missing.reduceRight(
-    (inner, name) => `${formatKey(name)}: {${inner}}`,
-    `${formatKey(key)}: ${flowValue(value)}`,
-  );
+const flowEntry = (key: string, value: NewValue) => `${formatKey(key)}: ${flowValue(value)}`;
+
+/**
+ * What a flow site inserts: `entries` (`k: v, …`) inside the missing mappings, right after the
+ * `{` or in place of the null.
+ */
+function flowSplice(site: FlowSite, entries: string): Splice {
+  const { missing } = site;
+  const inner = missing.reduceRight((inner, name) => `${formatKey(name)}: {${inner}}`, entries);
+  if (site.kind === 'null') return { start: site.start, end: site.end, text: `{${inner}}` };
+  return { start: site.at, end: site.at, text: inner + (site.empty ? '' : ', ') };
 }
 
 /**
@@ -524,22 +593,24 @@ const firstColon = /\{\s*"(?:[^"\\]|\\.)*"\s*:(\s?)/y;
  * A site in a JSON document, filled the way its JSON is written: quoted keys and values, a
  * mapping that has its keys on their own lines gets new lines at their indentation, a one-line
  * mapping stays one line. What is not edited keeps its bytes (number spellings, escapes such as
- * Go's `\u003c`, key order), which a re-serialisation as for a JSON input would not.
+ * Go's `\u003c`, key order), which a re-serialisation as for a JSON input would not. Several
+ * `keys` (top first) are written as one edit after another writes them: the first makes the
+ * mapping (in `{}` or for a null) and the missing ones, each next one goes in right after the
+ * innermost `{`, on its first key's line and indentation.
  */
 function jsonSplice(
   text: string,
   site: Exclude<Site, { kind: 'lines' }>,
-  key: string,
-  value: NewValue,
+  keys: readonly NewKey[],
   lineBreak: string,
   json: JsonStyle,
 ): Splice {
   if (site.kind === 'value') {
-    return { start: site.start, end: site.end, text: yamlJson(value as string) };
+    return { start: site.start, end: site.end, text: yamlJson((keys[0] as NewKey).value) };
   }
   const at = site.kind === 'flow' ? site.at : site.start;
   lineBreak = localLineBreak(text, at, lineBreak);
-  const names = [...site.missing, key];
+  const { missing } = site;
   const pad = padAt(text, at);
   if (site.kind === 'flow' && !site.empty) {
     // Keys on their own lines: a new first line at the first key's indentation.
@@ -548,18 +619,18 @@ function jsonSplice(
     const keyPad = matchAt(ownLine, text, at)?.[1];
     if (keyPad !== undefined) {
       const unit = json.unit || keyPad.slice(pad.length) || '  ';
-      const entry = jsonEntry(names, value, json, lineBreak + keyPad, unit);
+      const entry = jsonEntries(missing, keys, json, lineBreak + keyPad, unit);
       return { start, end: start, text: `${lineBreak}${keyPad}${entry},` };
     }
-    const entry = jsonEntry(names, value, json, '', '');
+    const entry = jsonEntries(missing, keys, json, '', '');
     return { start, end: start, text: `${entry},${json.colon.endsWith(' ') ? ' ' : ''}` };
   }
   // An empty `{}` or a `null`: the new mapping, on lines of its own when the document has them.
   const end = site.kind === 'flow' ? text.indexOf('}', at) : site.end;
   const { unit } = json;
   const inner = unit
-    ? `${lineBreak}${pad}${unit}${jsonEntry(names, value, json, lineBreak + pad + unit, unit)}${lineBreak}${pad}`
-    : jsonEntry(names, value, json, '', '');
+    ? `${lineBreak}${pad}${unit}${jsonEntries(missing, keys, json, lineBreak + pad + unit, unit)}${lineBreak}${pad}`
+    : jsonEntries(missing, keys, json, '', '');
   return { start: at, end, text: site.kind === 'flow' ? inner : `{${inner}}` };
 }
 
@@ -572,25 +643,30 @@ function matchAt(sticky: RegExp, text: string, at: number): RegExpExecArray | nu
 }
 
 /**
- * `"a": {"b": "value"}` for names a, b; on lines when `unit` is set, each line after a break
- * starting with `newLine` (the break and the indentation of the first line).
+ * `"a": {"b": "value"}` for missing mappings a, b (the keys, top first, inside the innermost); on
+ * lines when `unit` is set, each line after a break starting with `newLine` (the break and the
+ * indentation of the first line).
  */
-function jsonEntry(
-  names: readonly string[],
-  value: NewValue,
+function jsonEntries(
+  missing: readonly string[],
+  keys: readonly NewKey[],
   json: JsonStyle,
   newLine: string,
   unit: string,
 ): string {
-  const [name, ...rest] = names as [string, ...string[]];
-  const head = `${yamlJson(name)}${json.colon}`;
-  if (rest.length === 0) {
-    if (typeof value === 'string') return head + yamlJson(value);
-    return head + jsonText(value.list, json.colon, unit, newLine);
+  const [name, ...rest] = missing;
+  if (name === undefined) {
+    const entries = keys.map(({ key, value }) => {
+      const head = `${yamlJson(key)}${json.colon}`;
+      if (typeof value === 'string') return head + yamlJson(value);
+      return head + jsonText(value.list, json.colon, unit, newLine);
+    });
+    return entries.join(unit ? `,${newLine}` : `,${json.colon.endsWith(' ') ? ' ' : ''}`);
   }
-  if (!unit) return `${head}{${jsonEntry(rest, value, json, '', '')}}`;
+  const head = `${yamlJson(name)}${json.colon}`;
+  if (!unit) return `${head}{${jsonEntries(rest, keys, json, '', '')}}`;
   const inner = newLine + unit;
-  return `${head}{${inner}${jsonEntry(rest, value, json, inner, unit)}${newLine}}`;
+  return `${head}{${inner}${jsonEntries(rest, keys, json, inner, unit)}${newLine}}`;
 }
 
 /** The indentation of the line `at` is on. */

@@ -4,19 +4,29 @@
 // entries, or the item is left alone and the edit reported as an error. Output is never altered
 // silently.
 import { isDeepStrictEqual } from 'node:util';
-import { type Edit, isListEntryEdit, type ListEntryEdit, listField } from '../../model/edit.js';
+import {
+  type Edit,
+  isListEntryEdit,
+  type ListEntryEdit,
+  listField,
+  type MappingEdit,
+} from '../../model/edit.js';
 import { isObject, type Json, type JsonObject } from '../../model/json.js';
 import { grouped } from '../../model/numbers.js';
 import { locateByCst, locateListByCst, seqIndentOf, whereIs } from './locate-cst.js';
-import { locateByLines } from './locate-lines.js';
+import { locateByLines, locateKeysByLines } from './locate-lines.js';
 import { maxDepth } from './nesting.js';
 import { maxTokens, ParseError, parseYaml } from './parse.js';
 import { isPlainLayout } from './plain-layout.js';
 import {
+  type InsertSite,
   type JsonStyle,
   jsonStyleOf,
+  keysSplice,
   type Locator,
   listSplice,
+  type NewKey,
+  type Site,
   type Splice,
   spliceAt,
 } from './site.js';
@@ -121,8 +131,6 @@ interface Job {
   json: JsonStyle | undefined;
   /** How far into `itemText` the locators read (Site's `reach`), the furthest over the edits. */
   reach: number;
-  /** Whether the last site located replaces a value (else it inserts). */
-  replaces: boolean;
 }
 const noValue = (): Json => null;
 const noEdits: readonly Edit[] = [];
@@ -136,7 +144,6 @@ const job: Job = {
   reparse: undefined,
   json: undefined,
   reach: 0,
-  replaces: false,
 };
 
 /** Made once: a literal is a new object each time it is evaluated. */
@@ -243,10 +250,24 @@ function proven(job: Job, text: string): boolean {
   return isDeepStrictEqual(value ?? null, job.expected());
 }
 
-/**
- * The edit's splice in `text` (its site's kind in `job.replaces`: no pair of them per edit), or
- * undefined where the locators find no site for it.
- */
+/** The edit's site in `text` (its reach joined to the job's), or undefined where none is found. */
+function siteOf(
+  job: Job,
+  locators: readonly Locator[],
+  text: string,
+  edit: MappingEdit,
+): Site | undefined {
+  for (let i = 0; i < locators.length; i++) {
+    const site = (locators[i] as Locator)(text, job.entry, edit.path, edit.key);
+    if (site) {
+      job.reach = Math.max(job.reach, site.reach ?? text.length);
+      return site;
+    }
+  }
+  return undefined;
+}
+
+/** The edit's splice in `text`, or undefined where the locators find no site for it. */
 function located(
   job: Job,
   locators: readonly Locator[],
@@ -254,37 +275,139 @@ function located(
   edit: Edit,
 ): Splice | undefined {
   const { entry, lineBreak, json } = job;
-  if (isListEntryEdit(edit)) {
-    job.replaces = false;
-    return appendSplice(text, entry, edit, lineBreak, json);
-  }
-  for (let i = 0; i < locators.length; i++) {
-    const site = (locators[i] as Locator)(text, entry, edit.path, edit.key);
-    if (site) {
-      job.reach = Math.max(job.reach, site.reach ?? text.length);
-      job.replaces = site.kind === 'value';
-      return spliceAt(text, site, edit.key, edit.value, lineBreak, json);
-    }
-  }
-  return undefined;
+  if (isListEntryEdit(edit)) return appendSplice(text, entry, edit, lineBreak, json);
+  const site = siteOf(job, locators, text, edit);
+  return site && spliceAt(text, site, edit.key, edit.value, lineBreak, json);
 }
 
 /**
  * Every edit located in the item's text as it came, when that gives the same text as one edit
- * after another: each replaces an existing value but at most one, and none touch. Many
- * references renamed in one item (targetNames) then cost one read of it, not one each.
+ * after another: each replaces an existing value, but at most one inserts, or the insertions
+ * merge (mergedInserts); none touch. Many references renamed in one item (targetNames), or
+ * many annotations added to it (kapp's change rules), then cost one read of it, not one each.
  */
 function atOnce(job: Job, locators: readonly Locator[]): Splice[] | undefined {
+  const { itemText, lineBreak, json } = job;
+  // atOnce is not tried with appends: every edit sets a key.
+  const ordered = job.ordered as readonly MappingEdit[];
+  const sites = sitesOf(job, locators, ordered);
   const splices: Splice[] = [];
-  let inserts = 0;
-  for (let i = 0; i < job.ordered.length; i++) {
-    const found = located(job, locators, job.itemText, job.ordered[i] as Edit);
-    if (!found || (!job.replaces && ++inserts > 1)) return undefined;
-    splices.push(found);
+  const inserts: { site: Site; edit: MappingEdit }[] = [];
+  for (let i = 0; i < ordered.length; i++) {
+    const edit = ordered[i] as MappingEdit;
+    const site = sites[i];
+    if (!site) return undefined;
+    if (site.kind === 'value')
+      splices.push(spliceAt(itemText, site, edit.key, edit.value, lineBreak, json));
+    else inserts.push({ site, edit });
+  }
+  const [one] = inserts;
+  if (one && inserts.length === 1) {
+    splices.push(spliceAt(itemText, one.site, one.edit.key, one.edit.value, lineBreak, json));
+  } else if (one) {
+    if (!mergedInserts(job, inserts, splices)) return undefined;
+    // As when each edit is located in the text the ones before made: all of the item is judged.
+    job.reach = itemText.length;
   }
   splices.sort((a, b) => a.start - b.start);
   const touch = splices.some((s, i) => i > 0 && s.start <= (splices[i - 1] as Splice).end);
   return touch ? undefined : splices;
+}
+
+/**
+ * Every edit's site in the item's text, each from the first locator that finds it, as siteOf
+ * finds it; the line locator reads the way to a mapping and the mapping once for all the edits
+ * of that mapping (locateKeysByLines), not once an edit.
+ */
+function sitesOf(
+  job: Job,
+  locators: readonly Locator[],
+  edits: readonly MappingEdit[],
+): (Site | undefined)[] {
+  const { itemText, entry } = job;
+  const sites: (Site | undefined)[] = new Array(edits.length).fill(undefined);
+  for (const locator of locators) {
+    if (locator !== locateByLines) {
+      for (let i = 0; i < edits.length; i++) {
+        const edit = edits[i] as MappingEdit;
+        sites[i] ??= locator(itemText, entry, edit.path, edit.key);
+      }
+      continue;
+    }
+    // The edits of one mapping together, by their path.
+    const byPath = new Map<string, number[]>();
+    for (let i = 0; i < edits.length; i++) {
+      const path = JSON.stringify((edits[i] as MappingEdit).path);
+      const same = byPath.get(path);
+      if (same) same.push(i);
+      else byPath.set(path, [i]);
+    }
+    for (const group of byPath.values()) {
+      const { path } = edits[group[0] as number] as MappingEdit;
+      const keys = group.map((i) => (edits[i] as MappingEdit).key);
+      const found = locateKeysByLines(itemText, entry, path, keys);
+      group.forEach((i, k) => {
+        sites[i] ??= found[k];
+      });
+    }
+  }
+  for (const site of sites)
+    if (site) job.reach = Math.max(job.reach, site.reach ?? itemText.length);
+  return sites;
+}
+
+/** A key the line locator reads back as itself wherever it is written plain (`kapp.k14s.io/x`). */
+const plainKey = /^[A-Za-z0-9][-\w./]*$/;
+const plain = (name: string) => plainKey.test(name);
+
+/**
+ * Several insertions' splices, one per place, added to `splices`: the text one edit after another
+ * makes, or false where that is not known to be it. Each insertion goes in before the first key
+ * of its mapping (or right after its `{`), so the next one located in that mapping goes in before
+ * it, under the same missing mappings (which the first made); no place is in lines another place
+ * reads, so insertions at different places do not see each other. Only block lines at one
+ * indentation, or flow entries (`{…}`, `~`, a JSON document's in its layout), under the same
+ * missing mappings, of different plain keys: elsewhere (a key given twice, other missing
+ * mappings at one place) each edit is located in the text the ones before made.
+ */
+function mergedInserts(
+  job: Job,
+  inserts: readonly { site: Site; edit: MappingEdit }[],
+  splices: Splice[],
+): boolean {
+  const places = new Map<number, { site: InsertSite; keys: NewKey[]; seen: Set<string> }>();
+  for (const { site, edit } of inserts) {
+    if (site.kind === 'value' || !plainKey.test(edit.key) || !site.missing.every(plain)) {
+      return false;
+    }
+    const at = site.kind === 'null' ? site.start : site.at;
+    const place = places.get(at);
+    if (!place) {
+      places.set(at, { site, keys: [edit], seen: new Set([edit.key]) });
+      continue;
+    }
+    const first = place.site;
+    if (
+      site.kind !== first.kind ||
+      (site.kind === 'lines' &&
+        first.kind === 'lines' &&
+        (site.indent !== first.indent || site.step !== first.step)) ||
+      !sameNames(site.missing, first.missing) ||
+      place.seen.has(edit.key)
+    ) {
+      return false;
+    }
+    place.keys.push(edit);
+    place.seen.add(edit.key);
+  }
+  for (const { site, keys } of places.values()) {
+    splices.push(keysSplice(job.itemText, site, keys, job.lineBreak, job.json));
+  }
+  return true;
+}
+
+function sameNames(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((name, i) => name === b[i]);
 }
 
 /** The edits' splices found by `locators`, proven when `prove`; undefined where that fails. */
