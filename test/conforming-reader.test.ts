@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { locateByCst } from '../src/krm/yaml/locate-cst.js';
+import { locateByCst, seqIndentOf } from '../src/krm/yaml/locate-cst.js';
 import {
   maxTokens,
   ParseError,
@@ -301,6 +301,7 @@ describe('walking a deeply nested document (bench/adversarial values-annotations
     try {
       expect(yamlProblem(text)).toBeUndefined();
       expect(parseYaml(text, 0, text)).toHaveProperty('a');
+      expect(seqIndentOf(text)).toBe('compact');
     } finally {
       spy.mockRestore();
     }

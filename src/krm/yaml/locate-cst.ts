@@ -6,6 +6,7 @@ import { aboveComments, lineAt } from './lines.js';
 import loadYaml from './load-yaml.cjs';
 import { firstBadKey } from './parse.js';
 import type { ListSite, Locator, ScalarStyle, SeqIndent, Site } from './site.js';
+import { skip, stop, walkNodes } from './walk-nodes.js';
 
 const styles: Partial<Record<string, ScalarStyle>> = {
   PLAIN: 'plain',
@@ -224,21 +225,20 @@ function lineEnd(text: string, offset: number): number {
  */
 export function seqIndentOf(text: string): SeqIndent {
   const doc = parsed(text);
-  const { isMap, isScalar, isSeq, visit } = loadYaml();
+  const { isScalar, isSeq } = loadYaml();
   let style: SeqIndent = 'compact';
   if (doc) {
-    visit(doc, {
-      Pair(_, pair) {
+    walkNodes(doc, {
+      Pair(pair) {
         const { key, value } = pair;
-        if (!isSeq(value) || value.flow || !value.range || !isScalar(key) || !key.range) return;
+        if (!isSeq(value) || value.flow || !value.range || !isScalar(key) || !key.range)
+          return undefined;
         const dash = columnOf(text, value.range[0]);
         style = dash > columnOf(text, key.range[0]) ? 'wide' : 'compact';
-        return visit.BREAK;
+        return stop;
       },
-      Map(_, map) {
-        // Flow mappings hold no block lists.
-        if (isMap(map) && map.flow) return visit.SKIP;
-      },
+      // Flow mappings hold no block lists.
+      Map: (map) => (map.flow ? skip : undefined),
     });
   }
   return style;
