@@ -69,7 +69,7 @@ const generatorRules: Readonly<Record<string, readonly NormalizeRule[]>> = {
   ],
 };
 
-interface Reference {
+export interface Reference {
   kind: string;
   group: string;
   name: string;
@@ -144,33 +144,44 @@ export function resyncRegenerates(spec: JsonObject): boolean {
 
 export interface Dependencies {
   /** The items of the input it reads, in the order the spec names them. */
-  resources: Resource[];
+  resources: readonly Resource[];
   /** sha256 hex over what of them decides the Secret; undefined without any. */
   hash: string | undefined;
-  notes: Result[];
+  notes: readonly Result[];
 }
 
-/** Where an ExternalSecret spec is read: its field path, and the namespace it resolves in. */
-export interface SpecSite {
-  at: string;
-  namespace: string | undefined;
-}
-
-/**
- * What an ExternalSecret spec reads from the input, and what of it decides its Secret. `site`:
- * where the spec is (an ExternalSecret's own `spec` by default; a ClusterExternalSecret's, once per
- * selected namespace, where each ExternalSecret it creates resolves its references).
- */
+/** What an ExternalSecret's spec reads from the input, and what of it decides its Secret. */
 export function readDependencies(
   resource: Resource,
   spec: JsonObject,
   inventory: Inventory,
-  { at, namespace }: SpecSite = { at: 'spec', namespace: resource.namespace },
+): Dependencies {
+  return resolveDependencies(
+    resource,
+    dependencyReferences(spec, 'spec'),
+    inventory,
+    resource.namespace,
+  );
+}
+
+/** The references of an ExternalSecret spec at `at`; a malformed one throws ItemError. */
+export const dependencyReferences = (spec: JsonObject, at: string): readonly Reference[] =>
+  referencesOf(spec, at, true);
+
+/**
+ * What the `references` of an ExternalSecret spec read in `namespace`: a ClusterExternalSecret
+ * reads its spec's references once and resolves them in each namespace it selects.
+ */
+export function resolveDependencies(
+  resource: Resource,
+  references: readonly Reference[],
+  inventory: Inventory,
+  namespace: string | undefined,
 ): Dependencies {
   const { find } = inventory;
   const notes: Result[] = [];
   const reads = new Map<Resource, { reference: Reference; keys: Set<string> }>();
-  for (const reference of referencesOf(spec, at, true)) {
+  for (const reference of references) {
     const { group, kind, name, field } = reference;
     const scope = kind === 'ClusterGenerator' ? undefined : namespace;
     const found = find(group, kind, scope, name);
