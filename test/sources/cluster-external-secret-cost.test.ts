@@ -114,6 +114,26 @@ describe('ClusterExternalSecrets', () => {
     }
   });
 
+  it('test selectors against namespaces within the same bound (64 tests an ExternalSecret)', () => {
+    // One ClusterExternalSecret with 3,000 selectors, none matching, and 1,600 Namespaces: 4.8
+    // million tests, past the ≈4.4 million this ≈160 KB input allows (main ran them, and exit 0).
+    const selectors = times(3_000, (i) => `  - matchLabels: {x: "${i}"}\n`).join('');
+    const { input, out } = countedRun([
+      ...times(1_600, namespace),
+      ces(0, `  namespaceSelectors:\n${selectors}`),
+    ]);
+    expect(3_000 * 1_600).toBeGreaterThan(input.length + 64 * 65_536);
+    expect(out.exitCode).toBe(1);
+    expect(resultsOf(out.stdout)).toContainEqual(
+      expect.objectContaining({
+        severity: 'error',
+        message: expect.stringMatching(
+          /^ClusterExternalSecret ces-0: not read: .*: its 3,000 selectors tested against 1,600 namespaces would pass that, after 0 for those before it$/,
+        ),
+      }),
+    );
+  });
+
   it('make every ExternalSecret within the bound', () => {
     const { out, sources } = countedRun([...times(20, namespace), ...times(20, selectingAll)]);
     expect(out.exitCode).toBe(0);
