@@ -3,6 +3,20 @@
 import { describe, expect, it, vi } from 'vitest';
 import { resourceList, runOk } from '../helpers.js';
 
+const written = vi.hoisted(() => ({ characters: 0 }));
+vi.mock('../../src/model/hash.js', async (original) => {
+  const actual = await original<typeof import('../../src/model/hash.js')>();
+  return {
+    ...actual,
+    // The canonical JSON written (and then hashed) in a run.
+    canonicalJson: (...args: Parameters<typeof actual.canonicalJson>) => {
+      const text = actual.canonicalJson(...args);
+      written.characters += text.length;
+      return text;
+    },
+  };
+});
+
 const keys = 1_000;
 const readers = 50;
 
@@ -52,5 +66,31 @@ describe('the dependencies ExternalSecrets render from', () => {
       ...Array.from({ length: readers }, (_, i) => reader(field, i)),
     ]);
     expect(adds).toBeLessThanOrEqual(100 * readers + 10 * keys);
+  });
+
+  it("hash a generator's spec once, not once per ExternalSecret reading it", () => {
+    // A Password generator whose spec holds 2,000 list entries (≈16 KB of canonical JSON), read
+    // by 50 ExternalSecrets: main wrote and hashed it for each (≈800 KB).
+    const generator = `apiVersion: generators.external-secrets.io/v1alpha1
+kind: Password
+metadata: {name: big, namespace: a}
+spec:
+  length: 32
+  extra:\n${Array.from({ length: 2_000 }, (_, k) => `  - k${k}\n`).join('')}`;
+    const generated = (i: number) => `apiVersion: external-secrets.io/v1
+kind: ExternalSecret
+metadata: {name: es-${i}, namespace: a}
+spec:
+  refreshPolicy: OnChange
+  secretStoreRef: {name: vault, kind: ClusterSecretStore}
+  target: {name: s-${i}}
+  dataFrom:
+  - sourceRef:
+      generatorRef: {apiVersion: generators.external-secrets.io/v1alpha1, kind: Password, name: big}
+`;
+    written.characters = 0;
+    runOk(resourceList([generator, ...Array.from({ length: readers }, (_, i) => generated(i))]));
+    const spec = JSON.stringify(Array.from({ length: 2_000 }, (_, k) => `k${k}`)).length;
+    expect(written.characters).toBeLessThanOrEqual(2 * spec + 1_000 * readers);
   });
 });

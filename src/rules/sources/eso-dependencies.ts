@@ -194,11 +194,15 @@ export function resolveDependencies(
     for (const key of reference.keys) read.keys.add(key);
     reads.set(found, read);
   }
-  const entries = [...reads].map(([dependency, { reference, keys }]) =>
-    entryOf(resource, dependency, reference, [...keys], inventory, notes),
-  );
+  // What decides each entry: the dependency, and the keys found in it (none for a generator).
+  const ids: (number | readonly string[] | null)[] = [];
+  const entries = [...reads].map(([dependency, { reference, keys }]) => {
+    const { entry, found } = entryOf(resource, dependency, reference, [...keys], inventory, notes);
+    ids.push(dependency.index, found ?? null);
+    return entry;
+  });
   const resources = [...reads.keys()];
-  const hash = entries.length === 0 ? undefined : sha256Hex(canonicalJson(entries));
+  const hash = entries.length === 0 ? undefined : hashOf(inventory, ids, entries);
   return { resources, hash, notes };
 }
 
@@ -231,7 +235,33 @@ function once<T extends object>(key: object, read: () => T): T {
   return known as T;
 }
 
-/** What of one dependency decides the Secret: the keys read, or a generator's spec. */
+/**
+ * sha256 of the entries' canonical JSON, once per run for each list of dependencies and keys
+ * found (`ids`, which decide the entries): ExternalSecrets reading one large generator spec, or a
+ * large value of one ConfigMap, hashed it once each (1 MB of input, half of it one generator's
+ * spec: 8 s).
+ */
+function hashOf(inventory: Inventory, ids: readonly unknown[], entries: Json): string {
+  let hashes = hashesByRun.get(inventory);
+  if (hashes === undefined) {
+    hashes = new Map();
+    hashesByRun.set(inventory, hashes);
+  }
+  const key = JSON.stringify(ids);
+  let hash = hashes.get(key);
+  if (hash === undefined) {
+    hash = sha256Hex(canonicalJson(entries));
+    hashes.set(key, hash);
+  }
+  return hash;
+}
+
+const hashesByRun = new WeakMap<Inventory, Map<string, string>>();
+
+/**
+ * What of one dependency decides the Secret: the keys read that it has (`found`), or a
+ * generator's spec.
+ */
 function entryOf(
   resource: Resource,
   dependency: Resource,
@@ -239,7 +269,7 @@ function entryOf(
   keys: readonly string[],
   inventory: Inventory,
   notes: Result[],
-): Json {
+): { entry: Json; found?: readonly string[] } {
   const { kind, name, field } = reference;
   // Its own malformed fields are errors of the ExternalSecret that reads it, naming it.
   const named = <T>(read: () => T): T => {
@@ -256,7 +286,7 @@ function entryOf(
         spec: normalize(dependency.value.spec ?? {}, generatorRules[kind] ?? []),
       })),
     );
-    return { kind, name, spec };
+    return { entry: { kind, name, spec } };
   }
   // ESO reads a ConfigMap's `data` (not binaryData) and a Secret's `data`, key by key. Of a
   // Secret, without secretChecksumKey, only which of those keys it has (secret.ts says why).
@@ -276,8 +306,9 @@ function entryOf(
     notes.push(resourceResult(dependencyMissingKey, resource, message, { path: field }));
     return false;
   });
-  if (secret && !secret.digests) return { kind, name, keys: found.sort() };
-  return { kind, name, data: Object.fromEntries(found.map((key) => [key, values[key] as Json])) };
+  if (secret && !secret.digests) return { entry: { kind, name, keys: found.sort() }, found };
+  const data = Object.fromEntries(found.map((key) => [key, values[key] as Json]));
+  return { entry: { kind, name, data }, found };
 }
 
 /**
