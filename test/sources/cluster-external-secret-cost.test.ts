@@ -7,7 +7,7 @@ import { run } from '../../src/run.js';
 import { deployment, resourceList, resultsOf, runOk } from '../helpers.js';
 
 const { counted, counting } = vi.hoisted(() => {
-  const counted = { labels: 0, templates: 0, sources: 0 };
+  const counted = { labels: 0, templates: 0, sources: 0, specReads: 0 };
   /** `f`, counting its calls under `key` where `when` (its arguments) holds. */
   const counting =
     <F extends (...args: never[]) => unknown>(
@@ -30,6 +30,10 @@ vi.mock('../../src/rules/sources/fields.js', async (original) => {
 vi.mock('../../src/rules/workloads/shapes.js', async (original) => {
   const actual = await original<typeof import('../../src/rules/workloads/shapes.js')>();
   return { ...actual, podTemplatesOf: counting('templates', actual.podTemplatesOf) };
+});
+vi.mock('../../src/rules/sources/eso-dependencies.js', async (original) => {
+  const actual = await original<typeof import('../../src/rules/sources/eso-dependencies.js')>();
+  return { ...actual, templateReads: counting('specReads', actual.templateReads) };
 });
 vi.mock('../../src/rules/sources/operator-secret.js', async (original) => {
   const actual = await original<typeof import('../../src/rules/sources/operator-secret.js')>();
@@ -62,7 +66,7 @@ const times = <T>(n: number, make: (i: number) => T) =>
   Array.from({ length: n }, (_, i) => make(i));
 
 function countedRun(items: readonly string[]) {
-  Object.assign(counted, { labels: 0, templates: 0, sources: 0 });
+  Object.assign(counted, { labels: 0, templates: 0, sources: 0, specReads: 0 });
   const input = resourceList(items);
   const out = run(input);
   return { input, out, ...counted };
@@ -132,6 +136,13 @@ describe('ClusterExternalSecrets', () => {
         ),
       }),
     );
+  });
+
+  it('have the items they read found once, not once per namespace selected', () => {
+    // The Secrets' readers ask once, the read plan at most once (main: once per source, n).
+    const { out, specReads } = countedRun([...times(n, namespace), selectingAll(0)]);
+    expect(out.exitCode).toBe(0);
+    expect(specReads).toBeLessThanOrEqual(2);
   });
 
   it('make every ExternalSecret within the bound', () => {
