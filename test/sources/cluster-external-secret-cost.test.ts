@@ -3,6 +3,7 @@
 // the ExternalSecrets they make (one per selected namespace) are bounded by the input's size
 // (bench/adversarial ces-namespace-objects, ces-workload-namespaces, ces-selected-namespaces).
 import { describe, expect, it, vi } from 'vitest';
+import { labelSelector } from '../../src/rules/sources/label-selector.js';
 import { run } from '../../src/run.js';
 import { deployment, resourceList, resultsOf, runOk } from '../helpers.js';
 
@@ -72,6 +73,25 @@ function countedRun(items: readonly string[]) {
   return { input, out, ...counted };
 }
 
+/**
+ * With `namespaces` Namespaces, ClusterExternalSecret ces-0 selecting by `select` (`tests`
+ * requirements tested in all, past the input's bound) is refused before it tests them.
+ */
+function expectTestsRefused(namespaces: number, select: string, tests: number, what: string) {
+  const { input, out } = countedRun([...times(namespaces, namespace), ces(0, select)]);
+  expect(tests).toBeGreaterThan(input.length + 64 * 65_536);
+  expect(out.exitCode).toBe(1);
+  const message = `: ${what} tested against ${namespaces.toLocaleString('en')} namespaces would pass that, after 0 for those before it`;
+  expect(resultsOf(out.stdout)).toContainEqual(
+    expect.objectContaining({
+      severity: 'error',
+      message: expect.stringMatching(
+        new RegExp(`^ClusterExternalSecret ces-0: not read: .*${message}$`),
+      ),
+    }),
+  );
+}
+
 describe('ClusterExternalSecrets', () => {
   const n = 60;
 
@@ -122,19 +142,11 @@ describe('ClusterExternalSecrets', () => {
     // One ClusterExternalSecret with 3,000 selectors, none matching, and 1,600 Namespaces: 4.8
     // million tests, past the ≈4.4 million this ≈160 KB input allows (main ran them, and exit 0).
     const selectors = times(3_000, (i) => `  - matchLabels: {x: "${i}"}\n`).join('');
-    const { input, out } = countedRun([
-      ...times(1_600, namespace),
-      ces(0, `  namespaceSelectors:\n${selectors}`),
-    ]);
-    expect(3_000 * 1_600).toBeGreaterThan(input.length + 64 * 65_536);
-    expect(out.exitCode).toBe(1);
-    expect(resultsOf(out.stdout)).toContainEqual(
-      expect.objectContaining({
-        severity: 'error',
-        message: expect.stringMatching(
-          /^ClusterExternalSecret ces-0: not read: .*: its 3,000 selectors tested against 1,600 namespaces would pass that, after 0 for those before it$/,
-        ),
-      }),
+    expectTestsRefused(
+      1_600,
+      `  namespaceSelectors:\n${selectors}`,
+      3_000 * 1_600,
+      'its 3,000 selectors',
     );
   });
 
@@ -143,6 +155,30 @@ describe('ClusterExternalSecrets', () => {
     const { out, specReads } = countedRun([...times(n, namespace), selectingAll(0)]);
     expect(out.exitCode).toBe(0);
     expect(specReads).toBeLessThanOrEqual(2);
+  });
+
+  it("count each selector's requirements a test against a namespace", () => {
+    // One selector of 5,000 requirements, all met (DoesNotExist on keys no Namespace has), and
+    // 1,000 Namespaces: 5 million requirements tested, past the ≈4.5 million this ≈300 KB input
+    // allows (main tested them all, and exit 0).
+    const absent = times(5_000, (i) => `    - {key: absent-${i}, operator: DoesNotExist}\n`);
+    const select = `  namespaceSelectors:\n  - matchExpressions:\n${absent.join('')}`;
+    expectTestsRefused(1_000, select, 5_000 * 1_000, 'its 1 selector');
+  });
+
+  it('look In and NotIn values up in a set, not by a scan of the list', () => {
+    const values = times(1_000, (i) => `v${i}`);
+    const selector = labelSelector(
+      { matchExpressions: [{ key: 'team', operator: 'In', values }] },
+      'spec.namespaceSelector',
+    );
+    const includes = vi.spyOn(Array.prototype, 'includes');
+    const matched = times(100, (i) => selector.matches({ team: `v${i * 10}` }));
+    const scans = includes.mock.calls.length;
+    includes.mockRestore();
+    expect(matched.every(Boolean)).toBe(true);
+    // main: a scan of the 1,000 values for each of the 100 matches.
+    expect(scans).toBe(0);
   });
 
   it('make every ExternalSecret within the bound', () => {

@@ -176,7 +176,7 @@ class ClusterRun {
   /** The first Namespace whose labels are not a mapping of strings, described. */
   private badLabels: string | undefined;
   private workloads: string[] | undefined;
-  /** Units spent (`perExternalSecret` each ExternalSecret, 1 each selector tested). */
+  /** Units spent (`perExternalSecret` each ExternalSecret, 1 each selector requirement tested). */
   private spent = 0;
   private readonly budget: number;
 
@@ -237,7 +237,7 @@ class ClusterRun {
     const most = Math.floor(this.budget / perExternalSecret);
     const before = Math.ceil(this.spent / perExternalSecret);
     return new ItemError(
-      `not read: the ClusterExternalSecrets of this input may make at most ${grouped(most)} ExternalSecrets (1 per ${perExternalSecret} characters of input, + ${grouped(baseExternalSecrets)}; one whose spec names templateFrom or generator references counts once more for each reference and key read, and ${perExternalSecret} selector tests against a namespace count as one): ${what} would pass that, after ${grouped(before)} for those before it`,
+      `not read: the ClusterExternalSecrets of this input may make at most ${grouped(most)} ExternalSecrets (1 per ${perExternalSecret} characters of input, + ${grouped(baseExternalSecrets)}; one whose spec names templateFrom or generator references counts once more for each reference and key read, and ${perExternalSecret} selector requirements tested against a namespace count as one): ${what} would pass that, after ${grouped(before)} for those before it`,
     );
   }
 }
@@ -281,6 +281,9 @@ function selectNamespaces(
 
   const namespaceObjects = run.namespaces();
   const unevaluated: string[] = [];
+  // A namespace costs each selector's requirements (at least one) to test.
+  let requirements = 0;
+  for (const { selector } of selectors) requirements += Math.max(1, selector.requirements);
   const tests = (count: number) =>
     `its ${grouped(selectors.length)} selector${selectors.length === 1 ? '' : 's'} tested against ${grouped(count)} namespaces`;
   // The tests are spent first; the namespaces they select stop at what is left of the budget
@@ -293,7 +296,7 @@ function selectNamespaces(
   };
   if (namespaceObjects.length > 0) {
     if (selectors.length > 0) {
-      run.spend(selectors.length * namespaceObjects.length, tests(namespaceObjects.length));
+      run.spend(requirements * namespaceObjects.length, tests(namespaceObjects.length));
       room = most();
       for (const { name, labels } of namespaceObjects) {
         if (selectors.some(({ selector }) => selector.matches(labels))) select(name);
@@ -301,7 +304,7 @@ function selectNamespaces(
     }
   } else if (selectors.length > 0) {
     const seen = run.workloadNamespaces();
-    run.spend(selectors.length * seen.length, tests(seen.length));
+    run.spend(requirements * seen.length, tests(seen.length));
     room = most();
     for (const { field, selector } of selectors) {
       const byNameOnly = [...selector.keys].every((key) => key === nameLabel);
