@@ -129,7 +129,8 @@ export function listContent(
       return normalized;
     }
     const kept: number[] = [];
-    for (const key of keys) kept.push(...(positions.get(key) as number[]));
+    // A loop, not a spread: one key may have any number of entries (the arguments' limit).
+    for (const key of keys) for (const i of positions.get(key) as number[]) kept.push(i);
     kept.sort((a, b) => a - b);
     const id = kept.join();
     let content = narrowed.get(id);
