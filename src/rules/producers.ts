@@ -65,7 +65,12 @@ export type ProducedNames = ReadonlyMap<string, Produced>;
 /** The index of what sources produce: by kind, namespace ('' for none) and name. */
 type Index = Map<string, Map<string, Map<string, Produced>>>;
 
-export function findProducers(resources: readonly Resource[], config: Config): Producers {
+/** `inputCharacters`: the input's length, which bounds the ClusterExternalSecrets' work. */
+export function findProducers(
+  resources: readonly Resource[],
+  config: Config,
+  inputCharacters: number,
+): Producers {
   const results: Result[] = [];
   const sources: SecretSource[] = [];
   const stores: Resource[] = [];
@@ -74,6 +79,7 @@ export function findProducers(resources: readonly Resource[], config: Config): P
   const inventory: Inventory = {
     config,
     resources,
+    inputCharacters,
     find: finder(resources),
     unkeyed: (secret) => unkeyed.add(secret),
   };

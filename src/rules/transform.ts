@@ -49,7 +49,7 @@ const none = { edits: [], results: [] };
 
 /**
  * `bystanders`: items copied through unparsed (pass-through.ts), known by kind and name.
- * `inputSize`: the input's, which bounds the checksums' work.
+ * `inputSize`: the input's, which bounds the checksums' and the ClusterExternalSecrets' work.
  */
 export function transform(
   resources: readonly Resource[],
@@ -57,7 +57,7 @@ export function transform(
   bystanders: readonly Bystander[],
   inputSize: InputSize,
 ): TransformOutput {
-  const found = findProducers(resources, config);
+  const found = findProducers(resources, config, inputSize.characters);
   // targetNames hashed: renames, and the sources as the next run reads them.
   const names = planTargetNames(resources, found, config);
   const { producers } = names;

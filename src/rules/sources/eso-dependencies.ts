@@ -69,7 +69,7 @@ const generatorRules: Readonly<Record<string, readonly NormalizeRule[]>> = {
   ],
 };
 
-interface Reference {
+export interface Reference {
   kind: string;
   group: string;
   name: string;
@@ -144,33 +144,44 @@ export function resyncRegenerates(spec: JsonObject): boolean {
 
 export interface Dependencies {
   /** The items of the input it reads, in the order the spec names them. */
-  resources: Resource[];
+  resources: readonly Resource[];
   /** sha256 hex over what of them decides the Secret; undefined without any. */
   hash: string | undefined;
-  notes: Result[];
+  notes: readonly Result[];
 }
 
-/** Where an ExternalSecret spec is read: its field path, and the namespace it resolves in. */
-export interface SpecSite {
-  at: string;
-  namespace: string | undefined;
-}
-
-/**
- * What an ExternalSecret spec reads from the input, and what of it decides its Secret. `site`:
- * where the spec is (an ExternalSecret's own `spec` by default; a ClusterExternalSecret's, once per
- * selected namespace, where each ExternalSecret it creates resolves its references).
- */
+/** What an ExternalSecret's spec reads from the input, and what of it decides its Secret. */
 export function readDependencies(
   resource: Resource,
   spec: JsonObject,
   inventory: Inventory,
-  { at, namespace }: SpecSite = { at: 'spec', namespace: resource.namespace },
+): Dependencies {
+  return resolveDependencies(
+    resource,
+    dependencyReferences(spec, 'spec'),
+    inventory,
+    resource.namespace,
+  );
+}
+
+/** The references of an ExternalSecret spec at `at`; a malformed one throws ItemError. */
+export const dependencyReferences = (spec: JsonObject, at: string): readonly Reference[] =>
+  referencesOf(spec, at, true);
+
+/**
+ * What the `references` of an ExternalSecret spec read in `namespace`: a ClusterExternalSecret
+ * reads its spec's references once and resolves them in each namespace it selects.
+ */
+export function resolveDependencies(
+  resource: Resource,
+  references: readonly Reference[],
+  inventory: Inventory,
+  namespace: string | undefined,
 ): Dependencies {
   const { find } = inventory;
   const notes: Result[] = [];
   const reads = new Map<Resource, { reference: Reference; keys: Set<string> }>();
-  for (const reference of referencesOf(spec, at, true)) {
+  for (const reference of references) {
     const { group, kind, name, field } = reference;
     const scope = kind === 'ClusterGenerator' ? undefined : namespace;
     const found = find(group, kind, scope, name);
@@ -183,11 +194,15 @@ export function readDependencies(
     for (const key of reference.keys) read.keys.add(key);
     reads.set(found, read);
   }
-  const entries = [...reads].map(([dependency, { reference, keys }]) =>
-    entryOf(resource, dependency, reference, [...keys], inventory, notes),
-  );
+  // What decides each entry: the dependency, and the keys found in it (none for a generator).
+  const ids: (number | readonly string[] | null)[] = [];
+  const entries = [...reads].map(([dependency, { reference, keys }]) => {
+    const { entry, found } = entryOf(resource, dependency, reference, [...keys], inventory, notes);
+    ids.push(dependency.index, found ?? null);
+    return entry;
+  });
   const resources = [...reads.keys()];
-  const hash = entries.length === 0 ? undefined : sha256Hex(canonicalJson(entries));
+  const hash = entries.length === 0 ? undefined : hashOf(inventory, ids, entries);
   return { resources, hash, notes };
 }
 
@@ -220,7 +235,33 @@ function once<T extends object>(key: object, read: () => T): T {
   return known as T;
 }
 
-/** What of one dependency decides the Secret: the keys read, or a generator's spec. */
+/**
+ * sha256 of the entries' canonical JSON, once per run for each list of dependencies and keys
+ * found (`ids`, which decide the entries): ExternalSecrets reading one large generator spec, or a
+ * large value of one ConfigMap, hashed it once each (1 MB of input, half of it one generator's
+ * spec: 8 s).
+ */
+function hashOf(inventory: Inventory, ids: readonly unknown[], entries: Json): string {
+  let hashes = hashesByRun.get(inventory);
+  if (hashes === undefined) {
+    hashes = new Map();
+    hashesByRun.set(inventory, hashes);
+  }
+  const key = JSON.stringify(ids);
+  let hash = hashes.get(key);
+  if (hash === undefined) {
+    hash = sha256Hex(canonicalJson(entries));
+    hashes.set(key, hash);
+  }
+  return hash;
+}
+
+const hashesByRun = new WeakMap<Inventory, Map<string, string>>();
+
+/**
+ * What of one dependency decides the Secret: the keys read that it has (`found`), or a
+ * generator's spec.
+ */
 function entryOf(
   resource: Resource,
   dependency: Resource,
@@ -228,7 +269,7 @@ function entryOf(
   keys: readonly string[],
   inventory: Inventory,
   notes: Result[],
-): Json {
+): { entry: Json; found?: readonly string[] } {
   const { kind, name, field } = reference;
   // Its own malformed fields are errors of the ExternalSecret that reads it, naming it.
   const named = <T>(read: () => T): T => {
@@ -245,7 +286,7 @@ function entryOf(
         spec: normalize(dependency.value.spec ?? {}, generatorRules[kind] ?? []),
       })),
     );
-    return { kind, name, spec };
+    return { entry: { kind, name, spec } };
   }
   // ESO reads a ConfigMap's `data` (not binaryData) and a Secret's `data`, key by key. Of a
   // Secret, without secretChecksumKey, only which of those keys it has (secret.ts says why).
@@ -265,8 +306,9 @@ function entryOf(
     notes.push(resourceResult(dependencyMissingKey, resource, message, { path: field }));
     return false;
   });
-  if (secret && !secret.digests) return { kind, name, keys: found.sort() };
-  return { kind, name, data: Object.fromEntries(found.map((key) => [key, values[key] as Json])) };
+  if (secret && !secret.digests) return { entry: { kind, name, keys: found.sort() }, found };
+  const data = Object.fromEntries(found.map((key) => [key, values[key] as Json]));
+  return { entry: { kind, name, data }, found };
 }
 
 /**

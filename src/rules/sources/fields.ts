@@ -62,11 +62,43 @@ export function stringMap(
   return map as Record<string, string | null>;
 }
 
-/** The entries of `map` whose key is read; all of it for `all`. */
+/** The entries of `map` whose key is read, in its order; all of it for `all`. */
 export function pickKeys<T>(map: Readonly<Record<string, T>>, keys: KeySet): Record<string, T> {
   if (keys === 'all') return { ...map };
-  return Object.fromEntries(Object.entries(map).filter(([key]) => keys.has(key)));
+  const picked = inOrder(
+    positionsIn(map, () => Object.keys(map)),
+    keys,
+  );
+  return Object.fromEntries(picked.map((key) => [key, map[key] as T]));
 }
+
+/** The entries of `list` (distinct) that `keys` reads, in its order. */
+export const pickList = (list: readonly string[], keys: ReadonlySet<string>): string[] =>
+  inOrder(
+    positionsIn(list, () => list),
+    keys,
+  );
+
+/**
+ * The keys read that `at` has, by position: a look-up per key read, not a pass over every key per
+ * read, which cost readers × keys (each of many Deployments reading another key of one Secret).
+ */
+function inOrder(at: ReadonlyMap<string, number>, keys: ReadonlySet<string>): string[] {
+  const picked = [...keys].filter((key) => at.has(key));
+  return picked.sort((a, b) => (at.get(a) as number) - (at.get(b) as number));
+}
+
+/** The position of each key of `owner` (its `list`, made on the first read only). */
+function positionsIn(owner: object, list: () => readonly string[]): ReadonlyMap<string, number> {
+  let positions = positionsOf.get(owner);
+  if (positions === undefined) {
+    positions = new Map(list().map((key, i) => [key, i]));
+    positionsOf.set(owner, positions);
+  }
+  return positions;
+}
+
+const positionsOf = new WeakMap<object, ReadonlyMap<string, number>>();
 
 /**
  * Content narrowed per key: the entries of the list `normalized[list]` whose `keyField` is read.
@@ -80,20 +112,31 @@ export function listContent(
   narrowable: boolean,
 ): (keys: KeySet) => Json {
   const entries = (normalized[list] ?? []) as JsonObject[];
-  const known = new Set(entries.map((entry) => entry[keyField]));
+  // The positions of the entries of each key: a read looks its keys up, not every entry (a pass
+  // per read cost readers × entries).
+  const positions = new Map<Json | undefined, number[]>();
+  entries.forEach((entry, i) => {
+    const key = entry[keyField];
+    const at = positions.get(key);
+    if (at === undefined) positions.set(key, [i]);
+    else at.push(i);
+  });
   // Consumers reading the same keys get the same object, whose canonical JSON is then computed
   // once (checksums.ts caches it per object). Keyed by the positions of the entries kept.
   const narrowed = new Map<string, Json>();
   return (keys) => {
-    if (keys === 'all' || !narrowable || ![...keys].every((k) => known.has(k))) return normalized;
-    let kept = '';
-    entries.forEach((e, i) => {
-      if (keys.has(e[keyField] as string)) kept += `${i},`;
-    });
-    let content = narrowed.get(kept);
+    if (keys === 'all' || !narrowable || ![...keys].every((k) => positions.has(k))) {
+      return normalized;
+    }
+    const kept: number[] = [];
+    // A loop, not a spread: one key may have any number of entries (the arguments' limit).
+    for (const key of keys) for (const i of positions.get(key) as number[]) kept.push(i);
+    kept.sort((a, b) => a - b);
+    const id = kept.join();
+    let content = narrowed.get(id);
     if (content === undefined) {
-      content = { ...normalized, [list]: entries.filter((e) => keys.has(e[keyField] as string)) };
-      narrowed.set(kept, content);
+      content = { ...normalized, [list]: kept.map((i) => entries[i] as JsonObject) };
+      narrowed.set(id, content);
     }
     return content;
   };

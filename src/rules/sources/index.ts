@@ -14,7 +14,7 @@ import { onePasswordItem } from './onepassword-item.js';
 import { sealedSecret } from './sealed-secret.js';
 import { secret } from './secret.js';
 import { secretProviderClass } from './secret-provider-class.js';
-import type { SecretSource, SourceKind } from './source.js';
+import type { InputRead, SecretSource, SourceKind } from './source.js';
 import { vaultDynamicSecret } from './vault-dynamic-secret.js';
 import { vaultPkiSecret } from './vault-pki-secret.js';
 import { vaultStaticSecret } from './vault-static-secret.js';
@@ -79,8 +79,15 @@ export function inputReaders(
   ) => readonly SecretSource[] | undefined,
 ): Map<SecretSource, Set<Resource>> {
   const readers = new Map<SecretSource, Set<Resource>>();
+  // Read once per resource: a ClusterExternalSecret is a source in each namespace it selects, and
+  // its spec walked for each cost namespaces × its dataFrom entries.
+  const readsOf = new Map<Resource, readonly InputRead[]>();
   for (const reader of sources) {
-    const reads = sourceKindOf(reader.resource)?.inputReads?.(reader.resource) ?? [];
+    let reads = readsOf.get(reader.resource);
+    if (reads === undefined) {
+      reads = sourceKindOf(reader.resource)?.inputReads?.(reader.resource) ?? [];
+      readsOf.set(reader.resource, reads);
+    }
     for (const { kind, name } of reads) {
       for (const source of producing(kind, reader.namespace, name) ?? []) {
         readers.set(source, (readers.get(source) ?? new Set()).add(reader.resource));

@@ -15,6 +15,8 @@ type Labels = Readonly<Record<string, string>>;
 export interface LabelSelector {
   /** The label keys the selector reads. */
   keys: ReadonlySet<string>;
+  /** Its requirements (matchLabels entries and matchExpressions): the most a match tests. */
+  requirements: number;
   matches(labels: Labels): boolean;
 }
 
@@ -22,7 +24,7 @@ const operators = ['In', 'NotIn', 'Exists', 'DoesNotExist'] as const;
 
 /** Parses a selector at `field`; invalid ones (unknown operator, In with no values…) throw. */
 export function labelSelector(value: Json, field: string): LabelSelector {
-  if (value === null) return { keys: new Set(), matches: () => false };
+  if (value === null) return { keys: new Set(), requirements: 0, matches: () => false };
   const selector = optionalObject(value, field) ?? {};
   const matchLabels = stringMap(selector.matchLabels, `${field}.matchLabels`) as Labels;
   const tests: ((labels: Labels) => boolean)[] = Object.entries(matchLabels).map(
@@ -54,13 +56,19 @@ export function labelSelector(value: Json, field: string): LabelSelector {
       throw new ItemError(`${at}: operator ${operator} ${rule}`, `${at}.values`);
     }
     keys.add(key);
+    // A set: one look-up a test, however many values the selector lists.
+    const listedValues = new Set(values);
     tests.push((labels) => {
       const has = Object.hasOwn(labels, key);
       if (operator === 'Exists') return has;
       if (operator === 'DoesNotExist') return !has;
-      const listed = has && values.includes(labels[key] as string);
+      const listed = has && listedValues.has(labels[key] as string);
       return operator === 'In' ? listed : !listed;
     });
   });
-  return { keys, matches: (labels) => tests.every((test) => test(labels)) };
+  return {
+    keys,
+    requirements: tests.length,
+    matches: (labels) => tests.every((test) => test(labels)),
+  };
 }

@@ -9,7 +9,7 @@ import type { Json } from '../../model/json.js';
 import { fieldPath } from '../../model/path.js';
 import { ItemError, type Resource } from '../../model/resource.js';
 import type { KeySet } from '../workloads/references.js';
-import { optionalString, pickKeys, stringMap } from './fields.js';
+import { optionalString, pickKeys, pickList, stringMap } from './fields.js';
 import { inInput } from './in-input.js';
 import { type NormalizeRule, normalize } from './normalize.js';
 import type { Inventory, SourceKind } from './source.js';
@@ -38,7 +38,7 @@ export const secret: SourceKind = {
         normalize(
           values.digests
             ? { type, data: pickKeys(values.digests, keys) }
-            : { type, keys: values.keys.filter((key) => keys === 'all' || keys.has(key)) },
+            : { type, keys: keys === 'all' ? [...values.keys] : pickList(values.keys, keys) },
           rules,
         ),
     });

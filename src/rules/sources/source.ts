@@ -108,6 +108,8 @@ function probeKey(this: typeof probe, key: string): void {
 export interface Inventory {
   config: Config;
   resources: readonly Resource[];
+  /** The input's length in characters, which bounds the ClusterExternalSecrets' work. */
+  inputCharacters: number;
   /** The item of this group and kind with this name (`namespace` undefined: cluster-scoped or unset). */
   find(
     group: string,
