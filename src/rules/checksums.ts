@@ -57,7 +57,7 @@ export interface Checksum {
 /**
  * A checksum keeps the template's lists of sources and keys read, not a record per source:
  * `consumed` is built when `impact` asks (150k records, 13.8 MB on the fan-in bench, were kept to
- * the end).
+ * the end). It is its info result's details too (`deferredInfo`), not a closure per checksum.
  */
 class TemplateChecksum implements Checksum {
   constructor(
@@ -66,15 +66,26 @@ class TemplateChecksum implements Checksum {
     readonly value: string,
     readonly field: string,
     private readonly covered: Consumed,
+    /** Set in each patch of a HelmRelease's post-renderer entry. */
+    private readonly patched: boolean,
   ) {}
+
+  /** The info result's message and field. */
+  details(): { message: string; field: { path: string; proposedValue: string } } {
+    const where = this.patched ? ', in each patch of the post-renderer entry' : '';
+    return {
+      message: `checksum of ${listNames(this.covered.sources)}${where}`,
+      field: { path: this.field, proposedValue: this.value },
+    };
+  }
 
   get sources(): readonly SecretSource[] {
     return this.covered.sources;
   }
 
   get consumed(): SourceRead[] {
-    const { keys } = this.covered;
-    return this.covered.sources.map((source, i) => ({ source, keys: keys[i] as KeySet }));
+    const { covered } = this;
+    return covered.sources.map((source, i) => ({ source, keys: covered.keys(i) }));
   }
 }
 
@@ -128,25 +139,22 @@ export function planChecksums({ consumers }: Consumption, size: InputSize): Chec
       const values = postRenderer !== undefined || leftover ? new Map<string, string>() : undefined;
       for (let g = 0; g < groups.length; g++) {
         const covered = groups[g] as Consumed;
-        const { annotation } = covered.sources[0] as SecretSource;
+        const { annotation } = covered.source(0);
         const value = work.checksum(covered);
         if (value === undefined) {
           results.push(plainResult(overBudgetRule, overBudget(work)));
           return { checksummed, edits, results };
         }
         const field = patch ?? annotationPath(annotations, annotation);
-        const checksum = new TemplateChecksum(template.shape, annotation, value, field, covered);
+        const patched = patch !== undefined;
+        const { shape } = template;
+        const checksum = new TemplateChecksum(shape, annotation, value, field, covered, patched);
         addTo(checksummed, resource, checksum);
         values?.set(annotation, value);
         if (postRenderer === undefined && current[annotation] !== value) {
           edits.push({ item: resource.index, path: annotations, key: annotation, value });
         }
-        results.push(
-          deferredInfo(checksumRule, resource, () => ({
-            message: `checksum of ${listNames(covered.sources)}${patch === undefined ? '' : ', in each patch of the post-renderer entry'}`,
-            field: { path: field, proposedValue: value },
-          })),
-        );
+        results.push(deferredInfo(checksumRule, resource, checksum));
       }
       if (values && postRenderer !== undefined)
         edits.push(...postRendererEdits(resource, postRenderer, values));
@@ -160,30 +168,23 @@ export function planChecksums({ consumers }: Consumption, size: InputSize): Chec
 
 /**
  * A template's sources grouped by their annotation, in the order `consumed` first names each
- * annotation: the template's own lists when they share it, as nearly every template's do (in
+ * annotation: the template's own reads when they share it, as nearly every template's do (in
  * `oneGroup`, valid until the next call).
  */
 function byAnnotation(consumed: Consumed): Consumed[] {
-  const { sources, keys } = consumed;
-  const first = (sources[0] as SecretSource).annotation;
+  const first = consumed.source(0).annotation;
   let shared = true;
-  for (let i = 1; i < sources.length && shared; i++)
-    shared = (sources[i] as SecretSource).annotation === first;
+  for (let i = 1; i < consumed.length && shared; i++)
+    shared = consumed.source(i).annotation === first;
   if (shared) {
     oneGroup[0] = consumed;
     return oneGroup;
   }
-  const bySources = new Map<string, SecretSource[]>();
-  const byKeys = new Map<string, KeySet[]>();
-  for (let i = 0; i < sources.length; i++) {
-    const source = sources[i] as SecretSource;
-    addTo(bySources, source.annotation, source);
-    addTo(byKeys, source.annotation, keys[i] as KeySet);
-  }
-  return [...bySources].map(([annotation, grouped]) => ({
-    sources: grouped,
-    keys: byKeys.get(annotation) as KeySet[],
-  }));
+  const annotations = new Set<string>();
+  for (let i = 0; i < consumed.length; i++) annotations.add(consumed.source(i).annotation);
+  return [...annotations].map((annotation) =>
+    consumed.where((source) => source.annotation === annotation),
+  );
 }
 
 /**
@@ -320,15 +321,13 @@ class ChecksumWork {
    * value, hashed once: a source whose content expands (YAML aliases) to megabytes of text is not
    * hashed again for each of its hundreds of consumers.
    */
-  checksum({ sources, keys }: Consumed): string | undefined {
+  checksum(reads: Consumed): string | undefined {
     // No record per source: most checksums are found by their pairs' numbers alone. A list of one
     // (two in three checksums on fan-out, two in five on dense) by its number: no list sorted
     // and no text joined to look it up. The numbers and entries in lists for the run (`listIds`,
     // `listed`), their first `count`: two lists per checksum were ≈1.8 MB of fan-in's profile.
-    const count = sources.length;
-    for (let i = 0; i < count; i++) {
-      listIds[i] = this.idOf(sources[i] as SecretSource, keys[i] as KeySet);
-    }
+    const count = reads.length;
+    for (let i = 0; i < count; i++) listIds[i] = this.idOf(reads.source(i), reads.keys(i));
     const covered = count === 1 ? (listIds[0] as number) : sortedIds(count).join();
     let value = this.values.get(covered);
     if (value !== undefined) {
