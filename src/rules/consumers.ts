@@ -50,18 +50,13 @@ class Chunks {
   /** How many numbers the current chunk holds. */
   used = 0;
 
-  /** Room for `count` more numbers together in the current chunk. */
+  /** Room for `count` more numbers together in the current chunk, written at `used`. */
   reserve(count: number): void {
     if (this.used + count <= this.chunk.length) return;
     this.filled.push(this.chunk);
     this.filledLengths.push(this.used);
     this.chunk = new Int32Array(Math.max(count, Math.min(2 * this.chunk.length, 65536)));
     this.used = 0;
-  }
-
-  /** Writes `n` in the room `reserve` made. */
-  push(n: number): void {
-    this.chunk[this.used++] = n;
   }
 
   /** Each chunk with how many numbers it holds, in the order written. */
@@ -102,8 +97,10 @@ class Reads {
 
   /** A row, in the room `reserve` made. */
   add(id: number, keys: KeySet): void {
-    this.rows.push(id);
-    this.rows.push(keys === 'all' ? 0 : this.numberOf(keys));
+    // Written here, not by a method of Chunks: with inlining off (large inputs) each is a call.
+    const { rows } = this;
+    rows.chunk[rows.used++] = id;
+    rows.chunk[rows.used++] = keys === 'all' ? 0 : this.numberOf(keys);
   }
 
   /** The number of a set of keys read, a new one the first time. */
@@ -384,9 +381,10 @@ class Gather {
       this.firstIds.push(id);
     }
     (this.readerCount[id] as number)++;
-    this.readPairs.reserve(2);
-    this.readPairs.push(id);
-    this.readPairs.push(reader);
+    const pairs = this.readPairs;
+    pairs.reserve(2);
+    pairs.chunk[pairs.used++] = id;
+    pairs.chunk[pairs.used++] = reader;
   }
 
   /**
