@@ -129,6 +129,13 @@ describe('the rules plan of many consumers', () => {
     expect([0, 1, 2].map((i) => templates[199]?.consumed.keys(i))).toEqual(['all', 'all', 'all']);
   });
 
+  it('keeps no PodSpec and no empty annotations record per template', () => {
+    const templates = (seen.consumption?.consumers ?? []).flatMap((c) => c.templates);
+    // main: each template's PodTemplate (its PodSpec, 200) and a new {} for its annotations (200).
+    expect(templates.filter((t) => 'template' in t)).toEqual([]);
+    expect(new Set(templates.map((t) => t.current)).size).toBe(1);
+  });
+
   it('lists the consumers of each source once, in a list', () => {
     const lists = [...plan.consumersOf.values()];
     expect(lists).toHaveLength(sources);

@@ -123,8 +123,8 @@ export function planChecksums({ consumers }: Consumption, size: InputSize): Chec
     const { resource, templates, error } = consumers[c] as Consumer;
     for (let t = 0; t < templates.length; t++) {
       const planned = templates[t] as ConsumingTemplate;
-      const { template, consumed, current, postRenderer, leftover } = planned;
-      if (template.shape === barePod) {
+      const { shape, consumed, current, postRenderer, leftover } = planned;
+      if (shape === barePod) {
         const names = listNames(consumed.sources);
         const message = `reads ${names}, but a bare Pod is not restarted by an annotation change: no checksum set`;
         results.push(resourceResult(bareTemplate, resource, message));
@@ -133,7 +133,7 @@ export function planChecksums({ consumers }: Consumption, size: InputSize): Chec
       // One checksum per annotation key (ExternalSecrets, and opt-in sources of their own). The
       // keys stay in `consumed`: no record per source and template (150k on the fan-in bench).
       const groups = byAnnotation(consumed);
-      const { annotations } = template.shape;
+      const { annotations } = shape;
       const patch = postRenderer === undefined ? undefined : patchField(resource, postRenderer);
       // The values by annotation are for a HelmRelease's post-renderer entry only.
       const values = postRenderer !== undefined || leftover ? new Map<string, string>() : undefined;
@@ -147,7 +147,6 @@ export function planChecksums({ consumers }: Consumption, size: InputSize): Chec
         }
         const field = patch ?? annotationPath(annotations, annotation);
         const patched = patch !== undefined;
-        const { shape } = template;
         const checksum = new TemplateChecksum(shape, annotation, value, field, covered, patched);
         addTo(checksummed, resource, checksum);
         values?.set(annotation, value);

@@ -34,7 +34,12 @@ import {
   type SecretUse,
   usesRead,
 } from './workloads/references.js';
-import { barePod, type PodTemplate, podTemplatesOf } from './workloads/shapes.js';
+import {
+  barePod,
+  type PodTemplate,
+  type PodTemplateShape,
+  podTemplatesOf,
+} from './workloads/shapes.js';
 
 /**
  * Numbers written in chunks that are never copied: a column grown by copies left each copy in the
@@ -163,7 +168,8 @@ export class Consumed {
 
 /** A pod template that reads at least one source, for the checksum. */
 export interface ConsumingTemplate {
-  template: PodTemplate;
+  /** Its shape: the template itself (its PodSpec) is not kept. */
+  shape: PodTemplateShape;
   /** The sources that count for its checksum, with the keys it reads of each. */
   consumed: Consumed;
   /** Its annotations as the input has them (none read for a bare Pod, which gets no checksum). */
@@ -196,6 +202,9 @@ export interface Consumption {
   /** An info per pod template that reads sources but opts out of its checksum. */
   results: readonly Result[];
 }
+
+/** The annotations of a pod template that has none. */
+const noAnnotations: Readonly<Record<string, string>> = Object.freeze({});
 
 /** A shape's paths as results print them: shapes are few, workloads many. */
 const printedPaths = new WeakMap<Keys, string>();
@@ -282,17 +291,19 @@ export function findConsumers(
         const consumed = gather.done();
         if (consumed === undefined) continue;
         const { annotations } = shape;
+        const found = shape === barePod ? undefined : getPath(resource.value, annotations);
+        // None read: one shared empty record, not a new one per template (readAnnotations').
         const current =
-          shape === barePod
-            ? {}
-            : readAnnotations(getPath(resource.value, annotations), printed(annotations));
+          found === undefined || found === null
+            ? noAnnotations
+            : readAnnotations(found, printed(annotations));
         wholly ??= optedOut(resource.annotations, ['metadata']);
         const optOut = wholly ? ['metadata'] : optedOut(current, shape.metadata) && shape.metadata;
         if (optOut) {
           results.push(optedOutResult(resource, consumed, optOut));
           continue;
         }
-        templates.push({ template, consumed, current });
+        templates.push({ shape, consumed, current });
       }
     });
     // Not `const [error] = errors`: with inlining off, a destructuring allocated an iterator and
@@ -524,16 +535,16 @@ function helmConsumer(
     // one would hold the pods' annotation at its old checksum, over the values'. Kept updated to
     // the same checksums (the pods get that value either way), and a warning says to remove it.
     const leftover = ourEntry(resource);
-    if (!leftover) return { template: { shape, podSpec: {} }, consumed, current };
+    if (!leftover) return { shape, consumed, current };
     const message =
       "its checksum is at the values path helmReleaseChecksumPath names, and secret-rollout's post-renderer entry from before is still there: it is kept updated to the same checksum (Flux applies it after the chart, and a stale one would keep the pods' annotation at its old value); remove the entry";
     const field = { path: fieldPath(['spec', 'postRenderers', leftover.index]) };
     results.push(resourceResult(postRendererLeftover, resource, message, field));
-    return { template: { shape, podSpec: {} }, consumed, current, leftover };
+    return { shape, consumed, current, leftover };
   }
   const shape = { podSpec: [], metadata: [], annotations: postRenderersPath };
   const postRenderer = ourEntry(resource) ?? null;
-  return { template: { shape, podSpec: {} }, consumed, current: {}, postRenderer };
+  return { shape, consumed, current: noAnnotations, postRenderer };
 }
 
 const postRenderersPath = ['spec', 'postRenderers'];
