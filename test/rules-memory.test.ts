@@ -103,7 +103,7 @@ describe('the rules plan of many consumers', () => {
   });
 
   it('keeps no Map per pod template of the sources it reads', () => {
-    const templates = (seen.consumption?.consumers ?? []).flatMap((c) => c.templates);
+    const templates = (seen.consumption?.consumers ?? []).filter((c) => 'shape' in c);
     expect(templates).toHaveLength(consumers);
     // main: a Map of the sources read and their keys per template, 200, kept by its checksum.
     expect(templates.filter((t) => t.consumed instanceof Map)).toEqual([]);
@@ -113,7 +113,7 @@ describe('the rules plan of many consumers', () => {
   });
 
   it("keeps a template's sources and keys as rows of the run's columns, not lists of its own", () => {
-    const templates = (seen.consumption?.consumers ?? []).flatMap((c) => c.templates);
+    const templates = (seen.consumption?.consumers ?? []).filter((c) => 'shape' in c);
     // The arrays and typed arrays a template's reads hold, two levels down (its record, then what
     // that holds): main 400, a list of sources and one of keys per template.
     const held = new Set<object>();
@@ -129,9 +129,12 @@ describe('the rules plan of many consumers', () => {
     expect([0, 1, 2].map((i) => templates[199]?.consumed.keys(i))).toEqual(['all', 'all', 'all']);
   });
 
-  it('keeps no PodSpec and no empty annotations record per template', () => {
-    const templates = (seen.consumption?.consumers ?? []).flatMap((c) => c.templates);
-    // main: each template's PodTemplate (its PodSpec, 200) and a new {} for its annotations (200).
+  it('keeps no record per consumer, and no PodSpec or empty annotations record per template', () => {
+    const templates = (seen.consumption?.consumers ?? []).filter((c) => 'shape' in c);
+    // main: each template's PodTemplate (its PodSpec, 200) and a new {} for its annotations (200),
+    // and a record with a list of templates per consumer (200).
+    expect(seen.consumption?.consumers).toHaveLength(consumers);
+    expect(seen.consumption?.consumers.filter((c) => 'templates' in c)).toEqual([]);
     expect(templates.filter((t) => 'template' in t)).toEqual([]);
     expect(new Set(templates.map((t) => t.current)).size).toBe(1);
   });

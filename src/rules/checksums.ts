@@ -20,7 +20,7 @@ import {
   checksumBudget as overBudgetRule,
 } from '../model/result-rules.js';
 import { deferredInfo, plainResult, type Result, resourceResult } from '../model/results.js';
-import type { Consumed, Consumer, ConsumingTemplate, Consumption } from './consumers.js';
+import type { Consumed, ConsumingTemplate, Consumption, UnreadConsumer } from './consumers.js';
 import type { SecretSource } from './sources/source.js';
 import { listNames } from './stage.js';
 import {
@@ -118,49 +118,49 @@ export function planChecksums({ consumers }: Consumption, size: InputSize): Chec
   const results: Result[] = [];
   const work = new ChecksumWork(size);
   // Index loops here and in the work's checksums: with inlining off (large inputs), for-of
-  // allocated an iterator result per consumer, template and source.
+  // allocated an iterator result per template and source.
   for (let c = 0; c < consumers.length; c++) {
-    const { resource, templates, error } = consumers[c] as Consumer;
-    for (let t = 0; t < templates.length; t++) {
-      const planned = templates[t] as ConsumingTemplate;
-      const { shape, consumed, current, postRenderer, leftover } = planned;
-      if (shape === barePod) {
-        const names = listNames(consumed.sources);
-        const message = `reads ${names}, but a bare Pod is not restarted by an annotation change: no checksum set`;
-        results.push(resourceResult(bareTemplate, resource, message));
-        continue;
-      }
-      // One checksum per annotation key (ExternalSecrets, and opt-in sources of their own). The
-      // keys stay in `consumed`: no record per source and template (150k on the fan-in bench).
-      const groups = byAnnotation(consumed);
-      const { annotations } = shape;
-      const patch = postRenderer === undefined ? undefined : patchField(resource, postRenderer);
-      // The values by annotation are for a HelmRelease's post-renderer entry only.
-      const values = postRenderer !== undefined || leftover ? new Map<string, string>() : undefined;
-      for (let g = 0; g < groups.length; g++) {
-        const covered = groups[g] as Consumed;
-        const { annotation } = covered.source(0);
-        const value = work.checksum(covered);
-        if (value === undefined) {
-          results.push(plainResult(overBudgetRule, overBudget(work)));
-          return { checksummed, edits, results };
-        }
-        const field = patch ?? annotationPath(annotations, annotation);
-        const patched = patch !== undefined;
-        const checksum = new TemplateChecksum(shape, annotation, value, field, covered, patched);
-        addTo(checksummed, resource, checksum);
-        values?.set(annotation, value);
-        if (postRenderer === undefined && current[annotation] !== value) {
-          edits.push({ item: resource.index, path: annotations, key: annotation, value });
-        }
-        results.push(deferredInfo(checksumRule, resource, checksum));
-      }
-      if (values && postRenderer !== undefined)
-        edits.push(...postRendererEdits(resource, postRenderer, values));
-      if (values && leftover) edits.push(...postRendererEdits(resource, leftover, values));
+    const planned = consumers[c] as ConsumingTemplate | UnreadConsumer;
+    // Reading stopped there (after the resource's templates): what came before it is planned.
+    if ('error' in planned) {
+      results.push(planned.error);
+      continue;
     }
-    // Reading stopped there: what came before it is planned.
-    if (error) results.push(error);
+    const { resource, shape, consumed, current, postRenderer, leftover } = planned;
+    if (shape === barePod) {
+      const names = listNames(consumed.sources);
+      const message = `reads ${names}, but a bare Pod is not restarted by an annotation change: no checksum set`;
+      results.push(resourceResult(bareTemplate, resource, message));
+      continue;
+    }
+    // One checksum per annotation key (ExternalSecrets, and opt-in sources of their own). The
+    // keys stay in `consumed`: no record per source and template (150k on the fan-in bench).
+    const groups = byAnnotation(consumed);
+    const { annotations } = shape;
+    const patch = postRenderer === undefined ? undefined : patchField(resource, postRenderer);
+    // The values by annotation are for a HelmRelease's post-renderer entry only.
+    const values = postRenderer !== undefined || leftover ? new Map<string, string>() : undefined;
+    for (let g = 0; g < groups.length; g++) {
+      const covered = groups[g] as Consumed;
+      const { annotation } = covered.source(0);
+      const value = work.checksum(covered);
+      if (value === undefined) {
+        results.push(plainResult(overBudgetRule, overBudget(work)));
+        return { checksummed, edits, results };
+      }
+      const field = patch ?? annotationPath(annotations, annotation);
+      const patched = patch !== undefined;
+      const checksum = new TemplateChecksum(shape, annotation, value, field, covered, patched);
+      addTo(checksummed, resource, checksum);
+      values?.set(annotation, value);
+      if (postRenderer === undefined && current[annotation] !== value) {
+        edits.push({ item: resource.index, path: annotations, key: annotation, value });
+      }
+      results.push(deferredInfo(checksumRule, resource, checksum));
+    }
+    if (values && postRenderer !== undefined)
+      edits.push(...postRendererEdits(resource, postRenderer, values));
+    if (values && leftover) edits.push(...postRendererEdits(resource, leftover, values));
   }
   return { checksummed, edits, results };
 }

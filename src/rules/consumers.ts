@@ -168,6 +168,7 @@ export class Consumed {
 
 /** A pod template that reads at least one source, for the checksum. */
 export interface ConsumingTemplate {
+  resource: Resource;
   /** Its shape: the template itself (its PodSpec) is not kept. */
   shape: PodTemplateShape;
   /** The sources that count for its checksum, with the keys it reads of each. */
@@ -180,16 +181,19 @@ export interface ConsumingTemplate {
   leftover?: OurEntry;
 }
 
-export interface Consumer {
+/** A malformed field that stopped the reading of a resource: its templates after it are not read. */
+export interface UnreadConsumer {
   resource: Resource;
-  templates: readonly ConsumingTemplate[];
-  /** A malformed field that stopped the reading: the templates after it are not read. */
-  error?: Result;
+  error: Result;
 }
 
 export interface Consumption {
-  /** Resources with a pod template that reads a source, or with a malformed one, in input order. */
-  consumers: readonly Consumer[];
+  /**
+   * The pod templates that read a source, and after a resource's templates the error that
+   * stopped reading it, in input order: a flat list, not a record and a list per resource (104
+   * bytes a workload on the fan-in bench, kept through the checksums stage).
+   */
+  consumers: readonly (ConsumingTemplate | UnreadConsumer)[];
   /**
    * The resources whose pod templates read each source (opt-in references included), each once,
    * in input order.
@@ -222,7 +226,7 @@ export function findConsumers(
   producers: Producers,
   config: Config,
 ): Consumption {
-  const consumers: Consumer[] = [];
+  const consumers: (ConsumingTemplate | UnreadConsumer)[] = [];
   const gather = new Gather(producers.numbered);
   const unresolved = new Map<Resource, UnresolvedRef[]>();
   const keyedReads: KeyedRead[] = [];
@@ -237,12 +241,11 @@ export function findConsumers(
     // get no closure or lists.
     const templatesRead = helm ? [] : podTemplatesOf(resource, config.podTemplates);
     if (!helm && templatesRead.length === 0) continue;
-    const templates: ConsumingTemplate[] = [];
     const errors: Result[] = [];
     guarded(errors, resource, () => {
       if (helm) {
         const found = helmConsumer(resource, producers, config, gather, i, results);
-        if (found) templates.push(found);
+        if (found) consumers.push(found);
         return;
       }
       // Read where it matters only: on a workload that reads a source.
@@ -303,16 +306,13 @@ export function findConsumers(
           results.push(optedOutResult(resource, consumed, optOut));
           continue;
         }
-        templates.push({ shape, consumed, current });
+        consumers.push({ resource, shape, consumed, current });
       }
     });
     // Not `const [error] = errors`: with inlining off, a destructuring allocated an iterator and
     // its result per workload.
     const error = errors[0];
-    // A copy at its length: the list pushed to has room for 17 (152 bytes, kept to the end for
-    // the one template nearly every workload has: 1.2 MB on the fan-in bench).
-    if (templates.length > 0 || error)
-      consumers.push({ resource, templates: templates.slice(), ...(error && { error }) });
+    if (error) consumers.push({ resource, error });
   }
   return {
     consumers,
@@ -535,16 +535,16 @@ function helmConsumer(
     // one would hold the pods' annotation at its old checksum, over the values'. Kept updated to
     // the same checksums (the pods get that value either way), and a warning says to remove it.
     const leftover = ourEntry(resource);
-    if (!leftover) return { shape, consumed, current };
+    if (!leftover) return { resource, shape, consumed, current };
     const message =
       "its checksum is at the values path helmReleaseChecksumPath names, and secret-rollout's post-renderer entry from before is still there: it is kept updated to the same checksum (Flux applies it after the chart, and a stale one would keep the pods' annotation at its old value); remove the entry";
     const field = { path: fieldPath(['spec', 'postRenderers', leftover.index]) };
     results.push(resourceResult(postRendererLeftover, resource, message, field));
-    return { shape, consumed, current, leftover };
+    return { resource, shape, consumed, current, leftover };
   }
   const shape = { podSpec: [], metadata: [], annotations: postRenderersPath };
   const postRenderer = ourEntry(resource) ?? null;
-  return { shape, consumed, current: noAnnotations, postRenderer };
+  return { resource, shape, consumed, current: noAnnotations, postRenderer };
 }
 
 const postRenderersPath = ['spec', 'postRenderers'];
