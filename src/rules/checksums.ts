@@ -55,7 +55,7 @@ export interface Checksum {
 }
 
 /**
- * A checksum keeps the template's lists of sources and keys read, not a record per source:
+ * A checksum keeps the template's reads (rows of the run's columns), not a record per source:
  * `consumed` is built when `impact` asks (150k records, 13.8 MB on the fan-in bench, were kept to
  * the end). It is its info result's details too (`deferredInfo`), not a closure per checksum.
  */
