@@ -90,6 +90,27 @@ describe('checksum work', () => {
     ).toBe(4);
   });
 
+  it('one hash per set of sources past 64 a template, in any order, and one per other set', () => {
+    // Sets of more than 64 pair numbers are looked up by their decimals, shorter ones by a
+    // character per number (checksums.ts idsKey): both must tell sets apart and find them again.
+    const n = 70;
+    const sources = Array.from({ length: n }, (_, s) => externalSecret(`s${s}`));
+    const reading = (names: number[]) =>
+      `envFrom:\n${names.map((s) => `- secretRef: {name: s${s}}`).join('\n')}`;
+    const all = Array.from({ length: n }, (_, s) => s);
+    const items = [
+      ...Array.from({ length: 5 }, (_, i) =>
+        deployment(`all-${i}`, reading([...all.slice(i), ...all.slice(0, i)])),
+      ),
+      deployment('fewer', reading(all.slice(0, n - 1))),
+      deployment('few-a', reading([1, 0])),
+      deployment('few-b', reading([0, 1])),
+      deployment('few-c', reading([0, 2])),
+    ];
+    // The texts hashed that hold s0's remote key: the 70, the 69, {s0, s1} and {s0, s2}.
+    expect(hashesOf([...sources, ...items], 'db/s0"')).toBe(4);
+  });
+
   it('one hash for a ConfigMap read by many consumers, though it builds its content per read', () => {
     const config = `apiVersion: v1
 kind: ConfigMap

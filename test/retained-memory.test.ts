@@ -247,16 +247,16 @@ describe('references', () => {
 describe('the pipeline (run.ts)', () => {
   it('drops the plan before a run’s writer', () => {
     // fan-in (20 references a pod): the bench shape with the largest plan per item.
-    const text = toResourceList(generate(4000, 1, 'fan-in').items);
+    const text = toResourceList(generate(6000, 1, 'fan-in').items);
     planned.recording = true;
     run(text);
     planned.recording = false;
     const { afterTransform, atWriter } = planned;
     if (atWriter === undefined || afterTransform === undefined) throw new Error('no writer');
-    // Freed between the rules and the writer: 1.26–1.72 MB here, −0.06–0.50 MB with the plan
-    // kept (measured at the collection main.ts asked for there until session 11; 4 runs each).
-    // 4k items: a pod template's sources as two lists, each source's consumers as a list, made
-    // the plan of 1k or 2k items too small to stand above that noise.
+    // Freed between the rules and the writer, at 4k items: 1.26–1.72 MB, −0.06–0.50 MB with the
+    // plan kept (measured at the collection main.ts asked for there until session 11; 4 runs
+    // each). 6k items since session 13: with a template's reads as rows of the run's columns
+    // (consumers.ts Reads), not two lists, the plan of 4k items freed 0.9 MB.
     expect(afterTransform - atWriter).toBeGreaterThan(1_000_000);
   });
 });

@@ -2,6 +2,7 @@
 // consumer with nothing after it shares one empty set of successors, and a checksum keeps no
 // record per source it covers. The output is pinned by checksum.test.ts and waves.test.ts.
 import { describe, expect, it, vi } from 'vitest';
+import type { Resource } from '../src/model/resource.js';
 import { planChecksums } from '../src/rules/checksums.js';
 import type { Consumption } from '../src/rules/consumers.js';
 import type { TransformOutput } from '../src/rules/transform.js';
@@ -19,13 +20,27 @@ import {
 const seen = vi.hoisted(() => ({
   out: undefined as TransformOutput | undefined,
   consumption: undefined as Consumption | undefined,
+  /** While set, the lists pushed to while finding the consumers are noted in it. */
+  pushedTo: undefined as Set<unknown> | undefined,
 }));
 vi.mock('../src/rules/consumers.js', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../src/rules/consumers.js')>();
   return {
     ...actual,
     findConsumers: (...args: Parameters<typeof actual.findConsumers>) => {
-      seen.consumption = actual.findConsumers(...args);
+      const { push } = Array.prototype;
+      const pushedTo = seen.pushedTo;
+      if (pushedTo) {
+        Array.prototype.push = function (this: unknown[], ...items: unknown[]) {
+          pushedTo.add(this);
+          return push.apply(this, items);
+        };
+      }
+      try {
+        seen.consumption = actual.findConsumers(...args);
+      } finally {
+        Array.prototype.push = push;
+      }
       return seen.consumption;
     },
   };
@@ -88,13 +103,40 @@ describe('the rules plan of many consumers', () => {
   });
 
   it('keeps no Map per pod template of the sources it reads', () => {
-    const templates = (seen.consumption?.consumers ?? []).flatMap((c) => c.templates);
+    const templates = (seen.consumption?.consumers ?? []).filter((c) => 'shape' in c);
     expect(templates).toHaveLength(consumers);
     // main: a Map of the sources read and their keys per template, 200, kept by its checksum.
     expect(templates.filter((t) => t.consumed instanceof Map)).toEqual([]);
     const kept = [...plan.checksums.values()].flat().flatMap((c) => Object.values(c));
     expect(kept.filter((v) => v instanceof Map)).toEqual([]);
     expect(templates[0]?.consumed.sources.map((s) => s.secretName)).toEqual(['s0', 's1', 's2']);
+  });
+
+  it("keeps a template's sources and keys as rows of the run's columns, not lists of its own", () => {
+    const templates = (seen.consumption?.consumers ?? []).filter((c) => 'shape' in c);
+    // The arrays and typed arrays a template's reads hold, two levels down (its record, then what
+    // that holds): main 400, a list of sources and one of keys per template.
+    const held = new Set<object>();
+    const note = (value: unknown, depth: number) => {
+      if (typeof value !== 'object' || value === null) return;
+      if (Array.isArray(value) || ArrayBuffer.isView(value)) held.add(value);
+      if (depth > 0) for (const inner of Object.values(value)) note(inner, depth - 1);
+    };
+    for (const { consumed } of templates) note(consumed, 2);
+    expect(templates).toHaveLength(consumers);
+    expect(held.size).toBeLessThanOrEqual(4);
+    expect(templates[199]?.consumed.sources.map((s) => s.secretName)).toEqual(['s0', 's1', 's2']);
+    expect([0, 1, 2].map((i) => templates[199]?.consumed.keys(i))).toEqual(['all', 'all', 'all']);
+  });
+
+  it('keeps no record per consumer, and no PodSpec or empty annotations record per template', () => {
+    const templates = (seen.consumption?.consumers ?? []).filter((c) => 'shape' in c);
+    // main: each template's PodTemplate (its PodSpec, 200) and a new {} for its annotations (200),
+    // and a record with a list of templates per consumer (200).
+    expect(seen.consumption?.consumers).toHaveLength(consumers);
+    expect(seen.consumption?.consumers.filter((c) => 'templates' in c)).toEqual([]);
+    expect(templates.filter((t) => 'template' in t)).toEqual([]);
+    expect(new Set(templates.map((t) => t.current)).size).toBe(1);
   });
 
   it('lists the consumers of each source once, in a list', () => {
@@ -118,6 +160,27 @@ describe('the rules plan of many consumers', () => {
       ['s1', 'all'],
       ['s2', 'all'],
     ]);
+  });
+});
+
+describe("each source's consumers", () => {
+  it('are listed in a list made at its length, not pushed to per consumer', () => {
+    // A list pushed to grows by copies (17, 41, 77, 131 entries for 80 consumers), each kept to
+    // the end of a run; main pushed each of the 3 × 200 consumers onto its source's list.
+    const pushedTo = new Set<unknown>();
+    seen.pushedTo = pushedTo;
+    try {
+      runOk(resourceList(items));
+    } finally {
+      seen.pushedTo = undefined;
+    }
+    const lists = new Set<unknown>(seen.consumption?.consumersOf.values());
+    expect(lists.size).toBe(sources);
+    expect(pushedTo.size).toBeGreaterThan(0);
+    expect([...lists].filter((list) => pushedTo.has(list))).toEqual([]);
+    expect([...lists].map((l) => (l as Resource[]).map((r) => r.name))).toEqual(
+      Array.from({ length: sources }, () => Array.from({ length: consumers }, (_, c) => `d${c}`)),
+    );
   });
 });
 

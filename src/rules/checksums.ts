@@ -20,7 +20,7 @@ import {
   checksumBudget as overBudgetRule,
 } from '../model/result-rules.js';
 import { deferredInfo, plainResult, type Result, resourceResult } from '../model/results.js';
-import type { Consumed, Consumer, ConsumingTemplate, Consumption } from './consumers.js';
+import type { Consumed, ConsumingTemplate, Consumption, UnreadConsumer } from './consumers.js';
 import type { SecretSource } from './sources/source.js';
 import { listNames } from './stage.js';
 import {
@@ -55,9 +55,9 @@ export interface Checksum {
 }
 
 /**
- * A checksum keeps the template's lists of sources and keys read, not a record per source:
+ * A checksum keeps the template's reads (rows of the run's columns), not a record per source:
  * `consumed` is built when `impact` asks (150k records, 13.8 MB on the fan-in bench, were kept to
- * the end).
+ * the end). It is its info result's details too (`deferredInfo`), not a closure per checksum.
  */
 class TemplateChecksum implements Checksum {
   constructor(
@@ -66,15 +66,26 @@ class TemplateChecksum implements Checksum {
     readonly value: string,
     readonly field: string,
     private readonly covered: Consumed,
+    /** Set in each patch of a HelmRelease's post-renderer entry. */
+    private readonly patched: boolean,
   ) {}
+
+  /** The info result's message and field. */
+  details(): { message: string; field: { path: string; proposedValue: string } } {
+    const where = this.patched ? ', in each patch of the post-renderer entry' : '';
+    return {
+      message: `checksum of ${listNames(this.covered.sources)}${where}`,
+      field: { path: this.field, proposedValue: this.value },
+    };
+  }
 
   get sources(): readonly SecretSource[] {
     return this.covered.sources;
   }
 
   get consumed(): SourceRead[] {
-    const { keys } = this.covered;
-    return this.covered.sources.map((source, i) => ({ source, keys: keys[i] as KeySet }));
+    const { covered } = this;
+    return covered.sources.map((source, i) => ({ source, keys: covered.keys(i) }));
   }
 }
 
@@ -107,83 +118,72 @@ export function planChecksums({ consumers }: Consumption, size: InputSize): Chec
   const results: Result[] = [];
   const work = new ChecksumWork(size);
   // Index loops here and in the work's checksums: with inlining off (large inputs), for-of
-  // allocated an iterator result per consumer, template and source.
+  // allocated an iterator result per template and source.
   for (let c = 0; c < consumers.length; c++) {
-    const { resource, templates, error } = consumers[c] as Consumer;
-    for (let t = 0; t < templates.length; t++) {
-      const planned = templates[t] as ConsumingTemplate;
-      const { template, consumed, current, postRenderer, leftover } = planned;
-      if (template.shape === barePod) {
-        const names = listNames(consumed.sources);
-        const message = `reads ${names}, but a bare Pod is not restarted by an annotation change: no checksum set`;
-        results.push(resourceResult(bareTemplate, resource, message));
-        continue;
-      }
-      // One checksum per annotation key (ExternalSecrets, and opt-in sources of their own). The
-      // keys stay in `consumed`: no record per source and template (150k on the fan-in bench).
-      const groups = byAnnotation(consumed);
-      const { annotations } = template.shape;
-      const patch = postRenderer === undefined ? undefined : patchField(resource, postRenderer);
-      // The values by annotation are for a HelmRelease's post-renderer entry only.
-      const values = postRenderer !== undefined || leftover ? new Map<string, string>() : undefined;
-      for (let g = 0; g < groups.length; g++) {
-        const covered = groups[g] as Consumed;
-        const { annotation } = covered.sources[0] as SecretSource;
-        const value = work.checksum(covered);
-        if (value === undefined) {
-          results.push(plainResult(overBudgetRule, overBudget(work)));
-          return { checksummed, edits, results };
-        }
-        const field = patch ?? annotationPath(annotations, annotation);
-        const checksum = new TemplateChecksum(template.shape, annotation, value, field, covered);
-        addTo(checksummed, resource, checksum);
-        values?.set(annotation, value);
-        if (postRenderer === undefined && current[annotation] !== value) {
-          edits.push({ item: resource.index, path: annotations, key: annotation, value });
-        }
-        results.push(
-          deferredInfo(checksumRule, resource, () => ({
-            message: `checksum of ${listNames(covered.sources)}${patch === undefined ? '' : ', in each patch of the post-renderer entry'}`,
-            field: { path: field, proposedValue: value },
-          })),
-        );
-      }
-      if (values && postRenderer !== undefined)
-        edits.push(...postRendererEdits(resource, postRenderer, values));
-      if (values && leftover) edits.push(...postRendererEdits(resource, leftover, values));
+    const planned = consumers[c] as ConsumingTemplate | UnreadConsumer;
+    // Reading stopped there (after the resource's templates): what came before it is planned.
+    if ('error' in planned) {
+      results.push(planned.error);
+      continue;
     }
-    // Reading stopped there: what came before it is planned.
-    if (error) results.push(error);
+    const { resource, shape, consumed, current, postRenderer, leftover } = planned;
+    if (shape === barePod) {
+      const names = listNames(consumed.sources);
+      const message = `reads ${names}, but a bare Pod is not restarted by an annotation change: no checksum set`;
+      results.push(resourceResult(bareTemplate, resource, message));
+      continue;
+    }
+    // One checksum per annotation key (ExternalSecrets, and opt-in sources of their own). The
+    // keys stay in `consumed`: no record per source and template (150k on the fan-in bench).
+    const groups = byAnnotation(consumed);
+    const { annotations } = shape;
+    const patch = postRenderer === undefined ? undefined : patchField(resource, postRenderer);
+    // The values by annotation are for a HelmRelease's post-renderer entry only.
+    const values = postRenderer !== undefined || leftover ? new Map<string, string>() : undefined;
+    for (let g = 0; g < groups.length; g++) {
+      const covered = groups[g] as Consumed;
+      const { annotation } = covered.source(0);
+      const value = work.checksum(covered);
+      if (value === undefined) {
+        results.push(plainResult(overBudgetRule, overBudget(work)));
+        return { checksummed, edits, results };
+      }
+      const field = patch ?? annotationPath(annotations, annotation);
+      const patched = patch !== undefined;
+      const checksum = new TemplateChecksum(shape, annotation, value, field, covered, patched);
+      addTo(checksummed, resource, checksum);
+      values?.set(annotation, value);
+      if (postRenderer === undefined && current[annotation] !== value) {
+        edits.push({ item: resource.index, path: annotations, key: annotation, value });
+      }
+      results.push(deferredInfo(checksumRule, resource, checksum));
+    }
+    if (values && postRenderer !== undefined)
+      edits.push(...postRendererEdits(resource, postRenderer, values));
+    if (values && leftover) edits.push(...postRendererEdits(resource, leftover, values));
   }
   return { checksummed, edits, results };
 }
 
 /**
  * A template's sources grouped by their annotation, in the order `consumed` first names each
- * annotation: the template's own lists when they share it, as nearly every template's do (in
+ * annotation: the template's own reads when they share it, as nearly every template's do (in
  * `oneGroup`, valid until the next call).
  */
 function byAnnotation(consumed: Consumed): Consumed[] {
-  const { sources, keys } = consumed;
-  const first = (sources[0] as SecretSource).annotation;
+  const first = consumed.source(0).annotation;
   let shared = true;
-  for (let i = 1; i < sources.length && shared; i++)
-    shared = (sources[i] as SecretSource).annotation === first;
+  for (let i = 1; i < consumed.length && shared; i++)
+    shared = consumed.source(i).annotation === first;
   if (shared) {
     oneGroup[0] = consumed;
     return oneGroup;
   }
-  const bySources = new Map<string, SecretSource[]>();
-  const byKeys = new Map<string, KeySet[]>();
-  for (let i = 0; i < sources.length; i++) {
-    const source = sources[i] as SecretSource;
-    addTo(bySources, source.annotation, source);
-    addTo(byKeys, source.annotation, keys[i] as KeySet);
-  }
-  return [...bySources].map(([annotation, grouped]) => ({
-    sources: grouped,
-    keys: byKeys.get(annotation) as KeySet[],
-  }));
+  const annotations = new Set<string>();
+  for (let i = 0; i < consumed.length; i++) annotations.add(consumed.source(i).annotation);
+  return [...annotations].map((annotation) =>
+    consumed.where((source) => source.annotation === annotation),
+  );
 }
 
 /**
@@ -320,16 +320,14 @@ class ChecksumWork {
    * value, hashed once: a source whose content expands (YAML aliases) to megabytes of text is not
    * hashed again for each of its hundreds of consumers.
    */
-  checksum({ sources, keys }: Consumed): string | undefined {
+  checksum(reads: Consumed): string | undefined {
     // No record per source: most checksums are found by their pairs' numbers alone. A list of one
     // (two in three checksums on fan-out, two in five on dense) by its number: no list sorted
     // and no text joined to look it up. The numbers and entries in lists for the run (`listIds`,
     // `listed`), their first `count`: two lists per checksum were ≈1.8 MB of fan-in's profile.
-    const count = sources.length;
-    for (let i = 0; i < count; i++) {
-      listIds[i] = this.idOf(sources[i] as SecretSource, keys[i] as KeySet);
-    }
-    const covered = count === 1 ? (listIds[0] as number) : sortedIds(count).join();
+    const count = reads.length;
+    for (let i = 0; i < count; i++) listIds[i] = this.idOf(reads.source(i), reads.keys(i));
+    const covered = count === 1 ? (listIds[0] as number) : idsKey(count);
     let value = this.values.get(covered);
     if (value !== undefined) {
       this.done++;
@@ -562,7 +560,7 @@ const listIds: number[] = [];
 const listed: Entry[] = [];
 
 /**
- * The first `count` of `listIds`, sorted, in a list of that length (join writes them all): one
+ * The first `count` of `listIds`, sorted, in a list of that length (`idsKey` reads them all): one
  * list per length up to `pooledLength` for the run, written over, not a copy per checksum (≈1.5 MB
  * of the sampling heap profile of fan-in's checksums).
  */
@@ -577,6 +575,22 @@ function sortedIds(count: number): number[] {
 }
 const pooledLength = 64;
 const byLength: number[][] = [];
+
+/**
+ * The first `count` of `listIds` as a text equal for equal sets: sorted, a character per number
+ * (below 32,768, as a run's pairs nearly always are), not their decimals joined (≈100 characters
+ * for fan-in's twenty sources a pod, and a string per number while joining: the values' Map keeps
+ * each text for the whole stage, ≈1 MB of old generation on fan-in). Otherwise, or past
+ * `pooledLength` numbers, their decimals joined after U+FFFF, which no character text starts with.
+ */
+function idsKey(count: number): string {
+  const sorted = sortedIds(count);
+  // Sorted: the last is the largest.
+  if (count <= pooledLength && (sorted[count - 1] as number) < 0x8000) {
+    return String.fromCharCode.apply(undefined, sorted);
+  }
+  return `\uffff${sorted.join()}`;
+}
 
 /** The order of the entries' texts, found without writing a large content's text again. */
 export function entryOrder(a: Entry, b: Entry): number {

@@ -34,17 +34,143 @@ import {
   type SecretUse,
   usesRead,
 } from './workloads/references.js';
-import { barePod, type PodTemplate, podTemplatesOf } from './workloads/shapes.js';
+import {
+  barePod,
+  type PodTemplate,
+  type PodTemplateShape,
+  podTemplatesOf,
+} from './workloads/shapes.js';
+
+/**
+ * Numbers written in chunks that are never copied: a column grown by copies left each copy in the
+ * old generation (off the heap for a typed array, but freed only by a full collection, which a run
+ * seldom gets), as much again as it holds. Chunks double from 1,024 numbers to 64 Ki, so a small
+ * input takes 4 KB, a large one at most 256 KB unused.
+ */
+class Chunks {
+  /** The chunks before the current one, and how many numbers each holds. */
+  private readonly filled: Int32Array[] = [];
+  private readonly filledLengths: number[] = [];
+  chunk = new Int32Array(1024);
+  /** How many numbers the current chunk holds. */
+  used = 0;
+
+  /** Room for `count` more numbers together in the current chunk, written at `used`. */
+  reserve(count: number): void {
+    if (this.used + count <= this.chunk.length) return;
+    this.filled.push(this.chunk);
+    this.filledLengths.push(this.used);
+    this.chunk = new Int32Array(Math.max(count, Math.min(2 * this.chunk.length, 65536)));
+    this.used = 0;
+  }
+
+  /** Each chunk with how many numbers it holds, in the order written. */
+  forEach(visit: (chunk: Int32Array, length: number) => void): void {
+    for (let i = 0; i < this.filled.length; i++) {
+      visit(this.filled[i] as Int32Array, this.filledLengths[i] as number);
+    }
+    visit(this.chunk, this.used);
+  }
+}
+
+/**
+ * Every pod template's sources and keys read, as the run's columns: per row a source's number
+ * (`Produced.id`) and its key set's number, a template's rows together. Two lists per template
+ * and their record were ≈450 bytes a template on the fan-in bench (20 sources a pod: 3.5 MB kept
+ * to the plan); its rows here are 8 bytes each.
+ */
+class Reads {
+  readonly rows = new Chunks();
+  /** The sources by number, as the templates read them. */
+  readonly sources: (SecretSource | undefined)[] = [];
+  /** The key sets read, by number: a few, shared (`references.ts` oneKey); 0 is all keys. */
+  readonly keySets: KeySet[] = ['all'];
+  private readonly keyNumbers = new Map<KeySet, number>();
+  /** The set numbered last: a template's keyed reads often repeat it. */
+  private lastKeys: KeySet = 'all';
+  private lastNumber = 0;
+
+  constructor(numbered: number) {
+    // Pushed, not `new Array(numbered)`: a long one is made in dictionary mode.
+    for (let id = 0; id < numbered; id++) this.sources.push(undefined);
+  }
+
+  /** Room for `count` rows, together. */
+  reserve(count: number): void {
+    this.rows.reserve(2 * count);
+  }
+
+  /** A row, in the room `reserve` made. */
+  add(id: number, keys: KeySet): void {
+    // Written here, not by a method of Chunks: with inlining off (large inputs) each is a call.
+    const { rows } = this;
+    rows.chunk[rows.used++] = id;
+    rows.chunk[rows.used++] = keys === 'all' ? 0 : this.numberOf(keys);
+  }
+
+  /** The number of a set of keys read, a new one the first time. */
+  private numberOf(keys: ReadonlySet<string>): number {
+    if (keys === this.lastKeys) return this.lastNumber;
+    let number = this.keyNumbers.get(keys);
+    if (number === undefined) {
+      number = this.keySets.length;
+      this.keySets.push(keys);
+      this.keyNumbers.set(keys, number);
+    }
+    this.lastKeys = keys;
+    this.lastNumber = number;
+    return number;
+  }
+}
 
 /** The sources a pod template reads, each once, and the keys it reads of each, by position. */
-export interface Consumed {
-  readonly sources: readonly SecretSource[];
-  readonly keys: readonly KeySet[];
+export class Consumed {
+  /** Its rows' chunk of the run's columns, and where they start in it. */
+  private readonly chunk: Int32Array;
+  private readonly start: number;
+
+  constructor(
+    private readonly reads: Reads,
+    readonly length: number,
+  ) {
+    this.chunk = reads.rows.chunk;
+    this.start = reads.rows.used - 2 * length;
+  }
+
+  source(i: number): SecretSource {
+    return this.reads.sources[this.chunk[this.start + 2 * i] as number] as SecretSource;
+  }
+
+  keys(i: number): KeySet {
+    return this.reads.keySets[this.chunk[this.start + 2 * i + 1] as number] as KeySet;
+  }
+
+  /** The sources in a list, made when asked (messages, `plan`, `impact`, lints). */
+  get sources(): SecretSource[] {
+    const sources = new Array<SecretSource>(this.length);
+    for (let i = 0; i < this.length; i++) sources[i] = this.source(i);
+    return sources;
+  }
+
+  /** The sources `keep` keeps, with their keys, in order: a Consumed of rows of their own. */
+  where(keep: (source: SecretSource) => boolean): Consumed {
+    const { reads } = this;
+    let count = 0;
+    for (let i = 0; i < this.length; i++) if (keep(this.source(i))) count++;
+    reads.reserve(count);
+    for (let i = 0; i < this.length; i++) {
+      const source = this.source(i);
+      if (keep(source)) reads.add(this.chunk[this.start + 2 * i] as number, this.keys(i));
+    }
+    return new Consumed(reads, count);
+  }
 }
 
 /** A pod template that reads at least one source, for the checksum. */
 export interface ConsumingTemplate {
-  template: PodTemplate;
+  resource: Resource;
+  /** Its shape: the template itself (its PodSpec) is not kept. */
+  shape: PodTemplateShape;
   /** The sources that count for its checksum, with the keys it reads of each. */
   consumed: Consumed;
   /** Its annotations as the input has them (none read for a bare Pod, which gets no checksum). */
@@ -55,16 +181,19 @@ export interface ConsumingTemplate {
   leftover?: OurEntry;
 }
 
-export interface Consumer {
+/** A malformed field that stopped the reading of a resource: its templates after it are not read. */
+export interface UnreadConsumer {
   resource: Resource;
-  templates: readonly ConsumingTemplate[];
-  /** A malformed field that stopped the reading: the templates after it are not read. */
-  error?: Result;
+  error: Result;
 }
 
 export interface Consumption {
-  /** Resources with a pod template that reads a source, or with a malformed one, in input order. */
-  consumers: readonly Consumer[];
+  /**
+   * The pod templates that read a source, and after a resource's templates the error that
+   * stopped reading it, in input order: a flat list, not a record and a list per resource (104
+   * bytes a workload on the fan-in bench, kept through the checksums stage).
+   */
+  consumers: readonly (ConsumingTemplate | UnreadConsumer)[];
   /**
    * The resources whose pod templates read each source (opt-in references included), each once,
    * in input order.
@@ -77,6 +206,9 @@ export interface Consumption {
   /** An info per pod template that reads sources but opts out of its checksum. */
   results: readonly Result[];
 }
+
+/** The annotations of a pod template that has none. */
+const noAnnotations: Readonly<Record<string, string>> = Object.freeze({});
 
 /** A shape's paths as results print them: shapes are few, workloads many. */
 const printedPaths = new WeakMap<Keys, string>();
@@ -94,7 +226,7 @@ export function findConsumers(
   producers: Producers,
   config: Config,
 ): Consumption {
-  const consumers: Consumer[] = [];
+  const consumers: (ConsumingTemplate | UnreadConsumer)[] = [];
   const gather = new Gather(producers.numbered);
   const unresolved = new Map<Resource, UnresolvedRef[]>();
   const keyedReads: KeyedRead[] = [];
@@ -109,12 +241,11 @@ export function findConsumers(
     // get no closure or lists.
     const templatesRead = helm ? [] : podTemplatesOf(resource, config.podTemplates);
     if (!helm && templatesRead.length === 0) continue;
-    const templates: ConsumingTemplate[] = [];
     const errors: Result[] = [];
     guarded(errors, resource, () => {
       if (helm) {
-        const found = helmConsumer(resource, producers, config, gather, results);
-        if (found) templates.push(found);
+        const found = helmConsumer(resource, producers, config, gather, i, results);
+        if (found) consumers.push(found);
         return;
       }
       // Read where it matters only: on a workload that reads a source.
@@ -156,51 +287,62 @@ export function findConsumers(
           }
           const counts = !use.optIn || config[use.optIn];
           for (let k = 0; k < sources.length; k++) {
-            gather.readBy(produced, k, resource);
+            gather.readBy(produced, k, i);
             if (counts) gather.add(produced, k, use.keys);
           }
         }
         const consumed = gather.done();
         if (consumed === undefined) continue;
         const { annotations } = shape;
+        const found = shape === barePod ? undefined : getPath(resource.value, annotations);
+        // None read: one shared empty record, not a new one per template (readAnnotations').
         const current =
-          shape === barePod
-            ? {}
-            : readAnnotations(getPath(resource.value, annotations), printed(annotations));
+          found === undefined || found === null
+            ? noAnnotations
+            : readAnnotations(found, printed(annotations));
         wholly ??= optedOut(resource.annotations, ['metadata']);
         const optOut = wholly ? ['metadata'] : optedOut(current, shape.metadata) && shape.metadata;
         if (optOut) {
           results.push(optedOutResult(resource, consumed, optOut));
           continue;
         }
-        templates.push({ template, consumed, current });
+        consumers.push({ resource, shape, consumed, current });
       }
     });
     // Not `const [error] = errors`: with inlining off, a destructuring allocated an iterator and
     // its result per workload.
     const error = errors[0];
-    if (templates.length > 0 || error)
-      consumers.push({ resource, templates, ...(error && { error }) });
+    if (error) consumers.push({ resource, error });
   }
-  return { consumers, consumersOf: gather.consumersOf(), unresolved, keyedReads, results };
+  return {
+    consumers,
+    consumersOf: gather.consumersOf(resources),
+    unresolved,
+    keyedReads,
+    results,
+  };
 }
 
 /**
- * Each pod template's sources and keys, gathered in turn, and every source's consumers, kept in
- * lists indexed by the source's number (`Produced.id`): a Map keyed by the source was a look-up
- * per source a reference names (150k references on the fan-in bench at 10k items, 1.5M at 100k,
- * where each cost ≈0.7 µs of cache misses over the heap), a record per source and a Map per
- * template before that. The lists are gathered in two reused ones and copied out at their
- * length, not grown per template.
+ * Each pod template's sources and keys, gathered in turn, and every source's consumers, kept by
+ * the source's number (`Produced.id`): a Map keyed by the source was a look-up per source a
+ * reference names (150k references on the fan-in bench at 10k items, 1.5M at 100k, where each cost
+ * ≈0.7 µs of cache misses over the heap), a record per source and a Map per template before that.
+ * A template's reads are gathered in two reused lists and copied out into the run's columns
+ * (`Reads`), not grown per template.
  */
 class Gather {
   /**
-   * The resources that read each source, each once, in input order. A list, not a Set: a
-   * resource's reads are found one after the other (`lastReader`), and a Set of the fan-in
-   * bench's ≈80 consumers a source is ≈2.6 KB, its list 0.6 KB (2,000 sources, kept to the end).
+   * Each source's readers as pairs of its number and the reader's position in the resources, in
+   * the order found, each reader once per source (`lastReader`); the lists are made from them at
+   * their length once every read is found. A list per source grown by push was copied at 17, 41,
+   * 77 and 131 entries for the fan-in bench's ≈80 readers, each copy kept by the scavenger to the
+   * end of the run: ≈2 MB of old generation on fan-in, and 0.8 MB of room never filled.
    */
-  private readonly readers: (Resource[] | undefined)[] = [];
-  /** The index of the resource that read each source last (-1: none). */
+  private readonly readPairs = new Chunks();
+  /** How many resources read each source. */
+  private readonly readerCount: Int32Array;
+  /** The position of the resource that read each source last (-1: none). */
   private readonly lastReader: Int32Array;
   /** Where each source was last gathered, counted over every template so far (-1: never). */
   private readonly at: Int32Array;
@@ -211,8 +353,8 @@ class Gather {
   private gathered = 0;
   /** Where the current template's sources start in that count. */
   private start = 0;
-  /** The current template's sources and keys: the first `count` entries. */
-  private readonly sources: SecretSource[] = [];
+  /** The current template's sources (by number) and keys: the first `count` entries. */
+  private readonly ids: number[] = [];
   private readonly keys: KeySet[] = [];
   /**
    * Whether `keys[i]` is a Set this gather made (a union), which later reads add to in place: a
@@ -221,12 +363,14 @@ class Gather {
    */
   private readonly madeKeys: boolean[] = [];
   private count = 0;
+  /** Every template's, once done. */
+  private readonly reads: Reads;
 
-  constructor(numbered: number) {
+  constructor(private readonly numbered: number) {
+    this.reads = new Reads(numbered);
+    this.readerCount = new Int32Array(numbered);
     this.lastReader = new Int32Array(numbered).fill(-1);
     this.at = new Int32Array(numbered).fill(-1);
-    // Pushed, not `new Array(numbered)`: a long one is made in dictionary mode.
-    for (let id = 0; id < numbered; id++) this.readers.push(undefined);
   }
 
   /** Starts gathering the next template's reads. */
@@ -235,18 +379,23 @@ class Gather {
     this.count = 0;
   }
 
-  /** `resource` reads the `k`-th source of `produced` (and so comes after it, opted out or not). */
-  readBy(produced: Produced, k: number, resource: Resource): void {
+  /**
+   * The resource at `reader` (its position in the resources) reads the `k`-th source of `produced`
+   * (and so comes after it, opted out or not).
+   */
+  readBy(produced: Produced, k: number, reader: number): void {
     const id = produced.id + k;
-    if (this.lastReader[id] === resource.index) return;
-    this.lastReader[id] = resource.index;
-    const readers = this.readers[id];
-    if (readers !== undefined) readers.push(resource);
-    else {
-      this.readers[id] = [resource];
+    if (this.lastReader[id] === reader) return;
+    this.lastReader[id] = reader;
+    if ((this.readerCount[id] as number) === 0) {
       this.firstRead.push(produced.sources[k] as SecretSource);
       this.firstIds.push(id);
     }
+    (this.readerCount[id] as number)++;
+    const pairs = this.readPairs;
+    pairs.reserve(2);
+    pairs.chunk[pairs.used++] = id;
+    pairs.chunk[pairs.used++] = reader;
   }
 
   /**
@@ -272,7 +421,8 @@ class Gather {
       return;
     }
     this.at[id] = this.gathered++;
-    this.sources[this.count] = produced.sources[k] as SecretSource;
+    this.reads.sources[id] = produced.sources[k] as SecretSource;
+    this.ids[this.count] = id;
     this.keys[this.count] = keys;
     this.madeKeys[this.count] = false;
     this.count++;
@@ -281,16 +431,34 @@ class Gather {
   /** What the template reads, if anything. */
   done(): Consumed | undefined {
     if (this.count === 0) return undefined;
-    return { sources: this.sources.slice(0, this.count), keys: this.keys.slice(0, this.count) };
+    const { reads } = this;
+    reads.reserve(this.count);
+    for (let i = 0; i < this.count; i++) reads.add(this.ids[i] as number, this.keys[i] as KeySet);
+    return new Consumed(reads, this.count);
   }
 
-  /** Each source read, with the resources that read it, in the order first read. */
-  consumersOf(): Map<SecretSource, readonly Resource[]> {
+  /** Each source read, with the resources that read it in input order, in the order first read. */
+  consumersOf(resources: readonly Resource[]): Map<SecretSource, readonly Resource[]> {
+    // Indexed by source number; pushed, not `new Array(numbered)`: a long one is made in
+    // dictionary mode.
+    const lists: (Resource[] | undefined)[] = [];
+    for (let id = 0; id < this.numbered; id++) lists.push(undefined);
     const consumersOf = new Map<SecretSource, readonly Resource[]>();
-    for (let i = 0; i < this.firstRead.length; i++) {
-      const readers = this.readers[this.firstIds[i] as number] as Resource[];
-      consumersOf.set(this.firstRead[i] as SecretSource, readers);
+    for (let i = 0; i < this.firstIds.length; i++) {
+      const id = this.firstIds[i] as number;
+      const list = new Array<Resource>(this.readerCount[id] as number);
+      lists[id] = list;
+      consumersOf.set(this.firstRead[i] as SecretSource, list);
     }
+    // Filled in the order read, which is input order within each list.
+    const filled = this.readerCount.fill(0);
+    this.readPairs.forEach((pairs, length) => {
+      for (let r = 0; r < length; r += 2) {
+        const id = pairs[r] as number;
+        const list = lists[id] as Resource[];
+        list[(filled[id] as number)++] = resources[pairs[r + 1] as number] as Resource;
+      }
+    });
     return consumersOf;
   }
 }
@@ -309,6 +477,7 @@ function helmConsumer(
   producers: Producers,
   config: Config,
   gather: Gather,
+  position: number,
   results: Result[],
 ): ConsumingTemplate | undefined {
   gather.next();
@@ -320,7 +489,7 @@ function helmConsumer(
     if (!produced) continue;
     const { sources } = produced;
     for (let k = 0; k < sources.length; k++) {
-      gather.readBy(produced, k, resource);
+      gather.readBy(produced, k, position);
       gather.add(produced, k, read.keys);
     }
     const key = `${read.kind}\u0000${read.namespace ?? ''}\u0000${read.name}`;
@@ -366,16 +535,16 @@ function helmConsumer(
     // one would hold the pods' annotation at its old checksum, over the values'. Kept updated to
     // the same checksums (the pods get that value either way), and a warning says to remove it.
     const leftover = ourEntry(resource);
-    if (!leftover) return { template: { shape, podSpec: {} }, consumed, current };
+    if (!leftover) return { resource, shape, consumed, current };
     const message =
       "its checksum is at the values path helmReleaseChecksumPath names, and secret-rollout's post-renderer entry from before is still there: it is kept updated to the same checksum (Flux applies it after the chart, and a stale one would keep the pods' annotation at its old value); remove the entry";
     const field = { path: fieldPath(['spec', 'postRenderers', leftover.index]) };
     results.push(resourceResult(postRendererLeftover, resource, message, field));
-    return { template: { shape, podSpec: {} }, consumed, current, leftover };
+    return { resource, shape, consumed, current, leftover };
   }
   const shape = { podSpec: [], metadata: [], annotations: postRenderersPath };
   const postRenderer = ourEntry(resource) ?? null;
-  return { template: { shape, podSpec: {} }, consumed, current: {}, postRenderer };
+  return { resource, shape, consumed, current: noAnnotations, postRenderer };
 }
 
 const postRenderersPath = ['spec', 'postRenderers'];

@@ -82,7 +82,7 @@ export function transform(
   const { consumers } = consumption;
   for (let i = 0; i < consumers.length; i++) {
     const consumer = consumers[i] as (typeof consumers)[number];
-    if (consumer.error) unreadable.add(consumer.resource);
+    if ('error' in consumer) unreadable.add(consumer.resource);
   }
   const lints = runLints(
     {
