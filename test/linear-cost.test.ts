@@ -3,7 +3,16 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SecretReader } from '../src/model/config.js';
 import { mayNameSecrets } from '../src/rules/workloads/operator-references.js';
-import { deployment, externalSecret, resourceList, runOk } from './helpers.js';
+import { run } from '../src/run.js';
+import {
+  deployment,
+  envFrom,
+  externalSecret,
+  itemsOf,
+  resourceList,
+  resultsOf,
+  runOk,
+} from './helpers.js';
 
 // Counted where the ExternalSecrets' dependencies are read (rules/sources/eso-dependencies.ts).
 const reads = vi.hoisted(() => ({ stringMap: 0, normalize: 0 }));
@@ -147,5 +156,30 @@ describe('a dependency many ExternalSecrets read (bench/adversarial template-dep
     // Each ExternalSecret's own spec once, and the generator's once; main: the generator's again
     // for each reader (2 × 60).
     expect(normalize).toBeLessThanOrEqual(readers + 5);
+  });
+});
+
+describe('many sources of one Secret read by many pod templates (bench/adversarial check-covers)', () => {
+  it('stops at the budget of source reads with one error naming the Secret, and changes nothing', () => {
+    const n = 1_500;
+    const items = [
+      ...Array.from({ length: n }, (_, i) =>
+        externalSecret(`e${i}`, { namespace: 'a', target: 'app' }),
+      ),
+      ...Array.from({ length: n }, (_, i) =>
+        deployment(`d${i}`, envFrom('app'), { namespace: 'a' }),
+      ),
+    ];
+    const input = resourceList(items);
+    const out = run(input);
+    expect(out.exitCode).toBe(1);
+    const errors = resultsOf(out.stdout).filter((r) => r.severity === 'error');
+    // n × n = 2,250,000 reads against one a character of input (≈0.7 M) and 1,048,576.
+    expect(errors.map((e) => e.message)).toEqual([
+      expect.stringMatching(
+        /^the pod templates of this input read more than [\d,]+ sources in all \(one per character of its [\d,]+, \+ 1,048,576\): a reference reads every source writing its Secret, and Secret a\/app has 1,500; write each Secret from one source$/,
+      ),
+    ]);
+    expect(itemsOf(out.stdout)).toEqual(itemsOf(input));
   });
 });

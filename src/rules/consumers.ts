@@ -6,14 +6,16 @@ import type { Config } from '../model/config.js';
 import { annotationField } from '../model/edit.js';
 import { addTo } from '../model/fold.js';
 import { isObject } from '../model/json.js';
+import { grouped } from '../model/numbers.js';
 import { fieldPath, getPath, type Keys } from '../model/path.js';
 import { describeType, ItemError, type Resource, readAnnotations } from '../model/resource.js';
 import {
+  checksumBudget,
   helmReleaseRead,
   optedOut as optedOutRule,
   postRendererLeftover,
 } from '../model/result-rules.js';
-import { type Result, resourceResult } from '../model/results.js';
+import { plainResult, type Result, resourceResult } from '../model/results.js';
 import type { KeyedRead, UnresolvedRef } from './lints/lint.js';
 import type { Produced, ProducedNames, Producers } from './producers.js';
 import { sourceKindOf } from './sources/index.js';
@@ -221,98 +223,48 @@ function printed(keys: Keys): string {
   return text;
 }
 
+/**
+ * Source reads one run follows: one per character of input, and a million more. A reference reads
+ * every source writing its Secret, so thousands of sources writing one Secret, read by thousands
+ * of pod templates, cost their product (bench/adversarial check-covers: run mode, 4 MB 119 s).
+ */
+export const readBudget = (characters: number): number => characters + (1 << 20);
+
+/** Thrown by Gather past the run's budget of source reads: the stage stops where it is. */
+class TooManyReads extends Error {
+  constructor(readonly produced: Produced) {
+    super('too many source reads');
+  }
+}
+
+/** The error past the budget, naming the Secret whose sources were being read. */
+function tooManyReads(budget: number, characters: number, { sources }: Produced): Result {
+  const first = sources[0] as SecretSource;
+  const secret = `${first.produces} ${first.namespace === undefined ? '' : `${first.namespace}/`}${first.secretName}`;
+  return plainResult(
+    checksumBudget,
+    `the pod templates of this input read more than ${grouped(budget)} sources in all (one per character of its ${grouped(characters)}, + ${grouped(1 << 20)}): a reference reads every source writing its Secret, and ${secret} has ${grouped(sources.length)}; write each Secret from one source`,
+  );
+}
+
 export function findConsumers(
   resources: readonly Resource[],
   producers: Producers,
   config: Config,
+  characters: number,
 ): Consumption {
   const consumers: (ConsumingTemplate | UnreadConsumer)[] = [];
-  const gather = new Gather(producers.numbered);
+  const budget = readBudget(characters);
+  const gather = new Gather(producers.numbered, budget);
   const unresolved = new Map<Resource, UnresolvedRef[]>();
   const keyedReads: KeyedRead[] = [];
   const results: Result[] = [];
-  // Index loops: with inlining off (large inputs), for-of allocated an iterator result per item,
-  // template and source read.
-  for (let i = 0; i < resources.length; i++) {
-    const resource = resources[i] as Resource;
-    if (sourceKindOf(resource)) continue;
-    const helm = isHelmRelease(resource);
-    // Found without reading a field that can be malformed: most items have no pod template, and
-    // get no closure or lists.
-    const templatesRead = helm ? [] : podTemplatesOf(resource, config.podTemplates);
-    if (!helm && templatesRead.length === 0) continue;
-    const errors: Result[] = [];
-    guarded(errors, resource, () => {
-      if (helm) {
-        const found = helmConsumer(resource, producers, config, gather, i, results);
-        if (found) consumers.push(found);
-        return;
-      }
-      // Read where it matters only: on a workload that reads a source.
-      let wholly: boolean | undefined;
-      // The names its namespace has of the kind read last: references of one kind follow each
-      // other (the reference table's order).
-      let kindRead: ProducedKind | undefined;
-      let names: ProducedNames | undefined;
-      for (let t = 0; t < templatesRead.length; t++) {
-        const template = templatesRead[t] as PodTemplate;
-        // Every reference orders its source first; opt-in ones count for the checksum only when on.
-        gather.next();
-        const { shape } = template;
-        const uses = readUses(template.podSpec, shape.podSpec);
-        for (let index = 0; index < uses; index++) {
-          const use = usesRead[index] as SecretUse;
-          if (use.kind !== kindRead) {
-            kindRead = use.kind;
-            names = producers.producedIn(kindRead, resource.namespace);
-          }
-          const produced = names?.get(use.secretName);
-          if (produced === undefined) {
-            const field = printed(shape.podSpec);
-            const { kind, secretName: name } = use;
-            addTo(unresolved, resource, { kind, name, field, podSpec: shape.podSpec, use: index });
-            continue;
-          }
-          const { sources } = produced;
-          // Kept only when a key is missing: a record per keyed reference lived from here to
-          // the lints (106k, ≈7 MB on the fan-in bench), for a lint that warns about a few.
-          if (use.keys !== 'all' && readsMissingKey(produced.keys(), use.keys)) {
-            keyedReads.push({
-              consumer: resource,
-              sources,
-              keys: use.keys,
-              podSpec: shape.podSpec,
-              use: index,
-            });
-          }
-          const counts = !use.optIn || config[use.optIn];
-          for (let k = 0; k < sources.length; k++) {
-            gather.readBy(produced, k, i);
-            if (counts) gather.add(produced, k, use.keys);
-          }
-        }
-        const consumed = gather.done();
-        if (consumed === undefined) continue;
-        const { annotations } = shape;
-        const found = shape === barePod ? undefined : getPath(resource.value, annotations);
-        // None read: one shared empty record, not a new one per template (readAnnotations').
-        const current =
-          found === undefined || found === null
-            ? noAnnotations
-            : readAnnotations(found, printed(annotations));
-        wholly ??= optedOut(resource.annotations, ['metadata']);
-        const optOut = wholly ? ['metadata'] : optedOut(current, shape.metadata) && shape.metadata;
-        if (optOut) {
-          results.push(optedOutResult(resource, consumed, optOut));
-          continue;
-        }
-        consumers.push({ resource, shape, consumed, current });
-      }
-    });
-    // Not `const [error] = errors`: with inlining off, a destructuring allocated an iterator and
-    // its result per workload.
-    const error = errors[0];
-    if (error) consumers.push({ resource, error });
+  try {
+    findEach();
+  } catch (error) {
+    if (!(error instanceof TooManyReads)) throw error;
+    // What was found so far goes on: the error fails the run, which then changes nothing.
+    results.push(tooManyReads(budget, characters, error.produced));
   }
   return {
     consumers,
@@ -321,6 +273,100 @@ export function findConsumers(
     keyedReads,
     results,
   };
+
+  function findEach(): void {
+    // Index loops: with inlining off (large inputs), for-of allocated an iterator result per item,
+    // template and source read.
+    for (let i = 0; i < resources.length; i++) {
+      const resource = resources[i] as Resource;
+      if (sourceKindOf(resource)) continue;
+      const helm = isHelmRelease(resource);
+      // Found without reading a field that can be malformed: most items have no pod template, and
+      // get no closure or lists.
+      const templatesRead = helm ? [] : podTemplatesOf(resource, config.podTemplates);
+      if (!helm && templatesRead.length === 0) continue;
+      const errors: Result[] = [];
+      guarded(errors, resource, () => {
+        if (helm) {
+          const found = helmConsumer(resource, producers, config, gather, i, results);
+          if (found) consumers.push(found);
+          return;
+        }
+        // Read where it matters only: on a workload that reads a source.
+        let wholly: boolean | undefined;
+        // The names its namespace has of the kind read last: references of one kind follow each
+        // other (the reference table's order).
+        let kindRead: ProducedKind | undefined;
+        let names: ProducedNames | undefined;
+        for (let t = 0; t < templatesRead.length; t++) {
+          const template = templatesRead[t] as PodTemplate;
+          // Every reference orders its source first; opt-in ones count for the checksum only when on.
+          gather.next();
+          const { shape } = template;
+          const uses = readUses(template.podSpec, shape.podSpec);
+          for (let index = 0; index < uses; index++) {
+            const use = usesRead[index] as SecretUse;
+            if (use.kind !== kindRead) {
+              kindRead = use.kind;
+              names = producers.producedIn(kindRead, resource.namespace);
+            }
+            const produced = names?.get(use.secretName);
+            if (produced === undefined) {
+              const field = printed(shape.podSpec);
+              const { kind, secretName: name } = use;
+              addTo(unresolved, resource, {
+                kind,
+                name,
+                field,
+                podSpec: shape.podSpec,
+                use: index,
+              });
+              continue;
+            }
+            const { sources } = produced;
+            // Kept only when a key is missing: a record per keyed reference lived from here to
+            // the lints (106k, ≈7 MB on the fan-in bench), for a lint that warns about a few.
+            if (use.keys !== 'all' && readsMissingKey(produced.keys(), use.keys)) {
+              keyedReads.push({
+                consumer: resource,
+                sources,
+                keys: use.keys,
+                podSpec: shape.podSpec,
+                use: index,
+              });
+            }
+            const counts = !use.optIn || config[use.optIn];
+            for (let k = 0; k < sources.length; k++) {
+              gather.readBy(produced, k, i);
+              if (counts) gather.add(produced, k, use.keys);
+            }
+          }
+          const consumed = gather.done();
+          if (consumed === undefined) continue;
+          const { annotations } = shape;
+          const found = shape === barePod ? undefined : getPath(resource.value, annotations);
+          // None read: one shared empty record, not a new one per template (readAnnotations').
+          const current =
+            found === undefined || found === null
+              ? noAnnotations
+              : readAnnotations(found, printed(annotations));
+          wholly ??= optedOut(resource.annotations, ['metadata']);
+          const optOut = wholly
+            ? ['metadata']
+            : optedOut(current, shape.metadata) && shape.metadata;
+          if (optOut) {
+            results.push(optedOutResult(resource, consumed, optOut));
+            continue;
+          }
+          consumers.push({ resource, shape, consumed, current });
+        }
+      });
+      // Not `const [error] = errors`: with inlining off, a destructuring allocated an iterator and
+      // its result per workload.
+      const error = errors[0];
+      if (error) consumers.push({ resource, error });
+    }
+  }
 }
 
 /**
@@ -366,7 +412,13 @@ class Gather {
   /** Every template's, once done. */
   private readonly reads: Reads;
 
-  constructor(private readonly numbered: number) {
+  /** Source reads so far, against the run's budget (readBudget). */
+  private sourceReads = 0;
+
+  constructor(
+    private readonly numbered: number,
+    private readonly budget: number,
+  ) {
     this.reads = new Reads(numbered);
     this.readerCount = new Int32Array(numbered);
     this.lastReader = new Int32Array(numbered).fill(-1);
@@ -384,6 +436,7 @@ class Gather {
    * (and so comes after it, opted out or not).
    */
   readBy(produced: Produced, k: number, reader: number): void {
+    if (++this.sourceReads > this.budget) throw new TooManyReads(produced);
     const id = produced.id + k;
     if (this.lastReader[id] === reader) return;
     this.lastReader[id] = reader;

@@ -61,7 +61,7 @@ export function transform(
   // targetNames hashed: renames, and the sources as the next run reads them.
   const names = planTargetNames(resources, found, config);
   const { producers } = names;
-  const consumption = findConsumers(resources, producers, config);
+  const consumption = findConsumers(resources, producers, config, inputSize.characters);
   const readers = findReaders(resources, producers, config);
   const checksums = planChecksums(consumption, inputSize);
   const own = planSourceAnnotations(producers, consumption.consumersOf);
