@@ -127,10 +127,15 @@ function outcome(code, signal, killed, stderr, outFile) {
   readSync(fd, tail, 0, tail.length, size - tail.length);
   closeSync(fd);
   // Of stdout, only a ResourceList's results: the rest is the input's text. Results longer than
-  // the tail (an error per item) start before it: on exit 1 the tail is all results then.
-  const out = tail.toString('utf8');
-  const at = Math.max(out.lastIndexOf('\nresults:\n'), out.lastIndexOf('"results":'));
-  const results = at >= 0 ? out.slice(at) : code === 1 && size > tail.length ? out : '';
+  // the tail (an error per item, or an error first and thousands of warnings after it) start
+  // before it: on exit 1 the whole output is read then, to find them.
+  let out = tail.toString('utf8');
+  let at = Math.max(out.lastIndexOf('\nresults:\n'), out.lastIndexOf('"results":'));
+  if (at < 0 && code === 1 && size > tail.length) {
+    out = readFileSync(outFile, 'utf8');
+    at = Math.max(out.lastIndexOf('\nresults:\n'), out.lastIndexOf('"results":'));
+  }
+  const results = at >= 0 ? out.slice(at) : '';
   const text = stderr.replace(/^Command (exited|terminated).*\n?/gm, '') + results;
   if (STACK.test(text)) return `✗ stack trace (exit ${code ?? signal})`;
   if (CRASH.test(text)) return `✗ internal error: ${CRASH.exec(text)[0]} (exit ${code ?? signal})`;
