@@ -195,6 +195,9 @@ export const envFrom = (names) =>
  * Secrets through `envFrom`, each made by an ExternalSecret of its own, so the Deployment waits
  * for n sources (the ordering families).
  */
+/** The metadata lines of oneReaderOfMany's Deployment, which the kapp layout families move. */
+export const kappDeploymentHead = '  metadata:\n    name: api\n    namespace: a\n';
+
 export function oneReaderOfMany(bytes, ordering) {
   // A reference and an ExternalSecret together are ≈330 bytes.
   const names = Array.from({ length: Math.max(1, Math.round(bytes / 330)) }, (_, i) => `s-${i}`);
