@@ -1,4 +1,5 @@
 // The line-level checks of invariants (b) and (f), and the ResourceList output split it needs.
+import { load } from 'js-yaml';
 import { dependenciesKey, waveKey } from './model.js';
 
 /** (b): the output is the input with lines (or flow entries) inserted, nothing else changed. */
@@ -66,7 +67,7 @@ function align(
     /("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s{},:#"'][^{},:#]*?)(\s*:\s*(?:[&!]\S+\s+)*)("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s,{}[\]#][^\s,}#]*)/g;
   const decode = (k: string) =>
     k.startsWith('"')
-      ? JSON.parse(k)
+      ? doubleQuoted(k)
       : k.startsWith("'")
         ? k.slice(1, -1).replaceAll("''", "'")
         : k.trim();
@@ -315,4 +316,23 @@ function balancedEnd(text: string, start: number): number {
     else if ((c === ']' || c === '}') && --depth === 0) return i;
   }
   return -1;
+}
+
+/**
+ * A YAML double-quoted key's text: as JSON where it is JSON, else as YAML reads it (a literal tab
+ * or a YAML-only escape such as `\x2F`: FUZZ_SEED=1 in CI found JSON.parse throwing on one), else
+ * as written (no key of ours).
+ */
+function doubleQuoted(k: string): string {
+  try {
+    return JSON.parse(k) as string;
+  } catch {
+    try {
+      const read = load(`${k}: 0`);
+      const [key] = Object.keys(read !== null && typeof read === 'object' ? read : {});
+      return key ?? k;
+    } catch {
+      return k;
+    }
+  }
 }

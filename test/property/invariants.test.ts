@@ -374,6 +374,14 @@ describe('lineDiff', () => {
     expect(lineDiff(at('x: 1'), at('    k: "v"\nx: 1'), ck)).toBeDefined();
   });
 
+  it('reads a double-quoted key JSON cannot (a tab, a YAML escape) as YAML does, without throwing', () => {
+    const ck = { checksum: 'a/k' };
+    // FUZZ_SEED=1 in CI: JSON.parse threw on a tab inside a quoted key.
+    expect(lineDiff('  "x\ty": "1"\n', '  "x\ty": "2"\n', ck)).toBeDefined();
+    // `\x2F` is `/` to YAML: the checksum key, whose value is ours to change.
+    expect(lineDiff('  "a\\x2Fk": "1"\n', '  "a\\x2Fk": "2"\n', ck)).toBeUndefined();
+  });
+
   it('detects', () => {
     expect(lineDiff('a: 1\n# c\nb: 2\n', 'a: 1\nb: 2\n', { checksum: 'k' })).toBeDefined();
     expect(lineDiff('a: 1\nb: 2\n', 'a: 1\nb: 3\n', { checksum: 'k' })).toBeDefined();
