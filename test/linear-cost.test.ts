@@ -41,6 +41,21 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
+/** What `run` returns, and the entries `Array.prototype.includes` searched while it ran. */
+function scannedByIncludes<T>(run: () => T): { out: T; scanned: number } {
+  const includes = Array.prototype.includes;
+  let scanned = 0;
+  vi.spyOn(Array.prototype, 'includes').mockImplementation(function (
+    this: unknown[],
+    ...args: [unknown, number?]
+  ) {
+    scanned += this.length;
+    return includes.apply(this, args);
+  });
+  const out = run();
+  return { out, scanned };
+}
+
 describe('declared reader kinds (bench/adversarial declared-reader-kinds)', () => {
   it('asks the option about a kind once, not each declared entry per item', () => {
     let kindsRead = 0;
@@ -74,16 +89,9 @@ describe('ordering: depends-on (bench/adversarial depends-on-entries)', () => {
       ...Array.from({ length: sources }, (_, i) => externalSecret(`s${i}`, { namespace: 'a' })),
       deployment('app', `env:\n${env.join('\n')}`, { namespace: 'a' }),
     ];
-    const includes = Array.prototype.includes;
-    let scanned = 0;
-    vi.spyOn(Array.prototype, 'includes').mockImplementation(function (
-      this: unknown[],
-      ...args: [unknown, number?]
-    ) {
-      scanned += this.length;
-      return includes.apply(this, args);
-    });
-    const out = runOk(resourceList(items), { ordering: 'depends-on' });
+    const { out, scanned } = scannedByIncludes(() =>
+      runOk(resourceList(items), { ordering: 'depends-on' }),
+    );
     expect(out.stdout).toContain('config.kubernetes.io/depends-on');
     // Entries searched by `includes` in the whole run; main scanned the workload's kept entries
     // for each of its 300 dependencies (≈45,000).
@@ -111,16 +119,9 @@ describe('ordering: kapp (bench/adversarial kapp-change-rules)', () => {
       ...Array.from({ length: sources }, (_, i) => externalSecret(`s${i}`, { namespace: 'a' })),
       workload,
     ];
-    const includes = Array.prototype.includes;
-    let scanned = 0;
-    vi.spyOn(Array.prototype, 'includes').mockImplementation(function (
-      this: unknown[],
-      ...args: [unknown, number?]
-    ) {
-      scanned += this.length;
-      return includes.apply(this, args);
-    });
-    const out = runOk(resourceList(items), { ordering: 'kapp' });
+    const { out, scanned } = scannedByIncludes(() =>
+      runOk(resourceList(items), { ordering: 'kapp' }),
+    );
     expect(out.stdout).toContain('kapp.k14s.io/change-rule.secret-rollout-');
     // Main scanned the item's 150 rules for each of its 150 groups (22,500).
     expect(scanned).toBeLessThan(10 * sources);
