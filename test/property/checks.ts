@@ -219,6 +219,8 @@ export function withoutOurPostRenderers(input: string, output: string): string {
   const kept: string[] = [];
   // Kept block `postRenderers:` keys an entry of ours was dropped from: the ones we may have written.
   const emptied = new Set<number>();
+  // Created keys whose entry was not yet found (an entry under one is ours whatever its text).
+  let unclaimed = created;
   for (let i = 0; i < lines.length; i++) {
     const line = withoutFlowEntries(lines[i] as string, created > 0);
     const entry = /^( *)- "?kustomize"?:/.exec(line);
@@ -229,8 +231,18 @@ export function withoutOurPostRenderers(input: string, output: string): string {
       const deeper = (l: string) => l.trim() !== '' && indentOf(l) > indent;
       while (end + 1 < lines.length && deeper(lines[end + 1] as string)) end++;
       const block = lines.slice(i, end + 1);
-      // Ours, appended: it holds the marker and is not text of the input.
-      if (!block.some((l) => l.includes(marker)) || input.includes(block.join('\n'))) end = i - 1;
+      // Ours, appended: it holds the marker and is not text of the input, or it is the entry under
+      // a postRenderers key we wrote (with checksums blanked, it can read as another item's
+      // entry of the input: FUZZ_SEED=92261126, a Deployment's list holding such entries).
+      const above = kept.at(-1) ?? '';
+      const lineCount = (text: string) => text.split('\n').filter((l) => l === above).length;
+      const underOurKey =
+        unclaimed > 0 &&
+        /^ *postRenderers:\r?$/.test(above) &&
+        lineCount(output) > lineCount(input);
+      const appended = !input.includes(block.join('\n')) || underOurKey;
+      if (!block.some((l) => l.includes(marker)) || !appended) end = i - 1;
+      else if (underOurKey) unclaimed--;
     } else if (json && created > 0) {
       const close = new RegExp(`^${json[1]}\\],?\\r?$`);
       while (end + 1 < lines.length && !close.test(lines[end] as string)) end++;
