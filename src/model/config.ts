@@ -308,6 +308,9 @@ function entriesOf(raw: Json, field: string, form: string): [number, string][] {
     .filter(([, entry]) => entry !== '' || typeof raw !== 'string');
 }
 
+/** Most entries of podTemplates or secretReferences for one kind. */
+export const maxPerKind = 32;
+
 /**
  * Entries `group/Kind:rest` (podTemplates, secretReferences), comma-separated in a ConfigMap, a
  * list (or the same string) in the typed config. The group is always written, empty for the core
@@ -315,9 +318,6 @@ function entriesOf(raw: Json, field: string, form: string): [number, string][] {
  * `apps/v1/Deployment`) is caught, not guessed. `read` checks the rest: a value, or what is wrong
  * with it. Entries are named by their position, never quoted: messages quote no text of the input.
  */
-/** Most entries of podTemplates or secretReferences for one kind. */
-export const maxPerKind = 32;
-
 function parseKindEntries<T>(
   raw: Json,
   field: string,

@@ -24,6 +24,7 @@ import {
   ourRulePrefix,
 } from './order/deployers.js';
 import { syncWaveKey, type WaveNode } from './order/waves.js';
+import { sourceNames } from './sources/source.js';
 import type { Plan } from './transform.js';
 import { valueAt } from './workloads/references.js';
 
@@ -63,7 +64,7 @@ export function checkResults(
       ?.find((c) => c.annotation === edit.key && c.field === path);
     // Five named, the rest counted: every stale checksum's error repeats it (all of them named
     // was readers × sources: bench/adversarial check-covers).
-    return checksum && nameList([...new Set(checksum.sources.map((s) => describe(s.resource)))]);
+    return checksum && nameList(sourceNames(checksum.sources));
   };
   const results: Result[] = [];
   for (const edit of edits) {

@@ -228,7 +228,7 @@ function printed(keys: Keys): string {
  * every source writing its Secret, so thousands of sources writing one Secret, read by thousands
  * of pod templates, cost their product (bench/adversarial check-covers: run mode, 4 MB 119 s).
  */
-export const readBudget = (characters: number): number => characters + (1 << 20);
+const readBudget = (characters: number): number => characters + (1 << 20);
 
 /** Thrown by Gather past the run's budget of source reads: the stage stops where it is. */
 class TooManyReads extends Error {
@@ -260,21 +260,6 @@ export function findConsumers(
   const keyedReads: KeyedRead[] = [];
   const results: Result[] = [];
   try {
-    findEach();
-  } catch (error) {
-    if (!(error instanceof TooManyReads)) throw error;
-    // What was found so far goes on: the error fails the run, which then changes nothing.
-    results.push(tooManyReads(budget, characters, error.produced));
-  }
-  return {
-    consumers,
-    consumersOf: gather.consumersOf(resources),
-    unresolved,
-    keyedReads,
-    results,
-  };
-
-  function findEach(): void {
     // Index loops: with inlining off (large inputs), for-of allocated an iterator result per item,
     // template and source read.
     for (let i = 0; i < resources.length; i++) {
@@ -366,7 +351,18 @@ export function findConsumers(
       const error = errors[0];
       if (error) consumers.push({ resource, error });
     }
+  } catch (error) {
+    if (!(error instanceof TooManyReads)) throw error;
+    // What was found so far goes on: the error fails the run, which then changes nothing.
+    results.push(tooManyReads(budget, characters, error.produced));
   }
+  return {
+    consumers,
+    consumersOf: gather.consumersOf(resources),
+    unresolved,
+    keyedReads,
+    results,
+  };
 }
 
 /**

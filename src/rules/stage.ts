@@ -4,7 +4,7 @@ import { countedList } from '../model/fold.js';
 import { ItemError, type Resource } from '../model/resource.js';
 import { malformedField } from '../model/result-rules.js';
 import { describe, type Result, resourceResult } from '../model/results.js';
-import type { SecretSource } from './sources/source.js';
+import { type SecretSource, sourceNames } from './sources/source.js';
 import type { KeySet } from './workloads/references.js';
 
 /** Runs one rule on one resource; a malformed field (ItemError) becomes an error result for it. */
@@ -56,7 +56,7 @@ export function unionKeys(a: KeySet, b: KeySet): KeySet {
 export const listNames = (sources: readonly SecretSource[]) =>
   sources.length === 1
     ? describe((sources[0] as SecretSource).resource)
-    : countedList([...new Set(sources.map((s) => describe(s.resource)))], 50);
+    : countedList(sourceNames(sources), 50);
 
 /**
  * One note per Secret a resource names, made at the first place that names it, the others

@@ -4,7 +4,7 @@
 import { countedList, nameList } from '../../model/fold.js';
 import { fieldPath } from '../../model/path.js';
 import { describe } from '../../model/results.js';
-import { keysProduced, type SecretSource } from '../sources/source.js';
+import { keysProduced, type SecretSource, sourceNames } from '../sources/source.js';
 import { Places } from '../workloads/references.js';
 import type { Lint } from './lint.js';
 
@@ -40,7 +40,7 @@ export const missingKey: Lint = {
         const sorted = produced === null ? [] : [...produced].sort();
         told = {
           produced,
-          by: nameList([...new Set(sources.map((s) => describe(s.resource)))]),
+          by: nameList(sourceNames(sources)),
           only:
             sorted.length === 0
               ? 'produces no keys'

@@ -95,21 +95,17 @@ export function planDeployerOrder(
   const out: DeployerOrder = { edits: [], results: [] };
   // With Argo CD alone (the default) no edge is written here: the waits are not gathered.
   if (!ordering.includes('depends-on') && !ordering.includes('kapp')) return out;
-  /** What each item waits for, in the order of the graph. */
-  const waitsFor = new Map<Resource, Resource[]>();
-  // Each list kept unique by a Set beside it (`includes` scanned the list per edge: quadratic
-  // in what one workload waits for, bench/adversarial depends-on-entries).
-  const listed = new Map<Resource, Set<Resource>>();
+  /**
+   * What each item waits for, in the order of the graph: a Set, in insertion order (a list kept
+   * unique by `includes` scanned it per edge: quadratic in what one workload waits for,
+   * bench/adversarial depends-on-entries).
+   */
+  const waitsFor = new Map<Resource, Set<Resource>>();
   for (const node of nodes) {
     for (const after of node.before) {
-      const seen = listed.get(after.resource);
-      if (!seen) {
-        listed.set(after.resource, new Set([node.resource]));
-        waitsFor.set(after.resource, [node.resource]);
-      } else if (!seen.has(node.resource)) {
-        seen.add(node.resource);
-        waitsFor.get(after.resource)?.push(node.resource);
-      }
+      const waits = waitsFor.get(after.resource);
+      if (waits) waits.add(node.resource);
+      else waitsFor.set(after.resource, new Set([node.resource]));
     }
   }
   if (ordering.includes('depends-on')) {
@@ -119,7 +115,7 @@ export function planDeployerOrder(
   return out;
 }
 
-function planDependsOn(resource: Resource, before: readonly Resource[], out: DeployerOrder) {
+function planDependsOn(resource: Resource, before: ReadonlySet<Resource>, out: DeployerOrder) {
   const field = annotationField(['metadata'], dependsOnKey);
   const current = resource.annotations[dependsOnKey];
   const present = new Set(current === undefined ? [] : dependsOnEntries(current));
@@ -155,7 +151,7 @@ function planDependsOn(resource: Resource, before: readonly Resource[], out: Dep
   );
 }
 
-function planKapp(waitsFor: ReadonlyMap<Resource, readonly Resource[]>, out: DeployerOrder) {
+function planKapp(waitsFor: ReadonlyMap<Resource, ReadonlySet<Resource>>, out: DeployerOrder) {
   const grouped = new Set<Resource>();
   const groupField = annotationField(['metadata'], changeGroupKey);
   /** The group of an item waited for, or undefined (with a result) when it cannot have ours. */
@@ -180,7 +176,7 @@ function planKapp(waitsFor: ReadonlyMap<Resource, readonly Resource[]>, out: Dep
     return group;
   };
   for (const [resource, before] of waitsFor) {
-    const groups = [...new Set(before.map(groupOfWaited))]
+    const groups = [...new Set([...before].map(groupOfWaited))]
       .filter((g): g is string => g !== undefined)
       .sort();
     // A Set: the item's change rules looked up per group were groups × rules (s13-attack).

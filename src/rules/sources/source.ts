@@ -4,7 +4,7 @@ import type { Config } from '../../model/config.js';
 import type { Json } from '../../model/json.js';
 import type { Keys } from '../../model/path.js';
 import type { Resource } from '../../model/resource.js';
-import type { Result } from '../../model/results.js';
+import { describe, type Result } from '../../model/results.js';
 import type { KeySet, ProducedKind } from '../workloads/references.js';
 
 export interface StoreRef {
@@ -152,3 +152,8 @@ export interface SourceKind {
    */
   inputReads?(resource: Resource): readonly InputRead[];
 }
+
+/** The sources' resources described, each once, in the sources' order. */
+export const sourceNames = (sources: readonly SecretSource[]): string[] => [
+  ...new Set(sources.map((s) => describe(s.resource))),
+];
