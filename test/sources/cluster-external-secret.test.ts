@@ -138,6 +138,21 @@ ${body}`;
     expect(annotated(items)).toEqual(['a1/app', 'a2/early']);
   });
 
+  it('names five of the namespaces it assumes selected, and counts the rest', () => {
+    const spaces = ['n1', 'n2', 'n3', 'n4', 'n5', 'n6', 'n7', 'n8'];
+    const items = [
+      store,
+      ces(),
+      ...spaces.map((ns) => deployment('app', envFrom('shared-creds'), { namespace: ns })),
+    ];
+    const [note] = messagesAbout(
+      render(items, { clusterExternalSecretNamespaces: 'all' }),
+      'ClusterExternalSecret',
+      'shared',
+    ).filter((m) => m.includes('selected: '));
+    expect(note).toMatch(/; selected: n1, n2, n3, n4, n5 and 3 more$/);
+  });
+
   it('evaluates label selectors like Kubernetes', () => {
     const matches = (selector: unknown, labels: Record<string, string>) =>
       labelSelector(selector as never, 's').matches(labels);

@@ -6,6 +6,7 @@ import type { JsonObject } from '../../model/json.js';
 import { grouped } from '../../model/numbers.js';
 import { getPath } from '../../model/path.js';
 import { ItemError, type Resource, readAnnotations } from '../../model/resource.js';
+import { countedList } from '../../model/fold.js';
 import { selectedNamespaces } from '../../model/result-rules.js';
 import { describe, resourceResult } from '../../model/results.js';
 import { podTemplatesOf } from '../workloads/shapes.js';
@@ -78,7 +79,8 @@ export const clusterExternalSecret: SourceKind = {
     // These notes go on the first source only: the transform reports the notes of every source.
     const first = targetNotes(resource, esSpec, at);
     if (note) {
-      const message = `${note}; selected: ${namespaces.join(', ')}`;
+      // Up to thousands of namespaces (assumed all): five named, the rest counted.
+      const message = `${note}; selected: ${countedList(namespaces)}`;
       first.push(resourceResult(selectedNamespaces, resource, message));
     }
     const { produces, writtenKind } = targetOf(esSpec);
