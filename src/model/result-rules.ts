@@ -36,6 +36,12 @@ export const checksumBudget: Rule = {
   fixed: true,
   summary: 'The checksums would take more work than the input size allows',
 };
+export const sourceBudget: Rule = {
+  id: 'source-budget',
+  severity: 'error',
+  fixed: true,
+  summary: 'ClusterExternalSecrets would make more ExternalSecrets than the input size allows',
+};
 export const noWaveOrder: Rule = {
   id: 'no-wave-order',
   severity: 'error',

@@ -3,7 +3,7 @@
 // result names the rule that made it in `tags.rule` (kyaml's Result keeps `tags`, a string map,
 // for tools): a stable kebab-case id, which the options set a severity for, the
 // `secret-rollout/silence` annotation silences, and SARIF names as its ruleId.
-import type { Resource } from './resource.js';
+import { ItemError, type Resource } from './resource.js';
 
 export type Severity = 'error' | 'warning' | 'info';
 export const severities: readonly Severity[] = ['error', 'warning', 'info'];
@@ -65,6 +65,16 @@ export function plainResult(rule: Rule, message: string, field?: Result['field']
   const result: Result = { severity: rule.severity, message, tags: tags(rule) };
   if (field) result.field = field;
   return result;
+}
+
+/** An item's error reported under a rule of its own, not as a malformed field: a budget passed. */
+export class RuledItemError extends ItemError {
+  constructor(
+    message: string,
+    readonly rule: Rule,
+  ) {
+    super(message);
+  }
 }
 
 /**

@@ -3,7 +3,7 @@
 import { countedList } from '../model/fold.js';
 import { ItemError, type Resource } from '../model/resource.js';
 import { malformedField } from '../model/result-rules.js';
-import { describe, type Result, resourceResult } from '../model/results.js';
+import { describe, type Result, RuledItemError, resourceResult } from '../model/results.js';
 import { type SecretSource, sourceNames } from './sources/source.js';
 import type { KeySet } from './workloads/references.js';
 
@@ -38,7 +38,8 @@ export function guardedRead<T>(
 /** The error result of a malformed field. */
 function malformed(resource: Resource, error: ItemError): Result {
   const field = error.field ? { path: error.field } : undefined;
-  return resourceResult(malformedField, resource, `${describe(resource)}: ${error.message}`, field);
+  const rule = error instanceof RuledItemError ? error.rule : malformedField;
+  return resourceResult(rule, resource, `${describe(resource)}: ${error.message}`, field);
 }
 
 /** The keys read by two reads of one Secret. */

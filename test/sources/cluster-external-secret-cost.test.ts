@@ -129,6 +129,10 @@ describe('ClusterExternalSecrets', () => {
     const errors = resultsOf(out.stdout).filter((r) => r.severity === 'error');
     expect(errors.length).toBeGreaterThan(0);
     expect(errors.length).toBeLessThanOrEqual(size);
+    // Its own rule: a budget passed, not a malformed field.
+    expect(new Set(errors.map((r) => (r.tags as { rule?: string } | undefined)?.rule))).toEqual(
+      new Set(['source-budget']),
+    );
     for (const { message } of errors) {
       expect(message).toMatch(
         /^ClusterExternalSecret ces-\d+: not read: the ClusterExternalSecrets of this input may make at most [\d,]+ ExternalSecrets .*: (the [\d,]+ namespaces it selects|more than [\d,]+ namespaces it selects|its 1 selector tested against 300 namespaces) would pass that, after [\d,]+ for those before it$/,

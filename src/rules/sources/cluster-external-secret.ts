@@ -1,14 +1,14 @@
 // ESO ClusterExternalSecret (external-secrets.io v1, v1beta1; cluster-scoped): one ExternalSecret
 // from `spec.externalSecretSpec` in every selected namespace, so one source per namespace.
 import type { Config } from '../../model/config.js';
+import { countedList } from '../../model/fold.js';
 import { canonicalJson, sha256Hex } from '../../model/hash.js';
 import type { JsonObject } from '../../model/json.js';
 import { grouped } from '../../model/numbers.js';
 import { getPath } from '../../model/path.js';
 import { ItemError, type Resource, readAnnotations } from '../../model/resource.js';
-import { countedList } from '../../model/fold.js';
-import { selectedNamespaces } from '../../model/result-rules.js';
-import { describe, resourceResult } from '../../model/results.js';
+import { selectedNamespaces, sourceBudget } from '../../model/result-rules.js';
+import { describe, RuledItemError, resourceResult } from '../../model/results.js';
 import { podTemplatesOf } from '../workloads/shapes.js';
 import {
   type Dependencies,
@@ -235,11 +235,12 @@ class ClusterRun {
   }
 
   /** The error of a ClusterExternalSecret asking for `what`, past the budget: counts only. */
-  over(what: string): ItemError {
+  over(what: string): RuledItemError {
     const most = Math.floor(this.budget / perExternalSecret);
     const before = Math.ceil(this.spent / perExternalSecret);
-    return new ItemError(
+    return new RuledItemError(
       `not read: the ClusterExternalSecrets of this input may make at most ${grouped(most)} ExternalSecrets (1 per ${perExternalSecret} characters of input, + ${grouped(baseExternalSecrets)}; one whose spec names templateFrom or generator references counts once more for each reference and key read, and ${perExternalSecret} selector requirements tested against a namespace count as one): ${what} would pass that, after ${grouped(before)} for those before it`,
+      sourceBudget,
     );
   }
 }
