@@ -15,6 +15,23 @@ describe('near words', () => {
     expect(distance('a'.repeat(253), 'a'.repeat(253), 2)).toBe(0);
   });
 
+  it('computes only the cells within the bound of the diagonal', () => {
+    // A name as near-name compares it, against one of its length: each cell reads a character of
+    // the second word once, counted here. Main computed every cell (625); the band is 5 wide.
+    const a = 'shipping-3-worker-db-6370';
+    const text = 'shipping-3-worker-db-6371';
+    let cells = 0;
+    const counted = {
+      length: text.length,
+      charCodeAt: (i: number) => {
+        cells++;
+        return text.charCodeAt(i);
+      },
+    } as unknown as string;
+    expect(distance(a, counted, 2)).toBe(1);
+    expect(cells).toBeLessThanOrEqual(5 * a.length);
+  });
+
   it('picks the nearest candidate, the first among equals, case-insensitively', () => {
     expect(nearest('storewave', ['storeWave', 'sourceWave'])).toBe('storeWave');
     expect(nearest('chek', ['check', 'cheek'])).toBe('check');

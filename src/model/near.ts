@@ -1,8 +1,8 @@
 // "Did you mean": how near two words are, for misspelt kinds, names, commands, flags and options.
 
 /**
- * Longest word compared: a Kubernetes name is at most 253 characters, and the distance costs the
- * product of the lengths, so words from untrusted input longer than this are never near.
+ * Longest word compared: a Kubernetes name is at most 253 characters, and the distance costs up
+ * to the product of the lengths, so words from untrusted input longer than this are never near.
  */
 const longest = 253;
 
@@ -13,27 +13,40 @@ const longest = 253;
 let previous = new Uint16Array(longest + 1);
 let current = new Uint16Array(longest + 1);
 
-/** Edit distance, stopping early past `max` (then any result above `max`: only "past it" is meant). */
+/**
+ * Edit distance, stopping early past `max` (then any result above `max`: only "past it" is meant).
+ * Only the cells within `max` of the diagonal are computed: a cell further off is more than `max`
+ * edits on every path through it, and taken as `max + 1` it changes no distance up to `max` (a
+ * misspelt name of 25 characters: 125 cells, not 625). Below the optimising compiler, as a run's
+ * few hundred distances are, each cell is a dozen bytecodes: the least of three by comparisons,
+ * not Math.min, which was a call per cell there.
+ */
 export function distance(a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max || a.length > longest || b.length > longest) {
     return max + 1;
   }
-  for (let j = 0; j <= b.length; j++) previous[j] = j;
+  const past = Math.min(max + 1, longest + 1);
+  const width = Math.min(max, b.length);
+  for (let j = 0; j <= width; j++) previous[j] = j;
+  if (width < b.length) previous[width + 1] = past;
   for (let i = 1; i <= a.length; i++) {
-    current[0] = i;
-    let best = i;
+    const low = Math.max(1, i - max);
+    const high = Math.min(b.length, i + max);
+    // Left of the band: as far as the cells beyond its right edge, set below.
+    current[low - 1] = low === 1 ? i : past;
+    let best = current[low - 1] as number;
     const char = a.charCodeAt(i - 1);
-    for (let j = 1; j <= b.length; j++) {
-      const cost = char === b.charCodeAt(j - 1) ? 0 : 1;
-      const value = Math.min(
-        (previous[j] as number) + 1,
-        (current[j - 1] as number) + 1,
-        (previous[j - 1] as number) + cost,
-      );
+    for (let j = low; j <= high; j++) {
+      let value = (previous[j - 1] as number) + (char === b.charCodeAt(j - 1) ? 0 : 1);
+      const above = (previous[j] as number) + 1;
+      if (above < value) value = above;
+      const left = (current[j - 1] as number) + 1;
+      if (left < value) value = left;
       current[j] = value;
       if (value < best) best = value;
     }
     if (best > max) return max + 1;
+    if (high < b.length) current[high + 1] = past;
     const done = previous;
     previous = current;
     current = done;

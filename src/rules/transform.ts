@@ -99,17 +99,19 @@ export function transform(
     },
     severityIn(config),
   );
-  // Edits and results in the order of the stages; results then in item order.
+  // Edits and results in the order of the stages; results then in item order. Joined by concat,
+  // which copies each list whole, not by flatMap, which reads element by element (≈10k results
+  // and as many edits at 10k items: a few ms).
   const stages = [names, checksums, own, health, order, lints];
   const { nodes, placed, conflicts } = order;
   return {
-    edits: stages.flatMap((stage) => stage.edits),
+    edits: joined(stages.map((stage) => stage.edits)),
     results: sortByItem(
       // The same note on many sources (KES's migration note on every KES item) is read once,
       // folded after settle so that it names no resource that silences it.
       foldRepeats(
         settle(
-          [producers, consumption, readers, ...stages].flatMap((stage) => stage.results),
+          joined([producers, consumption, readers, ...stages].map((stage) => stage.results)),
           resources,
           config,
         ),
@@ -130,6 +132,8 @@ export function transform(
     },
   };
 }
+
+const joined = <T>(lists: readonly (readonly T[])[]): T[] => ([] as T[]).concat(...lists);
 
 /** Results in item order (stable), results without a resource first. */
 export function sortByItem(results: Result[], resources: readonly Resource[]): Result[] {

@@ -91,11 +91,16 @@ const first = (name: string) =>
   name.slice(0, name.indexOf('-') + 1 ? name.indexOf('-') : name.length);
 const last = (name: string) => name.slice(name.lastIndexOf('-') + 1);
 
-/** Whether `long` is `short` with a `-` prefix or suffix added (`<prefix>-x`, `x-<suffix>`). */
+/**
+ * Whether `long` is `short` with a `-` prefix or suffix added (`<prefix>-x`, `x-<suffix>`). The
+ * `-` where the affix would end is read before the texts are compared: the names of a bucket
+ * mostly share its first segment (a namespace's names start with its name), and each missing
+ * name is checked against all of them (63k names on mixed at 10k items, two comparisons each).
+ */
 const extends_ = (long: string, short: string) =>
   long.length > short.length + 1 &&
-  ((long.endsWith(short) && long[long.length - short.length - 1] === '-') ||
-    (long.startsWith(short) && long[short.length] === '-'));
+  ((long.charCodeAt(long.length - short.length - 1) === 45 && long.endsWith(short)) ||
+    (long.charCodeAt(short.length) === 45 && long.startsWith(short)));
 
 /** `x` and `<prefix>-x`, or `x` and `x-<suffix>`, either way round (no string is built). */
 const affixed = (a: string, b: string) => extends_(a, b) || extends_(b, a);
