@@ -372,6 +372,9 @@ function parseSpan(text: string, spanStart: number, fullText: string, charged: b
   return conforming;
 }
 
+/** What makes the verdict's document read other than conformingValue's: see there. */
+const mergeOrDirective = /<<|!|(?:^|\n)%/;
+
 /** Aliases in an item read by the conforming reader (conformingValue). */
 const maxAliases = 100;
 
@@ -410,8 +413,13 @@ function conformingValue(
   if (bad) throw bad;
   // Read again for the value, with merge keys, which the verdict's read leaves as plain keys.
   // Duplicate keys were looked for by yamlProblem, in linear time; the composer's check is not.
+  // Where the text can hold no merge key (no `<<`, no tag: `!!merge`) and no directive (`%YAML
+  // 1.1` changes the verdict's schema, not this read's), the verdict's document is the same as
+  // that read's: its value is taken, one parse of the text by the library, not two (deep flow
+  // values, bench family values-annotations, read and proven with this reader).
   const opts = { schema: 'core', merge: true, prettyErrors: false, uniqueKeys: false } as const;
-  const doc = parseDocument(text, opts);
+  const [verdict] = judged;
+  const doc = verdict && !mergeOrDirective.test(text) ? verdict : parseDocument(text, opts);
   // Warnings (a tag no schema here resolves, `!foo`) leave the value as if untagged: what
   // Kubernetes' go-yaml reads too.
   try {
