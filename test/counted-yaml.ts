@@ -2,11 +2,15 @@
 // tests that bound the library's work (vi.mock of load-yaml.cjs, whose factory calls this).
 import type * as Yaml from 'yaml';
 
-/** What the library read: characters parsed into documents (the locator), and lexed (the verdict). */
+/**
+ * What the library read: documents parsed (the locator, the conforming value) and their
+ * characters, characters lexed (the verdict), values built from documents (toJS).
+ */
 export interface YamlReads {
   documents: number;
   located: number;
   lexed: number;
+  built: number;
 }
 
 export async function countedYaml(
@@ -14,6 +18,12 @@ export async function countedYaml(
   counted: YamlReads,
 ): Promise<{ default: () => typeof Yaml }> {
   const actual = (await importOriginal()) as { default: () => typeof Yaml };
+  const { prototype } = actual.default().Document;
+  const toJS = prototype.toJS;
+  prototype.toJS = function (this: Yaml.Document, ...args: Parameters<typeof toJS>) {
+    counted.built++;
+    return toJS.apply(this, args);
+  };
   return {
     default: () => {
       const yaml = actual.default();

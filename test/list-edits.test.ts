@@ -40,6 +40,7 @@ const counted = vi.hoisted(() => ({
   reread: 0,
   rereads: 0,
   documents: 0,
+  built: 0,
   located: 0,
   lexed: 0,
   quick: 0,

@@ -14,6 +14,7 @@ import { maxNodes } from '../../model/resource.js';
 import { lineNumberAt } from './lines.js';
 import loadYaml from './load-yaml.cjs';
 import { beforeColon, yamlMessage } from './messages.js';
+import { maxDepth } from './nesting.js';
 import { stop, walkNodes } from './walk-nodes.js';
 
 // js-yaml's loader merges any key resolved to this tag; same definition as its built-in one.
@@ -335,8 +336,12 @@ function parseSpan(text: string, spanStart: number, fullText: string, charged: b
   let failure: YAMLException | undefined;
   const mergeBound = charged ? Math.min(maxNodes, expansion.left) : maxNodes;
   try {
-    // maxTotalMergeKeys is not in js-yaml's types: hence no object literal in the call.
-    const options = { schema, maxTotalMergeKeys: mergeBound };
+    // maxTotalMergeKeys and maxDepth are not in js-yaml's types: hence no object literal in the
+    // call. js-yaml's own depth bound (100 nodes) sent valid text nested deeper to the conforming
+    // reader's value, which costs the `yaml` library's nodes (≈5× js-yaml's time; bench family
+    // values-annotations, 300 flow levels); the text is proven within maxDepth levels before
+    // any reader recurses on it (nesting.ts), which js-yaml counts up to twice (`- a:`).
+    const options = { schema, maxTotalMergeKeys: mergeBound, maxDepth: 2 * maxDepth };
     value = load(text, options) as Json;
   } catch (error) {
     if (!(error instanceof YAMLException)) throw error;
