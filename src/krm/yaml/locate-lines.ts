@@ -3,7 +3,8 @@
 // keys with escapes, multi-line values) it answers `undefined` and the caller falls back to the
 // full YAML parser in locate-cst.ts.
 import { aboveComments, indentAt, isSequenceEntry, lineAfter, textEnd } from './lines.js';
-import type { Locator, ScalarStyle, Site } from './site.js';
+import { isPlainLayout } from './plain-layout.js';
+import type { Locator, ScalarStyle, SeqIndent, Site } from './site.js';
 
 interface Mapping {
   /** Scan from here (a line start). */
@@ -161,6 +162,71 @@ function rootMapping(text: string, entry: boolean): Mapping | undefined {
   const next = firstContentLine(text, nextOf(text, first));
   if (next < 0 || indentAt(text, next) <= indent) return undefined;
   return mappingAt(next, indentAt(text, next), indent);
+}
+
+/** A block scalar's header after `key: ` or `- ` (sticky), to its line's end. */
+const blockHeader = /[|>][-+1-9]{0,2}(?: +#[^\n]*)?(?=\r?\n|$)/y;
+
+/**
+ * How the item indents block lists under their keys, as locate-cst.ts seqIndentOf reads it (kpt's
+ * rule: the first block list under a key), read by lines where every content line is one this
+ * reading knows: `key:` with a value, a comment or nothing after it; `- ` before one, or before a
+ * one-line scalar; a block scalar's text. In plain layout only (no multi-line quotes or flow,
+ * no anchors or tags). Undefined for anything else, which the full parser decides: an entry
+ * appended under a missing key costs no parse of the item where the text is the usual layout.
+ */
+export function seqIndentByLines(text: string): SeqIndent | undefined {
+  if (text.includes('\t') || !isPlainLayout(text)) return undefined;
+  /** The column of the key on the line before, with nothing after its `:` (-1: none). */
+  let holder = -1;
+  /** The column a block scalar's lines are deeper than (-1: none). */
+  let scalar = -1;
+  let first = true;
+  for (let pos = 0; pos < text.length; ) {
+    const start = pos;
+    const lf = text.indexOf('\n', start);
+    const end = textEnd(text, start, lf);
+    pos = lineAfter(text, lf);
+    const indent = indentAt(text, start);
+    let at = start + indent;
+    if (at === end || (scalar >= 0 && indent > scalar)) continue;
+    scalar = -1;
+    if (text.charCodeAt(at) === 35) continue; // a comment
+    if (first) {
+      first = false;
+      documentStart.lastIndex = start;
+      if (documentStart.test(text)) continue;
+    }
+    let dash = -1;
+    while (at < end && isSequenceEntry(text, at, end)) {
+      dash = at - start;
+      at++;
+      while (text.charCodeAt(at) === 32) at++;
+    }
+    if (holder >= 0) {
+      // The key's value: a list right below it or a step in; else null, or a mapping.
+      if (dash >= 0 && indent >= holder) return indent > holder ? 'wide' : 'compact';
+      holder = -1;
+    }
+    if (at >= end || text.charCodeAt(at) === 35) continue; // `-` alone, or before a comment
+    blockHeader.lastIndex = at;
+    if (dash >= 0 && blockHeader.test(text)) {
+      scalar = dash;
+      continue;
+    }
+    const colon = keyAt(text, at, end);
+    if (colon === undefined) {
+      // A scalar entry on its one line (what follows deeper would be beyond this reading).
+      if (dash >= 0 && !'?:&*!{[|>%@`\'"'.includes(text[at] as string)) continue;
+      return undefined;
+    }
+    let value = colon + 1;
+    while (text.charCodeAt(value) === 32) value++;
+    blockHeader.lastIndex = value;
+    if (value >= end || text.charCodeAt(value) === 35) holder = at - start;
+    else if (blockHeader.test(text)) scalar = at - start;
+  }
+  return 'compact';
 }
 
 /**

@@ -14,6 +14,7 @@ import { maxNodes } from '../../model/resource.js';
 import { lineNumberAt } from './lines.js';
 import loadYaml from './load-yaml.cjs';
 import { beforeColon, yamlMessage } from './messages.js';
+import { maxDepth } from './nesting.js';
 import { stop, walkNodes } from './walk-nodes.js';
 
 // js-yaml's loader merges any key resolved to this tag; same definition as its built-in one.
@@ -335,8 +336,12 @@ function parseSpan(text: string, spanStart: number, fullText: string, charged: b
   let failure: YAMLException | undefined;
   const mergeBound = charged ? Math.min(maxNodes, expansion.left) : maxNodes;
   try {
-    // maxTotalMergeKeys is not in js-yaml's types: hence no object literal in the call.
-    const options = { schema, maxTotalMergeKeys: mergeBound };
+    // maxTotalMergeKeys and maxDepth are not in js-yaml's types: hence no object literal in the
+    // call. js-yaml's own depth bound (100 nodes) sent valid text nested deeper to the conforming
+    // reader's value, which costs the `yaml` library's nodes (≈5× js-yaml's time; bench family
+    // values-annotations, 300 flow levels); the text is proven within maxDepth levels before
+    // any reader recurses on it (nesting.ts), which js-yaml counts up to twice (`- a:`).
+    const options = { schema, maxTotalMergeKeys: mergeBound, maxDepth: 2 * maxDepth };
     value = load(text, options) as Json;
   } catch (error) {
     if (!(error instanceof YAMLException)) throw error;
@@ -371,6 +376,9 @@ function parseSpan(text: string, spanStart: number, fullText: string, charged: b
   if (charged) charge(conforming, text, spanStart, fullText);
   return conforming;
 }
+
+/** What makes the verdict's document read other than conformingValue's: see there. */
+const mergeOrDirective = /<<|!|(?:^|\n)%/;
 
 /** Aliases in an item read by the conforming reader (conformingValue). */
 const maxAliases = 100;
@@ -410,8 +418,13 @@ function conformingValue(
   if (bad) throw bad;
   // Read again for the value, with merge keys, which the verdict's read leaves as plain keys.
   // Duplicate keys were looked for by yamlProblem, in linear time; the composer's check is not.
+  // Where the text can hold no merge key (no `<<`, no tag: `!!merge`) and no directive (`%YAML
+  // 1.1` changes the verdict's schema, not this read's), the verdict's document is the same as
+  // that read's: its value is taken, one parse of the text by the library, not two (deep flow
+  // values, bench family values-annotations, read and proven with this reader).
   const opts = { schema: 'core', merge: true, prettyErrors: false, uniqueKeys: false } as const;
-  const doc = parseDocument(text, opts);
+  const [verdict] = judged;
+  const doc = verdict && !mergeOrDirective.test(text) ? verdict : parseDocument(text, opts);
   // Warnings (a tag no schema here resolves, `!foo`) leave the value as if untagged: what
   // Kubernetes' go-yaml reads too.
   try {
