@@ -295,6 +295,24 @@ describe('what reading keeps of a PodSpec', () => {
     expect(first).toBe(second);
   });
 
+  it("keeps each name and key of the run's references once on the heap, not once a reference", () => {
+    // 100 Deployments, each reading key k of Secret s twice: 200 references. Failed on main
+    // (400: a slot per reference in each of two lists, `name` and `keys`).
+    const items = Array.from({ length: 100 }, (_, i) =>
+      deployment(
+        `d${i}`,
+        `${secretKeyRef('s', 'k')}\n- name: Y\n  valueFrom:\n    secretKeyRef:\n      name: s\n      key: k`,
+      ),
+    );
+    const { resources } = readItems(readInput(resourceList(items)), readPlan(defaultConfig));
+    const { columns } = (resources[0]?.facts ?? [])[0] as TemplateFacts;
+    expect(columns.count).toBe(200);
+    const slots = Object.values(columns)
+      .filter((column) => Array.isArray(column))
+      .reduce((n, list) => n + list.length, 0);
+    expect(slots).toBe(2);
+  });
+
   it('keeps the PodSpec of a kind a lint reads under it or above it', () => {
     const text = resourceList([deployment('a', secretKeyRef('s', 'k'))]);
     const reading = (field: string): Lint => ({

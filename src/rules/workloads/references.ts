@@ -4,6 +4,8 @@
 import {
   addFact,
   type FactKeys,
+  keysIn,
+  nameIn,
   type PodSpecRead,
   type RefColumns,
   TemplateFacts,
@@ -205,8 +207,8 @@ function usesOfFacts(facts: TemplateFacts, keepNamed: boolean, reuse: boolean): 
     }
     const ref = secretReferences[columns.row[i] as number] as SecretReference;
     use.kind = ref.kind;
-    use.secretName = columns.name[i] as string;
-    use.keys = keySet(columns.keys[i]);
+    use.secretName = nameIn(columns, i);
+    use.keys = keySet(keysIn(columns, i));
     use.optIn = ref.optIn;
     if (keepNamed) {
       use.named = factPlace(facts, i, 'named');
@@ -572,7 +574,7 @@ function factPlace(facts: TemplateFacts, i: number, field: 'named' | 'at'): Trai
   const { columns } = facts;
   const row = columns.row[i] as number;
   const keyField = keyFields[row];
-  if (field === 'at' && (keyField === undefined || columns.keys[i] === undefined)) {
+  if (field === 'at' && (keyField === undefined || (columns.keys[i] as number) < 0)) {
     return undefined;
   }
   const trail: (string | number)[] = [];
@@ -605,7 +607,7 @@ export function valueAt(resource: Resource, trail: Trail): Json | undefined {
     for (let row = 0; row < secretReferences.length; row++) {
       if (!positionsIn(trail, template.at.length, row)) continue;
       const i = rowAt(template, row, positions[0] as number, positions[1] as number);
-      return i < 0 ? undefined : template.columns.name[i];
+      return i < 0 ? undefined : nameIn(template.columns, i);
     }
     return undefined;
   }
