@@ -187,7 +187,9 @@ export function readExternalSecretSpec(spec: JsonObject, at: string): ExternalSe
   return {
     targetName,
     manifest,
-    stores,
+    // Copied at its length: kept by the source to the end, a list grown by push has room for 17
+    // (1,896 such lists were 0.29 MB of the fan-in bench's heap at the plan, most of one store).
+    stores: stores.slice(),
     content: listContent(normalized, 'data', 'secretKey', narrowable),
     producedKeys: () => keys,
   };
