@@ -130,6 +130,20 @@ export class TemplateFacts {
   }
 }
 
+/**
+ * The facts of a resource's pod templates: the one template's, as most workloads have (a list of
+ * one was 56 bytes more for each of the fan-in bench's 7,929 workloads), or a list of them.
+ */
+export type ResourceFacts = TemplateFacts | readonly TemplateFacts[];
+
+/** How many templates `facts` holds. */
+export const templateCount = (facts: ResourceFacts): number =>
+  facts instanceof TemplateFacts ? 1 : facts.length;
+
+/** The `t`-th template of `facts`. */
+export const templateOf = (facts: ResourceFacts, t: number): TemplateFacts =>
+  facts instanceof TemplateFacts ? facts : (facts[t] as TemplateFacts);
+
 /** A PodSpec as the rules read it: its tree, or the facts read from it. */
 export type PodSpecRead = JsonObject | TemplateFacts;
 
@@ -141,4 +155,4 @@ export type FactsOf = (
   value: JsonObject,
   apiVersion: string,
   kind: string,
-) => readonly TemplateFacts[] | undefined;
+) => ResourceFacts | undefined;

@@ -197,7 +197,7 @@ function factsReader(
     const templates = templatesIn(value, shapesOf(apiVersion, kind, declared));
     if (templates.length === 0) return undefined;
     const mark = columns.count;
-    // Made at its length, kept to the end: a list grown from [] by a push has room for 17.
+    // Made at its length, kept to the end where several: a list grown by push has room for 17.
     const facts = new Array<TemplateFacts>(templates.length);
     try {
       for (let t = 0; t < templates.length; t++) {
@@ -214,7 +214,8 @@ function factsReader(
     for (let t = 0; t < templates.length; t++) {
       takeOut(value, (templates[t] as PodTemplate).shape.podSpec);
     }
-    return facts;
+    // One template's facts without a list (ResourceFacts); the list of one dies young.
+    return facts.length === 1 ? (facts[0] as TemplateFacts) : facts;
   };
 }
 

@@ -9,6 +9,8 @@ import {
   type PodSpecRead,
   type RefColumns,
   TemplateFacts,
+  templateCount,
+  templateOf,
 } from '../../model/facts.js';
 import { isObject, type Json, type JsonObject } from '../../model/json.js';
 import {
@@ -559,8 +561,9 @@ const addFound = (columns: RefColumns, i: number) =>
 function factsAt(resource: Resource, at: Keys): TemplateFacts | undefined {
   const { facts } = resource;
   if (facts === undefined) return undefined;
-  for (let t = 0; t < facts.length; t++) {
-    if ((facts[t] as TemplateFacts).isAt(at)) return facts[t];
+  for (let t = 0; t < templateCount(facts); t++) {
+    const template = templateOf(facts, t);
+    if (template.isAt(at)) return template;
   }
   return undefined;
 }
@@ -601,8 +604,8 @@ function factPlace(facts: TemplateFacts, i: number, field: 'named' | 'at'): Trai
  */
 export function valueAt(resource: Resource, trail: Trail): Json | undefined {
   const { facts } = resource;
-  for (let t = 0; facts !== undefined && t < facts.length; t++) {
-    const template = facts[t] as TemplateFacts;
+  for (let t = 0; facts !== undefined && t < templateCount(facts); t++) {
+    const template = templateOf(facts, t);
     if (!startsWith(trail, template.at)) continue;
     for (let row = 0; row < secretReferences.length; row++) {
       if (!positionsIn(trail, template.at.length, row)) continue;
