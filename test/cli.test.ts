@@ -156,7 +156,7 @@ describe('CLI flags', () => {
     const out = cliRun(['storewave=-3']);
     expect(out.code).toBe(1);
     expect(out.stderr).toMatch(
-      /^error: functionConfig: unknown option data\.storewave, did you mean storeWave\? \(known: /,
+      /^error: key=value arguments: unknown option storewave, did you mean storeWave\? \(known: /,
     );
     // In a ResourceList's functionConfig: an error result naming the field.
     const list = `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: fn}\n  data: {extrnalSecretWave: "-1"}\n`;
