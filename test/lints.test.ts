@@ -428,6 +428,31 @@ describe('cross namespace', () => {
   });
 });
 
+describe('duplicate item', () => {
+  const rule = (stdout: string, id: string) =>
+    resultsOf(stdout).filter((r) => (r.tags as { rule?: string } | undefined)?.rule === id);
+
+  it('says once, on the first copy, how many copies of an item there are; a copied source is one writer', () => {
+    const es = externalSecret('db');
+    const out = run(resourceList([es, deployment('app', envFrom('db')), es, es]));
+    expect(out.exitCode).toBe(0);
+    const found = rule(out.stdout, 'duplicate-item');
+    expect(found.map((r) => [r.severity, r.message])).toEqual([
+      [
+        'warning',
+        'ExternalSecret db is in the input 3 times: an apply keeps only one of them; keep one copy',
+      ],
+    ]);
+    expect(rule(out.stdout, 'duplicate-writer')).toEqual([]);
+  });
+
+  it('is quiet for the same name in another namespace or of another kind', () => {
+    const other = externalSecret('db').replace('name: db\n', 'name: db\n  namespace: other\n');
+    const out = run(resourceList([externalSecret('db'), other, deployment('db', envFrom('db'))]));
+    expect(rule(out.stdout, 'duplicate-item')).toEqual([]);
+  });
+});
+
 describe('near name', () => {
   const near = (items: string[], config = '', severity = 'info') =>
     findings(items, /which nothing in the input makes/, config, severity).map((f) => f.message);
