@@ -271,16 +271,71 @@ function readYamlList(
 ): Input {
   const itemsEntry = entries.find((e) => e.key === 'items');
   const resultsEntry = entries.find((e) => e.key === 'results');
-  // The items, where `items:` opens a block sequence; a wrong one is reported after the envelope.
-  let split: ItemSpan[] | SpanError | undefined;
-  if (itemsEntry && inlineValue(text, itemsEntry) === '') {
-    try {
-      split = sequenceItems(text, itemsEntry, meter);
-    } catch (error) {
-      if (!(error instanceof SpanError)) throw error;
-      split = error;
-    }
+  // A wrong one is reported after the envelope.
+  const split = splitItems(text, itemsEntry, meter);
+  let header: Json;
+  try {
+    header = parseEnvelope(text, doc, entries, { itemsEntry, split, resultsEntry }, meter);
+  } catch (error) {
+    if (!(error instanceof ParseError)) throw error;
+    // An alias to an anchor inside the items: only the whole document resolves it.
+    const whole = error.aliased ? wholeDocument(text, doc) : undefined;
+    if (isObject(whole))
+      return readEnvelope(text, usualCharacters, doc, whole, itemsEntry, split, resultsEntry);
+    // The list exists but its envelope does not parse: report it (naming the functionConfig
+    // when the problem is there), write everything back.
+    const line = Number(/ at line (\d+)/.exec(error.message)?.[1] ?? 0);
+    // Entries are in order, so their line numbers are counted in one pass (see lineNumberAt).
+    const at = entries.filter((e) => lineNumberAt(text, e.start, meter) <= line).pop();
+    const owner = at?.key === 'functionConfig' ? 'functionConfig' : 'ResourceList';
+    const list: Input = {
+      format: 'yaml-list',
+      text,
+      usualCharacters,
+      document: doc,
+      items: [],
+      functionConfig: undefined,
+      listError: `${owner}: ${error.message}`,
+    };
+    // The input's results are still replaced by ours: two `results:` keys would be invalid.
+    if (resultsEntry) list.results = resultsEntry;
+    return list;
   }
+  if (!isObject(header)) throw new InputError('the ResourceList is not a mapping');
+  return readEnvelope(text, usualCharacters, doc, header, itemsEntry, split, resultsEntry);
+}
+
+/** The `- ` entries where `items:` opens a block sequence, a SpanError where that is wrong. */
+function splitItems(
+  text: string,
+  itemsEntry: TopLevelEntry | undefined,
+  meter: ScanMeter | undefined,
+): ItemSpan[] | SpanError | undefined {
+  if (!itemsEntry || inlineValue(text, itemsEntry) !== '') return undefined;
+  try {
+    return sequenceItems(text, itemsEntry, meter);
+  } catch (error) {
+    if (!(error instanceof SpanError)) throw error;
+    return error;
+  }
+}
+
+/**
+ * The value of a list's document without its items (each read on its own) and without `results`
+ * (replaced, never read for their value); a ParseError where it is not valid YAML.
+ */
+function parseEnvelope(
+  text: string,
+  doc: Span,
+  entries: readonly TopLevelEntry[],
+  parts: {
+    itemsEntry: TopLevelEntry | undefined;
+    split: ItemSpan[] | SpanError | undefined;
+    resultsEntry: TopLevelEntry | undefined;
+  },
+  meter: ScanMeter | undefined,
+): Json {
+  const { itemsEntry, split, resultsEntry } = parts;
   // The envelope is the document as written with the items and the input's results blanked to
   // empty lines, so that every other byte, from the document's first line to its last, is judged
   // by the conforming reader in one parse, and error line numbers stay those of the input. Each
@@ -328,63 +383,35 @@ function readYamlList(
     pieces.push(text.slice(pos, doc.end));
     return pieces.join('');
   };
-  let header: Json;
-  try {
-    // Blanked entries escape the envelope's parse: check what it would have found.
-    for (const blanked of [itemsEntry, resultsEntry]) {
-      const twice = blanked && entries.find((e) => e !== blanked && e.key === blanked.key);
-      if (twice) {
-        throw new ParseError(
-          `invalid YAML at line ${lineNumberAt(text, twice.start)}: duplicated mapping key`,
-        );
-      }
+  // Blanked entries escape the envelope's parse: check what it would have found.
+  for (const blanked of [itemsEntry, resultsEntry]) {
+    const twice = blanked && entries.find((e) => e !== blanked && e.key === blanked.key);
+    if (twice) {
+      throw new ParseError(
+        `invalid YAML at line ${lineNumberAt(text, twice.start)}: duplicated mapping key`,
+      );
     }
-    const quick = envelopeText(true);
-    // The envelope holds all the text but the items and the results, judged where they are read;
-    // the items' stand-in `- {}` closes what it opens.
-    checkPartNesting(text, quick, 0, meter);
-    // The input's results are replaced, never parsed for their value; parsing them alone proves
-    // that they end where the line scan says (a multi-line quoted value can hide a `key:` line).
-    if (resultsEntry) {
-      const results = text.slice(resultsEntry.start, resultsEntry.end);
-      checkPartNesting(text, results, 0, meter);
-      const parsed = parseYaml(results, resultsEntry.start, text);
-      // Another key among them would be replaced with them, in silence.
-      if (!isObject(parsed) || Object.keys(parsed).length !== 1) {
-        throw new ParseError(
-          `unsupported YAML at line ${lineNumberAt(text, resultsEntry.start)}: a top-level key within the results that this reader does not read as one`,
-        );
-      }
-    }
-    header =
-      quickParse(quick, 0, quick.length, false) ?? parseYaml(envelopeText(false), doc.start, text);
-  } catch (error) {
-    if (!(error instanceof ParseError)) throw error;
-    // An alias to an anchor inside the items: only the whole document resolves it.
-    const whole = error.aliased ? wholeDocument(text, doc) : undefined;
-    if (isObject(whole))
-      return readEnvelope(text, usualCharacters, doc, whole, itemsEntry, split, resultsEntry);
-    // The list exists but its envelope does not parse: report it (naming the functionConfig
-    // when the problem is there), write everything back.
-    const line = Number(/ at line (\d+)/.exec(error.message)?.[1] ?? 0);
-    // Entries are in order, so their line numbers are counted in one pass (see lineNumberAt).
-    const at = entries.filter((e) => lineNumberAt(text, e.start, meter) <= line).pop();
-    const owner = at?.key === 'functionConfig' ? 'functionConfig' : 'ResourceList';
-    const list: Input = {
-      format: 'yaml-list',
-      text,
-      usualCharacters,
-      document: doc,
-      items: [],
-      functionConfig: undefined,
-      listError: `${owner}: ${error.message}`,
-    };
-    // The input's results are still replaced by ours: two `results:` keys would be invalid.
-    if (resultsEntry) list.results = resultsEntry;
-    return list;
   }
-  if (!isObject(header)) throw new InputError('the ResourceList is not a mapping');
-  return readEnvelope(text, usualCharacters, doc, header, itemsEntry, split, resultsEntry);
+  const quick = envelopeText(true);
+  // The envelope holds all the text but the items and the results, judged where they are read;
+  // the items' stand-in `- {}` closes what it opens.
+  checkPartNesting(text, quick, 0, meter);
+  // The input's results are replaced, never parsed for their value; parsing them alone proves
+  // that they end where the line scan says (a multi-line quoted value can hide a `key:` line).
+  if (resultsEntry) {
+    const results = text.slice(resultsEntry.start, resultsEntry.end);
+    checkPartNesting(text, results, 0, meter);
+    const parsed = parseYaml(results, resultsEntry.start, text);
+    // Another key among them would be replaced with them, in silence.
+    if (!isObject(parsed) || Object.keys(parsed).length !== 1) {
+      throw new ParseError(
+        `unsupported YAML at line ${lineNumberAt(text, resultsEntry.start)}: a top-level key within the results that this reader does not read as one`,
+      );
+    }
+  }
+  return (
+    quickParse(quick, 0, quick.length, false) ?? parseYaml(envelopeText(false), doc.start, text)
+  );
 }
 
 /** What follows `key:` on its line, without a comment. */
