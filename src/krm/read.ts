@@ -77,7 +77,12 @@ export function readInput(text: string, meter?: ScanMeter): Input {
   const body = text.replace(/^\uFEFF/, '');
   if (body.trim() === '')
     throw new InputError('no input: expected a ResourceList or YAML on stdin');
-  if (/^\s*[[{]/.test(body) && looksLikeJson(body)) return readJson(text);
+  if (/^\s*[[{]/.test(body)) {
+    if (looksLikeJson(body)) return readJson(text);
+    // Pretty-printed objects one after another (`jq '.items[]'`) are neither JSON nor YAML.
+    const next = secondJsonValue(text);
+    if (next !== undefined) throw new InputError(jsonValuesInARow(text, next));
+  }
   const usualCharacters = checkYamlText(text);
   try {
     const input = readYaml(text, usualCharacters, meter);
@@ -263,11 +268,31 @@ function looksLikeJson(text: string): boolean {
   }
 }
 
+/**
+ * Where a second JSON value starts right after a first one (no `---` between them), or undefined:
+ * what `jq` prints for a list's items, which is neither one JSON value nor a YAML stream.
+ */
+function secondJsonValue(text: string): number | undefined {
+  const at = jsonErrorOffset(text);
+  if (text[at] !== '{' && text[at] !== '[') return undefined;
+  try {
+    JSON.parse(text.slice(0, at));
+    return at;
+  } catch {
+    return undefined;
+  }
+}
+
+const jsonValuesInARow = (text: string, at: number) =>
+  `JSON values one after another (line ${lineNumberAt(text, at)} starts the second): put a \`---\` line between them (a YAML stream), or give one List (\`jq -s '{apiVersion: "v1", kind: "List", items: .}'\`)`;
+
 function readJson(text: string): Input {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
+    const next = secondJsonValue(text);
+    if (next !== undefined) throw new InputError(jsonValuesInARow(text, next));
     throw new InputError(located('invalid JSON', text, jsonErrorOffset(text), 0, text));
   }
   if (!isObject(value))
