@@ -194,7 +194,7 @@ describe('check mode', () => {
     const bad = run(stale, { settings: { mode: 'dry-run' } });
     expect(bad.exitCode).toBe(1);
     expect(bad.stderr).toBe(
-      'error: functionConfig: data.mode must be render or check [data.mode] (invalid-config)\n',
+      'error: key=value arguments: mode must be render or check [mode] (invalid-config)\n',
     );
   });
 
