@@ -61,10 +61,10 @@ export function terminalText(markdown: string): string {
 
 /** One line's inline markdown as plain text. */
 function inline(line: string): string {
-  // A parenthesised link into the repository, `([details](docs/options.md#x))`, says nothing
-  // without its target: left out whole, not as a dangling "(details)".
+  // Parenthesised links into the repository, `([details](docs/options.md#x), [readers](…))`,
+  // say nothing without their targets: left out whole, not as a dangling "(details, readers)".
   return line
-    .replace(/\s*\(\[[^\]]*\]\((?!https?:\/\/)[^)\s]*\)\)/g, '')
+    .replace(/\s*\((?:\[[^\]]*\]\((?!https?:\/\/)[^)\s]*\)(?:,\s*)?)+\)/g, '')
     .replace(/!?\[([^\]]*)\]\(([^)\s]*)\)/g, (_, text: string, url: string) =>
       /^https?:\/\//.test(url) && url !== text ? `${text} (${url})` : text,
     )

@@ -188,10 +188,10 @@ describe('the help text from the README (src/readme-help.ts, read by build.mjs)'
   it('leaves out a parenthesis that is only a link into the repository, not a web link', () => {
     const long = block(
       'Long',
-      '\nExits 1 ([exit status](docs/c.md#exit)), see [ESO](https://e.io) ([site](https://e.io)).\n',
+      '\nExits 1 ([exit status](docs/c.md#exit)), see [ESO](https://e.io) ([site](https://e.io)); paths ([details](docs/o.md#p), [readers](docs/r.md)).\n',
     );
     expect(readmeHelp(all.replace(/<!--mdtogo:Long-->[\s\S]*?<!--mdtogo-->/, long))).toMatchObject({
-      Long: 'Exits 1, see ESO (https://e.io) (site (https://e.io)).',
+      Long: 'Exits 1, see ESO (https://e.io) (site (https://e.io)); paths.',
     });
   });
 
