@@ -83,7 +83,11 @@ export function parseArgs<F extends string>(
       // Up to its `=`: what follows may be a value (a mistyped --secretChecksumKey=…).
       const word = arg.replace(/=.*/s, '');
       const near = word.startsWith('-') ? nearest(word, flagsOf(spec), nearness(word)) : undefined;
-      const hint = near === undefined ? '' : `, did you mean ${near}?`;
+      // `--storeWave=-3`: an option written as a flag.
+      const option = /^--?[A-Za-z_]\w*=/.test(arg)
+        ? ', options are written key=value, without dashes'
+        : '';
+      const hint = near === undefined ? option : `, did you mean ${near}?`;
       return fail(`unknown argument ${JSON.stringify(arg.replace(/=.*/s, '=…'))}${hint}`);
     }
   }

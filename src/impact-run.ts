@@ -2,7 +2,7 @@
 // (the same analysis `run` and `plan` use) and compares them; no process I/O here, so tests drive
 // it directly. impact-cli.ts reads the files and directories.
 
-import { lineNumberAt } from './krm/yaml/lines.js';
+import { contentStart, lineNumberAt } from './krm/yaml/lines.js';
 import { defaultConfig } from './model/config.js';
 import type { Resource } from './model/resource.js';
 import { formatResult, type Result } from './model/results.js';
@@ -243,14 +243,4 @@ function problemOf(analysis: ReturnType<typeof analyse>): string | undefined {
   const first = analysis.results.find((r) => r.severity === 'error' && !ruled.has(r));
   if (first) return formatResult(first).replace(/^error: /, '');
   return undefined;
-}
-
-/** The first line of an item that is not its `---`, a blank line or a comment. */
-function contentStart(text: string, offset: number): number {
-  let at = offset;
-  for (;;) {
-    const end = text.indexOf('\n', at);
-    if (end === -1 || !/^(---|\s*(#.*)?)\r?$/.test(text.slice(at, end))) return at;
-    at = end + 1;
-  }
 }

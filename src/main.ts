@@ -4,6 +4,7 @@ import { nearness, parseArgs } from './cli-args.js';
 import { deployers, healthFor, isDeployer } from './health.js';
 import { type Command, commandHelp, commandWords, topHelp, usageOf } from './help.js';
 import { impactCli, readFnConfig } from './impact-cli.js';
+import { whenJudgingMuch } from './krm/yaml/parse.js';
 import { nearest } from './model/near.js';
 import type { ReadmeHelp } from './readme-help.js';
 import { checkInPieces, type PlanFormat, plan, runInPieces } from './run.js';
@@ -143,6 +144,8 @@ function emit(
 const largeInput = 1 << 20;
 /** Characters past which the young generation may grow again (tuneForLargeInput). */
 const hugeInput = 1 << 26;
+/** Characters the `yaml` library judges past which the young generation may grow again. */
+const muchJudged = 1 << 18;
 
 /**
  * Two V8 settings for large inputs (a run's stdin, an impact side; `size`: its characters), both
@@ -154,7 +157,11 @@ const hugeInput = 1 << 26;
  *   no speed, on every bench shape but fan-in (ARCHITECTURE.md, GC settings: the numbers). Past
  *   64 Mi characters (100k items: 125–300 MB) it may grow: there the scavenges it saves are many
  *   and its megabytes few against a heap of 500 MB–1 GB (bench shapes at 100k: fan-in 13 % less
- *   wall time, the others within ±5 %; peak RSS 14–43 MiB lower, mixed the same).
+ *   wall time, the others within ±5 %; peak RSS 14–43 MiB lower, mixed the same). Nor once the
+ *   conforming reader (the `yaml` library) has judged 256 Ki characters (deep flow, anchors, tags:
+ *   what the quick reader declines): that library's tokens, CST and documents die within the
+ *   item, and a 1 MB young generation scavenged them thousands of times (bench/adversarial
+ *   values-annotations 8 MB: 17.7 → 10.0 s, peak RSS 485 → 272 MiB).
  * - The optimising compiler does not inline (`--no-turbo-inlining`): inlined graphs are large,
  *   their memory is malloc'd on compiler threads and stays resident, and this short batch run
  *   does not gain from them (measured on 10k items: ≈6 MB less peak RSS, CPU time the same or
@@ -162,7 +169,10 @@ const hugeInput = 1 << 26;
  */
 function tuneForLargeInput(size: number): void {
   const v8 = require('node:v8') as typeof import('node:v8');
-  if (size <= hugeInput) v8.setFlagsFromString('--semi-space-growth-factor=1');
+  if (size <= hugeInput) {
+    v8.setFlagsFromString('--semi-space-growth-factor=1');
+    whenJudgingMuch(muchJudged, () => v8.setFlagsFromString('--semi-space-growth-factor=2'));
+  }
   v8.setFlagsFromString('--no-turbo-inlining');
 }
 

@@ -8,7 +8,13 @@
 
 import { checkNesting, type Input, InputError, type InputItem, parseItem } from './krm/read.js';
 import { ParseError, parseYaml } from './krm/yaml/parse.js';
-import { type Config, ConfigError, defaultConfig, readConfig } from './model/config.js';
+import {
+  type Config,
+  ConfigError,
+  defaultConfig,
+  readConfig,
+  readSettings,
+} from './model/config.js';
 import { isObject, type Json, type JsonObject } from './model/json.js';
 import { fileOfItem } from './model/resource.js';
 import { invalidConfig } from './model/result-rules.js';
@@ -55,18 +61,20 @@ export function resolveOptions(
   const settings = options.settings ?? {};
   const { fnConfig } = options;
   // `prefix` starts error messages: what the user gave, so they know where to look.
-  const given: { source: string; prefix: string; read: () => unknown }[] = [];
+  const given: { source: string; prefix: string; read: () => Config }[] = [];
+  const fromConfig = (config: () => unknown) => () => readConfig(config(), ruleCatalog);
   if (Object.keys(settings).length > 0) {
-    const read = () => ({ apiVersion: 'v1', kind: 'ConfigMap', data: { ...settings } });
-    given.push({ source: 'key=value arguments', prefix: 'functionConfig', read });
+    // Named as written: `checksumAnotation`, not a ConfigMap's `data.checksumAnotation`.
+    const read = () => readSettings(settings, ruleCatalog);
+    given.push({ source: 'key=value arguments', prefix: 'key=value arguments', read });
   }
   if (fnConfig) {
     const source = `--fn-config ${fnConfig.path}`;
-    given.push({ source, prefix: source, read: () => parseFnConfig(fnConfig.text) });
+    given.push({ source, prefix: source, read: fromConfig(() => parseFnConfig(fnConfig.text)) });
   }
   if (functionConfig !== undefined) {
     const source = "the ResourceList's functionConfig";
-    given.push({ source, prefix: 'functionConfig', read: () => functionConfig });
+    given.push({ source, prefix: 'functionConfig', read: fromConfig(() => functionConfig) });
   }
   if (given.length > 1) {
     const message = `conflicting configuration: ${given.map((g) => g.source).join(' and ')}; give only one`;
@@ -78,13 +86,14 @@ export function resolveOptions(
     if (found && 'error' in found) return invalid(plainResult(invalidConfig, found.error));
     if (found) {
       const { source, functionConfig } = found;
-      chosen = { source, prefix: `functionConfig (${source})`, read: () => functionConfig };
+      const read = fromConfig(() => functionConfig);
+      chosen = { source, prefix: `functionConfig (${source})`, read };
     }
   }
   // No options: the defaults, without the rule catalog (the rules' file, loaded on first use).
   if (!chosen) return { config: { ...defaultConfig }, source: undefined, results: [] };
   try {
-    return { config: readConfig(chosen.read(), ruleCatalog), source: chosen.source, results: [] };
+    return { config: chosen.read(), source: chosen.source, results: [] };
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     const field = error.field ? { path: error.field } : undefined;

@@ -41,6 +41,10 @@ describe('parseArgs', () => {
       error: 'unknown argument "--x"',
     });
     expect(parseArgs(['-'], { positional: true })).toMatchObject({ positional: ['-'] });
+    // An option written as a flag: said how options are written.
+    expect(parseArgs(['--storeWave=-3'], {})).toMatchObject({
+      error: 'unknown argument "--storeWave=…", options are written key=value, without dashes',
+    });
   });
 
   it('collects a repeatable flag in both forms, in order; refuses it without a value', () => {

@@ -156,7 +156,7 @@ describe('CLI flags', () => {
     const out = cliRun(['storewave=-3']);
     expect(out.code).toBe(1);
     expect(out.stderr).toMatch(
-      /^error: functionConfig: unknown option data\.storewave, did you mean storeWave\? \(known: /,
+      /^error: key=value arguments: unknown option storewave, did you mean storeWave\? \(known: /,
     );
     // In a ResourceList's functionConfig: an error result naming the field.
     const list = `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: fn}\n  data: {extrnalSecretWave: "-1"}\n`;
@@ -264,6 +264,39 @@ v8.setFlagsFromString = (flag) => {
     expect(flagsFor(1 << 26)).toBe('--semi-space-growth-factor=1 --no-turbo-inlining');
     // 100k items (125–300 MB): fewer scavenges, and no higher peak (ARCHITECTURE.md GC settings).
     expect(flagsFor((1 << 26) + 1)).toBe('--no-turbo-inlining');
+  });
+
+  it('lets it grow once the yaml library has judged 256 Ki characters, not for the quick reader', () => {
+    // Every flag the whole run sets, in order.
+    const all = path.join(path.dirname(probe), 'all.cjs');
+    writeFileSync(
+      all,
+      `const v8 = require('node:v8');
+const set = v8.setFlagsFromString;
+const flags = [];
+v8.setFlagsFromString = (flag) => { flags.push(flag); set(flag); };
+process.on('exit', () => process.stderr.write('flags ' + flags.join(' ') + '\\n'));
+`,
+    );
+    const flagsOf = (value: string) => {
+      const item = (i: number) =>
+        `- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: c${i}}\n  data:\n    v: ${value}\n`;
+      let input = 'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n';
+      for (let i = 0; input.length <= (1 << 20) + 1; i++) input += item(i);
+      const out = spawnSync(process.execPath, ['--require', all, cli], {
+        input,
+        encoding: 'utf8',
+        maxBuffer: 1 << 26,
+      });
+      expect(out.status).toBe(0);
+      return /^flags (.*)$/m.exec(out.stderr)?.[1];
+    };
+    // Nested deeper than the quick reader reads (its maxDepth, 40): the conforming reader's.
+    const deep = `${'['.repeat(60)}1${']'.repeat(60)}`;
+    expect(flagsOf(deep)).toBe(
+      '--semi-space-growth-factor=1 --no-turbo-inlining --semi-space-growth-factor=2',
+    );
+    expect(flagsOf('plain')).toBe('--semi-space-growth-factor=1 --no-turbo-inlining');
   });
 });
 

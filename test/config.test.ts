@@ -123,7 +123,7 @@ describe('configuration', () => {
     expect(out.exitCode).toBe(1);
     expect(out.stdout).toBe('');
     expect(out.stderr).toMatch(
-      /^error: functionConfig: unknown option data\.storWave, did you mean storeWave\? \(known: /,
+      /^error: key=value arguments: unknown option storWave, did you mean storeWave\? \(known: /,
     );
   });
 
@@ -251,7 +251,9 @@ describe("option names that are Object.prototype's", () => {
     const out = cliRun([`${name}=x`], stream);
     expect(out.status).toBe(1);
     expect(out.stdout).toBe('');
-    unknown(out.stderr, `data.${name}`);
+    // Named as written on the command line, not as a ConfigMap's field.
+    unknown(out.stderr, name);
+    expect(out.stderr).toContain('key=value arguments: ');
   });
 
   it.each(names)('%s in a ConfigMap, a SecretRollout, a Kptfile and --fn-config', (name) => {

@@ -410,7 +410,7 @@ describe('impact', () => {
     const head = side('opt-head', { 'es.yaml': externalSecrets('2'), 'apps.yaml': workloads });
     expect(json(base, head, 'syncWaves=false').rollouts).toHaveLength(2);
     expect(impact(base, head, 'nope=1').stderr).toMatch(
-      /^secret-rollout: impact: BASE opt-base: functionConfig: unknown option data\.nope /,
+      /^secret-rollout: impact: BASE opt-base: key=value arguments: unknown option nope /,
     );
   });
 

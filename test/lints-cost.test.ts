@@ -104,6 +104,7 @@ const reporter = () => {
   const reported: string[] = [];
   const output = {
     report: (_: Resource, message: string) => reported.push(message),
+    note: (_: Resource, message: string) => reported.push(message),
     silenced: () => false,
   } as unknown as LintOutput;
   return { reported, output };

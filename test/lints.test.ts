@@ -428,24 +428,66 @@ describe('cross namespace', () => {
   });
 });
 
+describe('duplicate item', () => {
+  const rule = (stdout: string, id: string) =>
+    resultsOf(stdout).filter((r) => (r.tags as { rule?: string } | undefined)?.rule === id);
+
+  it('says once, on the first copy, how many copies of an item there are; a copied source is one writer', () => {
+    const es = externalSecret('db');
+    const out = run(resourceList([es, deployment('app', envFrom('db')), es, es]));
+    expect(out.exitCode).toBe(0);
+    const found = rule(out.stdout, 'duplicate-item');
+    expect(found.map((r) => [r.severity, r.message])).toEqual([
+      [
+        'warning',
+        'ExternalSecret db is in the input 3 times: an apply keeps only one of them; keep one copy',
+      ],
+    ]);
+    expect(rule(out.stdout, 'duplicate-writer')).toEqual([]);
+  });
+
+  it('is quiet for the same name in another namespace or of another kind', () => {
+    const other = externalSecret('db').replace('name: db\n', 'name: db\n  namespace: other\n');
+    const out = run(resourceList([externalSecret('db'), other, deployment('db', envFrom('db'))]));
+    expect(rule(out.stdout, 'duplicate-item')).toEqual([]);
+  });
+});
+
 describe('near name', () => {
-  const near = (items: string[], config = '') =>
-    findings(items, /which nothing in the input makes/, config, 'info').map((f) => f.message);
+  const near = (items: string[], config = '', severity = 'info') =>
+    findings(items, /which nothing in the input makes/, config, severity).map((f) => f.message);
   const made = (name: string) => pinned(name);
   const reads = (secret: string) => deployment('app', secretKeyRef(secret, 'user'));
 
   it.each([
-    ['act-runner', 'gitea-act-runner'],
-    ['gitea-act-runner', 'act-runner'],
-    ['redis', 'redis-auth'],
-    ['redis-auth', 'redis'],
-    ['postgress', 'postgres'],
-    ['grafana-admin', 'grafana-admn'],
-    ['auth', 'auth2'],
-  ])('%s read, %s made: an info naming it', (read, source) => {
-    expect(near([made(source), reads(read)])).toEqual([
-      `Deployment app reads Secret ${read}, which nothing in the input makes, while ExternalSecret ${source} makes Secret ${source} in its namespace: if that is the one meant, fix the name; if ${read} comes from elsewhere (the cluster, a chart not in the input), silence near-name for this workload (secret-rollout/silence) or set it off`,
-    ]);
+    // A typo (within the edits its length allows, the same digits): a likely mistake.
+    ['postgress', 'postgres', 'warning'],
+    ['grafana-admin', 'grafana-admn', 'warning'],
+    ['payment-db', 'payments-db', 'warning'],
+    ['db-1', 'db1', 'warning'],
+    // A prefix or suffix (a chart's release name), or other digits (numbered siblings): such a
+    // Secret may well come from elsewhere.
+    ['act-runner', 'gitea-act-runner', 'info'],
+    ['gitea-act-runner', 'act-runner', 'info'],
+    ['redis', 'redis-auth', 'info'],
+    ['redis-auth', 'redis', 'info'],
+    ['auth', 'auth2', 'info'],
+    ['api-creds-6297', 'api-creds-6692', 'info'],
+    ['reporter-ca', 'reporter-17', 'info'],
+  ])('%s read, %s made: a %s naming it', (read, source, severity) => {
+    const message = `Deployment app reads Secret ${read}, which nothing in the input makes, while ExternalSecret ${source} makes Secret ${source} in its namespace: if that is the one meant, fix the name; if ${read} comes from elsewhere (the cluster, a chart not in the input), silence near-name for this workload (secret-rollout/silence) or set it off`;
+    expect(near([made(source), reads(read)], '', severity)).toEqual([message]);
+    expect(near([made(source), reads(read)], '', severity === 'info' ? 'warning' : 'info')).toEqual(
+      [],
+    );
+  });
+
+  it('sets a typo at nearNameSeverity; a prefix, suffix or other digits stay info', () => {
+    const typo = [made('postgres'), reads('postgress')];
+    expect(near(typo, '  nearNameSeverity: info\n', 'info')).toHaveLength(1);
+    expect(near(typo, '  nearNameSeverity: error\n', 'error')).toHaveLength(1);
+    const affix = [made('gitea-act-runner'), reads('act-runner')];
+    expect(near(affix, '  nearNameSeverity: error\n', 'info')).toHaveLength(1);
   });
 
   it.each([
@@ -487,11 +529,11 @@ describe('near name', () => {
     ).toEqual([]);
     expect(
       findings(
-        [made('gitea-act-runner'), reads('act-runner')],
+        [made('postgres'), reads('postgress')],
         /nothing in the input makes/,
-        '  nearNameSeverity: warning\n',
+        '  nearNameSeverity: "off"\n',
       ),
-    ).toHaveLength(1);
+    ).toEqual([]);
   });
 
   it('names a plain Secret of the input as what the input has', () => {

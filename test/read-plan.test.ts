@@ -11,7 +11,7 @@ import { lints } from '../src/rules/lints/index.js';
 import type { Lint } from '../src/rules/lints/lint.js';
 import { kindsNoRuleReads, readPlan } from '../src/rules/read-plan.js';
 import { sourceKinds, storeKinds } from '../src/rules/sources/index.js';
-import { externalSecret } from './helpers.js';
+import { deployment, externalSecret, secretKeyRef } from './helpers.js';
 
 const apiVersionOf = (group: string) => (group === '' ? 'v1' : `${group}/v1`);
 
@@ -82,6 +82,25 @@ describe('the read plan', () => {
     );
     const listed = [...kindsNoRuleReads].map((id) => id.replace(/\/v\d\w*\//, '/'));
     expect(listed.filter((id) => read.has(id))).toEqual([]);
+  });
+
+  it("builds a workload's metadata and its pod template's as far as rules read them", () => {
+    // A Deployment's labels and its pod template's, which no rule reads: 2 of the 8 mappings of
+    // its value on main (the PodSpec's place one shared empty mapping); a Namespace's labels,
+    // which ClusterExternalSecrets select by, are built.
+    const text = [
+      deployment('web', secretKeyRef('s', 'k')),
+      'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n  labels: {team: a}\n',
+    ].join('---\n');
+    const [workload, namespace] = readItems(readInput(text), readPlan(defaultConfig)).resources;
+    const mappings = (value: unknown): number =>
+      value !== null && typeof value === 'object'
+        ? (Array.isArray(value) ? 0 : 1) + Object.values(value).reduce((n, v) => n + mappings(v), 0)
+        : 0;
+    expect(getPath(workload?.value, 'metadata.labels')).toBeUndefined();
+    expect(getPath(workload?.value, 'spec.template.metadata')).toEqual({});
+    expect(mappings(workload?.value)).toBe(6);
+    expect(getPath(namespace?.value, 'metadata.labels')).toEqual({ team: 'a' });
   });
 
   it('builds, in its second pass, the ConfigMaps and Secrets a source reads by name', () => {

@@ -59,6 +59,7 @@ describe('the rule table', () => {
       csiSyncMountSeverity: 'csi-sync-mount',
       nearNameSeverity: 'near-name',
       unreadSourceSeverity: 'unread-source',
+      duplicateItemSeverity: 'duplicate-item',
       waveConflictSeverity: 'wave-conflict',
     });
   });

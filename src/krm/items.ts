@@ -14,7 +14,7 @@ import {
   type Resource,
   toResource,
 } from '../model/resource.js';
-import { invalidInput } from '../model/result-rules.js';
+import { invalidInput, listNotRead } from '../model/result-rules.js';
 import { plainResult, type Result } from '../model/results.js';
 import { passesThrough } from './pass-through.js';
 import {
@@ -22,9 +22,11 @@ import {
   checkNesting,
   type Input,
   type InputItem,
+  isListKind,
   parseItem,
   wholeDocument,
 } from './read.js';
+import { contentStart, lineNumberAt } from './yaml/lines.js';
 import { peekScalar } from './yaml/locate-lines.js';
 import { ScalarCache } from './yaml/quick-parse.js';
 import type { ItemSpan } from './yaml/spans.js';
@@ -121,7 +123,7 @@ export function readItems(input: Input, plan: ReadPlan): ReadItems {
   // Bystanders the plan's second pass may ask for, once the resources are known.
   const candidates: { index: number; bystander: Bystander }[] = [];
   // Named only in an error: built there, not for each item read.
-  const whereOf = (index: number) => `${noun} ${index}`;
+  const whereOf = (index: number) => input.items[index]?.where ?? `${noun} ${index}`;
   /** Reads one item; `passing`: it may be copied through unparsed. */
   const readOne = (item: InputItem, index: number, passing: boolean) => {
     if (read.streamBroken) return;
@@ -153,9 +155,11 @@ export function readItems(input: Input, plan: ReadPlan): ReadItems {
         return;
       }
       // An item long enough to exceed the node bound is read whole, so that the alias-bomb
-      // check (toResource) sees what it saw before.
+      // check (toResource) sees what it saw before; a List, as unreadList looks at its items.
       const projection =
-        span.end - span.start > maxNodes ? true : plan.projection(apiVersion, kind);
+        span.end - span.start > maxNodes || isListKind(kind)
+          ? true
+          : plan.projection(apiVersion, kind);
       let parsed = parseItem(input.text, span, scalarCache, usual, projection);
       if (projection !== true && 'value' in parsed) {
         // The kind the projection was chosen for must be the item's; else read it all.
@@ -188,6 +192,18 @@ export function readItems(input: Input, plan: ReadPlan): ReadItems {
         return;
       }
     }
+    const list = unreadList(value);
+    if (list) {
+      // Named by kind, as a List mostly has no name, and by line, as documents are not numbered.
+      const { kind } = value as { kind: string };
+      const { text } = input;
+      const line = item.span
+        ? `, line ${lineNumberAt(text, contentStart(text, item.span.start))}`
+        : '';
+      list.message = `${whereOf(index)}${nameOf(value) || ` (${kind})`}${line}: ${list.message}`;
+      results.push(list);
+      if (list.severity === 'error') return;
+    }
     try {
       // Facts only for a projected item: the proof re-reads it whole from its text.
       const facts = projected.has(index) ? plan.facts : undefined;
@@ -215,6 +231,26 @@ export function readItems(input: Input, plan: ReadPlan): ReadItems {
     resources.sort((a, b) => a.index - b.index);
   }
   return read;
+}
+
+/**
+ * What a List read as one item says (kustomize reads a List's items; docs/format.md): where its
+ * items are a list of mappings, that they are not read, as no rule looks into a List (one in a
+ * ResourceList or a List, or one read.ts does not read the entries of); where they are something
+ * else, an error. Without `items`, or with none, it is an object (kustomize's reading too).
+ */
+function unreadList(value: unknown): Result | undefined {
+  if (!isObject(value) || !isListKind(value.kind)) return undefined;
+  const { items } = value;
+  if (items === undefined || items === null) return undefined;
+  if (!Array.isArray(items) || !items.every(isObject)) {
+    return plainResult(invalidInput, 'its items must be a list of mappings');
+  }
+  if (items.length === 0) return undefined;
+  return plainResult(
+    listNotRead,
+    `its items are not read (${items.length}): give them as separate YAML documents (---), or as items of a ResourceList`,
+  );
 }
 
 /**

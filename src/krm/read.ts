@@ -43,6 +43,11 @@ export interface InputItem {
   value?: Json;
   /** Why the item cannot be read at all (a stream document without content but bad directives). */
   error?: string;
+  /**
+   * What messages call it, where its index does not say (a stream with a List's entries among
+   * its documents: `document 2 item 0`).
+   */
+  where?: string;
 }
 
 export type Input =
@@ -72,7 +77,12 @@ export function readInput(text: string, meter?: ScanMeter): Input {
   const body = text.replace(/^\uFEFF/, '');
   if (body.trim() === '')
     throw new InputError('no input: expected a ResourceList or YAML on stdin');
-  if (/^\s*[[{]/.test(body) && looksLikeJson(body)) return readJson(text);
+  if (/^\s*[[{]/.test(body)) {
+    if (looksLikeJson(body)) return readJson(text);
+    // Pretty-printed objects one after another (`jq '.items[]'`) are neither JSON nor YAML.
+    const next = secondJsonValue(text);
+    if (next !== undefined) throw new InputError(jsonValuesInARow(text, next));
+  }
   const usualCharacters = checkYamlText(text);
   try {
     const input = readYaml(text, usualCharacters, meter);
@@ -104,9 +114,8 @@ function readYaml(text: string, usualCharacters: boolean, meter: ScanMeter | und
       'no input: only comments or empty documents, expected a ResourceList or YAML',
     );
   }
-  const lists = docs
-    .map((doc) => ({ doc, entries: topLevelEntries(text, doc, meter) }))
-    .filter(({ entries }) => resourceListKind(text, entries));
+  const read = docs.map((doc) => ({ doc, entries: topLevelEntries(text, doc, meter) }));
+  const lists = read.filter(({ entries }) => kindOf(text, entries) === 'ResourceList');
   if (lists.length > 0) {
     if (docs.length > 1) {
       throw new InputError(
@@ -128,7 +137,82 @@ function readYaml(text: string, usualCharacters: boolean, meter: ScanMeter | und
     if (item) item.error = error;
     else items.push({ error });
   }
-  return { format: 'yaml-stream', text, usualCharacters, items };
+  return {
+    format: 'yaml-stream',
+    text,
+    usualCharacters,
+    items: streamItems(text, read, items, meter),
+  };
+}
+
+/**
+ * A kind that holds a collection of objects in its `items` (`v1 List`, as `kubectl get -o json`
+ * prints several objects; `ConfigMapList`, …): kustomize reads the items as items of their own
+ * (docs/format.md says where).
+ */
+export const isListKind = (kind: unknown): kind is string =>
+  typeof kind === 'string' && kind.endsWith('List');
+
+/**
+ * A stream's items: its documents, but for a List document whose `items:` is a block sequence,
+ * its `- ` entries, each read and edited in place as a ResourceList's are, and the rest of the
+ * document read once as the List's envelope. Any other List is read whole, as before: items.ts
+ * says that its items are not read, or that they are no list of objects.
+ */
+function streamItems(
+  text: string,
+  docs: readonly { doc: Span; entries: readonly TopLevelEntry[] }[],
+  items: InputItem[],
+  meter: ScanMeter | undefined,
+): InputItem[] {
+  // Without a List, as before: no label nor copy per item.
+  if (!docs.some(({ entries }) => isListKind(kindOf(text, entries)))) return items;
+  const out: InputItem[] = [];
+  items.forEach((item, index) => {
+    const where = `document ${index}`;
+    const doc = docs[index];
+    const entries = !item.error && doc ? listEntries(text, doc.doc, doc.entries, meter) : undefined;
+    if (!entries) out.push({ ...item, where });
+    else
+      for (let k = 0; k < entries.length; k++)
+        out.push({ span: entries[k], where: `${where} item ${k}` });
+  });
+  if (out.length > maxItems) throw new InputError(tooMany(out.length, 'items'));
+  return out;
+}
+
+/** An `&` where an anchor may start: after white space, a flow indicator or nothing, before a name. */
+const mayAnchor = /(?:^|[\s[{,])&[^\s,[\]{}&>]/;
+
+/**
+ * The `- ` entries of a List document, or undefined where it is read whole: no List, its items no
+ * block sequence of entries, or its envelope not valid YAML (the whole document's read reports
+ * that).
+ */
+function listEntries(
+  text: string,
+  doc: Span,
+  entries: readonly TopLevelEntry[],
+  meter: ScanMeter | undefined,
+): ItemSpan[] | undefined {
+  if (!isListKind(kindOf(text, entries))) return undefined;
+  // An entry aliasing another's anchor reads only in its document (see items.ts readOne), which
+  // a stream's items are not proven in: a List with an anchor is read whole. Any `&` that may
+  // start one counts (in a quoted or plain scalar too): too many is a List read whole, said so;
+  // a `*` starts none (a cron schedule), nor a shell's `&&` or `&>`.
+  if (mayAnchor.test(text.slice(doc.start, doc.end))) return undefined;
+  const itemsEntry = entries.find((e) => e.key === 'items');
+  const split = splitItems(text, itemsEntry, meter);
+  if (!Array.isArray(split) || split.length === 0) return undefined;
+  try {
+    const parts = { itemsEntry, split, resultsEntry: undefined };
+    const header = parseEnvelope(text, doc, entries, parts, meter);
+    // The kind as its line reads must be the kind the document holds.
+    return isObject(header) && isListKind(header.kind) ? split : undefined;
+  } catch (error) {
+    if (!(error instanceof ParseError)) throw error;
+    return undefined;
+  }
 }
 
 /**
@@ -184,23 +268,57 @@ function looksLikeJson(text: string): boolean {
   }
 }
 
+/**
+ * Where a second JSON value starts right after a first one (no `---` between them), or undefined:
+ * what `jq` prints for a list's items, which is neither one JSON value nor a YAML stream.
+ */
+function secondJsonValue(text: string): number | undefined {
+  const at = jsonErrorOffset(text);
+  if (text[at] !== '{' && text[at] !== '[') return undefined;
+  try {
+    JSON.parse(text.slice(0, at));
+    return at;
+  } catch {
+    return undefined;
+  }
+}
+
+const jsonValuesInARow = (text: string, at: number) =>
+  `JSON values one after another (line ${lineNumberAt(text, at)} starts the second): put a \`---\` line between them (a YAML stream), or give one List (\`jq -s '{apiVersion: "v1", kind: "List", items: .}'\`)`;
+
 function readJson(text: string): Input {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
+    const next = secondJsonValue(text);
+    if (next !== undefined) throw new InputError(jsonValuesInARow(text, next));
     throw new InputError(located('invalid JSON', text, jsonErrorOffset(text), 0, text));
   }
   if (!isObject(value))
     throw new InputError('JSON input must be an object (a ResourceList or a resource)');
   checkJsonTokens(text);
   if (value.kind !== 'ResourceList') {
-    return { format: 'json-object', text, value, items: [{ value }] };
+    return { format: 'json-object', text, value, items: jsonListItems(value) ?? [{ value }] };
   }
   const items = value.items;
   if (!Array.isArray(items)) throw new InputError('ResourceList items must be a list');
   if (items.length > maxItems) throw new InputError(tooMany(items.length, 'items'));
   return { format: 'json-list', text, value, items: items.map((item) => ({ value: item })) };
+}
+
+/**
+ * A List's items, each edited in place in the value the output is written from; undefined for an
+ * object that is no List (kustomize reads one without `items` as an object too).
+ */
+function jsonListItems(value: JsonObject): InputItem[] | undefined {
+  if (!isListKind(value.kind) || !('items' in value)) return undefined;
+  const { items } = value;
+  // A null list has no items (kustomize's reading too).
+  if (items === null) return [];
+  if (!Array.isArray(items)) throw new InputError('the items of a JSON List must be a list');
+  if (items.length > maxItems) throw new InputError(tooMany(items.length, 'items'));
+  return items.map((item) => ({ value: item }));
 }
 
 /**
@@ -252,14 +370,10 @@ function checkJsonTokens(text: string): void {
   }
 }
 
-function resourceListKind(text: string, entries: readonly TopLevelEntry[]): boolean {
+/** The kind on a document's `kind:` line, unquoted; a guess, checked where it matters. */
+function kindOf(text: string, entries: readonly TopLevelEntry[]): string | undefined {
   const kind = entries.find((e) => e.key === 'kind');
-  if (!kind) return false;
-  const raw = text
-    .slice(kind.valueStart, kind.lineEnd)
-    .replace(/\s#.*$/, '')
-    .trim();
-  return raw.replace(/^(["'])(.*)\1$/, '$2') === 'ResourceList';
+  return kind && inlineValue(text, kind).replace(/^(["'])(.*)\1$/, '$2');
 }
 
 function readYamlList(
@@ -271,16 +385,71 @@ function readYamlList(
 ): Input {
   const itemsEntry = entries.find((e) => e.key === 'items');
   const resultsEntry = entries.find((e) => e.key === 'results');
-  // The items, where `items:` opens a block sequence; a wrong one is reported after the envelope.
-  let split: ItemSpan[] | SpanError | undefined;
-  if (itemsEntry && inlineValue(text, itemsEntry) === '') {
-    try {
-      split = sequenceItems(text, itemsEntry, meter);
-    } catch (error) {
-      if (!(error instanceof SpanError)) throw error;
-      split = error;
-    }
+  // A wrong one is reported after the envelope.
+  const split = splitItems(text, itemsEntry, meter);
+  let header: Json;
+  try {
+    header = parseEnvelope(text, doc, entries, { itemsEntry, split, resultsEntry }, meter);
+  } catch (error) {
+    if (!(error instanceof ParseError)) throw error;
+    // An alias to an anchor inside the items: only the whole document resolves it.
+    const whole = error.aliased ? wholeDocument(text, doc) : undefined;
+    if (isObject(whole))
+      return readEnvelope(text, usualCharacters, doc, whole, itemsEntry, split, resultsEntry);
+    // The list exists but its envelope does not parse: report it (naming the functionConfig
+    // when the problem is there), write everything back.
+    const line = Number(/ at line (\d+)/.exec(error.message)?.[1] ?? 0);
+    // Entries are in order, so their line numbers are counted in one pass (see lineNumberAt).
+    const at = entries.filter((e) => lineNumberAt(text, e.start, meter) <= line).pop();
+    const owner = at?.key === 'functionConfig' ? 'functionConfig' : 'ResourceList';
+    const list: Input = {
+      format: 'yaml-list',
+      text,
+      usualCharacters,
+      document: doc,
+      items: [],
+      functionConfig: undefined,
+      listError: `${owner}: ${error.message}`,
+    };
+    // The input's results are still replaced by ours: two `results:` keys would be invalid.
+    if (resultsEntry) list.results = resultsEntry;
+    return list;
   }
+  if (!isObject(header)) throw new InputError('the ResourceList is not a mapping');
+  return readEnvelope(text, usualCharacters, doc, header, itemsEntry, split, resultsEntry);
+}
+
+/** The `- ` entries where `items:` opens a block sequence, a SpanError where that is wrong. */
+function splitItems(
+  text: string,
+  itemsEntry: TopLevelEntry | undefined,
+  meter: ScanMeter | undefined,
+): ItemSpan[] | SpanError | undefined {
+  if (!itemsEntry || inlineValue(text, itemsEntry) !== '') return undefined;
+  try {
+    return sequenceItems(text, itemsEntry, meter);
+  } catch (error) {
+    if (!(error instanceof SpanError)) throw error;
+    return error;
+  }
+}
+
+/**
+ * The value of a list's document without its items (each read on its own) and without `results`
+ * (replaced, never read for their value); a ParseError where it is not valid YAML.
+ */
+function parseEnvelope(
+  text: string,
+  doc: Span,
+  entries: readonly TopLevelEntry[],
+  parts: {
+    itemsEntry: TopLevelEntry | undefined;
+    split: ItemSpan[] | SpanError | undefined;
+    resultsEntry: TopLevelEntry | undefined;
+  },
+  meter: ScanMeter | undefined,
+): Json {
+  const { itemsEntry, split, resultsEntry } = parts;
   // The envelope is the document as written with the items and the input's results blanked to
   // empty lines, so that every other byte, from the document's first line to its last, is judged
   // by the conforming reader in one parse, and error line numbers stay those of the input. Each
@@ -328,63 +497,35 @@ function readYamlList(
     pieces.push(text.slice(pos, doc.end));
     return pieces.join('');
   };
-  let header: Json;
-  try {
-    // Blanked entries escape the envelope's parse: check what it would have found.
-    for (const blanked of [itemsEntry, resultsEntry]) {
-      const twice = blanked && entries.find((e) => e !== blanked && e.key === blanked.key);
-      if (twice) {
-        throw new ParseError(
-          `invalid YAML at line ${lineNumberAt(text, twice.start)}: duplicated mapping key`,
-        );
-      }
+  // Blanked entries escape the envelope's parse: check what it would have found.
+  for (const blanked of [itemsEntry, resultsEntry]) {
+    const twice = blanked && entries.find((e) => e !== blanked && e.key === blanked.key);
+    if (twice) {
+      throw new ParseError(
+        `invalid YAML at line ${lineNumberAt(text, twice.start)}: duplicated mapping key`,
+      );
     }
-    const quick = envelopeText(true);
-    // The envelope holds all the text but the items and the results, judged where they are read;
-    // the items' stand-in `- {}` closes what it opens.
-    checkPartNesting(text, quick, 0, meter);
-    // The input's results are replaced, never parsed for their value; parsing them alone proves
-    // that they end where the line scan says (a multi-line quoted value can hide a `key:` line).
-    if (resultsEntry) {
-      const results = text.slice(resultsEntry.start, resultsEntry.end);
-      checkPartNesting(text, results, 0, meter);
-      const parsed = parseYaml(results, resultsEntry.start, text);
-      // Another key among them would be replaced with them, in silence.
-      if (!isObject(parsed) || Object.keys(parsed).length !== 1) {
-        throw new ParseError(
-          `unsupported YAML at line ${lineNumberAt(text, resultsEntry.start)}: a top-level key within the results that this reader does not read as one`,
-        );
-      }
-    }
-    header =
-      quickParse(quick, 0, quick.length, false) ?? parseYaml(envelopeText(false), doc.start, text);
-  } catch (error) {
-    if (!(error instanceof ParseError)) throw error;
-    // An alias to an anchor inside the items: only the whole document resolves it.
-    const whole = error.aliased ? wholeDocument(text, doc) : undefined;
-    if (isObject(whole))
-      return readEnvelope(text, usualCharacters, doc, whole, itemsEntry, split, resultsEntry);
-    // The list exists but its envelope does not parse: report it (naming the functionConfig
-    // when the problem is there), write everything back.
-    const line = Number(/ at line (\d+)/.exec(error.message)?.[1] ?? 0);
-    // Entries are in order, so their line numbers are counted in one pass (see lineNumberAt).
-    const at = entries.filter((e) => lineNumberAt(text, e.start, meter) <= line).pop();
-    const owner = at?.key === 'functionConfig' ? 'functionConfig' : 'ResourceList';
-    const list: Input = {
-      format: 'yaml-list',
-      text,
-      usualCharacters,
-      document: doc,
-      items: [],
-      functionConfig: undefined,
-      listError: `${owner}: ${error.message}`,
-    };
-    // The input's results are still replaced by ours: two `results:` keys would be invalid.
-    if (resultsEntry) list.results = resultsEntry;
-    return list;
   }
-  if (!isObject(header)) throw new InputError('the ResourceList is not a mapping');
-  return readEnvelope(text, usualCharacters, doc, header, itemsEntry, split, resultsEntry);
+  const quick = envelopeText(true);
+  // The envelope holds all the text but the items and the results, judged where they are read;
+  // the items' stand-in `- {}` closes what it opens.
+  checkPartNesting(text, quick, 0, meter);
+  // The input's results are replaced, never parsed for their value; parsing them alone proves
+  // that they end where the line scan says (a multi-line quoted value can hide a `key:` line).
+  if (resultsEntry) {
+    const results = text.slice(resultsEntry.start, resultsEntry.end);
+    checkPartNesting(text, results, 0, meter);
+    const parsed = parseYaml(results, resultsEntry.start, text);
+    // Another key among them would be replaced with them, in silence.
+    if (!isObject(parsed) || Object.keys(parsed).length !== 1) {
+      throw new ParseError(
+        `unsupported YAML at line ${lineNumberAt(text, resultsEntry.start)}: a top-level key within the results that this reader does not read as one`,
+      );
+    }
+  }
+  return (
+    quickParse(quick, 0, quick.length, false) ?? parseYaml(envelopeText(false), doc.start, text)
+  );
 }
 
 /** What follows `key:` on its line, without a comment. */

@@ -472,6 +472,11 @@ export const optionNames: readonly string[] = [...Object.keys(options), 'severit
  * Reads the functionConfig; `undefined` (none given) and an empty ConfigMap mean defaults.
  * `catalog`: the rules whose severity the options may set.
  */
+/** `key=value` arguments: a ConfigMap's data, each error naming the key alone (no `data.`). */
+export function readSettings(settings: Record<string, string>, catalog: RuleCatalog): Config {
+  return applyOptions(settings, '', catalog);
+}
+
 export function readConfig(functionConfig: unknown, catalog: RuleCatalog): Config {
   if (functionConfig === undefined || functionConfig === null) return { ...defaultConfig };
   if (!isObject(functionConfig)) {

@@ -1,7 +1,7 @@
 // A parsed item with the few metadata fields every rule needs, checked once at the edge so the rest
 // of the core can trust them.
 
-import type { FactsOf, TemplateFacts } from './facts.js';
+import type { FactsOf, ResourceFacts } from './facts.js';
 import { isObject, type Json, type JsonObject } from './json.js';
 import { grouped } from './numbers.js';
 import { fieldPath } from './path.js';
@@ -22,7 +22,7 @@ export interface Resource {
    * Its pod templates' references read as facts (model/facts.ts), its PodSpecs taken out of
    * `value`; absent, the rules walk `value`.
    */
-  readonly facts?: readonly TemplateFacts[] | undefined;
+  readonly facts?: ResourceFacts | undefined;
 }
 
 export class ItemError extends Error {

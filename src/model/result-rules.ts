@@ -12,6 +12,14 @@ export const invalidInput: Rule = {
   fixed: true,
   summary: 'The input or an item cannot be read: invalid YAML or JSON, too large, malformed',
 };
+export const listNotRead: Rule = {
+  id: 'list-not-read',
+  severity: 'warning',
+  fixed: true,
+  summary:
+    'A List whose items are not read: in a ResourceList or a List, in JSON or flow style, or with aliases',
+  help: 'Give the items as separate YAML documents (---), or as items of a ResourceList.',
+};
 export const invalidConfig: Rule = {
   id: 'invalid-config',
   severity: 'error',

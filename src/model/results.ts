@@ -182,8 +182,11 @@ const refs = new WeakMap<Resource, ResourceRef>();
 export function refOf(resource: Resource): ResourceRef {
   let ref = refs.get(resource);
   if (ref === undefined) {
-    ref = { apiVersion: resource.apiVersion, kind: resource.kind, name: resource.name };
-    if (resource.namespace !== undefined) ref.namespace = resource.namespace;
+    const { apiVersion, kind, name, namespace } = resource;
+    // One literal each way: a key added after the literal went to a store of its own (40 bytes
+    // more for each of fan-in's 10k refs).
+    ref =
+      namespace === undefined ? { apiVersion, kind, name } : { apiVersion, kind, name, namespace };
     refs.set(resource, ref);
   }
   return ref;

@@ -125,3 +125,13 @@ export function lineNumberAt(text: string, offset: number, meter?: ScanMeter): n
   counted = { text, offset: to, line };
   return line;
 }
+
+/** The first line of an item that is not its `---`, a blank line or a comment. */
+export function contentStart(text: string, offset: number): number {
+  let at = offset;
+  for (;;) {
+    const end = text.indexOf('\n', at);
+    if (end === -1 || !/^(---|\s*(#.*)?)\r?$/.test(text.slice(at, end))) return at;
+    at = end + 1;
+  }
+}

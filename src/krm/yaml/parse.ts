@@ -147,8 +147,28 @@ class TooManyTokens extends Error {
   }
 }
 
+/**
+ * Told once, when the `yaml` library has judged more than a number of characters in this process
+ * (whenJudgingMuch): main.ts then lets the young generation grow, as that library's tokens, CST
+ * and documents are garbage within the item, where the quick reader's values stay.
+ */
+let muchJudged: { left: number; then: () => void } | undefined;
+
+/** Calls `then` once, when judged() has read more than `characters` from now on. */
+export function whenJudgingMuch(characters: number, then: () => void): void {
+  muchJudged = { left: characters, then };
+}
+
 /** yamlProblem's verdict, with the documents the composer built for it. */
 function judged(text: string): { problem?: YamlProblem; docs: Document.Parsed[] } {
+  if (muchJudged) {
+    muchJudged.left -= text.length;
+    if (muchJudged.left < 0) {
+      const { then } = muchJudged;
+      muchJudged = undefined;
+      then();
+    }
+  }
   const { Composer, Parser } = loadYaml();
   let problem: YamlProblem | undefined;
   const docs: Document.Parsed[] = [];

@@ -12,6 +12,7 @@ import {
 import { crossNamespace } from './cross-namespace.js';
 import { csiSyncMount } from './csi-sync-mount.js';
 import { doubleRestart } from './double-restart.js';
+import { duplicateItem } from './duplicate-item.js';
 import { hookPhase } from './hook-phase.js';
 import { jobChecksum } from './job-checksum.js';
 import { kindNearMiss } from './kind-near-miss.js';
@@ -37,6 +38,7 @@ export const lints: readonly Lint[] = [
   csiSyncMount,
   nearName,
   unreadSource,
+  duplicateItem,
 ];
 
 /** Stage 6: every lint that is not off, at its severity, in the order of the table. */

@@ -1,8 +1,11 @@
 // A workload reading a Secret (or ConfigMap) that nothing in the input makes, while something in
-// its namespace makes a near name: `act-runner` read, `gitea-act-runner` made (a chart's release
-// prefix), or a typo (`postgress`). Nothing checksums or orders the read, and the pod fails to
-// start (or runs without it) if the name is wrong. An info: the Secret may well come from
-// elsewhere (the cluster, a chart not in the input).
+// its namespace makes a near name: a typo (`postgress`, one or two edits away), or `act-runner`
+// read and `gitea-act-runner` made (a chart's release prefix). Nothing checksums or orders the
+// read, and the pod fails to start (or runs without it) if the name is wrong. A typo is a
+// warning (the rule's severity): a likely mistake, and the run's main promise failing in
+// silence. A name with an affix, or one whose digits differ (`db-1`, `db-2`), is an info:
+// a Secret named so may well come from elsewhere (the cluster, a chart not in the input), as
+// release-prefixed and numbered names often do.
 //
 // Cost stays linear in the input: names are indexed (by their first and last `-` segment and by
 // length), and every comparison of a run, however crowded the namespace, is paid from one budget
@@ -102,15 +105,22 @@ const extends_ = (long: string, short: string) =>
   ((long.charCodeAt(long.length - short.length - 1) === 45 && long.endsWith(short)) ||
     (long.charCodeAt(short.length) === 45 && long.startsWith(short)));
 
+/**
+ * A name's digits, in order. Near names whose digits differ (`api-creds-6297` and
+ * `api-creds-6692`, `redis-0` and `redis-10`, `app-ca` and `app-17`) are numbered siblings more
+ * often than typos.
+ */
+const digitsOf = (name: string) => name.replace(/\D+/g, '');
+
 /** `x` and `<prefix>-x`, or `x` and `x-<suffix>`, either way round (no string is built). */
 const affixed = (a: string, b: string) => extends_(a, b) || extends_(b, a);
 
 export const nearName: Lint = {
   id: 'near-name',
-  severity: 'info',
+  severity: 'warning',
   summary: 'A workload reads a Secret nothing in the input makes, next to a near name it makes',
   help: 'Read the name the input makes; if the Secret comes from elsewhere (the cluster, a chart not in the input), silence the rule for that workload or set it off.',
-  check({ resources, bystanders, sources, unresolved }, { report, silenced }) {
+  check({ resources, bystanders, sources, unresolved }, { report, note, silenced }) {
     if (unresolved.size === 0) return;
     // What the input makes, per kind then namespace (no key string built per item or per
     // look-up); a name made anywhere (another namespace is the cross-namespace lint's) or present
@@ -166,6 +176,8 @@ export const nearName: Lint = {
     let cells = cellBudget;
     /** Whether the budget ran out during the present look-up, before every name was compared. */
     let stopped = false;
+    /** Whether the present look-up's near name is within the allowed edits (not an affix). */
+    let typo = false;
     /** Missing names the budget stopped, and the first read of one (the result's place). */
     let stoppedNames = 0;
     let firstStopped: { resource: Resource; ref: UnresolvedRef } | undefined;
@@ -178,10 +190,11 @@ export const nearName: Lint = {
       if (!found) {
         const there = scope.names.has(name) || anywhere.get(kind)?.has(name) === true;
         stopped = false;
+        typo = false;
         cells += there ? 0 : cellsPerLookUp;
         const near = there ? undefined : nearMatch(name, scope);
         if (stopped) stoppedNames++;
-        found = near ? { near, stopped } : stopped ? stoppedShort : nothing;
+        found = near ? { near, typo, stopped } : stopped ? stoppedShort : nothing;
         scope.looked.set(name, found);
       }
       return found;
@@ -209,7 +222,7 @@ export const nearName: Lint = {
         seen.add(found);
         const { near } = found;
         if (near)
-          report(
+          (found.typo ? report : note)(
             resource,
             message(resource, ref, near),
             fieldPath(places.named(resource, ref.podSpec, ref.use)),
@@ -267,6 +280,7 @@ export const nearName: Lint = {
         }
       }
       cells = left;
+      typo = best !== undefined && digitsOf(name) === digitsOf(best.name);
       if (best) return best;
       return (
         affixedIn(name, index.last.get(last(name)) ?? none) ??
@@ -322,17 +336,19 @@ function drained(word: string): number {
 }
 
 /**
- * A missing name, looked up: the near name the namespace makes, if any, and whether the budget
+ * A missing name, looked up: the near name the namespace makes, if any, whether it is a typo's, and whether the budget
  * ran out before it was compared with every name it would have been.
  */
 interface Looked {
   near: Made | undefined;
+  /** The near name is within the allowed edits, with the same digits: a warning (the rule's severity). */
+  typo: boolean;
   stopped: boolean;
 }
 /** A missing name with no near one (most of them): one object for all. */
-const nothing: Looked = { near: undefined, stopped: false };
+const nothing: Looked = { near: undefined, typo: false, stopped: false };
 /** One with none found before the budget ran out. */
-const stoppedShort: Looked = { near: undefined, stopped: true };
+const stoppedShort: Looked = { near: undefined, typo: false, stopped: true };
 
 /**
  * What a namespace makes of one kind: its names, and those compared (at most `longest`

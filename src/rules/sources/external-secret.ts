@@ -187,11 +187,23 @@ export function readExternalSecretSpec(spec: JsonObject, at: string): ExternalSe
   return {
     targetName,
     manifest,
-    stores,
+    // Copied at its length: kept by the source to the end, a list grown by push has room for 17
+    // (1,896 such lists were 0.29 MB of the fan-in bench's heap at the plan, most of one store).
+    stores: stores.slice(),
     content: listContent(normalized, 'data', 'secretKey', narrowable),
-    producedKeys: () => keys,
+    producedKeys: answering(keys),
   };
 }
+
+/**
+ * A function answering `value`, made outside readExternalSecretSpec: a closure made in it shares
+ * the context of its other closures (the forEach callbacks', which hold `at` and the stores list
+ * grown by push), which each source then kept to the end of the run (0.3 MB on fan-in at 10k).
+ */
+const answering =
+  <T>(value: T) =>
+  (): T =>
+    value;
 
 /** The CRD requires both fields, each at least one character long. */
 function readManifest(value: Json | undefined, at: string): ExternalSecretSpec['manifest'] {

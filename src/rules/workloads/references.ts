@@ -4,9 +4,13 @@
 import {
   addFact,
   type FactKeys,
+  keysIn,
+  nameIn,
   type PodSpecRead,
   type RefColumns,
   TemplateFacts,
+  templateCount,
+  templateOf,
 } from '../../model/facts.js';
 import { isObject, type Json, type JsonObject } from '../../model/json.js';
 import {
@@ -205,8 +209,8 @@ function usesOfFacts(facts: TemplateFacts, keepNamed: boolean, reuse: boolean): 
     }
     const ref = secretReferences[columns.row[i] as number] as SecretReference;
     use.kind = ref.kind;
-    use.secretName = columns.name[i] as string;
-    use.keys = keySet(columns.keys[i]);
+    use.secretName = nameIn(columns, i);
+    use.keys = keySet(keysIn(columns, i));
     use.optIn = ref.optIn;
     if (keepNamed) {
       use.named = factPlace(facts, i, 'named');
@@ -557,8 +561,9 @@ const addFound = (columns: RefColumns, i: number) =>
 function factsAt(resource: Resource, at: Keys): TemplateFacts | undefined {
   const { facts } = resource;
   if (facts === undefined) return undefined;
-  for (let t = 0; t < facts.length; t++) {
-    if ((facts[t] as TemplateFacts).isAt(at)) return facts[t];
+  for (let t = 0; t < templateCount(facts); t++) {
+    const template = templateOf(facts, t);
+    if (template.isAt(at)) return template;
   }
   return undefined;
 }
@@ -572,7 +577,7 @@ function factPlace(facts: TemplateFacts, i: number, field: 'named' | 'at'): Trai
   const { columns } = facts;
   const row = columns.row[i] as number;
   const keyField = keyFields[row];
-  if (field === 'at' && (keyField === undefined || columns.keys[i] === undefined)) {
+  if (field === 'at' && (keyField === undefined || (columns.keys[i] as number) < 0)) {
     return undefined;
   }
   const trail: (string | number)[] = [];
@@ -599,13 +604,13 @@ function factPlace(facts: TemplateFacts, i: number, field: 'named' | 'at'): Trai
  */
 export function valueAt(resource: Resource, trail: Trail): Json | undefined {
   const { facts } = resource;
-  for (let t = 0; facts !== undefined && t < facts.length; t++) {
-    const template = facts[t] as TemplateFacts;
+  for (let t = 0; facts !== undefined && t < templateCount(facts); t++) {
+    const template = templateOf(facts, t);
     if (!startsWith(trail, template.at)) continue;
     for (let row = 0; row < secretReferences.length; row++) {
       if (!positionsIn(trail, template.at.length, row)) continue;
       const i = rowAt(template, row, positions[0] as number, positions[1] as number);
-      return i < 0 ? undefined : template.columns.name[i];
+      return i < 0 ? undefined : nameIn(template.columns, i);
     }
     return undefined;
   }

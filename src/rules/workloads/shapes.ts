@@ -2,7 +2,7 @@
 // Knative Services and other CRDs with a pod template work without a list of kinds; kinds that
 // keep it elsewhere are declared (built in below, or the podTemplates option).
 import type { DeclaredTemplate } from '../../model/config.js';
-import type { PodSpecRead, TemplateFacts } from '../../model/facts.js';
+import { type PodSpecRead, templateCount, templateOf } from '../../model/facts.js';
 import { isObject, type Json } from '../../model/json.js';
 import { getPath, type Keys, parseKeys } from '../../model/path.js';
 import type { Resource } from '../../model/resource.js';
@@ -129,8 +129,8 @@ export function podTemplatesOf(
   const { facts } = resource;
   if (facts === undefined) return templatesIn(resource.value, shapes);
   const templates: PodTemplate[] = [];
-  for (let t = 0; t < facts.length; t++) {
-    const podSpec = facts[t] as TemplateFacts;
+  for (let t = 0; t < templateCount(facts); t++) {
+    const podSpec = templateOf(facts, t);
     // The shape whose path the facts were read at.
     for (let i = 0; i < shapes.length; i++) {
       const shape = shapes[i] as PodTemplateShape;
