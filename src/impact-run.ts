@@ -73,7 +73,11 @@ export function impact(
 ): ImpactOutput {
   let pairs = planSides([base, head], options);
   if (!Array.isArray(pairs)) return pairs;
-  const groups = applicationGroups(pairs[0] as [Planned, Planned]);
+  // Directories only: a file is one application.
+  const directories = [base, head].every(
+    (side) => side.origins.length > 0 && side.origins.every((o) => o.application !== undefined),
+  );
+  const groups = directories ? applicationGroups(pairs[0] as [Planned, Planned]) : undefined;
   if (groups !== undefined) {
     const split = [base, head].map((side) => groupsOf(side, groups));
     pairs = planSides(split, options);

@@ -100,11 +100,31 @@ const byRef = (a: Ref, b: Ref) =>
 const identity = (r: { apiVersion: string; kind: string; namespace?: string; name: string }) =>
   `${groupOf(r.apiVersion)}\u0000${r.kind}\u0000${r.namespace ?? ''}\u0000${r.name}`;
 
+/** A side's resources by identity, and the copies of one already there (with its identity). */
+interface Identities {
+  first: Map<string, Resource>;
+  copies: [string, Resource][];
+}
+
+/** Once per side: applicationGroups asks, then compareSides. */
+const identities = new WeakMap<readonly Resource[], Identities>();
+
+function identitiesOf(resources: readonly Resource[]): Identities {
+  const known = identities.get(resources);
+  if (known) return known;
+  const found: Identities = { first: new Map(), copies: [] };
+  for (const r of resources) {
+    const id = identity(r);
+    if (found.first.has(id)) found.copies.push([id, r]);
+    else found.first.set(id, r);
+  }
+  identities.set(resources, found);
+  return found;
+}
+
 function byIdentity(resources: readonly Resource[]): Map<string, Resource> {
-  const map = new Map<string, Resource>();
   // The first of duplicates wins (the transform warns about those).
-  for (const r of resources) if (!map.has(identity(r))) map.set(identity(r), r);
-  return map;
+  return identitiesOf(resources).first;
 }
 
 function isWorkload(resource: Resource, declared: readonly DeclaredTemplate[]): boolean {
@@ -252,29 +272,23 @@ export interface ApplicationGroups {
  * every group holding one of its resources, in one walk over the resources.
  */
 export function applicationGroups(sides: readonly ImpactSide[]): ApplicationGroups | undefined {
-  // Most trees render each resource once per side: one map a side says so, nothing more is built.
-  // A resource in one application in BASE and another in HEAD (a file moved) is no conflict.
-  const placed = sides.map((side) => {
-    const first = new Map<string, string>();
-    let shared = false;
-    for (const r of side.resources) {
-      const application = side.applicationOf?.(r);
-      if (application === undefined) return undefined;
-      const id = identity(r);
-      const seen = first.get(id);
-      if (seen === undefined) first.set(id, application);
-      else shared ||= seen !== application;
-    }
-    return { shared };
+  // Most trees render each resource once per side: only a copy can be in another application, and
+  // the map of a side's resources is compareSides' own. A resource in one application in BASE and
+  // another in HEAD (a file moved) is no conflict.
+  const shared = sides.some((side) => {
+    const { first, copies } = identitiesOf(side.resources);
+    const applicationOf = (r: Resource) => side.applicationOf?.(r);
+    return copies.some(([id, r]) => applicationOf(r) !== applicationOf(first.get(id) as Resource));
   });
-  if (!placed.some((p) => p?.shared) || placed.includes(undefined)) return undefined;
+  if (!shared) return undefined;
   /** Per application, the resources it renders, each side's apart. */
   const byApplication = new Map<string, Set<string>>();
   for (const [i, side] of sides.entries()) {
-    for (const r of side.resources) {
-      const application = side.applicationOf?.(r) as string;
+    const { first, copies } = identitiesOf(side.resources);
+    for (const [id, r] of [...first, ...copies]) {
+      const application = side.applicationOf?.(r) ?? '';
       const ids = byApplication.get(application) ?? new Set<string>();
-      ids.add(`${i}\u0001${identity(r)}`);
+      ids.add(`${i}\u0001${id}`);
       byApplication.set(application, ids);
     }
   }
