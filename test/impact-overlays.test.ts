@@ -158,7 +158,9 @@ describe('applications that render the same names are planned apart', () => {
 
   it('both bumped: one entry per application, in markdown and JSON', () => {
     const md = impactOf(both3, both4).stdout;
-    expect(md).toContain('**2 workloads will restart** in 2 applications');
+    expect(md).toContain(
+      '**2 workloads will restart** in 2 applications because 2 secret sources changed.',
+    );
     expect([...md.matchAll(/^<summary>(.*)<\/summary>$/gm)].map((m) => m[1])).toEqual([
       '<code>clusters/prod</code>: 1 workload (1 source changed)',
       '<code>clusters/staging</code>: 1 workload (1 source changed)',

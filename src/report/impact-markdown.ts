@@ -98,7 +98,10 @@ function reportBlocks(impact: Impact): Block[] {
   } = impact;
   const blocks: Block[] = [];
   const push = (...lines: string[]) => blocks.push({ lines });
-  const sources = new Set(rollouts.flatMap((r) => r.reasons.map((x) => describeRef(x.source))));
+  // A source per application: two overlays' ExternalSecrets of one name are two sources.
+  const sources = new Set(
+    rollouts.flatMap((r) => r.reasons.map((x) => `${r.application}\u0000${describeRef(x.source)}`)),
+  );
   const extras = [
     silentRotations.length > 0 ? plural(silentRotations.length, 'new silent rotation') : '',
     waves.length > 0 ? plural(waves.length, 'wave change') : '',
