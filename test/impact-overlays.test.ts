@@ -179,6 +179,25 @@ describe('applications that render the same names are planned apart', () => {
     expect(sarif.runs[0].results).toEqual([]);
   });
 
+  it("SARIF puts a lint at its own overlay's file", () => {
+    const unpinned = commit(
+      {
+        ...overlays('4', '4'),
+        'clusters/staging/all.yaml': rendered('4').replace('        version: "4"\n', ''),
+      },
+      'unpin staging',
+    );
+    const sarif = JSON.parse(impactOf(both4, unpinned, '--format', 'sarif').stdout);
+    const results = sarif.runs[0].results.map(
+      (r: {
+        ruleId: string;
+        locations: { physicalLocation: { artifactLocation: { uri: string } } }[];
+      }) => [r.ruleId, r.locations[0]?.physicalLocation.artifactLocation.uri],
+    );
+    expect(results).toEqual([['unpinned-version', `head-${unpinned}/clusters/staging/all.yaml`]]);
+    commit(overlays('4', '4'), 'pin staging again');
+  });
+
   it('a workload added to one overlay is added there, named with its application', () => {
     const added = commit(
       {
