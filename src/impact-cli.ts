@@ -16,6 +16,7 @@ import {
   type ImpactFormat,
   impact,
   impactFormats,
+  joinFiles,
   type Origin,
   type SideInput,
 } from './impact-run.js';
@@ -205,36 +206,22 @@ export function readSide(
     return `cannot read ${label} ${given}: ${why(error)}${revision}`;
   }
   if (files.length === 0) return `${label} ${given}: no .yaml or .yml file in the directory`;
-  const origins: Origin[] = [];
+  const kept: Omit<Origin, 'offset' | 'line'>[] = [];
   const skipped: string[] = [];
-  let text = '';
-  let line = 0;
   for (const file of files) {
-    let own = readText(file.read);
+    const own = readText(file.read);
     if (typeof own !== 'string') return `cannot read ${label} ${file.shown}: ${own.why}`;
     if (directory && holdsNoManifest(own)) {
       skipped.push(file.shown);
       continue;
     }
-    if (files.length > 1) {
-      // Each file its own documents: a separator unless the file starts with one.
-      if (text !== '' && !/^(---|%)/.test(own.replace(/^\uFEFF/, ''))) {
-        text += '---\n';
-        line++;
-      }
-      own = own.replace(/^\uFEFF/, '');
-      if (own !== '' && !own.endsWith('\n')) own += '\n';
-    }
-    origins.push({
+    kept.push({
       path: file.shown,
-      offset: text.length,
-      line,
       text: own,
       ...(file.application === undefined ? {} : { application: file.application }),
     });
-    text += own;
-    line += own.split('\n').length - 1;
   }
+  const { text, origins } = joinFiles(kept, files.length > 1);
   if (origins.length === 0 && skipped.length > 0) {
     return `${label} ${given}: no Kubernetes manifest in the directory (${skipped.length} YAML files without apiVersion and kind)`;
   }

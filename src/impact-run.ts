@@ -6,10 +6,17 @@ import { contentStart, lineNumberAt } from './krm/yaml/lines.js';
 import { defaultConfig } from './model/config.js';
 import type { Resource } from './model/resource.js';
 import { formatResult, type Result } from './model/results.js';
-import { compareSides, type ImpactSide, impactJson } from './report/impact.js';
+import {
+  type ApplicationGroups,
+  applicationGroups,
+  compareSides,
+  type ImpactSide,
+  impactJson,
+  joinGroups,
+} from './report/impact.js';
 import { impactReports } from './report/impact-markdown.js';
 import { impactSarif } from './report/impact-sarif.js';
-import { describeRef } from './report/ref.js';
+import { describeRef, type Ref } from './report/ref.js';
 import { analyse, type RunOptions, type RunOutput } from './run.js';
 
 export type ImpactFormat = 'markdown' | 'json' | 'sarif';
@@ -52,10 +59,8 @@ export interface ImpactOptions extends RunOptions {
 }
 
 interface Planned extends ImpactSide {
-  /** Line (1-based) and file of each resource's item. */
-  locate(resource: Resource): { uri: string; line: number } | undefined;
-  /** The file (origin) of each resource's item. */
-  originOf(resource: Resource): Origin | undefined;
+  /** Line (1-based) and file of the item of the resource a result names. */
+  locate(ref: Ref): { uri: string; line: number } | undefined;
 }
 
 /** The report, and with markdown the full report when the comment is cut (else the same). */
@@ -66,38 +71,107 @@ export function impact(
   head: SideInput,
   options: ImpactOptions = {},
 ): ImpactOutput {
-  const sides: Planned[] = [];
-  for (const side of [base, head]) {
-    const planned = planSide(side, options);
-    if ('exitCode' in planned) return planned;
-    sides.push(planned);
+  let pairs = planSides([base, head], options);
+  if (!Array.isArray(pairs)) return pairs;
+  // Directories only: a file is one application.
+  const directories = [base, head].every(
+    (side) => side.origins.length > 0 && side.origins.every((o) => o.application !== undefined),
+  );
+  const groups = directories ? applicationGroups(pairs[0] as [Planned, Planned]) : undefined;
+  if (groups !== undefined) {
+    const split = [base, head].map((side) => groupsOf(side, groups));
+    pairs = planSides(split, options);
+    if (!Array.isArray(pairs)) return pairs;
   }
-  const [before, after] = sides as [Planned, Planned];
-  const compared = compareSides(before, after);
+  const compared = joinGroups(pairs.map(([before, after]) => compareSides(before, after)));
   const format = options.format ?? 'markdown';
   if (format === 'json') return ok(impactJson(compared));
-  const byRef = new Map<string, Resource>();
-  for (const r of after.resources) {
-    const key = `${r.apiVersion} ${describeRef(r)}`;
-    if (!byRef.has(key)) byRef.set(key, r);
-  }
   if (format === 'markdown') {
     const { comment, full } = impactReports(compared, {
-      applicationOf: (ref) => {
-        const resource = byRef.get(`${ref.apiVersion} ${describeRef(ref)}`);
-        return resource && after.originOf(resource)?.application;
-      },
       ...(options.maxChars === undefined ? {} : { maxChars: options.maxChars }),
       ...(options.fullReport === undefined ? {} : { fullReport: options.fullReport }),
     });
     return { ...ok(comment), full };
   }
+  // Each lint is located in its own application's HEAD.
+  const sideOf = new Map<Result, Planned>();
+  for (const [, after] of pairs) for (const r of after.results) sideOf.set(r, after);
   const locate = (result: Result) => {
     const ref = result.resourceRef;
-    const resource = ref && byRef.get(`${ref.apiVersion} ${describeRef(ref)}`);
-    return resource && after.locate(resource);
+    return ref && sideOf.get(result)?.locate(ref);
   };
   return ok(impactSarif(compared.lints, { version: options.version ?? '0.0.0', locate }));
+}
+
+/**
+ * BASE's and HEAD's plans, each side one text or one per group of applications (the same
+ * groups on both); BASE's first, so a problem in BASE is the one reported.
+ */
+function planSides(
+  sides: readonly (SideInput | readonly SideInput[])[],
+  options: ImpactOptions,
+): [Planned, Planned][] | RunOutput {
+  const planned: Planned[][] = [];
+  for (const side of sides) {
+    const own: Planned[] = [];
+    for (const part of Array.isArray(side) ? side : [side]) {
+      const plan = planSide(part as SideInput, options);
+      if ('exitCode' in plan) return plan;
+      own.push(plan);
+    }
+    planned.push(own);
+  }
+  const [before, after] = planned as [Planned[], Planned[]];
+  return before.map((plan, i) => [plan, after[i] as Planned]);
+}
+
+const emptyList = 'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n';
+
+/**
+ * A directory's side as one side per group of applications (applicationGroups): its files,
+ * joined as impact-cli.ts joins them; a group none of whose files the side has is empty. A file
+ * whose application holds no resource is in the first group.
+ */
+function groupsOf(side: SideInput, { of, count }: ApplicationGroups) {
+  const files: Origin[][] = Array.from({ length: count }, () => []);
+  for (const origin of side.origins) {
+    (files[of.get(origin.application as string) ?? 0] as Origin[]).push(origin);
+  }
+  // A group none of whose files the side has: an empty list, as a stream of nothing is no input.
+  return files.map((own) =>
+    own.length === 0
+      ? { label: side.label, text: emptyList, origins: [] }
+      : { label: side.label, ...joinFiles(own) },
+  );
+}
+
+/**
+ * Files joined into one YAML stream, remembering where each starts. With more than one, each is
+ * its own documents (a separator unless the file starts with one), without its byte order mark
+ * and ending with a line break: joining files already joined so changes nothing.
+ */
+export function joinFiles(
+  files: readonly Omit<Origin, 'offset' | 'line'>[],
+  several = files.length > 1,
+): { text: string; origins: Origin[] } {
+  const origins: Origin[] = [];
+  let text = '';
+  let line = 0;
+  for (const file of files) {
+    let own = file.text;
+    if (several) {
+      if (text !== '' && !/^(---|%)/.test(own.replace(/^\uFEFF/, ''))) {
+        text += '---\n';
+        line++;
+      }
+      own = own.replace(/^\uFEFF/, '');
+      if (own !== '' && !own.endsWith('\n')) own += '\n';
+    }
+    origins.push({ ...file, offset: text.length, line, text: own });
+    text += own;
+    line += own.split('\n').length - 1;
+  }
+  return { text, origins };
 }
 
 const ok = (stdout: string): RunOutput => ({ stdout, stderr: '', exitCode: 0 });
@@ -126,8 +200,15 @@ function planSide(side: SideInput, options: ImpactOptions): Planned | RunOutput 
   }
   if (!('planned' in analysis)) return fail(side.label);
   const { input, resources, planned } = analysis;
-  const locate = (resource: Resource) => {
-    const start = input.items[resource.index]?.span?.start;
+  let byRef: Map<string, Resource> | undefined;
+  const refKey = (ref: Ref) => `${ref.apiVersion} ${describeRef(ref)}`;
+  const locate = (ref: Ref) => {
+    if (byRef === undefined) {
+      byRef = new Map();
+      for (const r of resources) if (!byRef.has(refKey(r))) byRef.set(refKey(r), r);
+    }
+    const resource = byRef.get(refKey(ref));
+    const start = resource && input.items[resource.index]?.span?.start;
     if (start === undefined) return undefined;
     // 0-based, as the origins count their lines.
     const line = lineNumberAt(input.text, contentStart(input.text, start)) - 1;
@@ -137,8 +218,8 @@ function planSide(side: SideInput, options: ImpactOptions): Planned | RunOutput 
   const originOf = (resource: Resource) => {
     const start = input.items[resource.index]?.span?.start;
     if (start === undefined) return undefined;
-    // The last file starting at or before the item's first line: a binary search, as a report
-    // on a monorepo asks once per rollout among thousands of files.
+    // The last file starting at or before the item's first line: a binary search, as a
+    // directory's resources are each asked for theirs (applicationGroups).
     const at = contentStart(input.text, start);
     let [low, high] = [0, side.origins.length - 1];
     while (low < high) {
@@ -155,7 +236,7 @@ function planSide(side: SideInput, options: ImpactOptions): Planned | RunOutput 
     results: planned.results,
     podTemplates,
     locate,
-    originOf,
+    applicationOf: (resource) => originOf(resource)?.application,
   };
 }
 

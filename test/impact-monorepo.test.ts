@@ -273,6 +273,7 @@ spec:
 function manyRollouts(n: number): Impact {
   const rollouts = (n: number) =>
     Array.from({ length: n }, (_, i) => ({
+      application: 'apps/shop',
       resource: { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'a', name: `d${i}` },
       reasons: [
         {
@@ -298,10 +299,7 @@ describe('the cap, whatever the report', () => {
   it('is never passed, wherever the cut lands (a table row last, or a blank line)', () => {
     const impact = manyRollouts(200);
     for (let max = 1000; max < 1400; max++) {
-      const { comment } = impactReports(impact, {
-        applicationOf: () => 'apps/shop',
-        maxChars: max,
-      });
+      const { comment } = impactReports(impact, { maxChars: max });
       expect(comment.length).toBeLessThanOrEqual(max);
     }
   });
@@ -311,7 +309,7 @@ describe('cost of the markdown, counted', () => {
   it('groups rollouts by application in linear work: 2,000 workloads of one application', () => {
     const impact = manyRollouts(2000);
     const walked = elementsWalked(() => {
-      impactReports(impact, { applicationOf: () => 'apps/shop', maxChars: 10_000_000 });
+      impactReports(impact, { maxChars: 10_000_000 });
     });
     expect(walked).toBeLessThanOrEqual(20 * 2000);
   });

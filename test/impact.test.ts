@@ -135,6 +135,8 @@ const ref = (kind: string, name: string, apiVersion = 'apps/v1') => ({
   name,
 });
 const db = ref('ExternalSecret', 'db', 'external-secrets.io/v1');
+/** A directory's files directly in it are its application `.`: each entry of the JSON names it. */
+const root = { application: '.' };
 
 describe('impact', () => {
   it('a version bump of one ExternalSecret rolls exactly its consumers, with it as the reason', () => {
@@ -143,8 +145,8 @@ describe('impact', () => {
     const reason = { source: db, detail: 'data[password].remoteRef.version: "1" → "2"' };
     expect(json(base, head)).toEqual({
       rollouts: [
-        { resource: ref('Deployment', 'api'), reasons: [reason] },
-        { resource: ref('StatefulSet', 'worker'), reasons: [reason] },
+        { ...root, resource: ref('Deployment', 'api'), reasons: [reason] },
+        { ...root, resource: ref('StatefulSet', 'worker'), reasons: [reason] },
       ],
       silentRotations: [],
       unchangedSilentRotations: 0,
@@ -205,15 +207,15 @@ describe('impact', () => {
     });
     const out = json(base, head);
     expect(out.rollouts).toEqual([]);
-    expect(out.added).toEqual([ref('Deployment', 'new')]);
-    expect(out.removed).toEqual([ref('Deployment', 'old')]);
+    expect(out.added).toEqual([{ ...ref('Deployment', 'new'), ...root }]);
+    expect(out.removed).toEqual([{ ...ref('Deployment', 'old'), ...root }]);
     // The summary says what was added and removed: workloads (it read `1 added, 1 removed`).
     expect(impact(base, head).stdout).toMatch(
       /^### secret-rollout impact\n\nNothing rolls: no workload's secret checksum changes; 1 workload added, 1 workload removed\.\n/,
     );
   });
 
-  it('files and directories give the same JSON', () => {
+  it('files and directories give the same JSON, but for the applications a directory names', () => {
     const baseText = `${externalSecrets('1')}---\n${workloads}`;
     const headText = `${workloads}---\n${externalSecrets('3')}`;
     const fromFiles = json(side('same-base.yaml', baseText), side('same-head.yaml', headText));
@@ -230,7 +232,10 @@ describe('impact', () => {
         'notes.txt': 'x: [',
       }),
     );
-    expect(fromDirs).toEqual(fromFiles);
+    expect(fromDirs).toEqual({
+      ...fromFiles,
+      rollouts: fromFiles.rollouts.map((r: object) => ({ ...root, ...r })),
+    });
     expect(fromFiles.rollouts.map((r: { resource: { name: string } }) => r.resource.name)).toEqual([
       'api',
       'worker',
@@ -266,12 +271,20 @@ describe('impact', () => {
     const out = json(base, head);
     expect(out.silentRotations).toEqual([
       {
+        ...root,
         source: ref('ExternalSecret', 'api-token', 'external-secrets.io/v1'),
         why: ['data[0].remoteRef has no fixed version'],
         consumers: [ref('Deployment', 'web')],
       },
     ]);
     expect(validate(out), JSON.stringify(validate.errors)).toBe(true);
+    // A file has no application: its entries name none.
+    const fromFiles = json(
+      side('schema-base.yaml', `${externalSecrets('1')}---\n${workloads}`),
+      side('schema-head.yaml', `${externalSecrets('2')}---\n${workloads}`),
+    );
+    expect(fromFiles.rollouts[0]).not.toHaveProperty('application');
+    expect(validate(fromFiles), JSON.stringify(validate.errors)).toBe(true);
     const bad = { ...out, rollouts: [{ resource: ref('Deployment', 'api'), reasons: [] }] };
     expect(validate(bad)).toBe(false);
   });
@@ -287,7 +300,7 @@ describe('impact', () => {
       side('wave-head', { 'es.yaml': waved('-7'), 'apps.yaml': workloads }),
     );
     expect(out.rollouts).toEqual([]);
-    expect(out.waves).toEqual([{ resource: db, old: '-4', new: '-7' }]);
+    expect(out.waves).toEqual([{ ...root, resource: db, old: '-4', new: '-7' }]);
   });
 
   it('the markdown names every rollout, the reason, and a Mermaid picture', () => {

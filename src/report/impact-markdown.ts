@@ -21,11 +21,6 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 export interface MarkdownOptions {
-  /**
-   * The application a HEAD workload is in (the directory holding its kustomization.yaml or
-   * Kptfile, else the top directory: impact-cli.ts), undefined where HEAD is a file.
-   */
-  applicationOf?: (workload: Ref) => string | undefined;
   /** The comment's cap, in UTF-16 code units (never fewer than the characters GitHub counts). */
   maxChars?: number;
   /** Where the full report is written (`--output-full`), for the line that says it is cut. */
@@ -43,7 +38,7 @@ export function impactReports(
   impact: Impact,
   options: MarkdownOptions = {},
 ): { comment: string; full: string } {
-  const blocks = reportBlocks(impact, options.applicationOf ?? (() => undefined));
+  const blocks = reportBlocks(impact);
   const text = (kept: readonly Block[]) =>
     `${kept
       .flatMap((b) => b.lines)
@@ -90,7 +85,7 @@ function cutNotice(shown: number, total: number, maxChars: number, fullReport?: 
   return `**Cut** at ${maxChars} characters, a comment's cap: ${what} left out; ${where}.`;
 }
 
-function reportBlocks(impact: Impact, applicationOf: (r: Ref) => string | undefined): Block[] {
+function reportBlocks(impact: Impact): Block[] {
   const {
     rollouts,
     silentRotations,
@@ -103,7 +98,10 @@ function reportBlocks(impact: Impact, applicationOf: (r: Ref) => string | undefi
   } = impact;
   const blocks: Block[] = [];
   const push = (...lines: string[]) => blocks.push({ lines });
-  const sources = new Set(rollouts.flatMap((r) => r.reasons.map((x) => describeRef(x.source))));
+  // A source per application: two overlays' ExternalSecrets of one name are two sources.
+  const sources = new Set(
+    rollouts.flatMap((r) => r.reasons.map((x) => `${r.application}\u0000${describeRef(x.source)}`)),
+  );
   const extras = [
     silentRotations.length > 0 ? plural(silentRotations.length, 'new silent rotation') : '',
     waves.length > 0 ? plural(waves.length, 'wave change') : '',
@@ -114,12 +112,16 @@ function reportBlocks(impact: Impact, applicationOf: (r: Ref) => string | undefi
     newLints.length > 0 ? plural(newLints.length, 'new lint') : '',
   ].filter((s) => s !== '');
   const tail = extras.length > 0 ? `; ${extras.join(', ')}` : '';
+  // An entry's application (where BASE and HEAD are directories, impact-cli.ts), named beside it
+  // where the report spans more than one: two applications can render the same names.
   const byApplication = new Map<string, Rollout[]>();
-  for (const r of rollouts) {
-    const application = applicationOf(r.resource);
-    if (application === undefined) continue;
-    addTo(byApplication, application, r);
-  }
+  for (const r of rollouts) if (r.application !== undefined) addTo(byApplication, r.application, r);
+  const applications = new Set(
+    [...silentRotations, ...waves, ...order, ...added, ...removed].map((e) => e.application),
+  );
+  for (const name of byApplication.keys()) applications.add(name);
+  const placed = ({ application }: { application?: string }) =>
+    applications.size > 1 && application !== undefined ? ` in ${markdownName(application)}` : '';
   const title = '### secret-rollout impact';
   if (rollouts.length === 0) {
     push(title, '', `Nothing rolls: no workload's secret checksum changes${tail}.`, '');
@@ -145,7 +147,7 @@ function reportBlocks(impact: Impact, applicationOf: (r: Ref) => string | undefi
       `**${plural(rollouts.length, 'workload')} will restart** in ${byApplication.size} applications because ${plural(sources.size, 'secret source')} changed${tail}.`,
       '',
     );
-    blocks.push(...reasonTable(rollouts, applicationOf));
+    blocks.push(...reasonTable(rollouts));
     push('#### By application', '');
     const names = [...byApplication.keys()].sort(compare);
     for (const name of names) {
@@ -173,7 +175,7 @@ function reportBlocks(impact: Impact, applicationOf: (r: Ref) => string | undefi
     );
     for (const s of silentRotations) {
       push(
-        `- ${code(s.source)} (read by ${s.consumers.map(code).join(', ')}): ${s.why.map(markdownText).join('; ')}`,
+        `- ${code(s.source)}${placed(s)} (read by ${s.consumers.map(code).join(', ')}): ${s.why.map(markdownText).join('; ')}`,
       );
     }
     push('');
@@ -188,7 +190,7 @@ function reportBlocks(impact: Impact, applicationOf: (r: Ref) => string | undefi
   if (waves.length > 0) {
     push('#### Sync waves', '', '| Resource | Wave |', '| --- | --- |');
     for (const w of waves) {
-      push(`| ${code(w.resource)} | ${markdownText(w.old)} → ${markdownText(w.new)} |`);
+      push(`| ${code(w.resource)}${placed(w)} | ${markdownText(w.old)} → ${markdownText(w.new)} |`);
     }
     push('');
   }
@@ -201,13 +203,14 @@ function reportBlocks(impact: Impact, applicationOf: (r: Ref) => string | undefi
       '| Resource | Now waits for | No longer waits for |',
       '| --- | --- | --- |',
     );
-    for (const o of order) push(`| ${code(o.resource)} | ${list(o.added)} | ${list(o.removed)} |`);
+    for (const o of order)
+      push(`| ${code(o.resource)}${placed(o)} | ${list(o.added)} | ${list(o.removed)} |`);
     push('');
   }
   if (added.length > 0 || removed.length > 0) {
     push('#### Workloads added or removed', '');
-    for (const r of added) push(`- added: ${code(r)}`);
-    for (const r of removed) push(`- removed: ${code(r)}`);
+    for (const r of added) push(`- added: ${code(r)}${placed(r)}`);
+    for (const r of removed) push(`- removed: ${code(r)}${placed(r)}`);
     push('');
   }
   if (newLints.length > 0) {
@@ -235,10 +238,7 @@ function rolloutTable(rollouts: readonly Rollout[]): string[] {
  * across many applications is one row), with the sources, workloads and applications it covers;
  * most workloads first.
  */
-function reasonTable(
-  rollouts: readonly Rollout[],
-  applicationOf: (r: Ref) => string | undefined,
-): Block[] {
+function reasonTable(rollouts: readonly Rollout[]): Block[] {
   const groups = new Map<
     string,
     { sources: Map<string, Ref>; workloads: number; applications: Set<string> }
@@ -253,7 +253,7 @@ function reasonTable(
       groups.set(reason.detail, group);
       group.sources.set(describeRef(reason.source), reason.source);
       group.workloads++;
-      group.applications.add(applicationOf(r.resource) ?? '.');
+      group.applications.add(r.application ?? '.');
     }
   }
   const rows = [...groups]

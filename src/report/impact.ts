@@ -26,6 +26,8 @@ export interface ImpactSide {
   results: readonly Result[];
   /** The podTemplates option the side was planned with: which resources are workloads. */
   podTemplates: readonly DeclaredTemplate[];
+  /** Where the side is a directory: the application a resource's file is in (impact-cli.ts). */
+  applicationOf?(resource: Resource): string | undefined;
 }
 
 export interface Reason {
@@ -33,12 +35,20 @@ export interface Reason {
   detail: string;
 }
 
-export interface Rollout {
+/** Where the side is a directory, the application an entry is in (impact-cli.ts). */
+interface Placed {
+  application?: string;
+}
+
+/** A workload added or removed. */
+export type PlacedRef = Ref & Placed;
+
+export interface Rollout extends Placed {
   resource: Ref;
   reasons: Reason[];
 }
 
-export interface SilentRotation {
+export interface SilentRotation extends Placed {
   source: Ref;
   /** Why the upstream value can change with nothing in Git changing. */
   why: string[];
@@ -46,14 +56,14 @@ export interface SilentRotation {
   consumers: Ref[];
 }
 
-export interface WaveChange {
+export interface WaveChange extends Placed {
   resource: Ref;
   old: string;
   new: string;
 }
 
 /** A resource whose order changed: what it waits for (depends-on entries, kapp rules). */
-export interface OrderChange {
+export interface OrderChange extends Placed {
   resource: Ref;
   /** What it waits for in HEAD, not in BASE. */
   added: Ref[];
@@ -70,8 +80,8 @@ export interface Impact {
   waves: WaveChange[];
   /** With an ordering other than Argo CD's (whose order the waves show): who waits for whom. */
   order: OrderChange[];
-  added: Ref[];
-  removed: Ref[];
+  added: PlacedRef[];
+  removed: PlacedRef[];
   /** HEAD's warnings and errors that BASE does not have (markdown and SARIF, not the JSON). */
   newLints: Result[];
   /** All of HEAD's warnings and errors. */
@@ -90,11 +100,31 @@ const byRef = (a: Ref, b: Ref) =>
 const identity = (r: { apiVersion: string; kind: string; namespace?: string; name: string }) =>
   `${groupOf(r.apiVersion)}\u0000${r.kind}\u0000${r.namespace ?? ''}\u0000${r.name}`;
 
+/** A side's resources by identity, and the copies of one already there (with its identity). */
+interface Identities {
+  first: Map<string, Resource>;
+  copies: [string, Resource][];
+}
+
+/** Once per side: applicationGroups asks, then compareSides. */
+const identities = new WeakMap<readonly Resource[], Identities>();
+
+function identitiesOf(resources: readonly Resource[]): Identities {
+  const known = identities.get(resources);
+  if (known) return known;
+  const found: Identities = { first: new Map(), copies: [] };
+  for (const r of resources) {
+    const id = identity(r);
+    if (found.first.has(id)) found.copies.push([id, r]);
+    else found.first.set(id, r);
+  }
+  identities.set(resources, found);
+  return found;
+}
+
 function byIdentity(resources: readonly Resource[]): Map<string, Resource> {
-  const map = new Map<string, Resource>();
   // The first of duplicates wins (the transform warns about those).
-  for (const r of resources) if (!map.has(identity(r))) map.set(identity(r), r);
-  return map;
+  return identitiesOf(resources).first;
 }
 
 function isWorkload(resource: Resource, declared: readonly DeclaredTemplate[]): boolean {
@@ -106,6 +136,14 @@ function isWorkload(resource: Resource, declared: readonly DeclaredTemplate[]): 
 }
 
 export function compareSides(base: ImpactSide, head: ImpactSide): Impact {
+  const placed = (side: ImpactSide, resource: Resource): Placed => {
+    const application = side.applicationOf?.(resource);
+    return application === undefined ? {} : { application };
+  };
+  const placedRef = (side: ImpactSide, resource: Resource) => ({
+    ...jsonRef(resource),
+    ...placed(side, resource),
+  });
   const baseById = byIdentity(base.resources);
   const headById = byIdentity(head.resources);
 
@@ -116,13 +154,14 @@ export function compareSides(base: ImpactSide, head: ImpactSide): Impact {
   for (const [id, resource] of headById) {
     const before = baseById.get(id);
     if (!before) {
-      if (isWorkload(resource, head.podTemplates)) added.push(jsonRef(resource));
+      if (isWorkload(resource, head.podTemplates)) added.push(placedRef(head, resource));
       continue;
     }
     const old = base.plan.checksums.get(before) ?? [];
     const now = head.plan.checksums.get(resource) ?? [];
     if (signature(old) === signature(now)) continue;
     rollouts.push({
+      ...placed(head, resource),
       resource: jsonRef(resource),
       reasons: reasonsOf(
         old.flatMap((c) => c.consumed),
@@ -133,7 +172,7 @@ export function compareSides(base: ImpactSide, head: ImpactSide): Impact {
   }
   for (const [id, resource] of baseById) {
     if (!headById.has(id) && isWorkload(resource, base.podTemplates))
-      removed.push(jsonRef(resource));
+      removed.push(placedRef(base, resource));
   }
 
   const waves: WaveChange[] = [];
@@ -143,14 +182,21 @@ export function compareSides(base: ImpactSide, head: ImpactSide): Impact {
     const old = waveIn(base.plan, before);
     const now = waveIn(head.plan, resource);
     if (old !== undefined && now !== undefined && old !== now) {
-      waves.push({ resource: jsonRef(resource), old: String(old), new: String(now) });
+      waves.push({
+        ...placed(head, resource),
+        resource: jsonRef(resource),
+        old: String(old),
+        new: String(now),
+      });
     }
   }
 
-  const order = head.plan.ordering.some((o) => o !== 'argocd') ? orderChanges(base, head) : [];
+  const order = head.plan.ordering.some((o) => o !== 'argocd')
+    ? orderChanges(base, head, (r) => placed(head, r))
+    : [];
 
   const lints = head.results.filter((r) => r.severity !== 'info');
-  const silent = silentRotations(head.plan);
+  const silent = silentRotations(head.plan, (r) => placed(head, r));
   const before = new Set(silentRotations(base.plan).map(rotationKey));
   const changed = silent.filter((s) => !before.has(rotationKey(s)));
   return {
@@ -164,6 +210,101 @@ export function compareSides(base: ImpactSide, head: ImpactSide): Impact {
     newLints: newFindings(base.results, lints),
     lints,
   };
+}
+
+/**
+ * The comparisons of groups of applications as one (applications that render the same resource
+ * are planned apart: impact-run.ts), each list sorted as compareSides sorts it, then by
+ * application.
+ */
+export function joinGroups(parts: readonly Impact[]): Impact {
+  if (parts.length === 1) return parts[0] as Impact;
+  const joined: Impact = {
+    rollouts: [],
+    silentRotations: [],
+    unchangedSilentRotations: 0,
+    waves: [],
+    order: [],
+    added: [],
+    removed: [],
+    newLints: [],
+    lints: [],
+  };
+  // One by one: a spread of a monorepo's list as arguments can pass V8's argument limit.
+  const append = <T>(into: T[], list: readonly T[]) => {
+    for (const entry of list) into.push(entry);
+  };
+  for (const part of parts) {
+    append(joined.rollouts, part.rollouts);
+    append(joined.silentRotations, part.silentRotations);
+    append(joined.waves, part.waves);
+    append(joined.order, part.order);
+    append(joined.added, part.added);
+    append(joined.removed, part.removed);
+    append(joined.newLints, part.newLints);
+    append(joined.lints, part.lints);
+    joined.unchangedSilentRotations += part.unchangedSilentRotations;
+  }
+  const placed = (a: Placed, b: Placed) => compare(a.application ?? '', b.application ?? '');
+  const byResource = (a: { resource: Ref } & Placed, b: { resource: Ref } & Placed) =>
+    byRef(a.resource, b.resource) || placed(a, b);
+  joined.rollouts.sort(byResource);
+  joined.silentRotations.sort((a, b) => byRef(a.source, b.source) || placed(a, b));
+  joined.waves.sort(byResource);
+  joined.order.sort(byResource);
+  joined.added.sort((a, b) => byRef(a, b) || placed(a, b));
+  joined.removed.sort((a, b) => byRef(a, b) || placed(a, b));
+  return joined;
+}
+
+/** Applications planned together: a group number each, from 0, of `count`. */
+export interface ApplicationGroups {
+  of: Map<string, number>;
+  count: number;
+}
+
+/**
+ * Where BASE and HEAD are directories: which applications to plan together, a group number each
+ * (from 0), none where one plan does (no two applications render the same resource). A render
+ * sees one application's items: two that render the same names (a cluster's overlays, a package
+ * beside its rendered output) must not be planned as one, where one's items hide the other's.
+ * The others stay together: one plan costs less than hundreds. An application's group is past
+ * every group holding one of its resources, in one walk over the resources.
+ */
+export function applicationGroups(sides: readonly ImpactSide[]): ApplicationGroups | undefined {
+  // Most trees render each resource once per side: only a copy can be in another application, and
+  // the map of a side's resources is compareSides' own. A resource in one application in BASE and
+  // another in HEAD (a file moved) is no conflict.
+  const shared = sides.some((side) => {
+    const { first, copies } = identitiesOf(side.resources);
+    const applicationOf = (r: Resource) => side.applicationOf?.(r);
+    return copies.some(([id, r]) => applicationOf(r) !== applicationOf(first.get(id) as Resource));
+  });
+  if (!shared) return undefined;
+  /** Per application, the resources it renders, each side's apart. */
+  const byApplication = new Map<string, Set<string>>();
+  for (const [i, side] of sides.entries()) {
+    const { first, copies } = identitiesOf(side.resources);
+    for (const [id, r] of [...first, ...copies]) {
+      const application = side.applicationOf?.(r) ?? '';
+      const ids = byApplication.get(application) ?? new Set<string>();
+      ids.add(`${i}\u0001${id}`);
+      byApplication.set(application, ids);
+    }
+  }
+  /** Per resource of a side, the first group that does not hold it. */
+  const free = new Map<string, number>();
+  const of = new Map<string, number>();
+  let count = 1;
+  for (const application of [...byApplication.keys()].sort(compare)) {
+    const ids = byApplication.get(application) as Set<string>;
+    let group = 0;
+    for (const id of ids) group = Math.max(group, free.get(id) ?? 0);
+    for (const id of ids) free.set(id, group + 1);
+    of.set(application, group);
+    count = Math.max(count, group + 1);
+  }
+  return count > 1 ? { of, count } : undefined;
 }
 
 /** A silent rotation across the sides: its source, reasons and readers, by identity. */
@@ -227,7 +368,11 @@ function waitsFor(plan: Plan): Map<string, Map<string, Resource>> {
 }
 
 /** Resources on both sides whose waits changed, sorted. */
-function orderChanges(base: ImpactSide, head: ImpactSide): OrderChange[] {
+function orderChanges(
+  base: ImpactSide,
+  head: ImpactSide,
+  placed: (resource: Resource) => Placed,
+): OrderChange[] {
   const old = waitsFor(base.plan);
   const now = waitsFor(head.plan);
   const baseIds = new Set(base.resources.map(identity));
@@ -241,6 +386,7 @@ function orderChanges(base: ImpactSide, head: ImpactSide): OrderChange[] {
     const removed = [...before].filter(([k]) => !after.has(k)).map(([, r]) => jsonRef(r));
     if (added.length === 0 && removed.length === 0) continue;
     changes.push({
+      ...placed(resource),
       resource: jsonRef(resource),
       added: added.sort(byRef),
       removed: removed.sort(byRef),
@@ -474,7 +620,10 @@ const isDeepEqual = (a: Json | undefined, b: Json | undefined) =>
  * ExternalSecrets (and ClusterExternalSecrets) read by a workload that a rotation does not roll.
  * Jobs and CronJobs are no such readers: each run reads the Secret afresh.
  */
-function silentRotations(plan: Plan): SilentRotation[] {
+function silentRotations(
+  plan: Plan,
+  placed: (resource: Resource) => Placed = () => ({}),
+): SilentRotation[] {
   const bySource = new Map<Resource, Set<Resource>>();
   for (const source of plan.sources) {
     const consumers = [...(plan.consumersOf.get(source) ?? [])].filter((c) => !runsAfresh(c));
@@ -490,6 +639,7 @@ function silentRotations(plan: Plan): SilentRotation[] {
     const why = unpinnedReasons(site.spec);
     if (why.length === 0) continue;
     rotations.push({
+      ...placed(resource),
       source: jsonRef(resource),
       why,
       consumers: [...consumers].map(jsonRef).sort(byRef),
