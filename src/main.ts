@@ -161,7 +161,7 @@ const muchJudged = 1 << 18;
  *   conforming reader (the `yaml` library) has judged 256 Ki characters (deep flow, anchors, tags:
  *   what the quick reader declines): that library's tokens, CST and documents die within the
  *   item, and a 1 MB young generation scavenged them thousands of times (bench/adversarial
- *   values-annotations 8 MB: 17.7 → 10.0 s, peak RSS 485 → 272 MiB).
+ *   values-annotations 8 MB: 13.4 → 8.4 s, peak RSS 485 → 272 MiB).
  * - The optimising compiler does not inline (`--no-turbo-inlining`): inlined graphs are large,
  *   their memory is malloc'd on compiler threads and stays resident, and this short batch run
  *   does not gain from them (measured on 10k items: ≈6 MB less peak RSS, CPU time the same or

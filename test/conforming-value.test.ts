@@ -58,5 +58,8 @@ describe('the conforming value: one parse by the `yaml` library', () => {
     const directive = read(`%YAML 1.1\n---\nt: ${flowKey}\ny: yes\n`);
     expect(directive.value).toMatchObject({ y: 'yes' });
     expect(directive.documents).toBe(1);
+    // After a byte-order mark too.
+    const marked = read(`\uFEFF%YAML 1.1\n---\nt: ${flowKey}\ny: yes\n`);
+    expect(marked.value).toMatchObject({ y: 'yes' });
   });
 });

@@ -444,6 +444,10 @@ describe('duplicate item', () => {
       ],
     ]);
     expect(rule(out.stdout, 'duplicate-writer')).toEqual([]);
+    // Nor named three times where several ExternalSecrets are named (unpinned-version).
+    const unpinned = rule(out.stdout, 'unpinned-version').map((r) => String(r.message));
+    expect(unpinned).toHaveLength(1);
+    expect(unpinned[0]).toMatch(/^the checksum of ExternalSecret db cannot follow/);
   });
 
   it('is quiet for the same name in another namespace or of another kind', () => {

@@ -151,10 +151,16 @@ describe('a List whose items are not read says so', () => {
       workload.replace('namespace: app', 'namespace: *ns'),
     ]);
     expect(anchored).toContain('*ns');
+    // An anchor right after a flow key's `:` (valid YAML; missed before).
+    const afterColon = yamlList('List', [
+      `{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name":&n cfg, "namespace": "app"}}\n`,
+      workload.replace('name: api', 'name: *n'),
+    ]);
     for (const [input, where] of [
       [flow, 'document 0 (List), line 1'],
       [nested, 'document 0 item 0 (List), line 6'],
       [anchored, 'document 0 (List), line 1'],
+      [afterColon, 'document 0 (List), line 1'],
     ] as const) {
       const out = run(input);
       expect(out.exitCode).toBe(0);
@@ -169,6 +175,16 @@ describe('a List whose items are not read says so', () => {
 });
 
 describe('a List whose items are no list of mappings is an error', () => {
+  it('but a custom kind named …List is an item like any other', () => {
+    const allow =
+      'apiVersion: example.com/v1\nkind: AllowList\nmetadata: {name: a, namespace: n}\nitems: ["10.0.0.0/8"]\n';
+    const out = runOk(resourceList([allow, workload]));
+    expect(((load(out.stdout) as Obj).results as Obj[] | undefined) ?? []).not.toContainEqual(
+      expect.objectContaining({ severity: 'error' }),
+    );
+    expect(runOk(allow).stdout).toBe(allow);
+  });
+
   it('YAML: a scalar, or an entry that is no mapping', () => {
     const scalar = run('apiVersion: v1\nkind: List\nitems: 3\n');
     expect(scalar.exitCode).toBe(1);

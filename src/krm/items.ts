@@ -243,10 +243,13 @@ function unreadList(value: unknown): Result | undefined {
   if (!isObject(value) || !isListKind(value.kind)) return undefined;
   const { items } = value;
   if (items === undefined || items === null) return undefined;
-  if (!Array.isArray(items) || !items.every(isObject)) {
+  // A custom kind named so (an `AllowList` of CIDRs) is an item like any other: a List only where
+  // its items are objects. Kubernetes' own v1 List must hold them.
+  const objects = Array.isArray(items) && items.every(isObject);
+  if (!objects && value.apiVersion === 'v1' && value.kind === 'List') {
     return plainResult(invalidInput, 'its items must be a list of mappings');
   }
-  if (items.length === 0) return undefined;
+  if (!objects || items.length === 0) return undefined;
   return plainResult(
     listNotRead,
     `its items are not read (${items.length}): give them as separate YAML documents (---), or as items of a ResourceList`,

@@ -181,8 +181,11 @@ function streamItems(
   return out;
 }
 
-/** An `&` where an anchor may start: after white space, a flow indicator or nothing, before a name. */
-const mayAnchor = /(?:^|[\s[{,])&[^\s,[\]{}&>]/;
+/**
+ * An `&` where an anchor may start: after white space, a flow indicator, a flow key's `:`
+ * (`{"name":&n x}`) or nothing, before a name.
+ */
+const mayAnchor = /(?:^|[\s[{,:])&[^\s,[\]{}&>]/;
 
 /**
  * The `- ` entries of a List document, or undefined where it is read whole: no List, its items no
@@ -385,7 +388,7 @@ function readYamlList(
 ): Input {
   const itemsEntry = entries.find((e) => e.key === 'items');
   const resultsEntry = entries.find((e) => e.key === 'results');
-  // A wrong one is reported after the envelope.
+  // The items, where `items:` opens a block sequence; a wrong one is reported after the envelope.
   const split = splitItems(text, itemsEntry, meter);
   let header: Json;
   try {

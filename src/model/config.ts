@@ -468,15 +468,15 @@ const options: { [K in Exclude<keyof Config, 'severity'>]: Parser<Config[K]> } =
 /** The options, but those of the catalog that set one rule's severity (`unpinnedVersionSeverity`). */
 export const optionNames: readonly string[] = [...Object.keys(options), 'severity', 'syncWaves'];
 
-/**
- * Reads the functionConfig; `undefined` (none given) and an empty ConfigMap mean defaults.
- * `catalog`: the rules whose severity the options may set.
- */
 /** `key=value` arguments: a ConfigMap's data, each error naming the key alone (no `data.`). */
 export function readSettings(settings: Record<string, string>, catalog: RuleCatalog): Config {
   return applyOptions(settings, '', catalog);
 }
 
+/**
+ * Reads the functionConfig; `undefined` (none given) and an empty ConfigMap mean defaults.
+ * `catalog`: the rules whose severity the options may set.
+ */
 export function readConfig(functionConfig: unknown, catalog: RuleCatalog): Config {
   if (functionConfig === undefined || functionConfig === null) return { ...defaultConfig };
   if (!isObject(functionConfig)) {

@@ -5,7 +5,7 @@ import type { FactsOf, ResourceFacts } from './facts.js';
 import { isObject, type Json, type JsonObject } from './json.js';
 import { grouped } from './numbers.js';
 import { fieldPath } from './path.js';
-import { effectiveNamespace } from './scope.js';
+import { effectiveNamespace, groupOf } from './scope.js';
 
 export interface Resource {
   /** Position of the item in the input list; edits and results refer to items by it. */
@@ -136,6 +136,14 @@ function fileOf(annotations: Readonly<Record<string, Json | undefined>>): Resour
 /** One object among those of a kind: `kind/namespace/name` (no namespace: cluster-scoped). */
 export const objectKey = (kind: string, namespace: string | undefined, name: string) =>
   `${kind}/${namespace ?? ''}/${name}`;
+
+/** One object of the cluster, whatever the version it is written in (`apps/v1`, `apps/v1beta2`). */
+export const clusterObjectKey = (
+  apiVersion: string,
+  kind: string,
+  namespace: string | undefined,
+  name: string,
+) => `${groupOf(apiVersion)}/${objectKey(kind, namespace, name)}`;
 
 /**
  * A kind as Kubernetes names types: a letter, then letters and digits, at most 63 (a CRD's kind

@@ -2,7 +2,7 @@
 // produces, and the stores they read from.
 import type { Config } from '../model/config.js';
 import { addTo, countedList, mapUnder, namesOf, namesShown } from '../model/fold.js';
-import { objectKey, type Resource } from '../model/resource.js';
+import { clusterObjectKey, objectKey, type Resource } from '../model/resource.js';
 import { duplicateWriter, secretChecksumKey, sourceSkipped } from '../model/result-rules.js';
 import { describe, plainResult, type Result, resourceResult } from '../model/results.js';
 import { groupOf } from '../model/scope.js';
@@ -195,7 +195,7 @@ function duplicateWarnings(all: readonly SecretSource[]): Result[] {
   const seen = new Set<string>();
   const same = all.filter((s) => {
     const { apiVersion, kind, namespace, name } = s.resource;
-    const key = `${groupOf(apiVersion)}/${objectKey(kind, namespace, name)}`;
+    const key = clusterObjectKey(apiVersion, kind, namespace, name);
     if (seen.has(key)) return false;
     seen.add(key);
     return true;

@@ -398,7 +398,7 @@ function parseSpan(text: string, spanStart: number, fullText: string, charged: b
 }
 
 /** What makes the verdict's document read other than conformingValue's: see there. */
-const mergeOrDirective = /<<|!|(?:^|\n)%/;
+const mergeOrDirective = /<<|!|(?:^\uFEFF?|\n)%/;
 
 /** Aliases in an item read by the conforming reader (conformingValue). */
 const maxAliases = 100;

@@ -2,9 +2,8 @@
 // (`cat a.yaml b.yaml`), a file listed twice. No apply keeps both: one wins, and which one is the
 // deployer's choice. Said once per item, at its first copy, with how many there are; the copies
 // are read and edited each as any item (the same edits where they are the same text).
-import { objectKey } from '../../model/resource.js';
+import { clusterObjectKey } from '../../model/resource.js';
 import { describe } from '../../model/results.js';
-import { groupOf } from '../../model/scope.js';
 import type { Lint } from './lint.js';
 
 export const duplicateItem: Lint = {
@@ -18,7 +17,7 @@ export const duplicateItem: Lint = {
     for (let i = 0; i < resources.length; i++) {
       const r = resources[i] as (typeof resources)[number];
       if (r.name === undefined) continue;
-      const key = `${groupOf(r.apiVersion)}/${objectKey(r.kind, r.namespace, r.name)}`;
+      const key = clusterObjectKey(r.apiVersion, r.kind, r.namespace, r.name);
       const seen = copies.get(key);
       if (seen === undefined) first.set(key, r);
       copies.set(key, (seen ?? 0) + 1);

@@ -9,7 +9,7 @@
 import { mapUnder, nameList, namesOf } from '../../model/fold.js';
 import { isObject, type Json } from '../../model/json.js';
 import { getPath } from '../../model/path.js';
-import { objectKey, type Resource } from '../../model/resource.js';
+import { clusterObjectKey, objectKey, type Resource } from '../../model/resource.js';
 import { describe } from '../../model/results.js';
 import { inGroup } from '../../model/scope.js';
 import {
@@ -91,6 +91,8 @@ interface Group {
   storeResource?: Resource;
   provider?: string;
   members: Resource[];
+  /** The members' identities: a copy of a member (duplicate-item says so) is no member again. */
+  identities: Set<string>;
   /**
    * The first member's reasons, which the message shows, and how many entries all members have:
    * the others' reasons are only counted (no list kept per member).
@@ -149,13 +151,14 @@ export const unpinnedVersion: Lint = {
     const groups = new Map<string, Group>();
     const groupAt = (
       key: string,
-      fields: Omit<Group, 'members' | 'own' | 'entries' | 'pins' | 'written'>,
+      fields: Omit<Group, 'members' | 'identities' | 'own' | 'entries' | 'pins' | 'written'>,
     ) => {
       let group = groups.get(key);
       if (!group) {
         group = {
           ...fields,
           members: [],
+          identities: new Set(),
           own: [],
           entries: 0,
           pins: new Set(),
@@ -209,12 +212,18 @@ export const unpinnedVersion: Lint = {
         }
         const group = lastGroup;
         if (!group) continue;
+        // A spec's entries are read together: the resource is a member already when it is the
+        // group's last one.
+        if (group.members[group.members.length - 1] !== resource) {
+          const { apiVersion, kind, namespace, name } = resource;
+          const identity = clusterObjectKey(apiVersion, kind, namespace, name ?? '');
+          if (group.identities.has(identity)) continue;
+          group.identities.add(identity);
+          group.members.push(resource);
+        }
         if (pin) group.pins.add(pin);
         group.written.add(written);
         group.entries++;
-        // A spec's entries are read together: the resource is a member already when it is the
-        // group's last one.
-        if (group.members[group.members.length - 1] !== resource) group.members.push(resource);
         // Only the first member's reasons are shown: the others' are counted, no text made.
         if (group.members[0] === resource) group.own.push(whyOf(entry));
       }
