@@ -267,12 +267,20 @@ function notKrmHint(error: ItemError, format: Input['format']): string {
   return `: give it apiVersion and kind, or ${fromKpt ? "list its file in the package's .krmignore" : 'leave it out of the input'}`;
 }
 
-/** ` (Kind name)` of a raw item, where it has them, so an error names what the user wrote. */
+/**
+ * ` (Kind namespace/name)` of a raw item, where it has them, as every result names a resource, so
+ * an error names what the user wrote.
+ */
 function nameOf(value: unknown): string {
   if (!isObject(value)) return '';
-  const name = isObject(value.metadata) ? value.metadata.name : undefined;
+  const metadata = isObject(value.metadata) ? value.metadata : undefined;
+  const name = metadata?.name;
+  const namespace =
+    typeof metadata?.namespace === 'string' && metadata.namespace !== ''
+      ? `${metadata.namespace}/`
+      : '';
   return typeof value.kind === 'string' && typeof name === 'string'
-    ? ` (${value.kind} ${name})`
+    ? ` (${value.kind} ${namespace}${name})`
     : '';
 }
 
@@ -293,9 +301,10 @@ function unparsed(where: string, text: string, entry: boolean, problem: string):
   return inFile(`${where}${peekedName(text, entry)}`, path ? { path } : undefined, problem);
 }
 
-/** ` (Kind name)` of an item that did not parse, read from its lines where they show it. */
+/** ` (Kind namespace/name)` of an item that did not parse, read from its lines where they show it. */
 function peekedName(text: string, entry: boolean): string {
   const kind = peekScalar(text, entry, [], 'kind');
   const name = kind && peekScalar(text, entry, ['metadata'], 'name');
-  return kind && name ? ` (${kind} ${name})` : '';
+  const namespace = name && peekScalar(text, entry, ['metadata'], 'namespace');
+  return kind && name ? ` (${kind} ${namespace ? `${namespace}/` : ''}${name})` : '';
 }
