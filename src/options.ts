@@ -7,6 +7,8 @@
 // (krm/) and checks the options against what the rules declare (each lint's severity option).
 
 import { checkNesting, type Input, InputError, type InputItem, parseItem } from './krm/read.js';
+import { lineNumberAt } from './krm/yaml/lines.js';
+import { whereIs } from './krm/yaml/locate-cst.js';
 import { ParseError, parseYaml } from './krm/yaml/parse.js';
 import {
   type Config,
@@ -60,8 +62,9 @@ export function resolveOptions(
         : undefined;
   const settings = options.settings ?? {};
   const { fnConfig } = options;
-  // `prefix` starts error messages: what the user gave, so they know where to look.
-  const given: { source: string; prefix: string; read: () => Config }[] = [];
+  // `prefix` starts error messages: what the user gave, so they know where to look; `text`, a
+  // file's, names the line of a field there.
+  const given: { source: string; prefix: string; read: () => Config; text?: string }[] = [];
   const fromConfig = (config: () => unknown) => () => readConfig(config(), ruleCatalog);
   if (Object.keys(settings).length > 0) {
     // Named as written: `checksumAnotation`, not a ConfigMap's `data.checksumAnotation`.
@@ -70,7 +73,8 @@ export function resolveOptions(
   }
   if (fnConfig) {
     const source = `--fn-config ${fnConfig.path}`;
-    given.push({ source, prefix: source, read: fromConfig(() => parseFnConfig(fnConfig.text)) });
+    const read = fromConfig(() => parseFnConfig(fnConfig.text));
+    given.push({ source, prefix: source, read, text: fnConfig.text });
   }
   if (functionConfig !== undefined) {
     const source = "the ResourceList's functionConfig";
@@ -97,8 +101,23 @@ export function resolveOptions(
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     const field = error.field ? { path: error.field } : undefined;
-    return invalid(plainResult(invalidConfig, `${chosen.prefix}: ${error.message}`, field));
+    const where = chosen.text && error.field ? fieldPlace(chosen.text, error.field) : '';
+    return invalid(plainResult(invalidConfig, `${chosen.prefix}${where}: ${error.message}`, field));
   }
+}
+
+/**
+ * `, line L, column C` of a field's key in a `--fn-config` file (`data.storeWave`,
+ * `podTemplates[1]`: the key), or nothing where it is not written in the file.
+ */
+function fieldPlace(text: string, field: string): string {
+  const path = field.replace(/\[\d+\]/g, '').split('.');
+  const key = path.pop() ?? '';
+  const at = whereIs(text, false, path, key);
+  // A quoted key starts one character later.
+  if (!text.startsWith(key, at) && !text.startsWith(key, at + 1)) return '';
+  const column = at - text.lastIndexOf('\n', at - 1);
+  return `, line ${lineNumberAt(text, at)}, column ${column}`;
 }
 
 function parseFnConfig(text: string): Json {

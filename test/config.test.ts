@@ -117,6 +117,26 @@ describe('configuration', () => {
     expect(out.stdout).toMatch(/example\.com\/es: "[0-9a-f]{64}"/);
   });
 
+  it('names the line and column of a bad field of a --fn-config file', () => {
+    const stream = `${externalSecret('db')}---\n${deployment('app', envFrom('db'))}`;
+    const error = (text: string) => run(stream, { fnConfig: { path: 'f.yaml', text } }).stderr;
+    const configMap =
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: f\ndata:\n  ordering: argocd\n  storeWave: abc\n';
+    expect(error(configMap)).toBe(
+      'error: --fn-config f.yaml, line 7, column 3: data.storeWave must be a 64-bit integer [data.storeWave] (invalid-config)\n',
+    );
+    const flow =
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: f}\ndata: {ordering: argocd, storWave: "1"}\n';
+    expect(error(flow)).toMatch(
+      /^error: --fn-config f\.yaml, line 4, column 26: unknown option data\.storWave/,
+    );
+    const typed =
+      'apiVersion: fn.kpt.dev/v1alpha1\nkind: SecretRollout\nmetadata: {name: f}\n"storeWave": abc\n';
+    expect(error(typed)).toMatch(
+      /^error: --fn-config f\.yaml, line 4, column 1: storeWave must be/,
+    );
+  });
+
   it('rejects an unknown key=value option', () => {
     const stream = `${externalSecret('db')}---\n${deployment('app', envFrom('db'))}`;
     const out = run(stream, { settings: { storWave: '-3' } });
