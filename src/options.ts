@@ -13,6 +13,7 @@ import { ParseError, parseYaml } from './krm/yaml/parse.js';
 import {
   type Config,
   ConfigError,
+  ConfigErrors,
   defaultConfig,
   readConfig,
   readSettings,
@@ -100,9 +101,18 @@ export function resolveOptions(
     return { config: chosen.read(), source: chosen.source, results: [] };
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    const field = error.field ? { path: error.field } : undefined;
-    const where = chosen.text && error.field ? fieldPlace(chosen.text, error.field) : '';
-    return invalid(plainResult(invalidConfig, `${chosen.prefix}${where}: ${error.message}`, field));
+    const { prefix, text } = chosen;
+    const result = ({ field, message }: ConfigError) => {
+      const where = text && field ? fieldPlace(text, field) : '';
+      return plainResult(
+        invalidConfig,
+        `${prefix}${where}: ${message}`,
+        field ? { path: field } : undefined,
+      );
+    };
+    // Every bad option at once: fixing one to meet the next is a run each.
+    const all = error instanceof ConfigErrors ? error.all : [error];
+    return { config: undefined, source: undefined, results: all.map(result) };
   }
 }
 

@@ -135,6 +135,15 @@ describe('configuration', () => {
     expect(error(typed)).toMatch(
       /^error: --fn-config f\.yaml, line 4, column 1: storeWave must be/,
     );
+    // Every bad option at once, each on its line.
+    const two = `${typed}checksumAnotation: x\n`;
+    expect(error(two).split('\n')).toEqual([
+      expect.stringMatching(/^error: --fn-config f\.yaml, line 4, column 1: storeWave must be/),
+      expect.stringMatching(
+        /^error: --fn-config f\.yaml, line 5, column 1: unknown option checksumAnotation, did you mean checksumAnnotation\?/,
+      ),
+      '',
+    ]);
   });
 
   it('rejects an unknown key=value option', () => {

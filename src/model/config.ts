@@ -127,6 +127,13 @@ export class ConfigError extends Error {
   }
 }
 
+/** Every bad option of one configuration, in its order: one result each, not the first alone. */
+export class ConfigErrors extends ConfigError {
+  constructor(readonly all: readonly [ConfigError, ...ConfigError[]]) {
+    super(all[0].message, all[0].field);
+  }
+}
+
 type Parser<T> = (raw: Json, field: string) => T;
 
 /** What a bad value is, when not a string: its type, never its text (messages quote no input). */
@@ -519,22 +526,36 @@ function applyOptions(fields: Record<string, Json>, prefix: string, catalog: Rul
     severity.set(rule, value);
   };
   let syncWaves: boolean | undefined;
+  const errors: ConfigError[] = [];
   for (const [key, raw] of Object.entries(fields)) {
+    try {
+      syncWaves = applyOption(key, raw) ?? syncWaves;
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      errors.push(error);
+    }
+  }
+  const [first, ...more] = errors;
+  if (first) throw new ConfigErrors([first, ...more]);
+  if (severity.size > 0) config.severity = severity;
+  if (syncWaves !== undefined)
+    applySyncWaves(config, syncWaves, Object.hasOwn(fields, 'ordering'), prefix);
+  return config;
+
+  /** One option into `config` (or `severity`); `syncWaves`, applied after the others, returned. */
+  function applyOption(key: string, raw: Json): boolean | undefined {
     const field = `${prefix}${key}`;
     if (key === 'severity') {
       for (const [rule, value] of parseSeverities(raw, field, catalog)) {
         setSeverity(rule, value, field);
       }
-      continue;
+      return undefined;
     }
-    if (key === 'syncWaves') {
-      syncWaves = parseBoolean(raw, field);
-      continue;
-    }
+    if (key === 'syncWaves') return parseBoolean(raw, field);
     const rule = catalog.options.get(key);
     if (rule !== undefined) {
       setSeverity(rule, parseRuleSeverity(raw, field), field);
-      continue;
+      return undefined;
     }
     // Own keys only: `constructor`, `toString` or `__proto__` are Object.prototype's, not options.
     const parse = Object.hasOwn(options, key)
@@ -554,11 +575,8 @@ function applyOptions(fields: Record<string, Json>, prefix: string, catalog: Rul
       );
     }
     (config as unknown as Record<string, unknown>)[key] = parse(raw, field);
+    return undefined;
   }
-  if (severity.size > 0) config.severity = severity;
-  if (syncWaves !== undefined)
-    applySyncWaves(config, syncWaves, Object.hasOwn(fields, 'ordering'), prefix);
-  return config;
 }
 
 /**
