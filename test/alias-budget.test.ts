@@ -24,7 +24,7 @@ describe('alias expansion per input', () => {
     expect(out.exitCode).toBe(1);
     const bound = (text.length + expansionBase).toLocaleString('en');
     expect(out.stderr).toBe(
-      `error: document 1 (Deployment web1): YAML aliases expand this input to more than ${bound} nodes (1 per character of input + 1,000,000; a YAML alias bomb?) at line 14, column 1 (invalid-input)\n`,
+      `error: document 1 (Deployment shop/web1): YAML aliases expand this input to more than ${bound} nodes (1 per character of input + 1,000,000; a YAML alias bomb?) at line 14, column 1 (invalid-input)\n`,
     );
   });
 
