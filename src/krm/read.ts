@@ -631,15 +631,15 @@ function resourceListItems(
 const listKindLine = /^[ -]*kind:[ \t]*(["']?)[\w.-]*List\1[ \t]*(?:#.*)?\r?$/;
 
 /**
- * Where the next line from `from` on is a List kind line, or -1. Only the lines with a `List` in
- * them are looked at, each once: linear in the text.
+ * Where the next List kind line from `from` (a line's start) on starts, or -1. Only the lines with
+ * a `List` in them are looked at, each once: linear in the text.
  */
 function nextListKind(text: string, from: number): number {
   for (let at = text.indexOf('List', from); at >= 0; ) {
     const start = text.lastIndexOf('\n', at) + 1;
     const lf = text.indexOf('\n', at);
     const end = lf < 0 ? text.length : lf;
-    if (listKindLine.test(text.slice(Math.max(start, from), end))) return start;
+    if (listKindLine.test(text.slice(start, end))) return start;
     at = text.indexOf('List', end);
   }
   return -1;
@@ -672,15 +672,16 @@ function listItemEntries(
   if (!isObject(value) || !isListKind(value.kind)) return undefined;
   const { items } = value;
   if (!Array.isArray(items) || items.length === 0 || !items.every(isObject)) return undefined;
-  // The item's mapping starts on its `- ` line (`- apiVersion: v1`): its keys' indentation.
+  // The item's mapping starts on its `- ` line (`- apiVersion: v1`), the span's first: the column
+  // of its first key is its keys' indentation.
   const dash = text.indexOf('-', span.start);
   let key = dash + 1;
   while (text.charCodeAt(key) === 32) key++;
-  const lineStart = text.lastIndexOf('\n', dash) + 1;
   if (key === dash + 1 || /[\s#]/.test(text[key] ?? '\n')) return undefined;
+  const column = key - span.start;
   // Searched in the item alone: a List without such a line costs its own length.
   const itemText = text.slice(span.start, span.end);
-  const { itemsKey, nextKey } = listKeysAt(key - lineStart);
+  const { itemsKey, nextKey } = listKeysAt(column);
   const line = itemsKey.exec(itemText);
   if (!line) return undefined;
   const start = span.start + line.index;
@@ -691,7 +692,7 @@ function listItemEntries(
     key: 'items',
     start,
     end: next ? span.start + next.index : span.end,
-    valueStart: start + key - lineStart + 'items:'.length,
+    valueStart: start + column + 'items:'.length,
     lineEnd: start + line[0].length,
   };
   let entries: ItemSpan[];
