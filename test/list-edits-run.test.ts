@@ -54,4 +54,21 @@ describe('a run that appends list entries', () => {
       /^error: item 1 \(HelmRelease b\): could not append the entry to spec\.postRenderers .* at line 16, column 3 \(edit-refused\)\n$/,
     );
   });
+
+  it('names a refused edit of a List entry, and of an item after it, by their places', () => {
+    // A List item of a ResourceList (a kpt package's List file) is read as its entries.
+    const refused = (name: string) => release(name, '  postRenderers: {}\n').replace('---\n', '');
+    const entries = [release('a', '  interval: 5m\n').replace('---\n', ''), refused('b')]
+      .map((item) => `  - ${item.trimEnd().replaceAll('\n', '\n    ')}\n`)
+      .join('');
+    const after = refused('c').trimEnd().replaceAll('\n', '\n  ');
+    const text = `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: v1\n  kind: List\n  items:\n${entries}- ${after}\n`;
+    const messages = ((load(run(text).stdout) as { results: { message: string }[] }).results ?? [])
+      .map((r) => r.message)
+      .filter((m) => m.includes('could not append'));
+    expect(messages).toEqual([
+      expect.stringMatching(/^item 0 item 1 \(HelmRelease b\): /),
+      expect.stringMatching(/^item 1 \(HelmRelease c\): /),
+    ]);
+  });
 });

@@ -128,9 +128,64 @@ describe('a kind: List input', () => {
   });
 });
 
-describe('a List whose items are not read says so', () => {
-  it('an item of a ResourceList (how kpt passes a List file)', () => {
-    const out = runOk(resourceList([yamlList(), workload.replace('name: api', 'name: other')]));
+/** A List file of a kpt package as `kpt fn source` passes it: one item, annotated by kpt. */
+const kptList = (items = [es, workload]) =>
+  yamlList('List', items).replace(
+    'metadata:\n  resourceVersion: ""\n',
+    "metadata:\n  annotations:\n    config.kubernetes.io/path: 'app/list.yaml'\n    config.kubernetes.io/index: '0'\n",
+  );
+
+describe('a List item of a ResourceList (a kpt package List file)', () => {
+  it('is read as its entries: the stream twin edits in place, every other line as it was', () => {
+    const other = deployment('other', '', { namespace: 'app' });
+    const input = resourceList([kptList(), other]);
+    const out = runOk(input).stdout;
+    const items = (load(out) as Obj).items as Obj[];
+    const [list] = items as [Obj];
+    const [source, consumer] = list.items as [Obj, Obj];
+    expect(templateAnnotation(consumer)).toBe(expected.checksum);
+    expect(wave(source)).toBe(expected.wave);
+    const [before] = out.split(/^results:$/m) as [string];
+    expect(insertedLines(input, before)).toEqual([
+      '      annotations:',
+      `        ${waveKey}: "-1"`,
+      '          annotations:',
+      expect.stringMatching(new RegExp(`^ {12}${checksumKey}: "[0-9a-f]{64}"$`)),
+    ]);
+    // kpt writes the List back to its file from its own annotations, untouched.
+    expect(list.metadata).toEqual((load(kptList()) as Obj).metadata);
+    expect(run(out).stdout).toBe(out);
+    expect(check(input).exitCode).toBe(1);
+    expect(check(out).exitCode).toBe(0);
+  });
+
+  it('with its items indented, a key after them, CRLF line breaks', () => {
+    const list = kptList();
+    const [head, entries] = list.split('items:\n') as [string, string];
+    const after = `${head}items:\n${entries.trimEnd().replace(/^/gm, '  ')}\nzz: x\n`;
+    const input = resourceList([after]).replaceAll('\n', '\r\n');
+    const out = runOk(input).stdout;
+    const [list0] = (load(out) as Obj).items as [Obj];
+    const [source, consumer] = list0.items as [Obj, Obj];
+    expect(templateAnnotation(consumer)).toBe(expected.checksum);
+    expect(wave(source)).toBe(expected.wave);
+    expect(list0.zz).toBe('x');
+    expect(run(out).stdout).toBe(out);
+  });
+
+  it('names an entry by the List item and its place in it, and the items after by theirs', () => {
+    const kindless = (item: string) => item.replace('kind: Deployment\n', '');
+    const bad = deployment('bad', '', { namespace: 'app' });
+    const out = run(resourceList([kptList([es, kindless(workload)]), kindless(bad)]));
+    const messages = ((load(out.stdout) as Obj).results as Obj[]).map((r) => r.message);
+    expect(messages).toContainEqual(expect.stringMatching(/^item 0 item 1: .*kind/));
+    expect(messages).toContainEqual(expect.stringMatching(/^item 1: .*kind/));
+  });
+
+  it('with an anchor in the ResourceList, is read whole and says so', () => {
+    const anchored = kptList([es.replace('namespace: app', 'namespace: &ns app'), workload]);
+    const input = resourceList([anchored, workload.replace('name: api', 'name: other')]);
+    const out = runOk(input);
     const results = (load(out.stdout) as Obj).results as Obj[];
     expect(results).toContainEqual(
       expect.objectContaining({
@@ -141,7 +196,9 @@ describe('a List whose items are not read says so', () => {
       }),
     );
   });
+});
 
+describe('a List whose items are not read says so', () => {
   it('flow items, nested Lists and anchors across items: read whole, warned, check not silent', () => {
     const flow = `apiVersion: v1\nkind: List\nitems: [${JSON.stringify(values[0])}]\n`;
     const nested = yamlList('List', [yamlList('List', [es])]);

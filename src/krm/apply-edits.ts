@@ -162,7 +162,7 @@ export function applyEdits(
       results.push(
         plainResult(
           editRefused,
-          `item ${resource.index} (${resource.kind} ${resource.name}): ${message}`,
+          `${input.items[resource.index]?.where ?? `item ${resource.index}`} (${resource.kind} ${resource.name}): ${message}`,
         ),
       );
     } else if (splices) edited.set(resource.index, splices);

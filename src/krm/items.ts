@@ -23,6 +23,7 @@ import {
   type Input,
   type InputItem,
   isListKind,
+  maxItemLength,
   parseItem,
   wholeDocument,
 } from './read.js';
@@ -31,13 +32,9 @@ import { peekScalar } from './yaml/locate-lines.js';
 import { ScalarCache } from './yaml/quick-parse.js';
 import type { ItemSpan } from './yaml/spans.js';
 
-/**
- * The longest item read, in characters: the Kubernetes API server takes no request body over
- * 3 MiB (kubernetes/apiserver pkg/server/config.go, MaxRequestBodyBytes: twice the 1.5 MiB etcd
- * stores), so no object it could apply is longer. Past a few MiB an item the quick reader declines
- * costs the conforming reader ≈100 bytes of memory per byte (an 8 MB anchored mapping: 714 MiB).
- */
-export const maxItemLength = 3 << 20;
+/** Defined where read.ts finds a List's entries, which reads no longer item either. */
+export { maxItemLength };
+
 const itemTooLarge = `is longer than ${maxItemLength >> 20} MiB, more than the Kubernetes API server accepts for one object: not read`;
 
 /** The largest ResourceList whose items may alias each other's anchors (see readOne). */

@@ -1,6 +1,7 @@
 // Reads stdin text into items: a ResourceList (YAML or JSON) or a plain YAML stream (what
 // `kustomize build` and `helm template` print). Items keep their spans in the original text so
 // the writer can splice edits in and copy every other byte.
+import { isDeepStrictEqual } from 'node:util';
 import { isObject, type Json, type JsonObject } from '../model/json.js';
 import type { Projection } from '../model/resource.js';
 import { jsonErrorOffset } from './json-error.js';
@@ -570,11 +571,146 @@ function readEnvelope(
   }
   if (split instanceof SpanError) list.listError = `ResourceList ${split.message}`;
   else if (split && split.length > maxItems) list.listError = tooMany(split.length, 'items');
-  else if (split) list.items = split.map((span) => ({ span }));
-  else if (!['[]', '~', 'null'].includes(inlineValue(text, itemsEntry))) {
+  else if (split) {
+    list.items = resourceListItems(text, doc, split, usualCharacters);
+    if (list.items.length > maxItems) list.listError = tooMany(list.items.length, 'items');
+  } else if (!['[]', '~', 'null'].includes(inlineValue(text, itemsEntry))) {
     list.listError = 'ResourceList items must be a block sequence (`items:` then `- ` entries)';
   }
   return list;
+}
+
+/**
+ * The longest item read, in characters: the Kubernetes API server takes no request body over
+ * 3 MiB (kubernetes/apiserver pkg/server/config.go, MaxRequestBodyBytes: twice the 1.5 MiB etcd
+ * stores), so no object it could apply is longer. Past a few MiB an item the quick reader declines
+ * costs the conforming reader ≈100 bytes of memory per byte (an 8 MB anchored mapping: 714 MiB).
+ */
+export const maxItemLength = 3 << 20;
+
+/**
+ * A ResourceList's items, but for an item that is a List (a kpt package's List file, which kpt
+ * passes as one item): its `- ` entries, each an item read and edited in place as a stream List's
+ * are, the List's other lines copied as they came. Every item is then named by its place in the
+ * input (`item 1`, `item 0 item 1`). Where a List cannot be read so, it stays one item (items.ts
+ * says that its items are not read).
+ */
+function resourceListItems(
+  text: string,
+  doc: Span,
+  split: readonly ItemSpan[],
+  usualCharacters: boolean,
+): InputItem[] {
+  const items: InputItem[] = split.map((span) => ({ span }));
+  // No List among the items (most inputs, where only the ResourceList's kind says it): one search.
+  const first = split[0];
+  let list = first ? nextListKind(text, first.start) : -1;
+  if (list < 0) return items;
+  // An item aliasing another's anchor is read from the whole document by its index (items.ts),
+  // which entries in place of their List would shift.
+  if (mayAnchor.test(text.slice(doc.start, doc.end))) return items;
+  const out: InputItem[] = [];
+  let expanded = false;
+  items.forEach((item, index) => {
+    const span = item.span as ItemSpan;
+    // The next List kind line from this item on: one walk of the text for all the items.
+    if (list >= 0 && list < span.start) list = nextListKind(text, span.start);
+    const entries =
+      list >= 0 && list < span.end ? listItemEntries(text, span, usualCharacters) : undefined;
+    if (!entries) out.push({ span, where: `item ${index}` });
+    else {
+      expanded = true;
+      for (let k = 0; k < entries.length; k++)
+        out.push({ span: entries[k], where: `item ${index} item ${k}` });
+    }
+  });
+  return expanded ? out : items;
+}
+
+/** A `kind:` line (of an item or deeper) whose kind ends in List. */
+const listKindLine = /^[ -]*kind:[ \t]*(["']?)[\w.-]*List\1[ \t]*(?:#.*)?\r?$/;
+
+/**
+ * Where the next List kind line from `from` (a line's start) on starts, or -1. Only the lines with
+ * a `List` in them are looked at, each once: linear in the text.
+ */
+function nextListKind(text: string, from: number): number {
+  for (let at = text.indexOf('List', from); at >= 0; ) {
+    const start = text.lastIndexOf('\n', at) + 1;
+    const lf = text.indexOf('\n', at);
+    const end = lf < 0 ? text.length : lf;
+    if (listKindLine.test(text.slice(start, end))) return start;
+    at = text.indexOf('List', end);
+  }
+  return -1;
+}
+
+/**
+ * A List item's `items:` key line, and the line of the key after it, at its mapping's indentation
+ * (`n` spaces): at that column, no `- ` entry (its items' sequence may sit there) nor comment.
+ */
+const listKeysAt = (n: number) => ({
+  itemsKey: new RegExp(`^ {${n}}items:[ \\t]*(?:#[^\\n]*)?\\r?$`, 'm'),
+  nextKey: new RegExp(`^ {${n}}(?=[^\\s#])(?!-(?:[ \\t]|\\r?$))`, 'gm'),
+});
+
+/**
+ * The `- ` entries of a ResourceList item that is a List with a block sequence of mappings as its
+ * `items`, or undefined. Found by their lines, then proven: the item parsed whole must be that
+ * List, and each entry parsed alone the List's item in its place.
+ */
+function listItemEntries(
+  text: string,
+  span: ItemSpan,
+  usualCharacters: boolean,
+): ItemSpan[] | undefined {
+  // Longer ones are reported as too long where they are read (items.ts).
+  if (span.end - span.start > maxItemLength) return undefined;
+  const parsed = parseItem(text, span, undefined, usualCharacters);
+  if (!('value' in parsed)) return undefined;
+  const { value } = parsed;
+  if (!isObject(value) || !isListKind(value.kind)) return undefined;
+  const { items } = value;
+  if (!Array.isArray(items) || items.length === 0 || !items.every(isObject)) return undefined;
+  // The item's mapping starts on its `- ` line (`- apiVersion: v1`), the span's first: the column
+  // of its first key is its keys' indentation.
+  const dash = text.indexOf('-', span.start);
+  let key = dash + 1;
+  while (text.charCodeAt(key) === 32) key++;
+  if (key === dash + 1 || /[\s#]/.test(text[key] ?? '\n')) return undefined;
+  const column = key - span.start;
+  // Searched in the item alone: a List without such a line costs its own length.
+  const itemText = text.slice(span.start, span.end);
+  const { itemsKey, nextKey } = listKeysAt(column);
+  const line = itemsKey.exec(itemText);
+  if (!line) return undefined;
+  const start = span.start + line.index;
+  // The List's next key, where one follows its items (kubectl writes `metadata` after them).
+  nextKey.lastIndex = line.index + line[0].length;
+  const next = nextKey.exec(itemText);
+  const entry: TopLevelEntry = {
+    key: 'items',
+    start,
+    end: next ? span.start + next.index : span.end,
+    valueStart: start + column + 'items:'.length,
+    lineEnd: start + line[0].length,
+  };
+  let entries: ItemSpan[];
+  try {
+    entries = sequenceItems(text, entry);
+  } catch (error) {
+    if (!(error instanceof SpanError)) throw error;
+    return undefined;
+  }
+  if (entries.length !== items.length) return undefined;
+  for (let k = 0; k < entries.length; k++) {
+    // Under the ResourceList's mapping, its items' sequence and the List's mapping.
+    const one = { ...(entries[k] as ItemSpan), depth: 3 };
+    const read = parseItem(text, one, undefined, usualCharacters);
+    if (!('value' in read) || !isDeepStrictEqual(read.value, items[k])) return undefined;
+    entries[k] = one;
+  }
+  return entries;
 }
 
 /** Parses a YAML item's span; JSON items come parsed. */
@@ -729,5 +865,11 @@ function checkPartNesting(
  */
 export function checkItemNesting(text: string, span: ItemSpan, meter?: ScanMeter): void {
   if (span.start > 0 && text.charCodeAt(span.start - 1) !== 10) checkNesting(text, meter);
-  else checkPartNesting(text, text.slice(span.start, span.end), span.entry ? 1 : 0, meter);
+  else
+    checkPartNesting(
+      text,
+      text.slice(span.start, span.end),
+      span.depth ?? (span.entry ? 1 : 0),
+      meter,
+    );
 }

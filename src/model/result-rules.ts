@@ -17,7 +17,7 @@ export const listNotRead: Rule = {
   severity: 'warning',
   fixed: true,
   summary:
-    'A List whose items are not read: in a ResourceList or a List, in JSON or flow style, or with a possible anchor',
+    'A List whose items are not read: in a List, in JSON or flow style, with its `items:` not found, or with a possible anchor',
   help: 'Give the items as separate YAML documents (---), or as items of a ResourceList.',
 };
 export const invalidConfig: Rule = {

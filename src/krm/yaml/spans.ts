@@ -15,6 +15,11 @@ export interface Span {
 export interface ItemSpan extends Span {
   /** The item is a `- ` entry of a block sequence (ResourceList items), not a whole document. */
   entry: boolean;
+  /**
+   * The levels open around it where that is not what `entry` says (see checkItemNesting): an
+   * entry of a List that is an item of a ResourceList sits three deep.
+   */
+  depth?: number;
 }
 
 export interface DocumentSpan extends Span {
