@@ -173,6 +173,19 @@ describe('a List item of a ResourceList (a kpt package List file)', () => {
     expect(run(out).stdout).toBe(out);
   });
 
+  it("with the file's leading comment on the item's `- ` line, as kpt writes it", () => {
+    // `- # …` then the List's keys: kpt puts a file's head comment there (examples/kpt-list).
+    const commented = resourceList([`# exported by kubectl\n${kptList()}`]);
+    expect(commented).toContain('- # exported by kubectl\n  apiVersion: v1\n');
+    const out = runOk(commented).stdout;
+    const [list] = (load(out) as Obj).items as [Obj];
+    const [source, consumer] = list.items as [Obj, Obj];
+    expect(templateAnnotation(consumer)).toBe(expected.checksum);
+    expect(wave(source)).toBe(expected.wave);
+    expect(out).not.toContain('list-not-read');
+    expect(run(out).stdout).toBe(out);
+  });
+
   it('names an entry by the List item and its place in it, and the items after by theirs', () => {
     const kindless = (item: string) => item.replace('kind: Deployment\n', '');
     const bad = deployment('bad', '', { namespace: 'app' });

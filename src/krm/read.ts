@@ -673,12 +673,17 @@ function listItemEntries(
   const { items } = value;
   if (!Array.isArray(items) || items.length === 0 || !items.every(isObject)) return undefined;
   // The item's mapping starts on its `- ` line (`- apiVersion: v1`), the span's first: the column
-  // of its first key is its keys' indentation.
+  // of its first key is its keys' indentation. kpt writes a file's leading comment on that line
+  // (`- # exported …`): the keys then start on the first line that is no comment.
   const dash = text.indexOf('-', span.start);
   let key = dash + 1;
   while (text.charCodeAt(key) === 32) key++;
-  if (key === dash + 1 || /[\s#]/.test(text[key] ?? '\n')) return undefined;
-  const column = key - span.start;
+  const column = /[\r\n#]/.test(text[key] ?? '\n')
+    ? firstKeyColumn(text, text.indexOf('\n', key) + 1, span.end)
+    : key === dash + 1
+      ? undefined
+      : key - span.start;
+  if (column === undefined) return undefined;
   // Searched in the item alone: a List without such a line costs its own length.
   const itemText = text.slice(span.start, span.end);
   const { itemsKey, nextKey } = listKeysAt(column);
@@ -711,6 +716,17 @@ function listItemEntries(
     entries[k] = one;
   }
   return entries;
+}
+
+/** The indentation of the first line from `line` (a line's start) that is no comment nor blank. */
+function firstKeyColumn(text: string, line: number, end: number): number | undefined {
+  while (line > 0 && line < end) {
+    let i = line;
+    while (text.charCodeAt(i) === 32) i++;
+    if (!/[\r\n#]/.test(text[i] ?? '\n')) return i - line;
+    line = text.indexOf('\n', i) + 1;
+  }
+  return undefined;
 }
 
 /** Parses a YAML item's span; JSON items come parsed. */
