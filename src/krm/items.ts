@@ -191,12 +191,15 @@ export function readItems(input: Input, plan: ReadPlan): ReadItems {
     }
     const list = unreadList(value);
     if (list) {
-      // Named by kind, as a List mostly has no name, and by line, as documents are not numbered.
+      // Named by kind, as a List mostly has no name. An error names its line too (nothing is
+      // written then); a warning does not: the run's edits before it move the line, and a second
+      // run on the output would say another (the fuzzer's idempotency check, faf04afc20bebf19).
       const { kind } = value as { kind: string };
       const { text } = input;
-      const line = item.span
-        ? `, line ${lineNumberAt(text, contentStart(text, item.span.start))}`
-        : '';
+      const line =
+        item.span && list.severity === 'error'
+          ? `, line ${lineNumberAt(text, contentStart(text, item.span.start))}`
+          : '';
       list.message = `${whereOf(index)}${nameOf(value) || ` (${kind})`}${line}: ${list.message}`;
       results.push(list);
       if (list.severity === 'error') return;
