@@ -50,10 +50,10 @@ export function resolveOptions(
   options: GivenOptions,
   fromKptfile: boolean,
 ): ResolvedOptions {
-  const invalid = (result: Result): ResolvedOptions => ({
+  const invalid = (...results: Result[]): ResolvedOptions => ({
     config: undefined,
     source: undefined,
-    results: [result],
+    results,
   });
   const functionConfig =
     input.format === 'yaml-list'
@@ -112,7 +112,7 @@ export function resolveOptions(
     };
     // Every bad option at once: fixing one to meet the next is a run each.
     const all = error instanceof ConfigErrors ? error.all : [error];
-    return { config: undefined, source: undefined, results: all.map(result) };
+    return invalid(...all.map(result));
   }
 }
 

@@ -15,7 +15,7 @@ import {
   toResource,
 } from '../model/resource.js';
 import { invalidInput, listNotRead } from '../model/result-rules.js';
-import { plainResult, type Result } from '../model/results.js';
+import { describe, plainResult, type Result } from '../model/results.js';
 import { passesThrough } from './pass-through.js';
 import {
   checkItemNesting,
@@ -274,15 +274,15 @@ function notKrmHint(error: ItemError, format: Input['format']): string {
 function nameOf(value: unknown): string {
   if (!isObject(value)) return '';
   const metadata = isObject(value.metadata) ? value.metadata : undefined;
+  const { kind } = value;
   const name = metadata?.name;
-  const namespace =
-    typeof metadata?.namespace === 'string' && metadata.namespace !== ''
-      ? `${metadata.namespace}/`
-      : '';
-  return typeof value.kind === 'string' && typeof name === 'string'
-    ? ` (${value.kind} ${namespace}${name})`
-    : '';
+  const namespace = typeof metadata?.namespace === 'string' ? metadata.namespace : undefined;
+  return typeof kind === 'string' && typeof name === 'string' ? labelOf(kind, namespace, name) : '';
 }
+
+/** ` (Kind namespace/name)`; an empty namespace is none, as toResource reads it. */
+const labelOf = (kind: string, namespace: string | undefined, name: string) =>
+  ` (${describe({ kind, namespace: namespace || undefined, name })})`;
 
 /**
  * The error result of an item, with the file kpt read it from where its annotations say: kpt
@@ -305,6 +305,6 @@ function unparsed(where: string, text: string, entry: boolean, problem: string):
 function peekedName(text: string, entry: boolean): string {
   const kind = peekScalar(text, entry, [], 'kind');
   const name = kind && peekScalar(text, entry, ['metadata'], 'name');
-  const namespace = name && peekScalar(text, entry, ['metadata'], 'namespace');
-  return kind && name ? ` (${kind} ${namespace ? `${namespace}/` : ''}${name})` : '';
+  const namespace = name ? peekScalar(text, entry, ['metadata'], 'namespace') : undefined;
+  return kind && name ? labelOf(kind, namespace, name) : '';
 }

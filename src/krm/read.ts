@@ -81,8 +81,8 @@ export function readInput(text: string, meter?: ScanMeter): Input {
   if (/^\s*[[{]/.test(body)) {
     if (looksLikeJson(body)) return readJson(text);
     // Pretty-printed objects one after another (`jq '.items[]'`) are neither JSON nor YAML.
-    const next = secondJsonValue(text);
-    if (next !== undefined) throw new InputError(jsonValuesInARow(text, next));
+    const at = jsonErrorOffset(text);
+    if (startsSecondValue(text, at)) throw new InputError(jsonValuesInARow(text, at));
   }
   const usualCharacters = checkYamlText(text);
   try {
@@ -273,17 +273,17 @@ function looksLikeJson(text: string): boolean {
 }
 
 /**
- * Where a second JSON value starts right after a first one (no `---` between them), or undefined:
- * what `jq` prints for a list's items, which is neither one JSON value nor a YAML stream.
+ * Whether JSON.parse's error at `at` (jsonErrorOffset) is a second JSON value right after a first
+ * one, no `---` between them: what `jq` prints for a list's items, neither one JSON value nor a
+ * YAML stream.
  */
-function secondJsonValue(text: string): number | undefined {
-  const at = jsonErrorOffset(text);
-  if (text[at] !== '{' && text[at] !== '[') return undefined;
+function startsSecondValue(text: string, at: number): boolean {
+  if (text[at] !== '{' && text[at] !== '[') return false;
   try {
     JSON.parse(text.slice(0, at));
-    return at;
+    return true;
   } catch {
-    return undefined;
+    return false;
   }
 }
 
@@ -295,9 +295,9 @@ function readJson(text: string): Input {
   try {
     value = JSON.parse(text);
   } catch {
-    const next = secondJsonValue(text);
-    if (next !== undefined) throw new InputError(jsonValuesInARow(text, next));
-    throw new InputError(located('invalid JSON', text, jsonErrorOffset(text), 0, text));
+    const at = jsonErrorOffset(text);
+    if (startsSecondValue(text, at)) throw new InputError(jsonValuesInARow(text, at));
+    throw new InputError(located('invalid JSON', text, at, 0, text));
   }
   if (!isObject(value))
     throw new InputError('JSON input must be an object (a ResourceList or a resource)');

@@ -1,6 +1,6 @@
 // One result for many resources: a note that says the same of twelve resources is read once,
 // naming them, instead of twelve times; and the grouping every stage and lint shares.
-import type { ResourceRef, Result } from './results.js';
+import { describe, type ResourceRef, type Result } from './results.js';
 
 /** Adds `value` to the group of `key`, a new group when it is the first. */
 export function addTo<K, V>(groups: Map<K, V[]>, key: K, value: V): void {
@@ -57,9 +57,6 @@ export function countedList(texts: readonly string[], most = shown): string {
   return more === 0 ? listed.join(', ') : `${listed.join(', ')} and ${more} more`;
 }
 
-const named = (ref: ResourceRef) =>
-  `${ref.kind} ${ref.namespace === undefined ? '' : `${ref.namespace}/`}${ref.name}`;
-
 /**
  * Info results with the same message at the same field of different resources, as one result on
  * the first of them naming them all. Warnings and errors stay one per resource: each is a thing to
@@ -89,7 +86,7 @@ export function foldRepeats(results: readonly Result[], foldable: ReadonlySet<Re
       continue;
     }
     if (group[0] !== result) continue;
-    const names = namesOf(group, (r) => named(r.resourceRef as ResourceRef));
+    const names = namesOf(group, (r) => describe(r.resourceRef as ResourceRef));
     out.push({ ...result, message: `${result.message} (${group.length} resources: ${names})` });
   }
   return out;

@@ -192,8 +192,15 @@ export function refOf(resource: Resource): ResourceRef {
   return ref;
 }
 
-/** `Kind namespace/name`, the way users search for a resource in their repo. */
-export function describe(resource: Resource): string {
+/**
+ * `Kind namespace/name`, the way users search for a resource in their repo: a Resource's, a
+ * result's ResourceRef, or a raw item's (an error about an item that is no Resource).
+ */
+export function describe(resource: {
+  kind: string;
+  namespace?: string | undefined;
+  name?: string | undefined;
+}): string {
   const ns = resource.namespace === undefined ? '' : `${resource.namespace}/`;
   return `${resource.kind} ${ns}${resource.name}`;
 }
