@@ -7,7 +7,7 @@
 // (krm/) and checks the options against what the rules declare (each lint's severity option).
 
 import { checkNesting, type Input, InputError, type InputItem, parseItem } from './krm/read.js';
-import { lineNumberAt } from './krm/yaml/lines.js';
+import { columnAt, lineNumberAt } from './krm/yaml/lines.js';
 import { whereIs } from './krm/yaml/locate-cst.js';
 import { ParseError, parseYaml } from './krm/yaml/parse.js';
 import {
@@ -126,8 +126,7 @@ function fieldPlace(text: string, field: string): string {
   const at = whereIs(text, false, path, key);
   // A quoted key starts one character later.
   if (!text.startsWith(key, at) && !text.startsWith(key, at + 1)) return '';
-  const column = at - text.lastIndexOf('\n', at - 1);
-  return `, line ${lineNumberAt(text, at)}, column ${column}`;
+  return `, line ${lineNumberAt(text, at)}, column ${columnAt(text, at)}`;
 }
 
 function parseFnConfig(text: string): Json {

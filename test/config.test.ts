@@ -130,6 +130,11 @@ describe('configuration', () => {
     expect(error(flow)).toMatch(
       /^error: --fn-config f\.yaml, line 4, column 26: unknown option data\.storWave/,
     );
+    // Columns count code points, as the YAML library's own messages do: each emoji is one.
+    const wide = `{apiVersion: v1, kind: ConfigMap, metadata: {name: f, annotations: {a: "${'\u{1F600}'.repeat(4)}"}}, data: {storWave: "1"}}\n`;
+    expect(error(wide)).toMatch(
+      /^error: --fn-config f\.yaml, line 1, column 89: unknown option data\.storWave/,
+    );
     const typed =
       'apiVersion: fn.kpt.dev/v1alpha1\nkind: SecretRollout\nmetadata: {name: f}\n"storeWave": abc\n';
     expect(error(typed)).toMatch(

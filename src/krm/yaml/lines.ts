@@ -97,6 +97,24 @@ export function isSequenceEntry(text: string, at: number, end: number): boolean 
   return at + 1 >= end || after === 32 || after === 9;
 }
 
+const isHighSurrogate = (unit: number) => unit >= 0xd800 && unit < 0xdc00;
+const isLowSurrogate = (unit: number) => unit >= 0xdc00 && unit < 0xe000;
+
+/**
+ * 1-based column of an offset in code points, as the YAML library's messages count it (an emoji is
+ * one column, not two UTF-16 units).
+ */
+export function columnAt(text: string, offset: number): number {
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  let column = 1;
+  for (let i = lineStart; i < offset; i++) {
+    // A high surrogate followed by its low one is one code point.
+    if (isHighSurrogate(text.charCodeAt(i)) && isLowSurrogate(text.charCodeAt(i + 1))) i++;
+    column++;
+  }
+  return column;
+}
+
 /**
  * Where the last lineNumberAt call counted to. Messages are made in input order (one per bad item
  * of a list), so counting on from the last offset makes all of a run's line numbers cost one pass

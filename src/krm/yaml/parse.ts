@@ -11,7 +11,7 @@ import type { Document, Node, Parser } from 'yaml';
 import { isObject, type Json } from '../../model/json.js';
 import { grouped } from '../../model/numbers.js';
 import { maxNodes } from '../../model/resource.js';
-import { lineNumberAt } from './lines.js';
+import { columnAt, lineNumberAt } from './lines.js';
 import loadYaml from './load-yaml.cjs';
 import { beforeColon, yamlMessage } from './messages.js';
 import { maxDepth } from './nesting.js';
@@ -284,9 +284,8 @@ export function located(
   fullText: string,
 ): string {
   const before = text.slice(0, offset);
-  const lineStart = before.lastIndexOf('\n') + 1;
   const line = lineNumberAt(fullText, spanStart) + (before.match(/\n/g)?.length ?? 0);
-  return `${problem} at line ${line}, column ${[...before.slice(lineStart)].length + 1}`;
+  return `${problem} at line ${line}, column ${columnAt(text, offset)}`;
 }
 
 /** Parses one span; errors name the line and column in the whole input. */
