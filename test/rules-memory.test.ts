@@ -283,7 +283,47 @@ describe('planChecksums, counted', () => {
       [...expected.checksummed.values()].flat().map((c) => c.value),
     );
     // The run's own (the plan's, the work's look-ups); main made one more per content: 35.
-    expect(made).toBeLessThanOrEqual(6);
+    expect(made).toBeLessThanOrEqual(7);
+  });
+
+  // main 5687333 made a Map per source read by key (its pair numbers by key set and by the set's
+  // text), and a WeakMap entry per content and per key set (its text, kept beside the entry's).
+  it('makes no Map per source read by key, nor a text per content beside its entry', () => {
+    const n = 30;
+    const items = Array.from({ length: n }, (_, i) => [
+      externalSecret(`s${i}`),
+      deployment(`d${i}`, secretKeyRef(`s${i}`, 'password')),
+    ]).flat();
+    const text = resourceList(items);
+    runOk(text);
+    const consumption = seen.consumption as Consumption;
+    const size = { characters: text.length, bytes: () => text.length };
+    const expected = planChecksums(consumption, size);
+    let made = 0;
+    const BuiltIn = globalThis.Map;
+    globalThis.Map = class extends BuiltIn<unknown, unknown> {
+      constructor(entries?: Iterable<readonly [unknown, unknown]> | null) {
+        super(entries);
+        made++;
+      }
+    } as MapConstructor;
+    // The results' refs are the run's already: a WeakMap entry here is the checksums' own.
+    const weak = vi.spyOn(WeakMap.prototype, 'set');
+    let counted: ReturnType<typeof planChecksums>;
+    let weakSets: number;
+    try {
+      counted = planChecksums(consumption, size);
+      weakSets = weak.mock.calls.length;
+    } finally {
+      globalThis.Map = BuiltIn;
+      weak.mockRestore();
+    }
+    // main: 36 Maps (one per source), 31 WeakMap entries (one per content, one per key set).
+    expect(weakSets).toBe(0);
+    expect(made).toBeLessThanOrEqual(8);
+    expect([...counted.checksummed.values()].flat().map((c) => c.value)).toEqual(
+      [...expected.checksummed.values()].flat().map((c) => c.value),
+    );
   });
 
   // main copied each list's pair numbers to sort them (one list per checksum of two sources or
