@@ -84,6 +84,15 @@ describe('the rules plan of many consumers', () => {
     expect(phasesRead).toBeLessThanOrEqual(2 * (sources + consumers) + 2 * sources);
   });
 
+  // main 5687333 made each source a list of its consumers' nodes beside consumersOf's list of
+  // them (160k entries, 1.3 MB on the fan-in bench at 10k items).
+  it("takes a source's list of consumers as its successors, not a copy", () => {
+    expect(plan.consumersOf.size).toBe(sources);
+    for (const [source, consumersOfSource] of plan.consumersOf) {
+      expect(plan.nodes.get(source.resource)?.before).toBe(consumersOfSource);
+    }
+  });
+
   it('gives a list of successors only to the nodes that have one', () => {
     const nodes = [...plan.nodes.values()];
     expect(nodes).toHaveLength(sources + consumers);
@@ -242,7 +251,7 @@ spec:
     const successors = (kind: string) =>
       [...nodes.values()]
         .find((n) => n.resource.kind === kind)
-        ?.before.map((n) => `${n.resource.kind} ${n.resource.name}`);
+        ?.before.map((n) => `${n.kind} ${n.name}`);
     // The store was added to once per namespace the ClusterExternalSecret writes in.
     expect(successors('ClusterSecretStore')).toEqual(['ClusterExternalSecret db']);
     expect(successors('ClusterExternalSecret')).toEqual(['Deployment api', 'Deployment web']);

@@ -28,22 +28,28 @@ export interface WavePlan {
 }
 
 /** What a node without successors points at: one list for the thousands of consumers. */
-const noneAfter: readonly WaveNode[] = [];
+const noneAfter: readonly Resource[] = [];
 
 /**
- * `added` (each once) come after `node`. A list added to a second time may now hold a node twice
- * (a store read by several sources, a source's consumer that is its operator reader too): such
- * nodes are put in `joined`, whose lists `unique` then makes unique once all edges are in.
+ * `added` (each once, each with a node) come after `node`. The first list a node gets may be
+ * another's (a source's consumers: consumersOf's own list), so it is copied, once, when added to
+ * a second time; the list may then hold a resource twice (a store read by several sources, a
+ * source's consumer that is its operator reader too): such nodes are put in `joined`, whose
+ * lists, their own, `unique` then makes unique once all edges are in.
  */
-function orderAfter(node: WaveNode, added: WaveNode[], joined: Set<WaveNode>): void {
+function orderAfter(node: WaveNode, added: readonly Resource[], joined: Set<WaveNode>): void {
   if (added.length === 0) return;
   if (node.before === noneAfter) {
     node.before = added;
     return;
   }
-  const before = node.before as WaveNode[];
-  for (let i = 0; i < added.length; i++) before.push(added[i] as WaveNode);
-  joined.add(node);
+  if (!joined.has(node)) {
+    node.before = node.before.concat(added);
+    joined.add(node);
+    return;
+  }
+  const before = node.before as Resource[];
+  for (let i = 0; i < added.length; i++) before.push(added[i] as Resource);
 }
 
 /** Each successor once, at its first place (the order a Set of them kept). */
@@ -53,22 +59,30 @@ function unique(node: WaveNode): void {
 }
 
 /**
- * The nodes of `consumers` in `phase`, each once as the collection holds it, in a list made at its
- * size. Walked by forEach, which allocates no iterator result per consumer as for-of did.
+ * The resources of `consumers` with a node in `phase` (made here), each once as the collection
+ * holds it: a list holding only such is itself the answer (every source on the bench's shapes),
+ * else those in a list made at its size, found by the nodes the first pass made (a resource whose
+ * wave is malformed has none, and its error is reported once). Walked by forEach, which allocates
+ * no iterator result per consumer as for-of did.
  */
-function nodesInPhase(
+function inPhase(
   consumers: readonly Resource[] | ReadonlySet<Resource> | undefined,
   phase: Phase | undefined,
+  nodes: ReadonlyMap<Resource, WaveNode>,
   nodeIn: (phase: Phase | undefined, resource: Resource) => WaveNode | undefined,
-): WaveNode[] {
-  if (consumers === undefined) return [];
-  const after = new Array<WaveNode>('size' in consumers ? consumers.size : consumers.length);
+): readonly Resource[] {
+  if (consumers === undefined) return noneAfter;
   let count = 0;
   consumers.forEach((consumer: Resource) => {
-    const node = nodeIn(phase, consumer);
-    if (node) after[count++] = node;
+    if (nodeIn(phase, consumer)) count++;
   });
-  after.length = count;
+  if (Array.isArray(consumers) && count === consumers.length) return consumers;
+  const after = new Array<Resource>(count);
+  count = 0;
+  consumers.forEach((consumer: Resource) => {
+    const node = nodes.get(consumer);
+    if (node && samePhase(phase, node.phase)) after[count++] = consumer;
+  });
   return after;
 }
 
@@ -127,15 +141,15 @@ export function planWaves(
     // Operator readers (readers.ts) come after it too: a store or generator among them is then
     // placed above this source, not at its default below every source.
     const { phase } = node;
-    orderAfter(node, nodesInPhase(consumersOf.get(source), phase, nodeIn), joined);
-    orderAfter(node, nodesInPhase(readersOf.get(source), phase, nodeIn), joined);
+    orderAfter(node, inPhase(consumersOf.get(source), phase, nodes, nodeIn), joined);
+    orderAfter(node, inPhase(readersOf.get(source), phase, nodes, nodeIn), joined);
     sourceNodes.add(node);
     for (let k = 0; k < source.stores.length; k++) {
       const ref = source.stores[k] as SecretSource['stores'][number];
       const clusterScoped = storeKinds.find((k) => k.kind === ref.kind)?.clusterScoped;
       const namespace = clusterScoped ? undefined : source.namespace;
       const store = storeNodes.get(objectKey(ref.kind, namespace, ref.name));
-      if (store && samePhase(store.phase, phase)) orderAfter(store, [node], joined);
+      if (store && samePhase(store.phase, phase)) orderAfter(store, [node.resource], joined);
     }
     // What the operator reads from the input must be there when it syncs: ordered like a store.
     const dependencies = source.dependencies ?? [];
@@ -143,20 +157,20 @@ export function planWaves(
       const dependency = dependencies[k] as Resource;
       const before = nodeIn(phase, dependency);
       if (!before) continue;
-      orderAfter(before, [node], joined);
+      orderAfter(before, [node.resource], joined);
       dependencyNodes.add(before);
     }
   }
   joined.forEach(unique);
-  const defaults = new Map<WaveNode, bigint>();
+  const defaults = new Map<Resource, bigint>();
   sourceNodes.forEach((node) => {
-    defaults.set(node, config.externalSecretWave);
+    defaults.set(node.resource, config.externalSecretWave);
   });
   for (const node of [...storeNodes.values(), ...dependencyNodes]) {
-    defaults.set(node, config.storeWave);
+    defaults.set(node.resource, config.storeWave);
   }
   const placement = newPlacement();
-  placeWaves(defaults, placement);
+  placeWaves(defaults, nodes, placement);
   const others = planDeployerOrder(nodes.values(), config.ordering);
   // A cycle has no order in any deployer's terms (cli-utils: CyclicDependencyError).
   const cycles = config.ordering.length > 0 ? placement.cycles : [];
