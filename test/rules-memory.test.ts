@@ -68,6 +68,10 @@ vi.mock('../src/rules/transform.js', async (importOriginal) => {
   };
 });
 
+/** A wave plan's node (order/waves.ts WaveNode). */
+const isNode = (value: unknown) =>
+  typeof value === 'object' && value !== null && 'before' in value && 'wave' in value;
+
 const consumers = 200;
 const sources = 3;
 const items = everyoneReadsAll(sources, consumers);
@@ -91,6 +95,22 @@ describe('the rules plan of many consumers', () => {
     for (const [source, consumersOfSource] of plan.consumersOf) {
       expect(plan.nodes.get(source.resource)?.before).toBe(consumersOfSource);
     }
+  });
+
+  // main 5687333 kept the nodes in a Map (an entry each, 10k on fan-in, and the tables it grew
+  // from: ≈0.7 MB).
+  it('keeps its nodes by item number, not in a Map entry each', () => {
+    const set = vi.spyOn(Map.prototype, 'set');
+    let nodeEntries: number;
+    try {
+      runOk(resourceList(items), { ordering: 'argocd' });
+      nodeEntries = set.mock.calls.filter(([, value]) => isNode(value)).length;
+    } finally {
+      set.mockRestore();
+    }
+    expect(nodeEntries).toBe(0);
+    const { nodes } = (seen.out as TransformOutput).plan;
+    expect([...nodes.values()]).toHaveLength(sources + consumers);
   });
 
   it('gives a list of successors only to the nodes that have one', () => {

@@ -58,6 +58,14 @@ export interface WaveNode {
   before: readonly Resource[];
 }
 
+/** A plan's nodes by their resource: what placing and the reports look up. */
+export interface NodeTable {
+  readonly size: number;
+  get(resource: Resource): WaveNode | undefined;
+  /** In the order they were made. */
+  values(): Iterable<WaveNode>;
+}
+
 /** What placing the waves writes into: the edits, results and nodes placed or in conflict. */
 export interface Placement {
   edits: MappingEdit[];
@@ -86,7 +94,7 @@ export const newPlacement = (): Placement => ({
  */
 export function placeWaves(
   defaults: ReadonlyMap<Resource, bigint>,
-  nodes: ReadonlyMap<Resource, WaveNode>,
+  nodes: NodeTable,
   placement: Placement,
 ): void {
   const order = dependencyOrder(defaults, nodes, placement);
@@ -154,7 +162,7 @@ export function placeWaves(
 const field = annotationField(['metadata'], syncWaveKey);
 
 /** The nodes of `resources` (successors: each has one). */
-const nodesOf = (resources: readonly Resource[], nodes: ReadonlyMap<Resource, WaveNode>) =>
+const nodesOf = (resources: readonly Resource[], nodes: NodeTable) =>
   resources.map((r) => nodes.get(r) as WaveNode);
 
 /**
@@ -194,7 +202,7 @@ function highestBefore(
  */
 function dependencyOrder(
   defaults: ReadonlyMap<Resource, bigint>,
-  nodes: ReadonlyMap<Resource, WaveNode>,
+  nodes: NodeTable,
   placement: Placement,
 ): WaveNode[] {
   const order: WaveNode[] = [];
@@ -283,7 +291,7 @@ function cycleMessage(members: readonly { node: WaveNode }[], length: number): s
  */
 function wantedWave(
   node: WaveNode,
-  nodes: ReadonlyMap<Resource, WaveNode>,
+  nodes: NodeTable,
   defaultWave: bigint,
   floor: bigint | undefined,
 ): bigint | undefined {
