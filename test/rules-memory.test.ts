@@ -68,6 +68,10 @@ vi.mock('../src/rules/transform.js', async (importOriginal) => {
   };
 });
 
+/** A wave plan's node (order/waves.ts WaveNode). */
+const isNode = (value: unknown) =>
+  typeof value === 'object' && value !== null && 'before' in value && 'wave' in value;
+
 const consumers = 200;
 const sources = 3;
 const items = everyoneReadsAll(sources, consumers);
@@ -82,6 +86,31 @@ describe('the rules plan of many consumers', () => {
     // main bab480e: the wave plan and the hook-phase lint each read a consumer's once per source
     // it reads, 2 × 600, and each source's twice (1,206).
     expect(phasesRead).toBeLessThanOrEqual(2 * (sources + consumers) + 2 * sources);
+  });
+
+  // main 5687333 made each source a list of its consumers' nodes beside consumersOf's list of
+  // them (160k entries, 1.3 MB on the fan-in bench at 10k items).
+  it("takes a source's list of consumers as its successors, not a copy", () => {
+    expect(plan.consumersOf.size).toBe(sources);
+    for (const [source, consumersOfSource] of plan.consumersOf) {
+      expect(plan.nodes.get(source.resource)?.before).toBe(consumersOfSource);
+    }
+  });
+
+  // main 5687333 kept the nodes in a Map (an entry each, 10k on fan-in, and the tables it grew
+  // from: ≈0.7 MB).
+  it('keeps its nodes by item number, not in a Map entry each', () => {
+    const set = vi.spyOn(Map.prototype, 'set');
+    let nodeEntries: number;
+    try {
+      runOk(resourceList(items), { ordering: 'argocd' });
+      nodeEntries = set.mock.calls.filter(([, value]) => isNode(value)).length;
+    } finally {
+      set.mockRestore();
+    }
+    expect(nodeEntries).toBe(0);
+    const { nodes } = (seen.out as TransformOutput).plan;
+    expect([...nodes.values()]).toHaveLength(sources + consumers);
   });
 
   it('gives a list of successors only to the nodes that have one', () => {
@@ -242,7 +271,7 @@ spec:
     const successors = (kind: string) =>
       [...nodes.values()]
         .find((n) => n.resource.kind === kind)
-        ?.before.map((n) => `${n.resource.kind} ${n.resource.name}`);
+        ?.before.map((n) => `${n.kind} ${n.name}`);
     // The store was added to once per namespace the ClusterExternalSecret writes in.
     expect(successors('ClusterSecretStore')).toEqual(['ClusterExternalSecret db']);
     expect(successors('ClusterExternalSecret')).toEqual(['Deployment api', 'Deployment web']);
@@ -252,19 +281,21 @@ spec:
 // What planChecksums makes per source and checksum, counted: a pair (content and Secret name) is
 // found by its content alone when read under one name, as nearly every content is.
 describe('planChecksums, counted', () => {
-  it('makes no Map per content it hashes', () => {
-    const n = 30;
-    const items = Array.from({ length: n }, (_, i) => [
+  /**
+   * The Maps made and WeakMap entries set by planChecksums over 30 sources, each read by one
+   * Deployment as `reads` says, once the run has made what it shares (the results' refs); its
+   * checksums checked against an uncounted call's.
+   */
+  function counted(reads: (source: string) => string): { made: number; weakSets: number } {
+    const items = Array.from({ length: 30 }, (_, i) => [
       externalSecret(`s${i}`),
-      deployment(`d${i}`, envFrom(`s${i}`)),
+      deployment(`d${i}`, reads(`s${i}`)),
     ]).flat();
     const text = resourceList(items);
     runOk(text);
     const consumption = seen.consumption as Consumption;
-    const expected = planChecksums(consumption, {
-      characters: text.length,
-      bytes: () => text.length,
-    });
+    const size = { characters: text.length, bytes: () => text.length };
+    const expected = planChecksums(consumption, size);
     let made = 0;
     const BuiltIn = globalThis.Map;
     globalThis.Map = class extends BuiltIn<unknown, unknown> {
@@ -273,17 +304,34 @@ describe('planChecksums, counted', () => {
         made++;
       }
     } as MapConstructor;
-    let counted: ReturnType<typeof planChecksums>;
+    const weak = vi.spyOn(WeakMap.prototype, 'set');
+    let planned: ReturnType<typeof planChecksums>;
+    let weakSets: number;
     try {
-      counted = planChecksums(consumption, { characters: text.length, bytes: () => text.length });
+      planned = planChecksums(consumption, size);
+      weakSets = weak.mock.calls.length;
     } finally {
       globalThis.Map = BuiltIn;
+      weak.mockRestore();
     }
-    expect([...counted.checksummed.values()].flat().map((c) => c.value)).toEqual(
+    expect([...planned.checksummed.values()].flat().map((c) => c.value)).toEqual(
       [...expected.checksummed.values()].flat().map((c) => c.value),
     );
+    return { made, weakSets };
+  }
+
+  it('makes no Map per content it hashes', () => {
     // The run's own (the plan's, the work's look-ups); main made one more per content: 35.
-    expect(made).toBeLessThanOrEqual(6);
+    expect(counted(envFrom).made).toBeLessThanOrEqual(7);
+  });
+
+  // main 5687333 made a Map per source read by key (its pair numbers by key set and by the set's
+  // text), and a WeakMap entry per content and per key set (its text, kept beside the entry's).
+  it('makes no Map per source read by key, nor a text per content beside its entry', () => {
+    const { made, weakSets } = counted((source) => secretKeyRef(source, 'password'));
+    // main: 31 WeakMap entries (one per content, one per key set), 36 Maps (one per source).
+    expect(weakSets).toBe(0);
+    expect(made).toBeLessThanOrEqual(8);
   });
 
   // main copied each list's pair numbers to sort them (one list per checksum of two sources or

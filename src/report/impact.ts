@@ -358,7 +358,7 @@ function waitsFor(plan: Plan): Map<string, Map<string, Resource>> {
   const waits = new Map<string, Map<string, Resource>>();
   for (const node of plan.nodes.values()) {
     for (const after of node.before) {
-      const id = identity(after.resource);
+      const id = identity(after);
       const list = waits.get(id) ?? new Map<string, Resource>();
       list.set(identity(node.resource), node.resource);
       waits.set(id, list);

@@ -78,7 +78,7 @@ function rows(plan: Plan): Row[] {
   };
   const sourcesOf = sourcesByResource(plan);
   const orders = (resource: Resource) => {
-    const users = [...(plan.nodes.get(resource)?.before ?? [])].map((n) => name(n.resource));
+    const users = (plan.nodes.get(resource)?.before ?? []).map(name);
     return users.length > 0 ? `before ${users.join(', ')}` : '';
   };
   return [
@@ -192,7 +192,7 @@ export function planMermaid(plan: Plan): string {
   }
   for (const first of [...plan.stores, ...dependenciesOf(plan)]) {
     for (const next of plan.nodes.get(first)?.before ?? []) {
-      lines.push(`  ${id(first)} --> ${id(next.resource)}`);
+      lines.push(`  ${id(first)} --> ${id(next)}`);
     }
   }
   for (const source of plan.sources) {
@@ -232,7 +232,7 @@ export function planJson(plan: Plan, results: readonly Result[]): string {
     role: r.role,
     wave: r.wave === undefined ? null : String(r.wave),
     waveSource: r.waveSource ?? null,
-    before: refsOf([...(plan.nodes.get(r.resource)?.before ?? [])].map((n) => n.resource)),
+    before: refsOf(plan.nodes.get(r.resource)?.before ?? []),
     writes: (sourcesOf.get(r.resource) ?? [])
       .map((s) => ({
         kind: writtenKindOf(s),

@@ -130,27 +130,27 @@ const formOf = (key: string): Ordering | undefined =>
         : undefined;
 
 /**
- * The depends-on entries a render writes for the graph's edges, per node: the refs of the nodes
+ * The depends-on entries a render writes for the graph's edges, per resource: the refs of the nodes
  * whose `before` holds it. Built once, in one pass over the edges, not a pass over every node for
  * each node that has a depends-on of its own.
  */
-function edgeRefs(nodes: Iterable<WaveNode>): Map<WaveNode, Set<string>> {
-  const refs = new Map<WaveNode, Set<string>>();
+function edgeRefs(nodes: Iterable<WaveNode>): Map<Resource, Set<string>> {
+  const refs = new Map<Resource, Set<string>>();
   for (const other of nodes) {
     const ref = dependsOnRef(other.resource);
     if (ref === undefined) continue;
-    for (const node of other.before) {
-      const set = refs.get(node);
+    for (const resource of other.before) {
+      const set = refs.get(resource);
       if (set) set.add(ref);
-      else refs.set(node, new Set([ref]));
+      else refs.set(resource, new Set([ref]));
     }
   }
   return refs;
 }
 
 /** Whether a node's depends-on names something it waits for in the graph, as a render writes. */
-function namesAnEdge(node: WaveNode, refs: ReadonlyMap<WaveNode, ReadonlySet<string>>): boolean {
-  const edges = refs.get(node);
+function namesAnEdge(node: WaveNode, refs: ReadonlyMap<Resource, ReadonlySet<string>>): boolean {
+  const edges = refs.get(node.resource);
   if (!edges) return false;
   return dependsOnEntries(node.resource.annotations[dependsOnKey] ?? '').some((e) => edges.has(e));
 }
@@ -166,7 +166,7 @@ function otherOrderingResult(
 ): Result | undefined {
   if (!edits.some((e) => formOf(e.key) !== undefined)) return undefined;
   const found = new Map<Ordering, Resource>();
-  let refs: Map<WaveNode, Set<string>> | undefined;
+  let refs: Map<Resource, Set<string>> | undefined;
   // Built on the first node that carries a depends-on of its own, once per check.
   const edgeRefsOnce = () => {
     refs ??= edgeRefs(nodes.values());

@@ -284,11 +284,13 @@ class ChecksumWork {
    */
   private readonly values = new Map<string | number, string>();
   /**
-   * Pair numbers by source and keys read: by the key set itself (sets are shared, `references.ts`:
-   * one look-up after the source's), and by its text (`keysId`), so that equal sets share one
-   * content.
+   * Pair numbers by keys read, then source: a Map per key set (sets are shared, `references.ts`),
+   * equal sets one Map through their text (`keysId`), so that they share one content. A run reads
+   * few key sets and many sources: a Map per source, holding each set and its text, was ≈1 MB of
+   * fan-in's checksums that outlived a scavenge (1,667 Maps, two entries per source and set).
    */
-  private readonly ids = new Map<SecretSource, Map<KeySet | string, number>>();
+  private readonly ids = new Map<KeySet, Map<SecretSource, number>>();
+  private readonly idsByText = new Map<string, Map<SecretSource, number>>();
   /** Pair numbers of the sources read whole. */
   private readonly wholeIds = new Map<SecretSource, number>();
   /**
@@ -300,9 +302,6 @@ class ChecksumWork {
   private readonly morePairs = new Map<object | string, Map<string, number>>();
   /** The pairs by their number. */
   private readonly numbered: Pair[] = [];
-  /** Canonical JSON of each content object, with its UTF-8 length. */
-  private readonly texts = new WeakMap<object, { text: string; bytes: number }>();
-  private readonly keyTexts = new WeakMap<ReadonlySet<string>, string>();
 
   /** The bound on `asked`: set by the input's characters until they are passed, then its bytes. */
   budget: number;
@@ -379,27 +378,17 @@ class ChecksumWork {
       }
       return id;
     }
-    const bySource = mapUnder(this.ids, source);
-    let id = bySource.get(keys);
-    if (id !== undefined) return id;
-    const text = this.keysText(keys);
-    id = bySource.get(text);
+    let bySource = this.ids.get(keys);
+    if (bySource === undefined) {
+      bySource = mapUnder(this.idsByText, keysId(keys));
+      this.ids.set(keys, bySource);
+    }
+    let id = bySource.get(source);
     if (id === undefined) {
       id = this.pairId(source.content(keys), source.secretName);
-      bySource.set(text, id);
+      bySource.set(source, id);
     }
-    bySource.set(keys, id);
     return id;
-  }
-
-  /** `keysId`, written once per key set: sets are shared (`references.ts`), read thousands of times. */
-  private keysText(keys: ReadonlySet<string>): string {
-    let text = this.keyTexts.get(keys);
-    if (text === undefined) {
-      text = keysId(keys);
-      this.keyTexts.set(keys, text);
-    }
-    return text;
   }
 
   /**
@@ -435,44 +424,63 @@ class ChecksumWork {
   /**
    * The entry of a pair, written once for all the checksums that cover it (on fan-in, each
    * source is in twenty lists), if its content fits the budget. A scalar content is written, and
-   * counted, each time, as `canonical` does.
+   * counted, each time, as `written` does.
    */
   private entry(id: number): Entry | undefined {
     const pair = this.numbered[id] as Pair;
     if (pair.entry !== undefined) return pair.entry;
     const { content, secret } = pair;
-    const canonical = this.canonical(content);
+    const object = typeof content === 'object' && content !== null;
+    const canonical = object ? this.contentOf(content, id) : this.written(content);
     if (canonical === undefined) return undefined;
     const bytes = entryBytes + canonical.bytes + canonicalSize(secret, Infinity);
     const entry: Entry = { content: canonical.text, secret: JSON.stringify(secret), bytes };
-    if (typeof content === 'object' && content !== null) {
+    if (object) {
       // Kept for every list that holds it: its text written once (a large one is hashed from its
-      // pieces, its content not held twice). The content's text is then a slice of it, here and
-      // in `texts`: one copy of it kept, not two (a second was ≈1 MiB of fan-in's peak RSS).
+      // pieces, its content not held twice). The content's text is then a slice of it, which
+      // the content's other pairs take (`contentOf`): one copy of it kept, not two (a second was
+      // ≈1 MiB of fan-in's peak RSS).
       if (bytes <= wholeBytes) {
         const text = entryText(entry);
         entry.text = text;
         entry.content = text.slice(contentAt, contentAt + canonical.text.length);
-        canonical.text = entry.content;
       }
       pair.entry = entry;
     }
     return entry;
   }
 
-  /** The content's canonical JSON, written once, if it fits the budget (measured first). */
-  private canonical(content: Json): { text: string; bytes: number } | undefined {
-    const object = typeof content === 'object' && content !== null ? content : undefined;
-    let known = object && this.texts.get(object);
-    if (known === undefined) {
-      const order = { sorted: false };
-      const bytes = canonicalSize(content, this.budget - this.asked, order);
-      if (!this.spend(bytes)) return undefined;
-      known = { text: canonicalJson(content, order.sorted), bytes };
-      if (object) this.texts.set(object, known);
-    }
-    return known;
+  /**
+   * An object content's canonical JSON: written for its first pair, whose entry its other pairs
+   * (other Secret names, rare) take it from. A WeakMap of the texts by content and a record each
+   * were ≈0.4 MB of fan-in's checksums that outlived a scavenge, for the few contents read
+   * under two names.
+   */
+  private contentOf(content: Json, id: number): Written | undefined {
+    const first = this.pairs.get(content as object) as number;
+    if (first === id) return this.written(content);
+    const entry = this.entry(first);
+    if (entry === undefined) return undefined;
+    const { secret } = this.numbered[first] as Pair;
+    return {
+      text: entry.content,
+      bytes: entry.bytes - entryBytes - canonicalSize(secret, Infinity),
+    };
   }
+
+  /** A content's canonical JSON, if it fits the budget (measured first). */
+  private written(content: Json): Written | undefined {
+    const order = { sorted: false };
+    const bytes = canonicalSize(content, this.budget - this.asked, order);
+    if (!this.spend(bytes)) return undefined;
+    return { text: canonicalJson(content, order.sorted), bytes };
+  }
+}
+
+/** A content's canonical JSON and its UTF-8 length. */
+interface Written {
+  text: string;
+  bytes: number;
 }
 
 /** A content and the Secret name read with it, and once written, their entry of the list. */

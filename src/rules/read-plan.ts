@@ -4,7 +4,7 @@
 // that name a Secret or ConfigMap; sources are read whole (their content is hashed); items of
 // built-in kinds no rule reads are not built at all.
 import type { Config, DeclaredTemplate, SecretReader } from '../model/config.js';
-import { type FactsOf, newColumns, TemplateFacts } from '../model/facts.js';
+import { type FactsOf, newWriter, TemplateFacts } from '../model/facts.js';
 import { mapUnder } from '../model/fold.js';
 import { isObject, type Json, type JsonObject } from '../model/json.js';
 import type { Keys } from '../model/path.js';
@@ -183,7 +183,8 @@ function factsReader(
   declared: readonly DeclaredTemplate[],
   fieldsOf: ReadonlyMap<string, readonly string[]>,
 ): FactsOf {
-  const columns = newColumns();
+  const writer = newWriter();
+  const { columns } = writer;
   /** By apiVersion and kind: whether its PodSpecs may be read as facts. */
   const asFacts = new Map<string, Map<string, boolean>>();
   return (value, apiVersion, kind) => {
@@ -203,7 +204,7 @@ function factsReader(
       for (let t = 0; t < templates.length; t++) {
         const { shape, podSpec } = templates[t] as PodTemplate;
         const start = columns.count;
-        writeFacts(podSpec as JsonObject, shape.podSpec, columns);
+        writeFacts(podSpec as JsonObject, shape.podSpec, writer);
         facts[t] = new TemplateFacts(columns, shape.podSpec, start, columns.count);
       }
     } catch (error) {

@@ -11,7 +11,7 @@ import { planArgocdHealth } from './argocd-health.js';
 import { type Checksum, type InputSize, planChecksums } from './checksums.js';
 import { findConsumers } from './consumers.js';
 import { runLints } from './lints/index.js';
-import type { WaveNode } from './order/waves.js';
+import type { NodeTable, WaveNode } from './order/waves.js';
 import { findProducers } from './producers.js';
 import { findReaders } from './readers.js';
 import { settle, severityIn } from './rule-table.js';
@@ -32,7 +32,7 @@ export interface Plan {
   /** The deployers whose order annotations the run writes (`ordering`). */
   ordering: readonly Ordering[];
   /** Stores, sources and consumers with their waves; `before` points at what comes later. */
-  nodes: ReadonlyMap<Resource, WaveNode>;
+  nodes: NodeTable;
   stores: readonly Resource[];
   sources: readonly SecretSource[];
   consumersOf: ReadonlyMap<SecretSource, readonly Resource[]>;

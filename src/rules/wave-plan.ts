@@ -7,7 +7,7 @@ import type { Result } from '../model/results.js';
 import type { Consumption } from './consumers.js';
 import { planDeployerOrder } from './order/deployers.js';
 import { type Phase, phaseOf } from './order/phases.js';
-import { newPlacement, placeWaves, type WaveNode, waveOf } from './order/waves.js';
+import { type NodeTable, newPlacement, placeWaves, type WaveNode, waveOf } from './order/waves.js';
 import type { Producers } from './producers.js';
 import type { Readers } from './readers.js';
 import { storeKindOf, storeKinds } from './sources/index.js';
@@ -16,7 +16,7 @@ import { guardedRead } from './stage.js';
 
 export interface WavePlan {
   /** Stores, sources and consumers with their waves; `before` points at what comes later. */
-  nodes: ReadonlyMap<Resource, WaveNode>;
+  nodes: NodeTable;
   /** Nodes whose wave the run writes; the others keep the wave the input gives them. */
   placed: ReadonlySet<WaveNode>;
   /** Explicit waves that contradict the order, with the nodes they are not below. */
@@ -27,23 +27,77 @@ export interface WavePlan {
   results: readonly Result[];
 }
 
+/**
+ * The nodes by their resource's item number (`Resource.index`, one per item of the input): the
+ * number of each node in an Int32Array, and the nodes in a list in the order made. A Map of them
+ * (10k entries at 10k items, and the tables it grew from) was ≈0.7 MB of fan-in's wave plan, all
+ * of it after the run's last mark-compact. A resource whose number another has (never one the
+ * reader made) is kept in a Map.
+ */
+class WaveNodes implements NodeTable {
+  /** Each item's node's place in `list`, plus one; 0: none. */
+  private places = new Int32Array(1024);
+  private readonly list: WaveNode[] = [];
+  private readonly others = new Map<Resource, WaveNode>();
+
+  get(resource: Resource): WaveNode | undefined {
+    const { index } = resource;
+    const place = index < this.places.length ? (this.places[index] as number) : 0;
+    const node = place > 0 ? this.list[place - 1] : undefined;
+    if (node !== undefined && node.resource === resource) return node;
+    return this.others.size === 0 ? undefined : this.others.get(resource);
+  }
+
+  add(node: WaveNode): void {
+    this.list.push(node);
+    const { index } = node.resource;
+    if (!Number.isInteger(index) || index < 0) {
+      this.others.set(node.resource, node);
+      return;
+    }
+    if (index >= this.places.length) {
+      let size = this.places.length * 2;
+      while (index >= size) size *= 2;
+      const larger = new Int32Array(size);
+      larger.set(this.places);
+      this.places = larger;
+    }
+    if (this.places[index] === 0) this.places[index] = this.list.length;
+    else this.others.set(node.resource, node);
+  }
+
+  get size(): number {
+    return this.list.length;
+  }
+
+  values(): readonly WaveNode[] {
+    return this.list;
+  }
+}
+
 /** What a node without successors points at: one list for the thousands of consumers. */
-const noneAfter: readonly WaveNode[] = [];
+const noneAfter: readonly Resource[] = [];
 
 /**
- * `added` (each once) come after `node`. A list added to a second time may now hold a node twice
- * (a store read by several sources, a source's consumer that is its operator reader too): such
- * nodes are put in `joined`, whose lists `unique` then makes unique once all edges are in.
+ * `added` (each once, each with a node) come after `node`. The first list a node gets may be
+ * another's (a source's consumers: consumersOf's own list), so it is copied, once, when added to
+ * a second time; the list may then hold a resource twice (a store read by several sources, a
+ * source's consumer that is its operator reader too): such nodes are put in `joined`, whose
+ * lists, their own, `unique` then makes unique once all edges are in.
  */
-function orderAfter(node: WaveNode, added: WaveNode[], joined: Set<WaveNode>): void {
+function orderAfter(node: WaveNode, added: readonly Resource[], joined: Set<WaveNode>): void {
   if (added.length === 0) return;
   if (node.before === noneAfter) {
     node.before = added;
     return;
   }
-  const before = node.before as WaveNode[];
-  for (let i = 0; i < added.length; i++) before.push(added[i] as WaveNode);
-  joined.add(node);
+  if (!joined.has(node)) {
+    node.before = node.before.concat(added);
+    joined.add(node);
+    return;
+  }
+  const before = node.before as Resource[];
+  for (let i = 0; i < added.length; i++) before.push(added[i] as Resource);
 }
 
 /** Each successor once, at its first place (the order a Set of them kept). */
@@ -53,22 +107,30 @@ function unique(node: WaveNode): void {
 }
 
 /**
- * The nodes of `consumers` in `phase`, each once as the collection holds it, in a list made at its
- * size. Walked by forEach, which allocates no iterator result per consumer as for-of did.
+ * The resources of `consumers` with a node in `phase` (made here), each once as the collection
+ * holds it: a list holding only such is itself the answer (every source on the bench's shapes),
+ * else those in a list made at its size, found by the nodes the first pass made (a resource whose
+ * wave is malformed has none, and its error is reported once). Walked by forEach, which allocates
+ * no iterator result per consumer as for-of did.
  */
-function nodesInPhase(
+function inPhase(
   consumers: readonly Resource[] | ReadonlySet<Resource> | undefined,
   phase: Phase | undefined,
+  nodes: NodeTable,
   nodeIn: (phase: Phase | undefined, resource: Resource) => WaveNode | undefined,
-): WaveNode[] {
-  if (consumers === undefined) return [];
-  const after = new Array<WaveNode>('size' in consumers ? consumers.size : consumers.length);
+): readonly Resource[] {
+  if (consumers === undefined) return noneAfter;
   let count = 0;
   consumers.forEach((consumer: Resource) => {
-    const node = nodeIn(phase, consumer);
-    if (node) after[count++] = node;
+    if (nodeIn(phase, consumer)) count++;
   });
-  after.length = count;
+  if (Array.isArray(consumers) && count === consumers.length) return consumers;
+  const after = new Array<Resource>(count);
+  count = 0;
+  consumers.forEach((consumer: Resource) => {
+    const node = nodes.get(consumer);
+    if (node && samePhase(phase, node.phase)) after[count++] = consumer;
+  });
   return after;
 }
 
@@ -84,7 +146,7 @@ export function planWaves(
   config: Config,
 ): WavePlan {
   const errors: Result[] = [];
-  const nodes = new Map<Resource, WaveNode>();
+  const nodes = new WaveNodes();
   // A node is made by a function of its own: a closure over `resource` in nodeOf made V8 allocate
   // its context on every call, not only on the first for a resource. Its wave is read with no
   // closure either (one per node: 10k at 10k items).
@@ -92,7 +154,7 @@ export function planWaves(
     const wave = guardedRead(errors, resource, waveOf);
     if (wave === undefined) return undefined;
     const node: WaveNode = { resource, wave, phase, before: noneAfter };
-    nodes.set(resource, node);
+    nodes.add(node);
     return node;
   };
   // Asked once per edge (200k on fan-in 10k): a known node without a closure, a context or a try.
@@ -127,15 +189,15 @@ export function planWaves(
     // Operator readers (readers.ts) come after it too: a store or generator among them is then
     // placed above this source, not at its default below every source.
     const { phase } = node;
-    orderAfter(node, nodesInPhase(consumersOf.get(source), phase, nodeIn), joined);
-    orderAfter(node, nodesInPhase(readersOf.get(source), phase, nodeIn), joined);
+    orderAfter(node, inPhase(consumersOf.get(source), phase, nodes, nodeIn), joined);
+    orderAfter(node, inPhase(readersOf.get(source), phase, nodes, nodeIn), joined);
     sourceNodes.add(node);
     for (let k = 0; k < source.stores.length; k++) {
       const ref = source.stores[k] as SecretSource['stores'][number];
       const clusterScoped = storeKinds.find((k) => k.kind === ref.kind)?.clusterScoped;
       const namespace = clusterScoped ? undefined : source.namespace;
       const store = storeNodes.get(objectKey(ref.kind, namespace, ref.name));
-      if (store && samePhase(store.phase, phase)) orderAfter(store, [node], joined);
+      if (store && samePhase(store.phase, phase)) orderAfter(store, [node.resource], joined);
     }
     // What the operator reads from the input must be there when it syncs: ordered like a store.
     const dependencies = source.dependencies ?? [];
@@ -143,20 +205,20 @@ export function planWaves(
       const dependency = dependencies[k] as Resource;
       const before = nodeIn(phase, dependency);
       if (!before) continue;
-      orderAfter(before, [node], joined);
+      orderAfter(before, [node.resource], joined);
       dependencyNodes.add(before);
     }
   }
   joined.forEach(unique);
-  const defaults = new Map<WaveNode, bigint>();
+  const defaults = new Map<Resource, bigint>();
   sourceNodes.forEach((node) => {
-    defaults.set(node, config.externalSecretWave);
+    defaults.set(node.resource, config.externalSecretWave);
   });
   for (const node of [...storeNodes.values(), ...dependencyNodes]) {
-    defaults.set(node, config.storeWave);
+    defaults.set(node.resource, config.storeWave);
   }
   const placement = newPlacement();
-  placeWaves(defaults, placement);
+  placeWaves(defaults, nodes, placement);
   const others = planDeployerOrder(nodes.values(), config.ordering);
   // A cycle has no order in any deployer's terms (cli-utils: CyclicDependencyError).
   const cycles = config.ordering.length > 0 ? placement.cycles : [];

@@ -103,9 +103,9 @@ export function planDeployerOrder(
   const waitsFor = new Map<Resource, Set<Resource>>();
   for (const node of nodes) {
     for (const after of node.before) {
-      const waits = waitsFor.get(after.resource);
+      const waits = waitsFor.get(after);
       if (waits) waits.add(node.resource);
-      else waitsFor.set(after.resource, new Set([node.resource]));
+      else waitsFor.set(after, new Set([node.resource]));
     }
   }
   if (ordering.includes('depends-on')) {

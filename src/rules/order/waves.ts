@@ -48,12 +48,22 @@ export interface WaveNode {
    */
   readonly phase: Phase | undefined;
   /**
-   * Resources that must come after this one, each once, in the order they were found. Most nodes
-   * (consumers) have none: they share one empty list, and wave-plan.ts gives a node its own list
-   * at its first successor (a list, not a Set: a source's 80 consumers on the fan-in bench took
-   * ≈2.5 KB as a Set, kept to the end, and each is only walked).
+   * Resources that must come after this one, each once, in the order they were found; each has a
+   * node (the plan's `nodes`). Most nodes (consumers) have none: they share one empty list. Only
+   * a node with a default wave (a source, store or dependency) has any, and a source whose
+   * consumers are all in its phase has their list itself (consumers.ts consumersOf), not a copy:
+   * a list of nodes per source was 1.3 MB of fan-in's plan at 10k items (a list, not a Set: a
+   * source's 80 consumers took ≈2.5 KB as a Set, kept to the end, and each is only walked).
    */
-  before: readonly WaveNode[];
+  before: readonly Resource[];
+}
+
+/** A plan's nodes by their resource: what placing and the reports look up. */
+export interface NodeTable {
+  readonly size: number;
+  get(resource: Resource): WaveNode | undefined;
+  /** In the order they were made. */
+  values(): Iterable<WaveNode>;
 }
 
 /** What placing the waves writes into: the edits, results and nodes placed or in conflict. */
@@ -80,10 +90,14 @@ export const newPlacement = (): Placement => ({
 /**
  * Places every node that has a default wave (ExternalSecrets, stores), after all the nodes that
  * must come after it (wantedWave); an explicit wave is kept and checked. Consumers are never
- * moved. Mutates `node.wave`.
+ * moved. Mutates `node.wave`. `defaults`: by resource; only their nodes have successors.
  */
-export function placeWaves(defaults: ReadonlyMap<WaveNode, bigint>, placement: Placement): void {
-  const order = dependencyOrder(defaults, placement);
+export function placeWaves(
+  defaults: ReadonlyMap<Resource, bigint>,
+  nodes: NodeTable,
+  placement: Placement,
+): void {
+  const order = dependencyOrder(defaults, nodes, placement);
   // The highest explicit wave of what must come before each node: those never move.
   const fixedBefore = highestBefore(order, (node) => node.wave.explicit, defaults);
   const conflicting: { node: WaveNode; late: WaveNode[]; defaultWave: bigint; wanted: bigint }[] =
@@ -91,17 +105,18 @@ export function placeWaves(defaults: ReadonlyMap<WaveNode, bigint>, placement: P
   // An index loop: with inlining off (large inputs), for-of allocated an iterator result per node.
   for (let i = 0; i < order.length; i++) {
     const node = order[i] as WaveNode;
-    const defaultWave = defaults.get(node);
+    const defaultWave = defaults.get(node.resource);
     if (defaultWave === undefined) continue;
-    const wanted = wantedWave(node, defaultWave, fixedBefore.get(node));
+    const wanted = wantedWave(node, nodes, defaultWave, fixedBefore.get(node.resource));
     if (wanted === undefined) {
       // Nothing is below the lowest 64-bit wave: a consumer there cannot be ordered after this.
-      const message = `${describe(node.resource)} would need a sync-wave below ${minWave}, the lowest Argo CD parses: raise the waves of ${listed(node.before.filter((n) => n.wave.value === minWave).map((n) => describe(n.resource)))}`;
+      const lowest = nodesOf(node.before, nodes).filter((n) => n.wave.value === minWave);
+      const message = `${describe(node.resource)} would need a sync-wave below ${minWave}, the lowest Argo CD parses: raise the waves of ${listed(lowest.map((n) => describe(n.resource)))}`;
       placement.results.push(resourceResult(noWaveOrder, node.resource, message, { path: field }));
       continue;
     }
     if (node.wave.explicit) {
-      const late = node.before.filter((n) => n.wave.value <= node.wave.value);
+      const late = nodesOf(node.before, nodes).filter((n) => n.wave.value <= node.wave.value);
       if (late.length > 0) {
         conflicting.push({ node, late, defaultWave, wanted });
         continue;
@@ -131,7 +146,7 @@ export function placeWaves(defaults: ReadonlyMap<WaveNode, bigint>, placement: P
   const before = highestBefore(order, () => true, defaults);
   for (const { node, late, defaultWave, wanted: first } of conflicting) {
     // Never lower than the first answer: the floor only rises.
-    const wanted = wantedWave(node, defaultWave, before.get(node)) ?? first;
+    const wanted = wantedWave(node, nodes, defaultWave, before.get(node.resource)) ?? first;
     placement.conflicts.set(node, late);
     const message = conflictMessage(node, late, wanted);
     placement.results.push(
@@ -146,6 +161,10 @@ export function placeWaves(defaults: ReadonlyMap<WaveNode, bigint>, placement: P
 
 const field = annotationField(['metadata'], syncWaveKey);
 
+/** The nodes of `resources` (successors: each has one). */
+const nodesOf = (resources: readonly Resource[], nodes: NodeTable) =>
+  resources.map((r) => nodes.get(r) as WaveNode);
+
 /**
  * The highest wave, among the nodes `counted`, of what must come before each node with a default
  * wave: only those are placed. A consumer after an explicit wave was kept too (1.5k–2k explicit
@@ -154,9 +173,9 @@ const field = annotationField(['metadata'], syncWaveKey);
 function highestBefore(
   order: readonly WaveNode[],
   counted: (node: WaveNode) => boolean,
-  defaults: ReadonlyMap<WaveNode, bigint>,
-): Map<WaveNode, bigint> {
-  const highest = new Map<WaveNode, bigint>();
+  defaults: ReadonlyMap<Resource, bigint>,
+): Map<Resource, bigint> {
+  const highest = new Map<Resource, bigint>();
   for (let i = 0; i < order.length; i++) {
     const node = order[i] as WaveNode;
     // Most nodes (consumers) have nothing after them.
@@ -166,7 +185,7 @@ function highestBefore(
     const { value } = node.wave;
     const { before } = node;
     for (let k = 0; k < before.length; k++) {
-      const n = before[k] as WaveNode;
+      const n = before[k] as Resource;
       if (!defaults.has(n)) continue;
       const wave = highest.get(n);
       if (wave === undefined || value > wave) highest.set(n, value);
@@ -182,7 +201,8 @@ function highestBefore(
  * A dependency cycle is an error result: no sync-wave order exists.
  */
 function dependencyOrder(
-  defaults: ReadonlyMap<WaveNode, bigint>,
+  defaults: ReadonlyMap<Resource, bigint>,
+  nodes: NodeTable,
   placement: Placement,
 ): WaveNode[] {
   const order: WaveNode[] = [];
@@ -196,12 +216,13 @@ function dependencyOrder(
   // ExternalSecret before it, is as deep as it is long, and recursion overflowed the call stack.
   // Each frame steps through its node's list of successors by index: an iterator gave a result
   // object per step (160k on fan-in 10k).
-  const path: { node: WaveNode; after: readonly WaveNode[]; at: number }[] = [];
+  const path: { node: WaveNode; after: readonly Resource[]; at: number }[] = [];
   const enter = (node: WaveNode) => {
     state.set(node, path.length);
     path.push({ node, after: node.before, at: 0 });
   };
-  for (const root of defaults.keys()) {
+  for (const resource of defaults.keys()) {
+    const root = nodes.get(resource) as WaveNode;
     if (state.has(root)) continue;
     enter(root);
     // The top by index: `at(-1)` was a call per edge.
@@ -213,13 +234,16 @@ function dependencyOrder(
         path.pop();
         continue;
       }
-      const after = top.after[top.at++] as WaveNode;
+      // Only a node with a default wave has anything after it: any other (a consumer: most
+      // edges) is done as soon as it is reached, not even kept (nor marked: asked again, it is
+      // this again), and its node is not looked up.
+      const next = top.after[top.at++] as Resource;
+      if (!defaults.has(next)) continue;
+      const after = nodes.get(next) as WaveNode;
       if (after.before.length === 0) {
-        // A node with nothing after it is done as soon as it is reached: no frame. A consumer is
-        // not even kept (nor marked: asked again, it is this again), only a source or store. It
-        // is never being visited (its frame ends at once): asked first, its length spares a
-        // consumer's edge (most edges) the look-up of its state.
-        if (defaults.has(after) && !state.has(after)) {
+        // A source or store with nothing after it: done when reached, no frame, never being
+        // visited (its frame ends at once).
+        if (!state.has(after)) {
           state.set(after, 'done');
           order.push(after);
         }
@@ -267,6 +291,7 @@ function cycleMessage(members: readonly { node: WaveNode }[], length: number): s
  */
 function wantedWave(
   node: WaveNode,
+  nodes: NodeTable,
   defaultWave: bigint,
   floor: bigint | undefined,
 ): bigint | undefined {
@@ -274,7 +299,7 @@ function wantedWave(
   // An index loop, as in highestBefore.
   const { before } = node;
   for (let k = 0; k < before.length; k++) {
-    const { value } = (before[k] as WaveNode).wave;
+    const { value } = (nodes.get(before[k] as Resource) as WaveNode).wave;
     if (lowest === undefined || value < lowest) lowest = value;
   }
   let wanted = lowest === undefined || defaultWave < lowest ? defaultWave : lowest - 1n;
@@ -297,8 +322,8 @@ function conflictMessage(node: WaveNode, late: readonly WaveNode[], wanted: bigi
   );
 }
 
-function beforeList(before: readonly WaveNode[]): string {
-  return before.length === 0 ? '' : `, before ${listed(before.map((n) => describe(n.resource)))}`;
+function beforeList(before: readonly Resource[]): string {
+  return before.length === 0 ? '' : `, before ${listed(before.map((r) => describe(r)))}`;
 }
 
 function listed(names: readonly string[]): string {

@@ -4,10 +4,10 @@
 import {
   addFact,
   type FactKeys,
+  type FactsWriter,
   keysIn,
   nameIn,
   type PodSpecRead,
-  type RefColumns,
   TemplateFacts,
   templateCount,
   templateOf,
@@ -501,17 +501,17 @@ const keySets = new Map<string, ReadonlySet<string>>();
  * order, by the walk secretUses makes (its errors, thrown before any row is written). The read
  * plan's extractor (rules/read-plan.ts) calls it as each item is read.
  */
-export function writeFacts(podSpec: JsonObject, at: Keys, columns: RefColumns): void {
+export function writeFacts(podSpec: JsonObject, at: Keys, writer: FactsWriter): void {
   factsFound = 0;
   factsInOrder = true;
   walkPaths(podSpec, compiled, visitFact, optionsAt(at));
   if (factsInOrder) {
-    for (let i = 0; i < factsFound; i++) addFound(columns, i);
+    for (let i = 0; i < factsFound; i++) addFound(writer, i);
     return;
   }
   // By row, then document order: a pass per row of the table, over a PodSpec's few references.
   for (let row = 0; row < secretReferences.length; row++) {
-    for (let i = 0; i < factsFound; i++) if (factRows[i] === row) addFound(columns, i);
+    for (let i = 0; i < factsFound; i++) if (factRows[i] === row) addFound(writer, i);
   }
 }
 
@@ -547,9 +547,9 @@ function visitFact(node: Json, trail: Trail, row: number): void {
   factKeys[i] = keys;
 }
 
-const addFound = (columns: RefColumns, i: number) =>
+const addFound = (writer: FactsWriter, i: number) =>
   addFact(
-    columns,
+    writer,
     factRows[i] as number,
     factFirsts[i] as number,
     factSeconds[i] as number,
