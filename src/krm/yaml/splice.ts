@@ -29,6 +29,7 @@ import {
   type NewKey,
   type Site,
   type Splice,
+  sortedKeys,
   spliceAt,
 } from './site.js';
 
@@ -143,7 +144,7 @@ function nestedBeyond(value: Json, levels: number): boolean {
 export function sortedCopy(value: Json): Json {
   if (Array.isArray(value)) return value.map(sortedCopy);
   if (!isObject(value)) return value;
-  const keys = Object.keys(value).sort();
+  const keys = sortedKeys(value);
   return Object.fromEntries(keys.map((key) => [key, sortedCopy(value[key] as Json)]));
 }
 
