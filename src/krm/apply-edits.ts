@@ -14,6 +14,7 @@ import { type Input, parseItem, wholeDocument } from './read.js';
 import { lineBreakOf } from './yaml/lines.js';
 import { whereIs } from './yaml/locate-cst.js';
 import { located } from './yaml/parse.js';
+import { ScalarCache } from './yaml/quick-parse.js';
 import type { ItemSpan, Span } from './yaml/spans.js';
 import {
   applySplices,
@@ -69,6 +70,11 @@ export function applyEdits(
   const refused = new Map<number, string>();
   const shared = new Expected(input, projected);
   const texts = new Map<string, string>();
+  let cache: ScalarCache | undefined;
+  const proofs = () => {
+    cache ??= new ScalarCache();
+    return cache;
+  };
   resources.forEach((resource) => {
     const itemEdits = byItem[resource.index];
     if (!itemEdits) return;
@@ -90,7 +96,7 @@ export function applyEdits(
     // Proven below with every other item's edits: one re-read of the document for them all.
     const later = inDocument && aliased.has(resource.index) ? 'later' : undefined;
     try {
-      const splices = editText(text, span.entry, itemEdits, expected.get, lineBreak, later);
+      const splices = editText(text, span.entry, itemEdits, expected.get, lineBreak, later, proofs);
       if (inDocument)
         applied.set(resource.index, {
           span,

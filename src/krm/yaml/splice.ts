@@ -18,7 +18,7 @@ import { locateByLines, locateKeysByLines, seqIndentByLines } from './locate-lin
 import { maxDepth } from './nesting.js';
 import { maxTokens, ParseError, parseYaml } from './parse.js';
 import { isPlainLayout } from './plain-layout.js';
-import { quickParse } from './quick-parse.js';
+import { quickParse, type ScalarCache } from './quick-parse.js';
 import {
   type InsertSite,
   type JsonStyle,
@@ -165,6 +165,7 @@ interface Job {
   json: JsonStyle | undefined;
   /** How far into `itemText` the locators read (Site's `reach`), the furthest over the edits. */
   reach: number;
+  proofs: (() => ScalarCache) | undefined;
 }
 const noValue = (): Json => null;
 const noEdits: readonly Edit[] = [];
@@ -178,6 +179,7 @@ const job: Job = {
   reparse: undefined,
   json: undefined,
   reach: 0,
+  proofs: undefined,
 };
 
 /** Made once: a literal is a new object each time it is evaluated. */
@@ -210,6 +212,12 @@ export function editText(
    * `later`: the caller proves the result itself (in its document, with the other items' edits).
    */
   reparse?: ((text: string) => Json | undefined) | 'later',
+  /**
+   * The cache the proofs' re-reads share (the caller's, for all its items): each re-read with a
+   * cache of its own made a constructor and V8 maps per mapping of the item, which outlived the
+   * young generation (helm-releases: ≈1.5 KB an item).
+   */
+  proofs?: () => ScalarCache,
 ): Splice[] {
   // Index loops over the edits and the locators here and below, not for-of or some(): no
   // iterator result or callback per edit where the compiler does not inline (large inputs,
@@ -234,6 +242,7 @@ export function editText(
   job.reparse = reparse;
   job.json = json;
   job.reach = 0;
+  job.proofs = proofs;
   let edited: Splice[] | undefined;
   try {
     edited = editedBy(job);
@@ -244,6 +253,7 @@ export function editText(
     job.ordered = noEdits;
     job.expected = noValue;
     job.reparse = undefined;
+    job.proofs = undefined;
     // A successful match keeps its subject (RegExp.input) until the next one, and the layout
     // check's search matches in every item: an empty match in an empty text lets go of it.
     emptyMatch.test('');
@@ -280,7 +290,7 @@ function editedBy(job: Job): Splice[] | undefined {
 function proven(job: Job, text: string): boolean {
   const { reparse } = job;
   if (reparse === 'later') return true;
-  const value = reparse ? reparse(text) : reparseItem(text, job.entry, true);
+  const value = reparse ? reparse(text) : reparseItem(text, job.entry, true, job.proofs?.());
   return sameValue(value ?? null, job.expected());
 }
 
@@ -577,13 +587,18 @@ const tooLargeToProve = `could not prove the edit changes nothing else: the edit
  * The value of an edited item's text, read on its own; undefined when it does not parse. For a
  * proof (`proof`), an item past the token bound is an EditError saying so.
  */
-export function reparseItem(text: string, entry: boolean, proof = false): Json | undefined {
+export function reparseItem(
+  text: string,
+  entry: boolean,
+  proof = false,
+  cache?: ScalarCache,
+): Json | undefined {
   // A proof reads as read.ts reads an item: the quick reader, which answers only for valid YAML
   // and then with js-yaml's value, else the conforming reader. Edited block layout is the quick
   // reader's: the verdict and the value cost one read of the text, not js-yaml's and the `yaml`
   // library's (helm-releases: ≈1.5 of 2.3 s at 1 MB).
   if (proof) {
-    const quick = quickParse(text, 0, text.length, entry);
+    const quick = quickParse(text, 0, text.length, entry, cache);
     if (quick !== undefined) return quick;
   }
   try {
