@@ -297,7 +297,7 @@ function proven(job: Job, text: string): boolean {
 /**
  * isDeepStrictEqual of two values the readers or the rules made, without its allocations: it
  * lists each object's keys and keeps sets of them, the most of a proof's garbage after the
- * re-read itself (helm-releases: ≈15 KB a HelmRelease). The same verdict: primitives by
+ * re-read itself (helm-releases: ≈10 KB a HelmRelease). The same verdict: primitives by
  * Object.is, arrays entry by entry, objects of Object.prototype by their own enumerable keys in
  * any order; any other object, and anything nested deeper than a reader reads (a value that
  * aliases itself), is isDeepStrictEqual's to judge.
