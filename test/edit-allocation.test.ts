@@ -4,6 +4,12 @@
 import { Session } from 'node:inspector/promises';
 import { setFlagsFromString } from 'node:v8';
 import { describe, expect, it, vi } from 'vitest';
+import {
+  externalSecret as adversarialSecret,
+  helmRelease,
+  readsS,
+  // @ts-expect-error: a plain .mjs script without types
+} from '../bench/adversarial/_fill.mjs';
 import { applyEdits } from '../src/krm/apply-edits.js';
 import { resultsYaml } from '../src/krm/results-yaml.js';
 import { locateByLines, peekScalar } from '../src/krm/yaml/locate-lines.js';
@@ -43,10 +49,11 @@ async function allocationProfile(work: () => void): Promise<ProfileNode> {
   }
 }
 
-/** The bytes allocated while `work` ran in frames under a function named `name`, sampled. */
-async function allocatedUnder(name: string, work: () => void): Promise<number> {
+/** The bytes allocated while `work` ran in frames under a function named `name` (or any of them), sampled. */
+async function allocatedUnder(name: string | readonly string[], work: () => void): Promise<number> {
+  const names = typeof name === 'string' ? [name] : name;
   const sum = (node: ProfileNode, inside: boolean): number => {
-    const under = inside || node.callFrame.functionName === name;
+    const under = inside || names.includes(node.callFrame.functionName);
     let bytes = under ? node.selfSize : 0;
     for (const child of node.children) bytes += sum(child, under);
     return bytes;
@@ -157,6 +164,49 @@ describe('applyEdits', () => {
     } finally {
       setFlagsFromString('--turbo-inlining');
     }
+  });
+});
+
+describe('an appended entry', () => {
+  // bench/adversarial helm-releases: a post-renderer entry (four patches, ≈2 KB of text)
+  // appended to each release, proven by a re-read of the release.
+  const items = 200;
+  const releases = Array.from({ length: items }, (_, i) => helmRelease(i, readsS)).join('');
+  const analysis = () => analyse(`${adversarialSecret('s')}${releases}`, {}) as Analysis;
+  /** The bytes allocated under `names` by an applyEdits of the releases, and what it gave. */
+  const applied = async (names: readonly string[]) => {
+    // Once before counting (what the first call compiles), on values of their own: main's
+    // expected value was the release's own, with the entry appended to it for good.
+    const warm = analysis();
+    applyEdits(warm.input, warm.resources, warm.planned.edits, [], warm.aliased, warm.projected);
+    const { input, resources, results, planned, aliased, projected } = analysis();
+    let edited = new Map();
+    const bytes = await allocatedUnder(names, () => {
+      edited = applyEdits(input, resources, planned.edits, [...results], aliased, projected);
+    });
+    expect(edited.size).toBe(items + 1);
+    return bytes / items;
+  };
+
+  it('is proven by a comparison that allocates little', async () => {
+    // Main's isDeepStrictEqual: ≈9.9 KB a release (a list of each object's keys, sets of them);
+    // now ≈1.4 KB (≈2.5 KB while each re-read had shapes of its own: V8's key lists for for-in,
+    // made once per shape).
+    expect(await applied(['isDeepStrictEqual', 'sameValue'])).toBeLessThan(5000);
+  });
+
+  it('is proven by a re-read that shares the strings and mapping shapes of the others', async () => {
+    // ≈5 KB a release (the re-read's lists, mappings and block scalars' text); main ≈14 KB: a
+    // trie of shapes of its own per re-read, each mapping's constructor and V8's maps for it,
+    // which outlived the young generation, and a string per scalar.
+    expect(await applied(['reparseItem'])).toBeLessThan(9000);
+  });
+
+  it('is written as pieces joined once, not a string per line, entry and mapping', async () => {
+    // ≈8 KB for ≈2 KB of text (the joined text, each patch line's slice, the key lists); main
+    // ≈28 KB: template strings per line and mapping, joined lists of them, each patch's text
+    // split into lines, four new regular expressions a patch, sort()'s working storage.
+    expect(await applied(['spliceAt'])).toBeLessThan(14_000);
   });
 });
 

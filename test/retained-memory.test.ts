@@ -7,6 +7,8 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it, vi } from 'vitest';
 // @ts-expect-error: a plain .mjs script without types
+import { externalSecret, helmRelease, readsS } from '../bench/adversarial/_fill.mjs';
+// @ts-expect-error: a plain .mjs script without types
 import { generate, toResourceList } from '../bench/generate.mjs';
 import { applyEdits } from '../src/krm/apply-edits.js';
 import { readItems } from '../src/krm/items.js';
@@ -19,7 +21,7 @@ import type { JsonObject } from '../src/model/json.js';
 import type { Result } from '../src/model/results.js';
 import { readPlan } from '../src/rules/read-plan.js';
 import { oneKey, secretUses, sharedKeySets } from '../src/rules/workloads/references.js';
-import { run } from '../src/run.js';
+import { type Analysis, analyse, run } from '../src/run.js';
 
 /**
  * The heap in use (after a full collection) at each whole re-read applyEdits makes for a proof,
@@ -136,6 +138,35 @@ describe('apply-edits', () => {
     // Main kept the proven items' values to the end: ≈12 × oneValue more at the last re-read
     // than at the fourth. The rest of the process allocates too: a third of that is the bound.
     expect(last - fourth).toBeLessThan(4 * oneValue);
+  });
+});
+
+describe('apply-edits, many HelmReleases given one post-renderer entry', () => {
+  // bench/adversarial helm-releases: every release reads one Secret, so each is given the same
+  // entry (≈2 KB of text), and each edit is proven by a re-read.
+  const count = 1000;
+  const releases = Array.from({ length: count }, (_, i) => helmRelease(i, readsS)).join('');
+  const analysis = () => analyse(`${externalSecret('s')}${releases}`, {}) as Analysis;
+
+  it('leaves the values the rules read as read', () => {
+    const { input, resources, results, planned, aliased, projected } = analysis();
+    const before = resources.map((r) => JSON.stringify(r.value));
+    const edited = applyEdits(input, resources, planned.edits, [...results], aliased, projected);
+    expect(edited.size).toBe(count + 1);
+    // Main appended a copy of the entry to each release's value, its proof's expected value,
+    // and kept it there to the end of the run (helm-releases 8 MB: 36 MB).
+    expect(resources.map((r) => JSON.stringify(r.value))).toEqual(before);
+  });
+
+  it('keeps one text of the equal entries it writes', () => {
+    const { input, resources, results, planned, aliased, projected } = analysis();
+    const before = heapInUse();
+    const edited = applyEdits(input, resources, planned.edits, [...results], aliased, projected);
+    const perRelease = (heapInUse() - before) / count;
+    expect(edited.size).toBe(count + 1);
+    // Main: ≈2.9 KB a release (its entry's text, ≈2 KB, and the copy in its value); now ≈55
+    // bytes (a splice and its place in the map).
+    expect(perRelease).toBeLessThan(500);
   });
 });
 

@@ -4,7 +4,6 @@
 // edit that fails its proof is refused with an error result; every other byte is copied as it
 // came (write.ts).
 
-import { isDeepStrictEqual } from 'node:util';
 import { type Edit, isListEntryEdit, listField } from '../model/edit.js';
 import { isObject, type Json } from '../model/json.js';
 import { getPath } from '../model/path.js';
@@ -15,6 +14,7 @@ import { type Input, parseItem, wholeDocument } from './read.js';
 import { lineBreakOf } from './yaml/lines.js';
 import { whereIs } from './yaml/locate-cst.js';
 import { located } from './yaml/parse.js';
+import { ScalarCache } from './yaml/quick-parse.js';
 import type { ItemSpan, Span } from './yaml/spans.js';
 import {
   applySplices,
@@ -23,8 +23,10 @@ import {
   editText,
   reparseItem,
   type Splice,
+  sameValue,
   sortedCopy,
   tooDeep,
+  withEdit,
 } from './yaml/splice.js';
 
 /** An item's edits as applied to its text (`splices`), and the value it must then read as. */
@@ -67,6 +69,12 @@ export function applyEdits(
   const proven = new Map<number, Splice[]>();
   const refused = new Map<number, string>();
   const shared = new Expected(input, projected);
+  const texts = new Map<string, string>();
+  let cache: ScalarCache | undefined;
+  const proofs = () => {
+    cache ??= new ScalarCache();
+    return cache;
+  };
   resources.forEach((resource) => {
     const itemEdits = byItem[resource.index];
     if (!itemEdits) return;
@@ -88,7 +96,7 @@ export function applyEdits(
     // Proven below with every other item's edits: one re-read of the document for them all.
     const later = inDocument && aliased.has(resource.index) ? 'later' : undefined;
     try {
-      const splices = editText(text, span.entry, itemEdits, expected.get, lineBreak, later);
+      const splices = editText(text, span.entry, itemEdits, expected.get, lineBreak, later, proofs);
       if (inDocument)
         applied.set(resource.index, {
           span,
@@ -97,7 +105,7 @@ export function applyEdits(
           splices,
           expected: expected.get,
         });
-      else proven.set(resource.index, splices);
+      else proven.set(resource.index, shareTexts(splices, texts));
     } catch (error) {
       if (!(error instanceof EditError)) throw error;
       refused.set(resource.index, where(error, text, span.start, input.text));
@@ -208,7 +216,15 @@ class Expected {
     // (an entry appended to a list another key aliases). So in a whole re-read value too: a
     // copy shares no objects (its sorted keys do not matter to the proof's comparison).
     if (/[&*]/.test(text)) value = sortedCopy(value);
-    if (isObject(value)) for (const edit of this.edits) applyToValue(value, edit);
+    if (isObject(value)) {
+      // The rules' value is not changed: each edit copies its path (withEdit), as a copy shares
+      // the rest with it. A value made here (a re-read, a sorted copy) is changed in place.
+      const own = value !== resource.value;
+      for (const edit of this.edits) {
+        if (own) applyToValue(value, edit);
+        else value = withEdit(value, edit);
+      }
+    }
     this.value = value;
     return value;
   };
@@ -238,8 +254,8 @@ function provenInDocument(
   if (!Array.isArray(before) || !after || before.length !== after.length) return false;
   return before.every((item, i) => {
     const one = applied.get(i);
-    if (!one) return isDeepStrictEqual(item, after[i]);
-    return !own || isDeepStrictEqual(after[i] ?? null, one.expected());
+    if (!one) return sameValue(item, after[i] ?? null);
+    return !own || sameValue(after[i] ?? null, one.expected());
   });
 }
 
@@ -277,4 +293,23 @@ function notAList(value: Json, edit: Edit): string | undefined {
     if (list ? !Array.isArray(node) : !isObject(node)) return refusal;
   }
   return undefined;
+}
+
+/**
+ * The splices, each long text replaced by the one equal text met before, if any (`texts`, per
+ * run): all are kept until written, and thousands of HelmReleases reading one Secret are given
+ * one post-renderer entry (helm-releases 8 MB: 42k × 2 KB). Short texts are not looked up (an
+ * annotation's line: a hash of it would cost about what it holds), nor texts past V8's longest
+ * hashed string (16 Ki characters), whose hash is their length: those of one length would all
+ * be compared with each other.
+ */
+function shareTexts(splices: Splice[], texts: Map<string, string>): Splice[] {
+  for (let i = 0; i < splices.length; i++) {
+    const splice = splices[i] as Splice;
+    if (splice.text.length < 256 || splice.text.length > 16_383) continue;
+    const same = texts.get(splice.text);
+    if (same === undefined) texts.set(splice.text, splice.text);
+    else splice.text = same;
+  }
+  return splices;
 }

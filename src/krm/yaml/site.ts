@@ -93,11 +93,11 @@ export function spliceAt(
       // Only a string replaces a value: a list entry's site is a ListSite.
       const string = value as string;
       const { block } = site;
-      const text =
-        block && literalFits(string)
-          ? blockLiteral('', string, indentation(block.indent), lineBreak, block.column)
-          : formatScalar(string, site.style);
-      return { start: site.start, end: site.end, text };
+      if (!block || !literalFits(string)) {
+        return { start: site.start, end: site.end, text: formatScalar(string, site.style) };
+      }
+      blockLiteral(insertedLines, string, indentation(block.indent), lineBreak, block.column);
+      return { start: site.start, end: site.end, text: insertedLines.take() };
     }
     case 'lines': {
       // Mixed line endings: use the one of the line the new lines follow (or precede).
@@ -186,10 +186,15 @@ function keyLine(
   const { step } = site;
   const pad = indentation(site.indent + site.missing.length * step);
   if (typeof value !== 'string') {
-    const block = new BlockWriter(step, value.seqIndent, lineBreak);
-    out.add(block.pair(`${pad}${formatKey(key)}:`, value.list, pad.length));
+    out.add(pad);
+    out.add(formatKey(key));
+    out.add(':');
+    new BlockWriter(out, step, value.seqIndent, lineBreak).pair(value.list, pad.length);
   } else if (literalFits(value) && (keyFollows || endsBlock(text, site.at, pad.length + step))) {
-    out.add(blockLiteral(`${pad}${key}: `, value, indentation(pad.length + step), lineBreak));
+    out.add(pad);
+    out.add(key);
+    out.add(': ');
+    blockLiteral(out, value, indentation(pad.length + step), lineBreak, pad.length);
   } else {
     // One line, or lines a block cannot hold exactly (literalFits) or that what follows
     // them would continue: double-quoted, escaped, exact whatever stands around it.
@@ -324,16 +329,15 @@ export function listSplice(
     }
     return { start: site.at, end: site.at, text: `,${newLine || json.colon.slice(1)}${value}` };
   }
-  const block = new BlockWriter(site.step, site.seqIndent, lineBreak);
-  const lines = linesAt(text, site.at, block.entry(entry, site.dash), lineBreak);
-  if (site.kind === 'append') return { start: site.at, end: site.at, text: lines };
+  const out = insertedLines;
   // The rest of the key's line (a comment) stays; the list starts on the next line.
-  return { start: site.start, end: site.at, text: text.slice(site.end, site.at) + lines };
-}
-
-/** Block lines inserted at `at`, a line start or the end of a last line without a break. */
-function linesAt(text: string, at: number, lines: string, lineBreak: string): string {
-  return `${needsBreak(text, at) ? lineBreak : ''}${lines}${lineBreak}`;
+  if (site.kind === 'under') out.add(text.slice(site.end, site.at));
+  // Block lines at a line start, or after a last line without a break.
+  if (needsBreak(text, site.at)) out.add(lineBreak);
+  new BlockWriter(out, site.step, site.seqIndent, lineBreak).entry(entry, site.dash, false);
+  out.add(lineBreak);
+  const start = site.kind === 'append' ? site.at : site.start;
+  return { start, end: site.at, text: out.take() };
 }
 
 /**
@@ -362,60 +366,87 @@ const needsBreak = (text: string, at: number) => at > 0 && text[at - 1] !== '\n'
  * Block YAML of a JSON value, the way kpt prints it: mappings' keys sorted, indented by `step`,
  * lists' `- ` at their key's column (compact) or one step in (wide), multi-line strings as `|`
  * block scalars where YAML can hold them exactly, other strings plain where YAML reads them as
- * that string, else double-quoted.
+ * that string, else double-quoted. Written as pieces into `out`, joined once by its taker: no
+ * string per line, entry or mapping on the way (a HelmRelease's post-renderer entry was ≈25 KB
+ * of them for ≈2 KB of text).
  */
 class BlockWriter {
   constructor(
+    private readonly out: Pieces,
     private readonly step: number,
     private readonly seqIndent: SeqIndent,
     private readonly lineBreak: string,
   ) {}
 
-  /** `head` (a line's `key:` at `column`) and the value, on lines joined by the line break. */
-  pair(head: string, value: Json, column: number): string {
+  /** A key's value, after its `key:` (written) at `column`. */
+  pair(value: Json, column: number): void {
+    const { out } = this;
     if (typeof value === 'string' && literalFits(value)) {
-      const indent = indentation(column + this.step);
-      return blockLiteral(`${head} `, value, indent, this.lineBreak, column);
+      out.add(' ');
+      blockLiteral(out, value, indentation(column + this.step), this.lineBreak, column);
+    } else if (Array.isArray(value) && value.length > 0) {
+      out.add(this.lineBreak);
+      this.list(value, this.seqIndent === 'wide' ? column + this.step : column, false);
+    } else if (isObject(value) && Object.keys(value).length > 0) {
+      out.add(this.lineBreak);
+      this.mapping(value, column + this.step, false);
+    } else {
+      out.add(' ');
+      out.add(inlineValue(value));
     }
-    if (Array.isArray(value) && value.length > 0) {
-      const dash = this.seqIndent === 'wide' ? column + this.step : column;
-      return `${head}${this.lineBreak}${this.list(value, dash)}`;
-    }
-    if (isObject(value) && Object.keys(value).length > 0) {
-      return `${head}${this.lineBreak}${this.mapping(value, column + this.step)}`;
-    }
-    return `${head} ${inlineValue(value)}`;
   }
 
-  /** A list's entries, their `- ` at column `dash`; the first after `first` when given. */
-  list(value: readonly Json[], dash: number, first?: string): string {
-    return value
-      .map((item, i) => this.entry(item, dash, i === 0 ? first : undefined))
-      .join(this.lineBreak);
+  /** A list's entries, their `- ` at column `dash`; `continued`: the first's line is begun. */
+  list(value: readonly Json[], dash: number, continued: boolean): void {
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) this.out.add(this.lineBreak);
+      this.entry(value[i] as Json, dash, continued && i === 0);
+    }
   }
 
-  /** One list entry, its `- ` at `dash` (or `first`, a `- ` already on the line, before it). */
-  entry(item: Json, dash: number, first?: string): string {
-    const head = `${first ?? indentation(dash)}- `;
+  /** One list entry, its `- ` at `dash`; `continued`: after a `- ` already on the line. */
+  entry(item: Json, dash: number, continued: boolean): void {
+    const { out } = this;
+    if (!continued) out.add(indentation(dash));
+    out.add('- ');
     const column = dash + 2;
     if (typeof item === 'string' && literalFits(item)) {
-      return blockLiteral(head, item, indentation(column), this.lineBreak, dash);
-    }
-    if (Array.isArray(item) && item.length > 0) return this.list(item, column, head);
-    if (isObject(item) && Object.keys(item).length > 0) return this.mapping(item, column, head);
-    return `${head}${inlineValue(item)}`;
+      blockLiteral(out, item, indentation(column), this.lineBreak, dash);
+    } else if (Array.isArray(item) && item.length > 0) this.list(item, column, true);
+    else if (isObject(item) && Object.keys(item).length > 0) this.mapping(item, column, true);
+    else out.add(inlineValue(item));
   }
 
-  /** A mapping's keys at `column`, sorted; the first after `first` when given. */
-  mapping(value: { [key: string]: Json }, column: number, first?: string): string {
-    return Object.keys(value)
-      .sort()
-      .map((key, i) => {
-        const pad = i === 0 && first !== undefined ? first : indentation(column);
-        return this.pair(`${pad}${formatKey(key)}:`, value[key] as Json, column);
-      })
-      .join(this.lineBreak);
+  /** A mapping's keys at `column`, sorted; `continued`: the first after a `- ` on its line. */
+  mapping(value: { [key: string]: Json }, column: number, continued: boolean): void {
+    const { out } = this;
+    const keys = sortedKeys(value);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i] as string;
+      if (i > 0) out.add(this.lineBreak);
+      if (!continued || i > 0) out.add(indentation(column));
+      out.add(formatKey(key));
+      out.add(':');
+      this.pair(value[key] as Json, column);
+    }
   }
+}
+
+/**
+ * A mapping's keys in the order sort() puts them (by UTF-16 code units), sorted by insertion: a
+ * manifest's mappings have a few keys, and sort() called from code V8 has not optimised
+ * allocated ≈1 KB of working storage a call (a HelmRelease's entry: six mappings, ≈7 KB).
+ */
+export function sortedKeys(value: { [key: string]: Json }): string[] {
+  const keys = Object.keys(value);
+  if (keys.length > 16) return keys.sort();
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i] as string;
+    let j = i - 1;
+    for (; j >= 0 && (keys[j] as string) > key; j--) keys[j + 1] = keys[j] as string;
+    keys[j + 1] = key;
+  }
+  return keys;
 }
 
 /** A scalar, or an empty list or mapping, on the line of its key or `- `. */
@@ -439,11 +470,14 @@ function literalFits(value: string): boolean {
   return (
     value.includes('\n') &&
     !value.endsWith('\n\n') &&
-    /[^\n]/.test(value) &&
+    someText.test(value) &&
     !unprintable.test(value) &&
-    !/(?:^|\n)[ \t]+(?:\n|$)/.test(value)
+    !blankLine.test(value)
   );
 }
+// Made once: a literal is a new object each time it is evaluated (four patches an entry).
+const someText = /[^\n]/;
+const blankLine = /(?:^|\n)[ \t]+(?:\n|$)/;
 
 /**
  * JSON of a value (keys sorted) as a JSON document writes it: on lines indented by `unit` (each
@@ -455,9 +489,7 @@ export function jsonText(value: Json, colon: string, unit: string, newLine: stri
   if (!list && !isObject(value)) return yamlJson(value);
   const entries: [string | undefined, Json][] = list
     ? value.map((v) => [undefined, v])
-    : Object.keys(value)
-        .sort()
-        .map((k) => [k, value[k] as Json]);
+    : sortedKeys(value).map((k) => [k, value[k] as Json]);
   const [open, close] = list ? ['[', ']'] : ['{', '}'];
   if (entries.length === 0) return open + close;
   const inner = unit ? newLine + unit : '';
@@ -497,24 +529,40 @@ const plainFits = (value: string) =>
 const reserved = /^(true|false|null|yes|no|on|off|y|n)$/i;
 
 /**
- * A multi-line value as `key: |` with its lines indented; the chomping indicator keeps the
- * trailing line breaks exact. `column`: where the key (or the `- `) of the value is.
+ * A multi-line value as a `|` block scalar, into `out` after its `key: ` or `- `, its lines
+ * indented by `indent`; the chomping indicator keeps the trailing line breaks exact. `column`:
+ * where the key (or the `- `) of the value is.
  */
 function blockLiteral(
-  head: string,
+  out: Pieces,
   value: string,
   indent: string,
   lineBreak: string,
-  column = head.length - head.trimStart().length,
-): string {
-  const body = value.replace(/\n+$/, '');
-  const trailing = value.length - body.length;
-  const chomp = trailing === 0 ? '-' : trailing === 1 ? '' : '+';
+  column: number,
+): void {
+  let end = value.length;
+  while (end > 0 && value.charCodeAt(end - 1) === 10) end--;
+  const trailing = value.length - end;
+  out.add('|');
   // A first line with text that starts with a space needs an explicit indentation indicator
   // (the reader would take its spaces for the block's indentation), after empty lines too.
-  const indicator = /^\n*[ ]/.test(body) ? String(indent.length - column) : '';
-  const lines = (trailing > 1 ? value.slice(0, -1) : body).split('\n');
-  return `${head}|${indicator}${chomp}${lineBreak}${lines.map((l) => (l === '' ? '' : indent + l)).join(lineBreak)}`;
+  let first = 0;
+  while (value.charCodeAt(first) === 10) first++;
+  if (value.charCodeAt(first) === 32) out.add(String(indent.length - column));
+  out.add(trailing === 0 ? '-' : trailing === 1 ? '' : '+');
+  // Its lines up to the last with text, and with `|+` the empty ones after it but the last.
+  const last = trailing > 1 ? value.length - 1 : end;
+  for (let start = 0; ; ) {
+    const lf = value.indexOf('\n', start);
+    const stop = lf < 0 || lf > last ? last : lf;
+    out.add(lineBreak);
+    if (stop > start) {
+      out.add(indent);
+      out.add(value.slice(start, stop));
+    }
+    if (stop === last) return;
+    start = stop + 1;
+  }
 }
 
 function localLineBreak(text: string, at: number, fallback: string): string {

@@ -18,7 +18,7 @@ import { locateByLines, locateKeysByLines, seqIndentByLines } from './locate-lin
 import { maxDepth } from './nesting.js';
 import { maxTokens, ParseError, parseYaml } from './parse.js';
 import { isPlainLayout } from './plain-layout.js';
-import { quickParse } from './quick-parse.js';
+import { quickParse, type ScalarCache } from './quick-parse.js';
 import {
   type InsertSite,
   type JsonStyle,
@@ -29,6 +29,7 @@ import {
   type NewKey,
   type Site,
   type Splice,
+  sortedKeys,
   spliceAt,
 } from './site.js';
 
@@ -82,6 +83,38 @@ export function applyToValue(value: JsonObject, edit: Edit): void {
 }
 
 /**
+ * `value` with the edit applied as applyToValue applies it, left as it is: a copy of each
+ * mapping and list on the edit's way (the list an entry is appended to too), sharing all else.
+ * The proof's expected value is made so from the value the rules read, which keeps it for the
+ * run: applied in place, every proven item kept its appended entry's copy to the end
+ * (helm-releases 8 MB: 36 MB live).
+ */
+export function withEdit(value: JsonObject, edit: Edit): JsonObject {
+  const root = { ...value };
+  const steps = isListEntryEdit(edit) ? [...edit.path, edit.key] : edit.path;
+  let node: JsonObject | Json[] = root;
+  for (let i = 0; i < steps.length; i++) {
+    const key = steps[i] as string | number;
+    const child: Json | undefined = Array.isArray(node)
+      ? typeof key === 'number'
+        ? node[key]
+        : undefined
+      : node[key];
+    if (Array.isArray(child)) {
+      const copy = child.slice();
+      (node as Record<string | number, Json>)[key] = copy;
+      node = copy;
+    } else if (isObject(child)) {
+      const copy: JsonObject = { ...child };
+      (node as Record<string | number, Json>)[key] = copy;
+      node = copy;
+    } else break;
+  }
+  applyToValue(root, edit);
+  return root;
+}
+
+/**
  * Why an entry cannot be appended however the item is written: nested deeper than the readers
  * follow, the output would be refused when read again (the proof, the next run). Counted before
  * any text is written, without recursion. The item's own levels above the entry: its path, the
@@ -111,7 +144,7 @@ function nestedBeyond(value: Json, levels: number): boolean {
 export function sortedCopy(value: Json): Json {
   if (Array.isArray(value)) return value.map(sortedCopy);
   if (!isObject(value)) return value;
-  const keys = Object.keys(value).sort();
+  const keys = sortedKeys(value);
   return Object.fromEntries(keys.map((key) => [key, sortedCopy(value[key] as Json)]));
 }
 
@@ -132,6 +165,7 @@ interface Job {
   json: JsonStyle | undefined;
   /** How far into `itemText` the locators read (Site's `reach`), the furthest over the edits. */
   reach: number;
+  proofs: (() => ScalarCache) | undefined;
 }
 const noValue = (): Json => null;
 const noEdits: readonly Edit[] = [];
@@ -145,6 +179,7 @@ const job: Job = {
   reparse: undefined,
   json: undefined,
   reach: 0,
+  proofs: undefined,
 };
 
 /** Made once: a literal is a new object each time it is evaluated. */
@@ -177,6 +212,12 @@ export function editText(
    * `later`: the caller proves the result itself (in its document, with the other items' edits).
    */
   reparse?: ((text: string) => Json | undefined) | 'later',
+  /**
+   * The cache the proofs' re-reads share (the caller's, for all its items): each re-read with a
+   * cache of its own made a constructor and V8 maps per mapping of the item, which outlived the
+   * young generation (helm-releases: ≈1.5 KB an item).
+   */
+  proofs?: () => ScalarCache,
 ): Splice[] {
   // Index loops over the edits and the locators here and below, not for-of or some(): no
   // iterator result or callback per edit where the compiler does not inline (large inputs,
@@ -201,6 +242,7 @@ export function editText(
   job.reparse = reparse;
   job.json = json;
   job.reach = 0;
+  job.proofs = proofs;
   let edited: Splice[] | undefined;
   try {
     edited = editedBy(job);
@@ -211,6 +253,7 @@ export function editText(
     job.ordered = noEdits;
     job.expected = noValue;
     job.reparse = undefined;
+    job.proofs = undefined;
     // A successful match keeps its subject (RegExp.input) until the next one, and the layout
     // check's search matches in every item: an empty match in an empty text lets go of it.
     emptyMatch.test('');
@@ -247,8 +290,49 @@ function editedBy(job: Job): Splice[] | undefined {
 function proven(job: Job, text: string): boolean {
   const { reparse } = job;
   if (reparse === 'later') return true;
-  const value = reparse ? reparse(text) : reparseItem(text, job.entry, true);
-  return isDeepStrictEqual(value ?? null, job.expected());
+  const value = reparse ? reparse(text) : reparseItem(text, job.entry, true, job.proofs?.());
+  return sameValue(value ?? null, job.expected());
+}
+
+/**
+ * isDeepStrictEqual of two values the readers or the rules made, without its allocations: it
+ * lists each object's keys and keeps sets of them, the most of a proof's garbage after the
+ * re-read itself (helm-releases: ≈10 KB a HelmRelease). The same verdict: primitives by
+ * Object.is, arrays entry by entry, objects of Object.prototype by their own enumerable keys in
+ * any order; any other object, and anything nested deeper than a reader reads (a value that
+ * aliases itself), is isDeepStrictEqual's to judge.
+ */
+export function sameValue(a: Json, b: Json, depth = 0): boolean {
+  if (a === b) return a !== 0 || Object.is(a, b);
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) {
+    return Object.is(a, b);
+  }
+  if (depth > maxDepth) return isDeepStrictEqual(a, b);
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) {
+      if (!sameValue(a[i] as Json, b[i] as Json, depth + 1)) return false;
+    }
+    return true;
+  }
+  if (
+    Object.getPrototypeOf(a) !== Object.prototype ||
+    Object.getPrototypeOf(b) !== Object.prototype
+  ) {
+    return isDeepStrictEqual(a, b);
+  }
+  // for-in, not Object.keys: no list per object (own keys only: Object.prototype has none
+  // enumerable).
+  let count = 0;
+  for (const key in a) {
+    if (!Object.hasOwn(a, key)) continue;
+    if (!Object.hasOwn(b, key) || !sameValue(a[key] as Json, b[key] as Json, depth + 1)) {
+      return false;
+    }
+    count++;
+  }
+  for (const key in b) if (Object.hasOwn(b, key)) count--;
+  return count === 0;
 }
 
 /** The edit's site in `text` (its reach joined to the job's), or undefined where none is found. */
@@ -503,13 +587,18 @@ const tooLargeToProve = `could not prove the edit changes nothing else: the edit
  * The value of an edited item's text, read on its own; undefined when it does not parse. For a
  * proof (`proof`), an item past the token bound is an EditError saying so.
  */
-export function reparseItem(text: string, entry: boolean, proof = false): Json | undefined {
+export function reparseItem(
+  text: string,
+  entry: boolean,
+  proof = false,
+  cache?: ScalarCache,
+): Json | undefined {
   // A proof reads as read.ts reads an item: the quick reader, which answers only for valid YAML
   // and then with js-yaml's value, else the conforming reader. Edited block layout is the quick
   // reader's: the verdict and the value cost one read of the text, not js-yaml's and the `yaml`
   // library's (helm-releases: ≈1.5 of 2.3 s at 1 MB).
   if (proof) {
-    const quick = quickParse(text, 0, text.length, entry);
+    const quick = quickParse(text, 0, text.length, entry, cache);
     if (quick !== undefined) return quick;
   }
   try {
