@@ -213,7 +213,7 @@ export function quickParse(
   limit = end;
   cache = scalarCache;
   shapes = scalarCache?.shapes ?? newShapes();
-  guesses = scalarCache?.guesses ?? newGuesses();
+  guesses = scalarCache?.guesses ?? noGuesses;
   depth = 0;
   try {
     return entry ? readEntry(start, projection) : readDocument(start, projection);
@@ -237,7 +237,7 @@ function readEntry(start: number, w: Want): Json {
   // A sequence of exactly that entry, read without building a list of one per item.
   const col = indent;
   enter();
-  const value = entryValue(col, first, first + col + 1, w, guesses.root);
+  const value = entryValue(col, first, first + col + 1, w, rootGuess());
   depth--;
   if (nextContent(pos) >= 0) throw unsupported;
   return w === null ? null : value;
@@ -264,7 +264,7 @@ function readDocument(start: number, w: Want): Json {
   if (first < 0) throw unsupported;
   const col = indent;
   const end = s.indexOf('\n', first);
-  const key = firstKey(first + col, end, guesses.root);
+  const key = firstKey(first + col, end, rootGuess());
   if (key === undefined) throw unsupported;
   const map = blockMapping(col, key, end, w, guessed);
   if (nextContent(pos) >= 0) throw unsupported;
@@ -461,6 +461,13 @@ function newGuess(key: string): Guess {
 }
 function newGuesses(): Guesses {
   return { root: newGuess(''), count: 0 };
+}
+/**
+ * The item's top for the guesses, none without a ScalarCache: an item read alone (an edit's
+ * proof, a short input) would learn its own keys at a cost and drop them.
+ */
+function rootGuess(): Guess | undefined {
+  return guesses === noGuesses ? undefined : guesses.root;
 }
 /** The node after `guess` for `key` (read by readKey), made where new; undefined past the bound. */
 function guessAfter(guess: Guess, key: string): Guess | undefined {
