@@ -46,9 +46,11 @@ const maxDepth = 40;
 let s = '';
 let limit = 0;
 let cache: ScalarCache | undefined;
-/** Between calls, none: an input's shapes hold its keys, slices of its text. */
+/** Between calls, none: an input's shapes and guesses hold its keys, slices of its text. */
 const idle = newShapes();
 let shapes = idle;
+const noGuesses = newGuesses();
+let guesses = noGuesses;
 let depth = 0;
 let pos = 0;
 let after = 0;
@@ -180,6 +182,8 @@ export class ScalarCache {
   readonly quotedCopies = new Uint8Array(valueSlots * copySize);
   /** The key sequences of the mappings built from this input (popMapping). */
   readonly shapes: Shapes = newShapes();
+  /** The keys read from this input, where they were read (Guess). */
+  readonly guesses: Guesses = newGuesses();
 }
 
 /**
@@ -209,6 +213,7 @@ export function quickParse(
   limit = end;
   cache = scalarCache;
   shapes = scalarCache?.shapes ?? newShapes();
+  guesses = scalarCache?.guesses ?? noGuesses;
   depth = 0;
   try {
     return entry ? readEntry(start, projection) : readDocument(start, projection);
@@ -219,6 +224,7 @@ export function quickParse(
     s = '';
     cache = undefined;
     shapes = idle;
+    guesses = noGuesses;
     // Lists left unfinished by a text beyond this reader: no value of theirs is kept.
     elements.fill(null, 0, top);
     top = 0;
@@ -231,7 +237,7 @@ function readEntry(start: number, w: Want): Json {
   // A sequence of exactly that entry, read without building a list of one per item.
   const col = indent;
   enter();
-  const value = entryValue(col, first, first + col + 1, w);
+  const value = entryValue(col, first, first + col + 1, w, rootGuess());
   depth--;
   if (nextContent(pos) >= 0) throw unsupported;
   return w === null ? null : value;
@@ -258,9 +264,9 @@ function readDocument(start: number, w: Want): Json {
   if (first < 0) throw unsupported;
   const col = indent;
   const end = s.indexOf('\n', first);
-  const key = readKey(first + col, end);
+  const key = firstKey(first + col, end, rootGuess());
   if (key === undefined) throw unsupported;
-  const map = blockMapping(col, key, end, w);
+  const map = blockMapping(col, key, end, w, guessed);
   if (nextContent(pos) >= 0) throw unsupported;
   return map;
 }
@@ -359,11 +365,6 @@ interface Shape {
    */
   key: string | undefined;
   after: Shape | undefined;
-  /**
-   * `key` where a plain `key:` line reads as it (readsAsItself): blockMapping compares the next
-   * line with it in place, where readKey walks and hashes the key's characters and looks it up.
-   */
-  likely: string | undefined;
   /** How many keys lead here: none past `maxShapeKeys`. */
   keys: number;
   next: Map<string, Shape> | undefined;
@@ -379,7 +380,6 @@ function newShape(keys: number): Shape {
   return {
     key: undefined,
     after: undefined,
-    likely: undefined,
     keys,
     next: undefined,
     make: plainObjects(),
@@ -398,7 +398,6 @@ function shapeAfter(shape: Shape, key: string): Shape | undefined {
     if (shape.key === undefined) {
       shape.key = key;
       shape.after = next;
-      if (readsAsItself(key)) shape.likely = key;
     } else {
       shape.next ??= new Map();
       shape.next.set(key, next);
@@ -406,6 +405,130 @@ function shapeAfter(shape: Shape, key: string): Shape | undefined {
   }
   return next;
 }
+/**
+ * The keys read of an input, each where it was read, a trie: a node is a key after the keys
+ * before it in its mapping, in the mappings at one place of an item (its path of keys from the
+ * item's top; a list's entries share their list's place). A manifest's mappings at one place list
+ * their keys in one order (a pod template's, a container's), so the key read after a node's the
+ * first time is the one to compare the next line with, in place (`likely`): readKey walks and
+ * hashes a key's characters, then compares them with the string it looks up, where this compares
+ * once. The Shape trie cannot tell it: its nodes follow the keys built (a projection leaves most
+ * out) and not the place, and the first key of a mapping has none before it. Read or not, every
+ * key is read as before: a guess only spares readKey where the line holds the key guessed. One
+ * per ScalarCache (one input), as many nodes as `maxGuesses`; past it, no new guess.
+ */
+interface Guess {
+  readonly key: string;
+  /**
+   * `key` where a plain `key:` line reads as it (readsAsItself), else undefined: compared with
+   * the line where this node is the guess.
+   */
+  readonly likely: string | undefined;
+  /**
+   * The characters of `likely`, compared with the line's: a key string made from the input is
+   * a slice of it, and turned into a thin string once an object has it as a key, which
+   * startsWith reads through V8's runtime (twice the time of a key's walk and hash).
+   */
+  readonly codes: Uint8Array | undefined;
+  /** The node of the key first read after this one, compared before the others' Map. */
+  next: Guess | undefined;
+  others: Map<string, Guess> | undefined;
+  /** The start of the mappings read as this key's value (and its list's entries): no key yet. */
+  inner: Guess | undefined;
+}
+interface Guesses {
+  root: Guess;
+  count: number;
+}
+const maxGuesses = 4096;
+function newGuess(key: string): Guess {
+  // A mapping's start has no key ('': also made before selfKey, at the module's top).
+  const likely = key !== '' && readsAsItself(key) ? key : undefined;
+  let codes: Uint8Array | undefined;
+  if (likely !== undefined) {
+    // ASCII only (selfKey).
+    codes = new Uint8Array(likely.length);
+    for (let i = 0; i < likely.length; i++) codes[i] = likely.charCodeAt(i);
+  }
+  return {
+    key,
+    likely,
+    codes,
+    next: undefined,
+    others: undefined,
+    inner: undefined,
+  };
+}
+function newGuesses(): Guesses {
+  return { root: newGuess(''), count: 0 };
+}
+/**
+ * The item's top for the guesses, none without a ScalarCache: an item read alone (an edit's
+ * proof, a short input) would learn its own keys at a cost and drop them.
+ */
+function rootGuess(): Guess | undefined {
+  return guesses === noGuesses ? undefined : guesses.root;
+}
+/** The node after `guess` for `key` (read by readKey), made where new; undefined past the bound. */
+function guessAfter(guess: Guess, key: string): Guess | undefined {
+  const first = guess.next;
+  if (first !== undefined && first.key === key) return first;
+  let next = guess.others?.get(key);
+  if (next === undefined) {
+    if (guesses.count >= maxGuesses) return undefined;
+    guesses.count++;
+    next = newGuess(key);
+    if (first === undefined) guess.next = next;
+    else {
+      guess.others ??= new Map();
+      guess.others.set(key, next);
+    }
+  }
+  return next;
+}
+/** The start of the mappings read as the value of `guess`'s key, made where new. */
+function innerOf(guess: Guess): Guess | undefined {
+  if (guess.inner === undefined && guesses.count < maxGuesses) {
+    guesses.count++;
+    guess.inner = newGuess('');
+  }
+  return guess.inner;
+}
+
+/** The node of the key that firstKey or nextKey read last: undefined for none. */
+let guessed: Guess | undefined;
+
+/**
+ * The key of a mapping's line at `at` (ending at `end`), as readKey answers it, where the mapping
+ * is the value of `outer`'s key (or an item); its node in `guessed`.
+ */
+function firstKey(at: number, end: number, outer: Guess | undefined): string | undefined {
+  return nextKey(at, end, outer === undefined ? undefined : innerOf(outer));
+}
+
+/** The key at `at` as readKey answers it, read after the key of `guess`; its node in `guessed`. */
+function nextKey(at: number, end: number, guess: Guess | undefined): string | undefined {
+  const next = guess?.next;
+  const codes = next?.codes;
+  if (codes !== undefined) {
+    const n = codes.length;
+    const colon = at + n;
+    if (s.charCodeAt(colon) === 58) {
+      const f = s.charCodeAt(colon + 1);
+      let i = 0;
+      if (f === 32 || f === 10) while (i < n && codes[i] === s.charCodeAt(at + i)) i++;
+      if (i === n) {
+        after = colon + 1;
+        guessed = next;
+        return (next as Guess).likely;
+      }
+    }
+  }
+  const key = readKey(at, end);
+  guessed = key === undefined || guess === undefined ? undefined : guessAfter(guess, key);
+  return key;
+}
+
 /** A key made of these characters reads as itself on a plain `key:` line, unless resolved. */
 const selfKey = /^[0-9A-Za-z][\w./-]*$/;
 /**
@@ -424,13 +547,16 @@ function plainObjects(): new () => JsonObject {
   return make;
 }
 
-/** A block sequence at column `col` whose first `-` is at `at`; null where none is built. */
-function blockSequence(col: number, at: number, w: Want): Json[] | null {
+/**
+ * A block sequence at column `col` whose first `-` is at `at`; null where none is built. `g`: the
+ * node of the key whose value it is (Guess), for its entries' keys.
+ */
+function blockSequence(col: number, at: number, w: Want, g: Guess | undefined): Json[] | null {
   enter();
   const base = top;
   for (;;) {
     // `at` is in column `col`: its line starts `col` before it. Entries share the list's `w`.
-    const value = entryValue(col, at - col, at + 1, w);
+    const value = entryValue(col, at - col, at + 1, w, g);
     if (w !== null) pushElement(value);
     const next = nextContent(pos);
     if (next < 0) {
@@ -449,7 +575,13 @@ function blockSequence(col: number, at: number, w: Want): Json[] | null {
 }
 
 /** The value of a `- ` entry of a sequence at column `col`, read from `p` (after the `-`). */
-function entryValue(col: number, lineStart: number, p: number, w: Want): Json {
+function entryValue(
+  col: number,
+  lineStart: number,
+  p: number,
+  w: Want,
+  g: Guess | undefined,
+): Json {
   const end = s.indexOf('\n', p);
   while (s.charCodeAt(p) === 32) p++;
   const c = s.charCodeAt(p);
@@ -462,33 +594,42 @@ function entryValue(col: number, lineStart: number, p: number, w: Want): Json {
       pos = end + 1;
       return null;
     }
-    return blockNode(next, indent, w);
+    return blockNode(next, indent, w, g);
   }
   // A compact nested sequence (`- - a`) or mapping (`- key: value`) starts on this line.
   const column = p - lineStart;
-  if (isEntry(p)) return blockSequence(column, p, w);
+  if (isEntry(p)) return blockSequence(column, p, w, g);
   if (c !== 91 && c !== 123) {
-    const key = readKey(p, end);
-    if (key !== undefined) return blockMapping(column, key, end, w);
+    const key = firstKey(p, end, g);
+    if (key !== undefined) return blockMapping(column, key, end, w, guessed);
   }
   return inlineValue(p, end, col, w);
 }
 
-/** A block sequence or mapping whose first line starts at `lineStart`, indented `col`. */
-function blockNode(lineStart: number, col: number, w: Want): Json {
+/**
+ * A block sequence or mapping whose first line starts at `lineStart`, indented `col`, the value
+ * of the key of `g`.
+ */
+function blockNode(lineStart: number, col: number, w: Want, g: Guess | undefined): Json {
   const at = lineStart + col;
-  if (isEntry(at)) return blockSequence(col, at, w);
+  if (isEntry(at)) return blockSequence(col, at, w, g);
   const end = s.indexOf('\n', at);
-  const key = readKey(at, end);
+  const key = firstKey(at, end, g);
   if (key === undefined) throw unsupported;
-  return blockMapping(col, key, end, w);
+  return blockMapping(col, key, end, w, guessed);
 }
 
 /**
- * A block mapping at column `col` whose first key `firstKey` was just read (see readKey) from
- * the line ending at `end`.
+ * A block mapping at column `col` whose first key `first` was just read (see readKey) from the
+ * line ending at `firstEnd`; `g`: that key's node (Guess).
  */
-function blockMapping(col: number, firstKey: string, firstEnd: number, w: Want): JsonObject | null {
+function blockMapping(
+  col: number,
+  first: string,
+  firstEnd: number,
+  w: Want,
+  g: Guess | undefined,
+): JsonObject | null {
   enter();
   // Built at its end from its keys and values on the stack (popMapping); every key read, built
   // or not, is in `seen`.
@@ -496,14 +637,14 @@ function blockMapping(col: number, firstKey: string, firstEnd: number, w: Want):
   const seen = seenKeys();
   // The trie's node for the keys built so far (popMapping).
   let shape = w === null ? undefined : shapes.root;
-  let key = firstKey;
+  let key = first;
   let end = firstEnd;
   for (;;) {
     // js-yaml refuses duplicate keys; `__proto__` it stores with defineProperty.
     if (key === '__proto__') throw unsupported;
     addKey(seen, key);
     const child: Want = w === true || w === null ? w : (w.get(key) ?? null);
-    const value = mappingValue(col, after, end, child);
+    const value = mappingValue(col, after, end, child, g);
     if (child !== null) {
       pushEntry(key, value);
       if (shape !== undefined) shape = shape.key === key ? shape.after : shapeAfter(shape, key);
@@ -520,36 +661,28 @@ function blockMapping(col: number, firstKey: string, firstEnd: number, w: Want):
     if (indent > col) throw unsupported;
     const at = next + col;
     end = s.indexOf('\n', at);
-    // The key the trie has seen next most often first: where the line holds it, what readKey
-    // would answer (Shape's `likely`).
-    const likely = shape?.likely;
-    const colon = likely === undefined ? -1 : at + likely.length;
-    if (colon > 0 && s.charCodeAt(colon) === 58 && s.startsWith(likely as string, at)) {
-      const f = s.charCodeAt(colon + 1);
-      if (f === 32 || f === 10) {
-        after = colon + 1;
-        key = likely as string;
-        continue;
-      }
-    }
-    const read = s.charCodeAt(at) === 45 && isEntry(at) ? undefined : readKey(at, end);
+    const read = s.charCodeAt(at) === 45 && isEntry(at) ? undefined : nextKey(at, end, g);
     if (read === undefined) throw unsupported;
     key = read;
+    g = guessed;
   }
   depth--;
   return w === null ? null : popMapping(base, shape);
 }
 
-/** The value of a key of a mapping at column `col`, read from `p` (after the `:`) to `end`. */
-function mappingValue(col: number, p: number, end: number, w: Want): Json {
+/**
+ * The value of a key of a mapping at column `col`, read from `p` (after the `:`) to `end`; `g`:
+ * the key's node (Guess).
+ */
+function mappingValue(col: number, p: number, end: number, w: Want, g: Guess | undefined): Json {
   while (s.charCodeAt(p) === 32) p++;
   if (p === end || s.charCodeAt(p) === 35) {
     // Nothing after the `:`: a block collection on the next lines, or null.
     const next = nextContent(end + 1);
-    if (next >= 0 && indent > col) return blockNode(next, indent, w);
+    if (next >= 0 && indent > col) return blockNode(next, indent, w, g);
     // A sequence may sit at the key's own indentation.
     if (next >= 0 && indent === col && isEntry(next + col)) {
-      return blockSequence(col, next + col, w);
+      return blockSequence(col, next + col, w, g);
     }
     pos = end + 1;
     return null;
