@@ -171,7 +171,8 @@ function keep(
  * checked against the text (a short value's against a copy of it: copySize), so a collision
  * only costs a miss. A string is only kept where it reads as its own text: plain keys (which
  * js-yaml stringifies: a key `true` is "true"), plain values (where `true` is no string) and
- * quoted scalars. One per input text, whose slices it holds.
+ * quoted scalars. One per input text, or per applyEdits call for its proofs' re-reads of the edited
+ * items' texts: it holds slices of those.
  */
 export class ScalarCache {
   readonly keys: (string | undefined)[] = new Array(keySlots).fill(undefined);
@@ -355,7 +356,7 @@ function popMapping(base: number, shape: Shape | undefined): JsonObject {
 
 /**
  * The key sequences of the mappings built, a trie: a node's constructor makes the mappings of
- * those keys. One per ScalarCache (one input), as many nodes as `maxShapes`; past it, or past
+ * those keys. One per ScalarCache (an input, or one applyEdits' proofs), as many nodes as `maxShapes`; past it, or past
  * `maxShapeKeys` keys, a mapping is built from `{}`.
  */
 interface Shape {
@@ -415,7 +416,7 @@ function shapeAfter(shape: Shape, key: string): Shape | undefined {
  * once. The Shape trie cannot tell it: its nodes follow the keys built (a projection leaves most
  * out) and not the place, and the first key of a mapping has none before it. Read or not, every
  * key is read as before: a guess only spares readKey where the line holds the key guessed. One
- * per ScalarCache (one input), as many nodes as `maxGuesses`; past it, no new guess.
+ * per ScalarCache (an input, or one applyEdits' proofs), as many nodes as `maxGuesses`; past it, no new guess.
  */
 interface Guess {
   readonly key: string;
@@ -463,8 +464,8 @@ function newGuesses(): Guesses {
   return { root: newGuess(''), count: 0 };
 }
 /**
- * The item's top for the guesses, none without a ScalarCache: an item read alone (an edit's
- * proof, a short input) would learn its own keys at a cost and drop them.
+ * The item's top for the guesses, none without a ScalarCache: an item read alone (a short input)
+ * would learn its own keys at a cost and drop them.
  */
 function rootGuess(): Guess | undefined {
   return guesses === noGuesses ? undefined : guesses.root;
