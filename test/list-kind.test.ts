@@ -191,8 +191,26 @@ describe('a List item of a ResourceList (a kpt package List file)', () => {
     const bad = deployment('bad', '', { namespace: 'app' });
     const out = run(resourceList([kptList([es, kindless(workload)]), kindless(bad)]));
     const messages = ((load(out.stdout) as Obj).results as Obj[]).map((r) => r.message);
-    expect(messages).toContainEqual(expect.stringMatching(/^item 0 item 1: .*kind/));
+    // The entry's error names the List's file too (kpt shows the message, not the file).
+    expect(messages).toContainEqual(
+      expect.stringMatching(/^item 0 item 1 in app\/list\.yaml: .*kind/),
+    );
     expect(messages).toContainEqual(expect.stringMatching(/^item 1: .*kind/));
+  });
+
+  it("names the List's file in an entry's results: kpt's annotations are on the List", () => {
+    const listFile = { path: 'app/list.yaml' }; // index 0 is no index, as on any item
+    const results = (items: string[]) =>
+      ((load(run(resourceList([kptList(items)])).stdout) as Obj).results as Obj[]) ?? [];
+    // A render's infos (the checksum, the wave) are about the entries.
+    const rendered = results([es, workload]);
+    expect(rendered.length).toBeGreaterThan(0);
+    for (const result of rendered) expect(result.file).toEqual(listFile);
+    // So is an entry's error.
+    const [error] = results([es, workload.replace('kind: Deployment\n', '')]).filter(
+      (r) => r.severity === 'error',
+    ) as [Obj];
+    expect(error.file).toEqual(listFile);
   });
 
   it('with an anchor in the ResourceList, is read whole and says so', () => {

@@ -185,7 +185,7 @@ export function readItems(input: Input, plan: ReadPlan): ReadItems {
         if (input.format === 'yaml-stream' && error.startsWith('invalid YAML')) {
           read.streamBroken = true;
         }
-        results.push(unparsed(whereOf(index), itemText, span.entry, error));
+        results.push(unparsed(whereOf(index), itemText, span.entry, error, item.listFile));
         return;
       }
     }
@@ -207,11 +207,14 @@ export function readItems(input: Input, plan: ReadPlan): ReadItems {
     try {
       // Facts only for a projected item: the proof re-reads it whole from its text.
       const facts = projected.has(index) ? plan.facts : undefined;
-      resources.push(toResource(index, value, nodeBound, plan.defaultNamespace, facts));
+      resources.push(
+        toResource(index, value, nodeBound, plan.defaultNamespace, facts, item.listFile),
+      );
     } catch (error) {
       if (!(error instanceof ItemError)) throw error;
       const problem = `${error.message}${notKrmHint(error, input.format)}`;
-      results.push(inFile(`${whereOf(index)}${nameOf(value)}`, fileOfItem(value), problem));
+      const file = fileOfItem(value) ?? item.listFile;
+      results.push(inFile(`${whereOf(index)}${nameOf(value)}`, file, problem));
     }
   };
   input.items.forEach((item, index) => {
@@ -294,11 +297,20 @@ function inFile(item: string, file: Resource['file'], problem: string): Result {
   return result;
 }
 
-/** The error result of an item that did not parse: its kind, name and file read from its lines. */
-function unparsed(where: string, text: string, entry: boolean, problem: string): Result {
+/**
+ * The error result of an item that did not parse: its kind, name and file read from its lines, or
+ * the file of the List it is an entry of.
+ */
+function unparsed(
+  where: string,
+  text: string,
+  entry: boolean,
+  problem: string,
+  listFile: Resource['file'],
+): Result {
   const peek = (key: string) => peekScalar(text, entry, ['metadata', 'annotations'], key);
   const path = peek('internal.config.kubernetes.io/path') ?? peek('config.kubernetes.io/path');
-  return inFile(`${where}${peekedName(text, entry)}`, path ? { path } : undefined, problem);
+  return inFile(`${where}${peekedName(text, entry)}`, path ? { path } : listFile, problem);
 }
 
 /** ` (Kind namespace/name)` of an item that did not parse, read from its lines where they show it. */

@@ -3,7 +3,7 @@
 // the writer can splice edits in and copy every other byte.
 import { isDeepStrictEqual } from 'node:util';
 import { isObject, type Json, type JsonObject } from '../model/json.js';
-import type { Projection } from '../model/resource.js';
+import { fileOfItem, type Projection, type Resource } from '../model/resource.js';
 import { jsonErrorOffset } from './json-error.js';
 import { everyLine, lineNumberAt, type ScanMeter } from './yaml/lines.js';
 import { maxDepth, shallowPart, tooDeep } from './yaml/nesting.js';
@@ -49,6 +49,11 @@ export interface InputItem {
    * its documents: `document 2 item 0`).
    */
   where?: string;
+  /**
+   * The file of the List it is an entry of, in a kpt package: kpt's path annotations are on the
+   * List, and a result about the entry names that file.
+   */
+  listFile?: Resource['file'];
 }
 
 export type Input =
@@ -620,8 +625,12 @@ function resourceListItems(
     if (!entries) out.push({ span, where: `item ${index}` });
     else {
       expanded = true;
-      for (let k = 0; k < entries.length; k++)
-        out.push({ span: entries[k], where: `item ${index} item ${k}` });
+      const { spans, file } = entries;
+      for (let k = 0; k < spans.length; k++) {
+        const entry: InputItem = { span: spans[k], where: `item ${index} item ${k}` };
+        if (file) entry.listFile = file;
+        out.push(entry);
+      }
     }
   });
   return expanded ? out : items;
@@ -656,14 +665,14 @@ const listKeysAt = (n: number) => ({
 
 /**
  * The `- ` entries of a ResourceList item that is a List with a block sequence of mappings as its
- * `items`, or undefined. Found by their lines, then proven: the item parsed whole must be that
- * List, and each entry parsed alone the List's item in its place.
+ * `items`, and the List's file, or undefined. Found by their lines, then proven: the item parsed
+ * whole must be that List, and each entry parsed alone the List's item in its place.
  */
 function listItemEntries(
   text: string,
   span: ItemSpan,
   usualCharacters: boolean,
-): ItemSpan[] | undefined {
+): { spans: ItemSpan[]; file: Resource['file'] } | undefined {
   // Longer ones are reported as too long where they are read (items.ts).
   if (span.end - span.start > maxItemLength) return undefined;
   const parsed = parseItem(text, span, undefined, usualCharacters);
@@ -715,7 +724,7 @@ function listItemEntries(
     if (!('value' in read) || !isDeepStrictEqual(read.value, items[k])) return undefined;
     entries[k] = one;
   }
-  return entries;
+  return { spans: entries, file: fileOfItem(value) };
 }
 
 /** The indentation of the first line from `line` (a line's start) that is no comment nor blank. */

@@ -44,7 +44,8 @@ export type Projection = true | ReadonlyMap<string, Projection>;
  * Validates the envelope of an item (`apiVersion`, `kind`, `metadata`) and wraps it. `nodeBound`:
  * a known upper bound of the value's node count; the alias-bomb walk is skipped below maxNodes.
  * `defaultNamespace`: where a namespace-less namespaced item lives (model/scope.ts); the value
- * keeps what it says. `facts`: the read plan's, for an item it projected.
+ * keeps what it says. `facts`: the read plan's, for an item it projected. `listFile`: the file of
+ * the List the item is an entry of, where its own annotations name none (a kpt package's List).
  */
 export function toResource(
   index: number,
@@ -52,6 +53,7 @@ export function toResource(
   nodeBound = Number.POSITIVE_INFINITY,
   defaultNamespace?: string,
   facts?: FactsOf,
+  listFile?: Resource['file'],
 ): Resource {
   if (!isObject(value)) {
     throw new ItemError(`item is ${describeType(value)}, not a mapping`);
@@ -86,7 +88,7 @@ export function toResource(
     name,
     namespace: effectiveNamespace(apiVersion, kind, namespace || undefined, defaultNamespace),
     annotations,
-    file: fileOf(annotations),
+    file: fileOf(annotations) ?? listFile,
     // Last: the facts take the PodSpecs out of the value the checks above read.
     facts: facts?.(value, trimmed, kind),
   };
