@@ -1,8 +1,9 @@
 // Stage 1: the producers, the secret sources of the input, by the Secret (or ConfigMap) each one
 // produces, and the stores they read from.
 import type { Config } from '../model/config.js';
+import { type Copies, itemOf } from '../model/copies.js';
 import { addTo, countedList, mapUnder, namesOf, namesShown } from '../model/fold.js';
-import { clusterObjectKey, objectKey, type Resource } from '../model/resource.js';
+import { objectKey, type Resource } from '../model/resource.js';
 import { duplicateWriter, secretChecksumKey, sourceSkipped } from '../model/result-rules.js';
 import { describe, plainResult, type Result, resourceResult } from '../model/results.js';
 import { groupOf } from '../model/scope.js';
@@ -65,11 +66,16 @@ export type ProducedNames = ReadonlyMap<string, Produced>;
 /** The index of what sources produce: by kind, namespace ('' for none) and name. */
 type Index = Map<string, Map<string, Map<string, Produced>>>;
 
-/** `inputCharacters`: the input's length, which bounds the ClusterExternalSecrets' work. */
+/**
+ * `inputCharacters`: the input's length, which bounds the ClusterExternalSecrets' work. `copiesOf`:
+ * the items given more than once (model/copies.ts), asked only where two sources write one Secret
+ * (a source given twice is one writer).
+ */
 export function findProducers(
   resources: readonly Resource[],
   config: Config,
   inputCharacters: number,
+  copiesOf: () => Copies,
 ): Producers {
   const results: Result[] = [];
   const sources: SecretSource[] = [];
@@ -109,7 +115,7 @@ export function findProducers(
   let id = 0;
   // forEach, not for-of: no iterator result per Secret.
   bySecret.forEach((same) => {
-    if (same.length >= 2) results.push(...duplicateWarnings(same));
+    if (same.length >= 2) results.push(...duplicateWarnings(same, copiesOf()));
     const { produces, namespace = '', secretName } = same[0] as SecretSource;
     const produced = new Produced(same, id);
     mapUnder(mapUnder(index, produces), namespace).set(compactCopy(secretName), produced);
@@ -190,14 +196,13 @@ function finder(resources: readonly Resource[]): Inventory['find'] {
  * Several sources writing one Secret: each is told of the others, five of them named and the rest
  * counted (n sources each naming every other wrote n² names: bench/adversarial duplicate-writers).
  */
-function duplicateWarnings(all: readonly SecretSource[]): Result[] {
+function duplicateWarnings(all: readonly SecretSource[], copies: Copies): Result[] {
   // Copies of one item (the duplicate-item lint says so) are one writer.
-  const seen = new Set<string>();
+  const seen = new Set<object>();
   const same = all.filter((s) => {
-    const { apiVersion, kind, namespace, name } = s.resource;
-    const key = clusterObjectKey(apiVersion, kind, namespace, name);
-    if (seen.has(key)) return false;
-    seen.add(key);
+    const item = itemOf(copies, s.resource);
+    if (seen.has(item)) return false;
+    seen.add(item);
     return true;
   });
   if (same.length < 2) return [];
