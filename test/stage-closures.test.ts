@@ -3,8 +3,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import { everyoneReadsAll, resourceList, runOk } from './helpers.js';
 
+type Stage = 'producers' | 'consumers' | 'readers';
 const seen = vi.hoisted(() => ({
-  stage: '' as 'producers' | 'consumers' | '',
+  stage: '' as Stage | '',
   inStage: false,
   calls: 0,
   rules: new Set<unknown>(),
@@ -59,7 +60,23 @@ vi.mock('../src/rules/producers.js', async (importOriginal) => {
   };
 });
 
-const counted = (stage: 'producers' | 'consumers', input: string) => {
+vi.mock('../src/rules/readers.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../src/rules/readers.js')>();
+  return {
+    ...actual,
+    findReaders: (...args: Parameters<typeof actual.findReaders>) => {
+      if (seen.stage !== 'readers') return actual.findReaders(...args);
+      seen.inStage = true;
+      try {
+        return actual.findReaders(...args);
+      } finally {
+        seen.inStage = false;
+      }
+    },
+  };
+});
+
+const counted = (stage: Stage, input: string) => {
   Object.assign(seen, { stage, calls: 0, rules: new Set() });
   runOk(input);
   return { calls: seen.calls, functions: seen.rules.size };
@@ -76,5 +93,18 @@ describe('the stages that read every item', () => {
   it('consumers guard each workload with one function made for the run', () => {
     // Main made a closure per workload: 50.
     expect(counted('consumers', input)).toEqual({ calls: 50, functions: 1 });
+  });
+
+  it('readers guard each reader item with one function made for the run', () => {
+    // ESO stores read the Secrets of their auth: readers, one function for all (main: 20).
+    const stores = Array.from(
+      { length: 20 },
+      (_, i) =>
+        `apiVersion: external-secrets.io/v1\nkind: SecretStore\nmetadata:\n  name: s${i}\n  namespace: shop\nspec:\n  provider:\n    vault: {server: "https://vault"}\n`,
+    );
+    expect(counted('readers', resourceList([...everyoneReadsAll(3, 5), ...stores]))).toEqual({
+      calls: 20,
+      functions: 1,
+    });
   });
 });
