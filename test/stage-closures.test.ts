@@ -1,15 +1,31 @@
-// What the producers and consumers stages make per item, counted (never timed): the reading of an
-// item is guarded by functions made once per run, not by a closure (and its context) per item.
+// What the producers, consumers and readers stages make per item, counted (never timed): the
+// reading of an item is guarded by functions made once per run, not by a closure (and its
+// context) per item.
 import { describe, expect, it, vi } from 'vitest';
 import { everyoneReadsAll, resourceList, runOk } from './helpers.js';
 
 type Stage = 'producers' | 'consumers' | 'readers';
-const seen = vi.hoisted(() => ({
-  stage: '' as Stage | '',
-  inStage: false,
-  calls: 0,
-  rules: new Set<unknown>(),
-}));
+const { seen, during } = vi.hoisted(() => {
+  const seen = {
+    stage: '' as Stage | '',
+    inStage: false,
+    calls: 0,
+    rules: new Set<unknown>(),
+  };
+  /** `f`, noting the guards it calls while it runs as the stage counted. */
+  const during =
+    <F extends (...args: never[]) => unknown>(stage: Stage, f: F) =>
+    (...args: Parameters<F>): ReturnType<F> => {
+      if (seen.stage !== stage) return f(...args) as ReturnType<F>;
+      seen.inStage = true;
+      try {
+        return f(...args) as ReturnType<F>;
+      } finally {
+        seen.inStage = false;
+      }
+    };
+  return { seen, during };
+});
 vi.mock('../src/rules/stage.js', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../src/rules/stage.js')>();
   const note = (rule: unknown) => {
@@ -29,51 +45,17 @@ vi.mock('../src/rules/stage.js', async (importOriginal) => {
     },
   };
 });
-vi.mock('../src/rules/consumers.js', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../src/rules/consumers.js')>();
-  return {
-    ...actual,
-    findConsumers: (...args: Parameters<typeof actual.findConsumers>) => {
-      if (seen.stage !== 'consumers') return actual.findConsumers(...args);
-      seen.inStage = true;
-      try {
-        return actual.findConsumers(...args);
-      } finally {
-        seen.inStage = false;
-      }
-    },
-  };
-});
 vi.mock('../src/rules/producers.js', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../src/rules/producers.js')>();
-  return {
-    ...actual,
-    findProducers: (...args: Parameters<typeof actual.findProducers>) => {
-      if (seen.stage !== 'producers') return actual.findProducers(...args);
-      seen.inStage = true;
-      try {
-        return actual.findProducers(...args);
-      } finally {
-        seen.inStage = false;
-      }
-    },
-  };
+  return { ...actual, findProducers: during('producers', actual.findProducers) };
 });
-
+vi.mock('../src/rules/consumers.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../src/rules/consumers.js')>();
+  return { ...actual, findConsumers: during('consumers', actual.findConsumers) };
+});
 vi.mock('../src/rules/readers.js', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../src/rules/readers.js')>();
-  return {
-    ...actual,
-    findReaders: (...args: Parameters<typeof actual.findReaders>) => {
-      if (seen.stage !== 'readers') return actual.findReaders(...args);
-      seen.inStage = true;
-      try {
-        return actual.findReaders(...args);
-      } finally {
-        seen.inStage = false;
-      }
-    },
-  };
+  return { ...actual, findReaders: during('readers', actual.findReaders) };
 });
 
 const counted = (stage: Stage, input: string) => {
