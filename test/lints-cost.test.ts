@@ -2,6 +2,7 @@
 // (a Secret's keys, a kind), not again for every item that shares it.
 import { describe, expect, it, vi } from 'vitest';
 import type { Config } from '../src/model/config.js';
+import { findCopies } from '../src/model/copies.js';
 import type { Resource } from '../src/model/resource.js';
 import { crossNamespace } from '../src/rules/lints/cross-namespace.js';
 import { doubleRestart } from '../src/rules/lints/double-restart.js';
@@ -94,6 +95,7 @@ vi.mock('../src/rules/sources/index.js', async (original) => {
 
 const context = (fields: Partial<LintContext>): LintContext => ({
   resources: [],
+  copies: new Map(),
   bystanders: [],
   sources: [],
   consumersOf: new Map(),
@@ -160,12 +162,15 @@ describe('lint costs', () => {
       deployment('app-7'),
     ];
     calls.clusterObjectKey = 0;
+    const copies = findCopies(resources);
+    // Made once per run (transform), read by the lint, producers and unpinned-version.
+    expect(calls.clusterObjectKey).toBe(3);
     const { reported, output } = reporter();
-    duplicateItem.check(context({ resources }), output);
+    duplicateItem.check(context({ resources, copies }), output);
     expect(reported).toEqual([
       'Deployment shop/app-7 is in the input 3 times: an apply keeps only one of them; keep one copy',
     ]);
-    // Main made one for each of the 1,002 items (3 MiB of fan-in's peak at 10k).
+    // Main made one for each of the 1,002 items (3 MiB of fan-in's peak at 10k), then none more.
     expect(calls.clusterObjectKey).toBe(3);
   });
 
@@ -530,6 +535,23 @@ describe('lint costs', () => {
     // once. On main, 18 per ExternalSecret (3601): the generatorRef, the entry's storeRef and
     // the spec's secretStoreRef looked up in every entry.
     expect(calls.getPath).toBe(13 * n + 1);
+  });
+
+  it('unpinned-version makes no identity string per member: the run knows the copies', () => {
+    const n = 200;
+    const consumersOf = readExternalSecrets(n, (i) => [{ remoteRef: { key: `k-${i}` } }]);
+    // es-7 given twice: its copy reads the same store, and is no member again.
+    const [[source, readers]] = [...consumersOf].slice(7, 8) as [[SecretSource, Resource[]]];
+    const copy = { ...source, resource: { ...source.resource } } as SecretSource;
+    consumersOf.set(copy, readers);
+    const copies = findCopies([source.resource, copy.resource]);
+    calls.clusterObjectKey = 0;
+    const { reported, output } = reporter();
+    unpinnedVersion.check(context({ consumersOf, copies }), output);
+    expect(reported).toHaveLength(1);
+    expect(reported[0]).toContain(`(${n} entries; in `);
+    // One per member on main (n + 1).
+    expect(calls.clusterObjectKey).toBe(0);
   });
 
   it('near-name suggests the same names, and skips the distance where the letters rule it out', () => {

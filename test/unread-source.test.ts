@@ -140,6 +140,7 @@ spec:
     } as unknown as LintOutput;
     const context = (readersOf: Map<SecretSource, Set<Resource>>) => ({
       resources: [resource],
+      copies: new Map(),
       bystanders: [],
       sources: [source],
       consumersOf: new Map(),
@@ -195,6 +196,7 @@ spec:
         unreadSource.check(
           {
             resources: [source.resource, ...releases(n)],
+            copies: new Map(),
             bystanders: [],
             sources: [source],
             consumersOf: new Map(),

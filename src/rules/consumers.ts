@@ -20,7 +20,7 @@ import type { KeyedRead, UnresolvedRef } from './lints/lint.js';
 import type { Produced, ProducedNames, Producers } from './producers.js';
 import { sourceKindOf } from './sources/index.js';
 import { readsMissingKey, type SecretSource } from './sources/source.js';
-import { FirstPlaces, guarded, listNames, unionKeys } from './stage.js';
+import { FirstPlaces, guardedRead, listNames, unionKeys } from './stage.js';
 import {
   checksumPathFor,
   helmReads,
@@ -255,10 +255,10 @@ export function findConsumers(
 ): Consumption {
   const consumers: (ConsumingTemplate | UnreadConsumer)[] = [];
   const budget = readBudget(characters);
-  const gather = new Gather(producers.numbered, budget);
-  const unresolved = new Map<Resource, UnresolvedRef[]>();
-  const keyedReads: KeyedRead[] = [];
-  const results: Result[] = [];
+  const scan = new Scan(producers, config, new Gather(producers.numbered, budget), consumers);
+  const { gather, unresolved, keyedReads, results } = scan;
+  // One list for the run: a resource's reading stops at its first malformed field, most never.
+  const errors: Result[] = [];
   try {
     // Index loops: with inlining off (large inputs), for-of allocated an iterator result per item,
     // template and source read.
@@ -268,92 +268,18 @@ export function findConsumers(
       const helm = isHelmRelease(resource);
       // Found without reading a field that can be malformed: most items have no pod template, and
       // get no closure or lists.
-      const templatesRead = helm ? [] : podTemplatesOf(resource, config.podTemplates);
+      const templatesRead = helm ? noTemplates : podTemplatesOf(resource, config.podTemplates);
       if (!helm && templatesRead.length === 0) continue;
-      const errors: Result[] = [];
-      let unresolvedHere = 0;
-      guarded(errors, resource, () => {
-        if (helm) {
-          const found = helmConsumer(resource, producers, config, gather, i, results);
-          if (found) consumers.push(found);
-          return;
-        }
-        // Read where it matters only: on a workload that reads a source.
-        let wholly: boolean | undefined;
-        // The names its namespace has of the kind read last: references of one kind follow each
-        // other (the reference table's order).
-        let kindRead: ProducedKind | undefined;
-        let names: ProducedNames | undefined;
-        for (let t = 0; t < templatesRead.length; t++) {
-          const template = templatesRead[t] as PodTemplate;
-          // Every reference orders its source first; opt-in ones count for the checksum only when on.
-          gather.next();
-          const { shape } = template;
-          const uses = readUses(template.podSpec, shape.podSpec);
-          for (let index = 0; index < uses; index++) {
-            const use = usesRead[index] as SecretUse;
-            if (use.kind !== kindRead) {
-              kindRead = use.kind;
-              names = producers.producedIn(kindRead, resource.namespace);
-            }
-            const produced = names?.get(use.secretName);
-            if (produced === undefined) {
-              const field = printed(shape.podSpec);
-              const { kind, secretName: name } = use;
-              unresolvedHere++;
-              addTo(unresolved, resource, {
-                kind,
-                name,
-                field,
-                podSpec: shape.podSpec,
-                use: index,
-              });
-              continue;
-            }
-            const { sources } = produced;
-            // Kept only when a key is missing: a record per keyed reference lived from here to
-            // the lints (106k, ≈7 MB on the fan-in bench), for a lint that warns about a few.
-            if (use.keys !== 'all' && readsMissingKey(produced.keys(), use.keys)) {
-              keyedReads.push({
-                consumer: resource,
-                sources,
-                keys: use.keys,
-                podSpec: shape.podSpec,
-                use: index,
-              });
-            }
-            const counts = !use.optIn || config[use.optIn];
-            for (let k = 0; k < sources.length; k++) {
-              gather.readBy(produced, k, i);
-              if (counts) gather.add(produced, k, use.keys);
-            }
-          }
-          const consumed = gather.done();
-          if (consumed === undefined) continue;
-          const { annotations } = shape;
-          const found = shape === barePod ? undefined : getPath(resource.value, annotations);
-          // None read: one shared empty record, not a new one per template (readAnnotations').
-          const current =
-            found === undefined || found === null
-              ? noAnnotations
-              : readAnnotations(found, printed(annotations));
-          wholly ??= optedOut(resource.annotations, ['metadata']);
-          const optOut = wholly
-            ? ['metadata']
-            : optedOut(current, shape.metadata) && shape.metadata;
-          if (optOut) {
-            results.push(optedOutResult(resource, consumed, optOut));
-            continue;
-          }
-          consumers.push({ resource, shape, consumed, current });
-        }
-      });
-      // Not `const [error] = errors`: with inlining off, a destructuring allocated an iterator and
-      // its result per workload.
-      const error = errors[0];
+      scan.position = i;
+      scan.templates = templatesRead;
+      scan.unresolvedHere = 0;
+      // The scan's own functions, made once: a closure per workload, with its context, was ≈1.4 MB
+      // of the stage's allocation on fan-in at 10k items.
+      guardedRead(errors, resource, helm ? scan.helm : scan.workload);
+      const error = errors.pop();
       if (error) consumers.push({ resource, error });
       // Kept at its length: a list pushed to has room for 17 (2,095 of fan-in's 10k workloads).
-      if (unresolvedHere > 1) {
+      if (scan.unresolvedHere > 1) {
         unresolved.set(resource, (unresolved.get(resource) as UnresolvedRef[]).slice());
       }
     }
@@ -368,6 +294,103 @@ export function findConsumers(
     unresolved,
     keyedReads,
     results,
+  };
+}
+
+const noTemplates: readonly PodTemplate[] = [];
+
+/** What findConsumers finds, and the resource it reads: its pod templates, or a HelmRelease's. */
+class Scan {
+  readonly unresolved = new Map<Resource, UnresolvedRef[]>();
+  readonly keyedReads: KeyedRead[] = [];
+  readonly results: Result[] = [];
+  /** The resource's position in the resources, its pod templates, its references unresolved. */
+  position = 0;
+  templates: readonly PodTemplate[] = noTemplates;
+  unresolvedHere = 0;
+
+  constructor(
+    private readonly producers: Producers,
+    private readonly config: Config,
+    readonly gather: Gather,
+    private readonly consumers: (ConsumingTemplate | UnreadConsumer)[],
+  ) {}
+
+  readonly helm = (resource: Resource): void => {
+    const { producers, config, gather, position, results } = this;
+    const found = helmConsumer(resource, producers, config, gather, position, results);
+    if (found) this.consumers.push(found);
+  };
+
+  readonly workload = (resource: Resource): void => {
+    const { producers, config, gather, templates: templatesRead, unresolved } = this;
+    // Read where it matters only: on a workload that reads a source.
+    let wholly: boolean | undefined;
+    // The names its namespace has of the kind read last: references of one kind follow each
+    // other (the reference table's order).
+    let kindRead: ProducedKind | undefined;
+    let names: ProducedNames | undefined;
+    for (let t = 0; t < templatesRead.length; t++) {
+      const template = templatesRead[t] as PodTemplate;
+      // Every reference orders its source first; opt-in ones count for the checksum only when on.
+      gather.next();
+      const { shape } = template;
+      const uses = readUses(template.podSpec, shape.podSpec);
+      for (let index = 0; index < uses; index++) {
+        const use = usesRead[index] as SecretUse;
+        if (use.kind !== kindRead) {
+          kindRead = use.kind;
+          names = producers.producedIn(kindRead, resource.namespace);
+        }
+        const produced = names?.get(use.secretName);
+        if (produced === undefined) {
+          const field = printed(shape.podSpec);
+          const { kind, secretName: name } = use;
+          this.unresolvedHere++;
+          addTo(unresolved, resource, {
+            kind,
+            name,
+            field,
+            podSpec: shape.podSpec,
+            use: index,
+          });
+          continue;
+        }
+        const { sources } = produced;
+        // Kept only when a key is missing: a record per keyed reference lived from here to
+        // the lints (106k, ≈7 MB on the fan-in bench), for a lint that warns about a few.
+        if (use.keys !== 'all' && readsMissingKey(produced.keys(), use.keys)) {
+          this.keyedReads.push({
+            consumer: resource,
+            sources,
+            keys: use.keys,
+            podSpec: shape.podSpec,
+            use: index,
+          });
+        }
+        const counts = !use.optIn || config[use.optIn];
+        for (let k = 0; k < sources.length; k++) {
+          gather.readBy(produced, k, this.position);
+          if (counts) gather.add(produced, k, use.keys);
+        }
+      }
+      const consumed = gather.done();
+      if (consumed === undefined) continue;
+      const { annotations } = shape;
+      const found = shape === barePod ? undefined : getPath(resource.value, annotations);
+      // None read: one shared empty record, not a new one per template (readAnnotations').
+      const current =
+        found === undefined || found === null
+          ? noAnnotations
+          : readAnnotations(found, printed(annotations));
+      wholly ??= optedOut(resource.annotations, ['metadata']);
+      const optOut = wholly ? ['metadata'] : optedOut(current, shape.metadata) && shape.metadata;
+      if (optOut) {
+        this.results.push(optedOutResult(resource, consumed, optOut));
+        continue;
+      }
+      this.consumers.push({ resource, shape, consumed, current });
+    }
   };
 }
 

@@ -1,6 +1,7 @@
 // A lint reads the plan (which sources each pod template reads) and reports traps visible in the
 // manifests alone. Each lint is one module, which declares it whole (the Lint below).
 import type { Config } from '../../model/config.js';
+import type { Copies } from '../../model/copies.js';
 import type { MappingEdit } from '../../model/edit.js';
 import type { Keys } from '../../model/path.js';
 import type { Bystander, Resource } from '../../model/resource.js';
@@ -12,6 +13,8 @@ import type { PodTemplateShape } from '../workloads/shapes.js';
 
 export interface LintContext {
   resources: readonly Resource[];
+  /** The items given more than once, each to its list of copies (model/copies.ts). */
+  copies: Copies;
   /** Items copied through unparsed, known by kind, name and namespace only. */
   bystanders: readonly Bystander[];
   sources: readonly SecretSource[];

@@ -9,7 +9,7 @@
 import { mapUnder, nameList, namesOf } from '../../model/fold.js';
 import { isObject, type Json } from '../../model/json.js';
 import { getPath } from '../../model/path.js';
-import { clusterObjectKey, objectKey, type Resource } from '../../model/resource.js';
+import { objectKey, type Resource } from '../../model/resource.js';
 import { describe } from '../../model/results.js';
 import { inGroup } from '../../model/scope.js';
 import {
@@ -91,8 +91,11 @@ interface Group {
   storeResource?: Resource;
   provider?: string;
   members: Resource[];
-  /** The members' identities: a copy of a member (duplicate-item says so) is no member again. */
-  identities: Set<string>;
+  /**
+   * The lists of copies (model/copies.ts) of its members given more than once: a copy of a member
+   * (duplicate-item says so) is no member again. Made for the first such member only.
+   */
+  copied?: Set<readonly Resource[]>;
   /**
    * The first member's reasons, which the message shows, and how many entries all members have:
    * the others' reasons are only counted (no list kept per member).
@@ -110,7 +113,7 @@ export const unpinnedVersion: Lint = {
   severity: 'warning',
   summary: 'An ExternalSecret whose remote value can rotate without a change in Git',
   help: 'Pin remoteRef.version (dataFrom[].extract.version for an extract) where the provider can; dataFrom[].find cannot be pinned: name its keys in pinned entries instead; for a generator use refreshPolicy OnChange or refreshInterval 0; or accept it (set the rule to info or off): the checksum cannot follow a rotation of the remote value.',
-  check({ resources, consumersOf }, { report, note, silenced }) {
+  check({ resources, copies, consumersOf }, { report, note, silenced }) {
     // The stores of the input, found on the first look-up (most ExternalSecrets are pinned).
     let stores: Map<string, Resource> | undefined;
     const storeAt = (key: string) => {
@@ -151,14 +154,13 @@ export const unpinnedVersion: Lint = {
     const groups = new Map<string, Group>();
     const groupAt = (
       key: string,
-      fields: Omit<Group, 'members' | 'identities' | 'own' | 'entries' | 'pins' | 'written'>,
+      fields: Omit<Group, 'members' | 'copied' | 'own' | 'entries' | 'pins' | 'written'>,
     ) => {
       let group = groups.get(key);
       if (!group) {
         group = {
           ...fields,
           members: [],
-          identities: new Set(),
           own: [],
           entries: 0,
           pins: new Set(),
@@ -215,10 +217,13 @@ export const unpinnedVersion: Lint = {
         // A spec's entries are read together: the resource is a member already when it is the
         // group's last one.
         if (group.members[group.members.length - 1] !== resource) {
-          const { apiVersion, kind, namespace, name } = resource;
-          const identity = clusterObjectKey(apiVersion, kind, namespace, name ?? '');
-          if (group.identities.has(identity)) continue;
-          group.identities.add(identity);
+          // Only an item given more than once has an identity to check: no text made per member.
+          const same = copies.get(resource);
+          if (same) {
+            group.copied ??= new Set();
+            if (group.copied.has(same)) continue;
+            group.copied.add(same);
+          }
           group.members.push(resource);
         }
         if (pin) group.pins.add(pin);
