@@ -455,6 +455,14 @@ describe('duplicate item', () => {
     const out = run(resourceList([externalSecret('db'), other, deployment('db', envFrom('db'))]));
     expect(rule(out.stdout, 'duplicate-item')).toEqual([]);
   });
+
+  it('is quiet for items without a name: nothing makes them one object', () => {
+    // Lists with no metadata (kubectl's), ConfigMaps a hand forgot to name: never "  is in the input".
+    const nameless = 'apiVersion: v1\nkind: ConfigMap\ndata:\n  a: b\n';
+    const list = 'apiVersion: v1\nkind: List\nitems: [{apiVersion: v1, kind: ConfigMap}]\n';
+    const out = run(resourceList([nameless, nameless, list, list]));
+    expect(rule(out.stdout, 'duplicate-item')).toEqual([]);
+  });
 });
 
 describe('near name', () => {
