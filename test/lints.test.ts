@@ -462,6 +462,12 @@ describe('duplicate item', () => {
     const list = 'apiVersion: v1\nkind: List\nitems: [{apiVersion: v1, kind: ConfigMap}]\n';
     const out = run(resourceList([nameless, nameless, list, list]));
     expect(rule(out.stdout, 'duplicate-item')).toEqual([]);
+    // Copies of a nameless source are still one writer: never "X and X all write Secret db".
+    const source = externalSecret('db', { target: 'db' }).replace('  name: db\n', '');
+    const copied = run(resourceList([source, source, deployment('app', envFrom('db'))]));
+    expect(copied.stdout).toContain('checksum/external-secrets');
+    expect(rule(copied.stdout, 'duplicate-writer')).toEqual([]);
+    expect(rule(copied.stdout, 'duplicate-item')).toEqual([]);
   });
 });
 

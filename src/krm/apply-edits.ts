@@ -14,7 +14,7 @@ import { type Input, parseItem, wholeDocument } from './read.js';
 import { lineBreakOf } from './yaml/lines.js';
 import { whereIs } from './yaml/locate-cst.js';
 import { located } from './yaml/parse.js';
-import { ScalarCache } from './yaml/quick-parse.js';
+import { cachedFrom, ScalarCache } from './yaml/quick-parse.js';
 import type { ItemSpan, Span } from './yaml/spans.js';
 import {
   applySplices,
@@ -51,11 +51,15 @@ export function applyEdits(
   // for-of, over the edits and the items here: for-of made an iterator result per step in this
   // one long-running call (≈1 MB on 10k items).
   const byItem: (Edit[] | undefined)[] = new Array(input.items.length);
+  let editedItems = 0;
   for (let i = 0; i < edits.length; i++) {
     const edit = edits[i] as Edit;
     const group = byItem[edit.item];
     if (group) group.push(edit);
-    else byItem[edit.item] = [edit];
+    else {
+      byItem[edit.item] = [edit];
+      editedItems++;
+    }
   }
   const lineBreak = lineBreakOf(input.text);
   // Other items alias anchors in this document: an edit inside an anchored node would change
@@ -71,10 +75,14 @@ export function applyEdits(
   const shared = new Expected(input, projected);
   const texts = new Map<string, string>();
   let cache: ScalarCache | undefined;
-  const proofs = () => {
-    cache ??= new ScalarCache();
-    return cache;
-  };
+  // As the reader's (items.ts): its tables pay off across many edited items, not a few.
+  const proofs =
+    editedItems >= cachedFrom
+      ? () => {
+          cache ??= new ScalarCache();
+          return cache;
+        }
+      : undefined;
   resources.forEach((resource) => {
     const itemEdits = byItem[resource.index];
     if (!itemEdits) return;

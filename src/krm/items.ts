@@ -29,7 +29,7 @@ import {
 } from './read.js';
 import { contentStart, lineNumberAt } from './yaml/lines.js';
 import { peekScalar } from './yaml/locate-lines.js';
-import { ScalarCache } from './yaml/quick-parse.js';
+import { cachedFrom, ScalarCache } from './yaml/quick-parse.js';
 import type { ItemSpan } from './yaml/spans.js';
 
 /** Defined where read.ts finds a List's entries, which reads no longer item either. */
@@ -99,9 +99,6 @@ export function peekIdentity(
   };
 }
 
-/** Items in an input from which its strings are read through a ScalarCache. */
-const cachedFrom = 128;
-
 /** Reads every item of `input` as `plan` says. */
 export function readItems(input: Input, plan: ReadPlan): ReadItems {
   const read: ReadItems = {
@@ -113,8 +110,8 @@ export function readItems(input: Input, plan: ReadPlan): ReadItems {
     streamBroken: false,
   };
   const { resources, bystanders, results, aliased, projected } = read;
-  // Its tables (1.3 MB, a third of a millisecond to fill) pay off across many items, not a few:
-  // impact plans a directory's applications that render the same names one plan each.
+  // Only for many items (cachedFrom): impact plans a directory's applications that render the
+  // same names one plan each.
   const scalarCache = input.items.length >= cachedFrom ? new ScalarCache() : undefined;
   const noun = input.format === 'yaml-stream' ? 'document' : 'item';
   // Bystanders the plan's second pass may ask for, once the resources are known.

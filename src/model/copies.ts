@@ -3,7 +3,7 @@
 import { clusterObjectKey, type Resource } from './resource.js';
 
 /**
- * The named items given more than once (same group, kind, namespace and name), each mapped to the list
+ * The items given more than once (same group, kind, namespace and name), each mapped to the list
  * of its copies in input order, one list shared by all of them: it stands for the item where a
  * stage counts items once. An item given once is not in it (most runs: empty).
  */
@@ -18,8 +18,6 @@ export function findCopies(resources: readonly Resource[]): Copies {
   const byName = new Map<string, Resource | Resource[]>();
   for (let i = 0; i < resources.length; i++) {
     const r = resources[i] as Resource;
-    // No name, no object to be one of (an apply refuses it; a List's items are what it applies).
-    if (r.name === '') continue;
     const had = byName.get(r.name);
     if (had === undefined) byName.set(r.name, r);
     else if (Array.isArray(had)) had.push(r);

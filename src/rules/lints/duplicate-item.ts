@@ -15,7 +15,9 @@ export const duplicateItem: Lint = {
     // The run found them once (model/copies.ts): each list of copies is said at its first.
     copies.forEach((same, r) => {
       const [first] = same as [Resource];
-      if (r !== first) return;
+      // Without a name no object is theirs to be (an apply refuses them; a List's apply is its
+      // items'), though their sources still count once (producers).
+      if (r !== first || first.name === '') return;
       report(
         first,
         `${describe(first)} is in the input ${same.length} times: an apply keeps only one of them; keep one copy`,
