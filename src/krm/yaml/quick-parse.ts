@@ -363,8 +363,8 @@ function popMapping(base: number, shape: Shape | undefined): JsonObject {
 
 /**
  * The key sequences of the mappings built, a trie: a node's constructor makes the mappings of
- * those keys. One per ScalarCache (an input, or one applyEdits' proofs), as many nodes as `maxShapes`; past it, or past
- * `maxShapeKeys` keys, a mapping is built from `{}`.
+ * those keys. One per ScalarCache (an input, or one applyEdits' proofs), as many nodes as
+ * `maxShapes`; past it, or past `maxShapeKeys` keys, a mapping is built from `{}`.
  */
 interface Shape {
   /**
@@ -423,7 +423,8 @@ function shapeAfter(shape: Shape, key: string): Shape | undefined {
  * once. The Shape trie cannot tell it: its nodes follow the keys built (a projection leaves most
  * out) and not the place, and the first key of a mapping has none before it. Read or not, every
  * key is read as before: a guess only spares readKey where the line holds the key guessed. One
- * per ScalarCache (an input, or one applyEdits' proofs), as many nodes as `maxGuesses`; past it, no new guess.
+ * per ScalarCache (an input, or one applyEdits' proofs), as many nodes as `maxGuesses`; past it,
+ * no new guess.
  */
 interface Guess {
   readonly key: string;
