@@ -365,14 +365,17 @@ function findKey(text: string, mapping: Mapping, key: string | Wanted): number |
   for (let pos = mapping.from; pos < text.length; ) {
     const start = pos;
     // Most lines are deeper than the mapping's keys, and any such line (blank, comment or
-    // content) is passed over: for them, the spaces are counted and the next line found, no more
-    // (no call per line: the optimising compiler does not inline here, main.ts).
+    // content) is passed over: for them, the spaces are counted to one past the keys' column
+    // (not the whole indentation: a block scalar's or a pod template's lines are deep) and the
+    // next line found, no more (no call per line: the optimising compiler does not inline here,
+    // main.ts).
+    const deep = start + keyIndent;
     let first = start;
-    while (text.charCodeAt(first) === 32) first++;
+    while (first <= deep && text.charCodeAt(first) === 32) first++;
     const lf = text.indexOf('\n', first);
     pos = lf < 0 ? text.length : lf + 1;
+    if (first > deep && start !== entryLine) continue;
     const indent = start === entryLine ? keyIndent : first - start;
-    if (indent > keyIndent) continue;
     const end = textEnd(text, start, lf);
     if (first === end || text.charCodeAt(first) === 35) continue; // blank or comment
     if (indent < keyIndent) {

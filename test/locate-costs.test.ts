@@ -1,0 +1,45 @@
+// What the line locator reads to find a key: counted in characters looked at, not time. The
+// text is a String object whose charCodeAt counts its calls (the locator reads by char codes).
+import { describe, expect, it } from 'vitest';
+import { locateByLines } from '../src/krm/yaml/locate-lines.js';
+
+/** `text` as a string the locator reads as it reads any, counting the char codes it asks for. */
+function counted(text: string): { text: string; reads: () => number } {
+  let calls = 0;
+  const counting = new String(text);
+  Object.defineProperty(counting, 'charCodeAt', {
+    value: (at: number) => {
+      calls++;
+      return text.charCodeAt(at);
+    },
+  });
+  return { text: counting as unknown as string, reads: () => calls };
+}
+
+describe('the line locator', () => {
+  it("passes over a deep line without counting all of its indentation (a pod template's under the item's own metadata)", () => {
+    const deep = 200;
+    const indent = ' '.repeat(40);
+    const item = [
+      'apiVersion: apps/v1',
+      'kind: Deployment',
+      'metadata:',
+      '  name: web',
+      '  annotations:',
+      ...Array.from({ length: deep }, (_, i) => `    a${i}: |\n${indent}line ${i}`),
+      'spec:',
+      '  template:',
+      '    metadata:',
+      '      labels:',
+      '        app: web',
+      '    spec: {}',
+      '',
+    ].join('\n');
+    const { text, reads } = counted(item);
+    const site = locateByLines(text, false, ['spec', 'template', 'metadata', 'annotations'], 'x');
+    expect(site).toMatchObject({ kind: 'lines' });
+    // Each line under `metadata:` is read to one past the top keys' column (a few char codes):
+    // reading each one's 40 spaces was 8,000 and more.
+    expect(reads()).toBeLessThan(deep * 2 * 6);
+  });
+});
