@@ -3,9 +3,13 @@
 import { describe, expect, it } from 'vitest';
 import { locateByLines } from '../src/krm/yaml/locate-lines.js';
 
-/** `text` as a string the locator reads as it reads any, counting the char codes it asks for. */
-function counted(text: string): { text: string; reads: () => number } {
+/**
+ * `text` as a string the locator reads as it reads any, counting the char codes it asks for
+ * (`reads`) and its searches for a character (`searches`: a line's end, a key's `:`).
+ */
+function counted(text: string): { text: string; reads: () => number; searches: () => number } {
   let calls = 0;
+  let searched = 0;
   const counting = new String(text);
   Object.defineProperty(counting, 'charCodeAt', {
     value: (at: number) => {
@@ -13,7 +17,13 @@ function counted(text: string): { text: string; reads: () => number } {
       return text.charCodeAt(at);
     },
   });
-  return { text: counting as unknown as string, reads: () => calls };
+  Object.defineProperty(counting, 'indexOf', {
+    value: (search: string, from?: number) => {
+      searched++;
+      return text.indexOf(search, from);
+    },
+  });
+  return { text: counting as unknown as string, reads: () => calls, searches: () => searched };
 }
 
 describe('the line locator', () => {
@@ -41,5 +51,24 @@ describe('the line locator', () => {
     // Each line under `metadata:` is read to one past the top keys' column (a few char codes):
     // reading each one's 40 spaces was 8,000 and more.
     expect(reads()).toBeLessThan(deep * 2 * 6);
+  });
+
+  it("searches each line's end once on the way down a path", () => {
+    // Keys nested one under the other: each line is a key of the path (or the mapping's end).
+    const item = [
+      'spec:',
+      '  template:',
+      '    metadata:',
+      '      labels:',
+      '        app: web',
+      '    spec: {}',
+      '',
+    ].join('\n');
+    const { text, searches } = counted(item);
+    const site = locateByLines(text, false, ['spec', 'template', 'metadata', 'annotations'], 'x');
+    expect(site).toMatchObject({ kind: 'lines' });
+    // A line's end and a key's `:` per line read, and the reach's line end: 16. The key lines'
+    // ends searched again by each step down (three more a level) made it 25.
+    expect(searches()).toBeLessThanOrEqual(16);
   });
 });
