@@ -26,28 +26,26 @@ function counted(text: string): { text: string; reads: () => number; searches: (
   return { text: counting as unknown as string, reads: () => calls, searches: () => searched };
 }
 
+/**
+ * The site of a pod template annotation in an item of `head`'s lines and then a pod template,
+ * and what the locator read to find it.
+ */
+function locateAnnotation(head: readonly string[]) {
+  const template = ['spec:', '  template:', '    metadata:', '      labels:', '        app: web'];
+  const counts = counted([...head, ...template, '    spec: {}', ''].join('\n'));
+  const path = ['spec', 'template', 'metadata', 'annotations'];
+  return { counts, site: locateByLines(counts.text, false, path, 'x') };
+}
+
 describe('the line locator', () => {
   it("passes over a deep line without counting all of its indentation (a pod template's under the item's own metadata)", () => {
     const deep = 200;
     const indent = ' '.repeat(40);
-    const item = [
-      'apiVersion: apps/v1',
-      'kind: Deployment',
-      'metadata:',
-      '  name: web',
-      '  annotations:',
-      ...Array.from({ length: deep }, (_, i) => `    a${i}: |\n${indent}line ${i}`),
-      'spec:',
-      '  template:',
-      '    metadata:',
-      '      labels:',
-      '        app: web',
-      '    spec: {}',
-      '',
-    ].join('\n');
-    const { text, reads } = counted(item);
-    const site = locateByLines(text, false, ['spec', 'template', 'metadata', 'annotations'], 'x');
+    const head = ['apiVersion: apps/v1', 'kind: Deployment', 'metadata:', '  name: web'];
+    const deepLines = Array.from({ length: deep }, (_, i) => `    a${i}: |\n${indent}line ${i}`);
+    const { counts, site } = locateAnnotation([...head, '  annotations:', ...deepLines]);
     expect(site).toMatchObject({ kind: 'lines' });
+    const reads = counts.reads;
     // Each line under `metadata:` is read to one past the top keys' column (a few char codes):
     // reading each one's 40 spaces was 8,000 and more.
     expect(reads()).toBeLessThan(deep * 2 * 6);
@@ -55,18 +53,9 @@ describe('the line locator', () => {
 
   it("searches each line's end once on the way down a path", () => {
     // Keys nested one under the other: each line is a key of the path (or the mapping's end).
-    const item = [
-      'spec:',
-      '  template:',
-      '    metadata:',
-      '      labels:',
-      '        app: web',
-      '    spec: {}',
-      '',
-    ].join('\n');
-    const { text, searches } = counted(item);
-    const site = locateByLines(text, false, ['spec', 'template', 'metadata', 'annotations'], 'x');
+    const { counts, site } = locateAnnotation([]);
     expect(site).toMatchObject({ kind: 'lines' });
+    const searches = counts.searches;
     // A line's end and a key's `:` per line read, and the reach's line end: 16. The key lines'
     // ends searched again by each step down (three more a level) made it 25.
     expect(searches()).toBeLessThanOrEqual(16);
