@@ -274,14 +274,19 @@ function walk(text: string, mapping: Mapping, path: readonly string[]): Mapping 
       if (insertAt === undefined) return undefined;
       return linesSite(insertAt, mapping.indent, step, path.slice(depth));
     }
-    // `found` is on the key's line: the line's end and the next line's start are read from it.
-    const keyNext = nextOf(text, found);
-    if (!onlyComment(text, found, endOf(text, found))) return undefined;
+    // `found` is on the key's line, whose break findKey found (keyLineBreak), as firstContentLine
+    // the child's (contentLineBreak): the lines' ends are not searched again.
+    const keyNext = lineAfter(text, keyLineBreak);
+    if (!onlyComment(text, found, textEnd(text, found, keyLineBreak))) return undefined;
     const keyIndent = mapping.indent;
     const child = firstContentLine(text, keyNext);
     const childIndent = child < 0 ? -1 : indentAt(text, child);
     const nested = childIndent >= keyIndent;
-    if (nested && isSequenceEntry(text, child + childIndent, endOf(text, child))) return undefined;
+    if (
+      nested &&
+      isSequenceEntry(text, child + childIndent, textEnd(text, child, contentLineBreak))
+    )
+      return undefined;
     if (!nested || childIndent === keyIndent) {
       // `key:` with nothing under it is null: start its mapping on the next line (above any
       // comments there, which so keep the key below them).
@@ -322,12 +327,16 @@ const noneMissing: readonly string[] = [];
 // Lines are read by offsets (lines.ts), without building a Line: the locator runs for every edit
 // and, through peekScalar, several times on every item read.
 
+/** The line break after the line firstContentLine last found (-1: none, the text's end). */
+let contentLineBreak = -1;
+
 /** The start of the first line from `from` (a line start) that is neither blank nor a comment, or -1. */
 function firstContentLine(text: string, from: number): number {
   for (let pos = from; pos < text.length; ) {
     const lf = text.indexOf('\n', pos);
     const first = pos + indentAt(text, pos);
     if (first < textEnd(text, pos, lf) && text.charCodeAt(first) !== 35) {
+      contentLineBreak = lf;
       readTo(pos);
       return pos;
     }
@@ -353,6 +362,9 @@ function firstEntryStart(text: string, mapping: Mapping): number | undefined {
   return first < 0 ? undefined : aboveComments(text, first);
 }
 
+/** The line break after the key findKey last found (-1: none, the text's end). */
+let keyLineBreak = -1;
+
 /**
  * Where the value of `key` in the mapping starts (just after its `:`): `null` when the mapping
  * ends without it, `undefined` when a line is beyond this locator (the caller falls back). Keys
@@ -365,14 +377,17 @@ function findKey(text: string, mapping: Mapping, key: string | Wanted): number |
   for (let pos = mapping.from; pos < text.length; ) {
     const start = pos;
     // Most lines are deeper than the mapping's keys, and any such line (blank, comment or
-    // content) is passed over: for them, the spaces are counted and the next line found, no more
-    // (no call per line: the optimising compiler does not inline here, main.ts).
+    // content) is passed over: for them, the spaces are counted to one past the keys' column
+    // (not the whole indentation: a block scalar's or a pod template's lines are deep) and the
+    // next line found, no more (no call per line: the optimising compiler does not inline here,
+    // main.ts).
+    const deep = start + keyIndent;
     let first = start;
-    while (text.charCodeAt(first) === 32) first++;
+    while (first <= deep && text.charCodeAt(first) === 32) first++;
     const lf = text.indexOf('\n', first);
     pos = lf < 0 ? text.length : lf + 1;
+    if (first > deep && start !== entryLine) continue;
     const indent = start === entryLine ? keyIndent : first - start;
-    if (indent > keyIndent) continue;
     const end = textEnd(text, start, lf);
     if (first === end || text.charCodeAt(first) === 35) continue; // blank or comment
     if (indent < keyIndent) {
@@ -388,6 +403,7 @@ function findKey(text: string, mapping: Mapping, key: string | Wanted): number |
         ? lineKeyEnd - lineKeyStart === key.length && text.startsWith(key, lineKeyStart)
         : key.take(text, colon + 1);
     if (matched) {
+      keyLineBreak = lf;
       readTo(start);
       return colon + 1;
     }
@@ -403,12 +419,17 @@ function findKey(text: string, mapping: Mapping, key: string | Wanted): number |
  */
 let lineKeyStart = 0;
 let lineKeyEnd = 0;
+/** By char code, 1 for a character a plain key cannot start with here (`?&*!{[|>%@\`#`). */
+const keyIndicators = new Uint8Array(128);
+for (const c of '?&*!{[|>%@`#') keyIndicators[c.charCodeAt(0)] = 1;
 function keyAt(text: string, at: number, end: number): number | undefined {
-  const c = text[at];
+  // By char code: no one-character string and search per line (no call is inlined, main.ts).
+  const code = text.charCodeAt(at);
   let keyStart: number;
   let keyEnd: number;
   let pos: number;
-  if (c === '"' || c === "'") {
+  if (code === 34 || code === 39) {
+    const c = code === 34 ? '"' : "'";
     const close = text.indexOf(c, at + 1);
     if (close < 0 || close >= end) return undefined;
     if (c === "'" && text[close + 1] === "'") return undefined;
@@ -419,7 +440,7 @@ function keyAt(text: string, at: number, end: number): number | undefined {
     while (text[pos] === ' ') pos++;
     if (text[pos] !== ':') return undefined;
   } else {
-    if (c === undefined || '?&*!{[|>%@`#'.includes(c)) return undefined;
+    if (at >= text.length || keyIndicators[code] === 1) return undefined;
     pos = at;
     for (;;) {
       pos = text.indexOf(':', pos);

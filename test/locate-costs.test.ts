@@ -1,0 +1,63 @@
+// What the line locator reads to find a key: counted in characters looked at, not time. The
+// text is a String object whose charCodeAt counts its calls (the locator reads by char codes).
+import { describe, expect, it } from 'vitest';
+import { locateByLines } from '../src/krm/yaml/locate-lines.js';
+
+/**
+ * `text` as a string the locator reads as it reads any, counting the char codes it asks for
+ * (`reads`) and its searches for a character (`searches`: a line's end, a key's `:`).
+ */
+function counted(text: string): { text: string; reads: () => number; searches: () => number } {
+  let calls = 0;
+  let searched = 0;
+  const counting = new String(text);
+  Object.defineProperty(counting, 'charCodeAt', {
+    value: (at: number) => {
+      calls++;
+      return text.charCodeAt(at);
+    },
+  });
+  Object.defineProperty(counting, 'indexOf', {
+    value: (search: string, from?: number) => {
+      searched++;
+      return text.indexOf(search, from);
+    },
+  });
+  return { text: counting as unknown as string, reads: () => calls, searches: () => searched };
+}
+
+/**
+ * The site of a pod template annotation in an item of `head`'s lines and then a pod template,
+ * and what the locator read to find it.
+ */
+function locateAnnotation(head: readonly string[]) {
+  const template = ['spec:', '  template:', '    metadata:', '      labels:', '        app: web'];
+  const counts = counted([...head, ...template, '    spec: {}', ''].join('\n'));
+  const path = ['spec', 'template', 'metadata', 'annotations'];
+  return { counts, site: locateByLines(counts.text, false, path, 'x') };
+}
+
+describe('the line locator', () => {
+  it("passes over a deep line without counting all of its indentation (a pod template's under the item's own metadata)", () => {
+    const deep = 200;
+    const indent = ' '.repeat(40);
+    const head = ['apiVersion: apps/v1', 'kind: Deployment', 'metadata:', '  name: web'];
+    const deepLines = Array.from({ length: deep }, (_, i) => `    a${i}: |\n${indent}line ${i}`);
+    const { counts, site } = locateAnnotation([...head, '  annotations:', ...deepLines]);
+    expect(site).toMatchObject({ kind: 'lines' });
+    const reads = counts.reads;
+    // Each line under `metadata:` is read to one past the top keys' column (a few char codes):
+    // reading each one's 40 spaces was 8,000 and more.
+    expect(reads()).toBeLessThan(deep * 2 * 6);
+  });
+
+  it("searches each line's end once on the way down a path", () => {
+    // Keys nested one under the other: each line is a key of the path (or the mapping's end).
+    const { counts, site } = locateAnnotation([]);
+    expect(site).toMatchObject({ kind: 'lines' });
+    const searches = counts.searches;
+    // A line's end and a key's `:` per line read, and the reach's line end: 16. The key lines'
+    // ends searched again by each step down (three more a level) made it 25.
+    expect(searches()).toBeLessThanOrEqual(16);
+  });
+});
