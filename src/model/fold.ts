@@ -67,7 +67,7 @@ export function countedList(texts: readonly string[], most = shown): string {
 export function foldRepeats(results: readonly Result[], foldable: ReadonlySet<Result>): Result[] {
   const groups = new Map<string, Result[]>();
   const keyOf = (r: Result) =>
-    r.severity === 'info' && r.resourceRef && foldable.has(r)
+    r.severity === 'info' && foldable.has(r) && r.resourceRef
       ? `${r.field?.path ?? ''}\u0000${r.message}`
       : undefined;
   // Index loops: with inlining off (large inputs), for-of allocated an iterator result per result.

@@ -7,7 +7,7 @@ import { type Copies, findCopies } from '../model/copies.js';
 import type { Edit } from '../model/edit.js';
 import { foldRepeats } from '../model/fold.js';
 import type { Bystander, Resource } from '../model/resource.js';
-import type { ResourceRef, Result } from '../model/results.js';
+import { type ResourceRef, type Result, subjectOf } from '../model/results.js';
 import { planArgocdHealth } from './argocd-health.js';
 import { type Checksum, type InputSize, planChecksums } from './checksums.js';
 import { findConsumers } from './consumers.js';
@@ -147,17 +147,18 @@ const joined = <T>(lists: readonly (readonly T[])[]): T[] => ([] as T[]).concat(
 
 /** Results in item order (stable), results without a resource first. */
 export function sortByItem(results: Result[], resources: readonly Resource[]): Result[] {
-  // The results of one resource share its ref (refOf): each distinct ref is numbered as it is
+  // The results of one resource share its ref (refOf), or name the resource itself (subjectOf: a
+  // deferred result not yet reported): each distinct ref or resource is numbered as it is
   // first met, found by its name (most often the only ref of that name), and ranked once, found
   // by name among the items: no key text per item, and no map keyed by ref (with the one by name
   // they were two maps of 10k entries on the dense bench, 1.9 MB, and four look-ups per result).
   // Refs to one item (a duplicate item's) share a number: they rank alike. An item that appears
   // twice ranks its results at the last.
-  const refs: ResourceRef[] = [];
+  const refs: Subject[] = [];
   const byName = new Map<string, number | Map<string, number>>();
   const numbers = new Int32Array(results.length);
   for (let i = 0; i < results.length; i++) {
-    const ref = (results[i] as Result).resourceRef;
+    const ref = subjectOf(results[i] as Result);
     numbers[i] = ref ? numberOf(ref, refs, byName) : -1;
   }
   const rankOf = new Int32Array(refs.length).fill(-1);
@@ -166,7 +167,7 @@ export function sortByItem(results: Result[], resources: readonly Resource[]): R
     if (named === undefined) return;
     const number =
       typeof named === 'number'
-        ? sameItem(refs[named] as ResourceRef, r)
+        ? sameItem(refs[named] as Subject, r)
           ? named
           : undefined
         : named.get(itemKey(r));
@@ -198,13 +199,13 @@ export function sortByItem(results: Result[], resources: readonly Resource[]): R
  * only its refs and items have a key text built, each found in one look-up however many share it.
  */
 function numberOf(
-  ref: ResourceRef,
-  refs: ResourceRef[],
+  ref: Subject,
+  refs: Subject[],
   byName: Map<string, number | Map<string, number>>,
 ): number {
   const named = byName.get(ref.name);
   if (typeof named === 'number') {
-    const known = refs[named] as ResourceRef;
+    const known = refs[named] as Subject;
     if (known === ref || sameItem(known, ref)) return named;
     const byItem = new Map([[itemKey(known), named]]);
     byName.set(ref.name, byItem);
@@ -216,7 +217,7 @@ function numberOf(
   return refs.length - 1;
 }
 
-function numberIn(byItem: Map<string, number>, ref: ResourceRef, refs: ResourceRef[]): number {
+function numberIn(byItem: Map<string, number>, ref: Subject, refs: Subject[]): number {
   const key = itemKey(ref);
   const known = byItem.get(key);
   if (known !== undefined) return known;
@@ -226,9 +227,10 @@ function numberIn(byItem: Map<string, number>, ref: ResourceRef, refs: ResourceR
 }
 
 /** What tells apart the items of one name; lengths first, so that no two parts run together. */
-const itemKey = ({ kind, namespace = '', apiVersion }: ResourceRef | Resource) =>
+const itemKey = ({ kind, namespace = '', apiVersion }: Subject) =>
   `${kind.length}.${namespace.length}.${kind}${namespace}${apiVersion}`;
 
 /** Whether a ref and an item (or two refs) of one name name the same item. */
-const sameItem = (a: ResourceRef | Resource, b: ResourceRef | Resource) =>
+type Subject = ResourceRef | Resource;
+const sameItem = (a: Subject, b: Subject) =>
   a.kind === b.kind && (a.namespace ?? '') === (b.namespace ?? '') && a.apiVersion === b.apiVersion;
