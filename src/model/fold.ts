@@ -13,6 +13,18 @@ export function addTo<K, V>(groups: Map<K, V[]>, key: K, value: V): void {
  * The map under `key`, made on first use: a look-up by two or three keys in turn (apiVersion then
  * kind), where a key string built per item would allocate for each of thousands of items.
  */
+/**
+ * What reads lists by key need of a Map's (a Map is one): the checksums' table by resource
+ * (rules/checksums.ts) is not a Map.
+ */
+export interface ListsBy<K, V> {
+  get(key: K): readonly V[] | undefined;
+  keys(): Iterable<K>;
+  values(): Iterable<readonly V[]>;
+  forEach(each: (list: readonly V[], key: K) => void): void;
+  [Symbol.iterator](): Iterator<[K, readonly V[]]>;
+}
+
 export function mapUnder<K, L, V>(maps: Map<K, Map<L, V>>, key: K): Map<L, V> {
   let map = maps.get(key);
   if (!map) {

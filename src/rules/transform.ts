@@ -5,7 +5,7 @@
 import type { Config, Ordering } from '../model/config.js';
 import { type Copies, findCopies } from '../model/copies.js';
 import type { Edit } from '../model/edit.js';
-import { foldRepeats } from '../model/fold.js';
+import { foldRepeats, type ListsBy } from '../model/fold.js';
 import type { Bystander, Resource } from '../model/resource.js';
 import { type ResourceRef, type Result, subjectOf } from '../model/results.js';
 import { planArgocdHealth } from './argocd-health.js';
@@ -39,7 +39,7 @@ export interface Plan {
   consumersOf: ReadonlyMap<SecretSource, readonly Resource[]>;
   /** The operator resources that read each source's Secret (readers.ts): ordered, no checksum. */
   readersOf: ReadonlyMap<SecretSource, ReadonlySet<Resource>>;
-  checksums: ReadonlyMap<Resource, readonly Checksum[]>;
+  checksums: ListsBy<Resource, Checksum>;
   /** Nodes whose wave the run writes; the others keep the wave the input gives them. */
   placed: ReadonlySet<WaveNode>;
   /** Explicit waves that contradict the order, with the nodes they are not below. */
