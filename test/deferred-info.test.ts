@@ -46,7 +46,7 @@ describe('a deferred info result', () => {
     const set = vi.spyOn(WeakMap.prototype, 'set');
     try {
       const made = items.map((item) => deferredInfo(rule, item, () => ({ message: 'm' })));
-      const sorted = sortByItem(made.slice().reverse(), items);
+      const sorted = sortByItem(made.slice().reverse(), items, new Map());
       // main fdb9a90: a ref per result when made (a WeakMap entry each, refOf), n + 1.
       expect(set.mock.calls.length).toBeLessThanOrEqual(1);
       expect(sorted).toEqual(made);

@@ -128,6 +128,7 @@ export function transform(
         new Set(producers.results),
       ),
       resources,
+      copiesOf(),
     ),
     plan: {
       ordering: config.ordering,
@@ -145,8 +146,15 @@ export function transform(
 
 const joined = <T>(lists: readonly (readonly T[])[]): T[] => ([] as T[]).concat(...lists);
 
-/** Results in item order (stable), results without a resource first. */
-export function sortByItem(results: Result[], resources: readonly Resource[]): Result[] {
+/**
+ * Results in item order (stable), results without a resource first. `copies`: the items given
+ * more than once (findCopies).
+ */
+export function sortByItem(
+  results: Result[],
+  resources: readonly Resource[],
+  copies: Copies,
+): Result[] {
   // The results of one resource share its ref (refOf), or name the resource itself (subjectOf: a
   // deferred result not yet reported): each distinct ref or resource is numbered as it is
   // first met, found by its name (most often the only ref of that name), and ranked once, found
@@ -154,12 +162,28 @@ export function sortByItem(results: Result[], resources: readonly Resource[]): R
   // they were two maps of 10k entries on the dense bench, 1.9 MB, and four look-ups per result).
   // Refs to one item (a duplicate item's) share a number: they rank alike. An item that appears
   // twice ranks its results at the last.
+  // A result that names its resource itself (a deferred one), an item given once, ranks at the
+  // item's place, found by its number: no entry by name for it (≈10k checksum infos on the
+  // fan-in bench, whose Map outlived a scavenge to the peak). Its number is then -2 - its rank.
+  let last = -1;
+  for (let i = 0; i < resources.length; i++)
+    last = Math.max(last, (resources[i] as Resource).index);
+  const placeOf = new Int32Array(last + 1);
+  for (let i = 0; i < resources.length; i++) placeOf[(resources[i] as Resource).index] = i;
   const refs: Subject[] = [];
   const byName = new Map<string, number | Map<string, number>>();
   const numbers = new Int32Array(results.length);
   for (let i = 0; i < results.length; i++) {
     const ref = subjectOf(results[i] as Result);
-    numbers[i] = ref ? numberOf(ref, refs, byName) : -1;
+    if (ref === undefined) {
+      numbers[i] = -1;
+      continue;
+    }
+    const place = 'index' in ref ? placeOf[ref.index] : undefined;
+    numbers[i] =
+      place !== undefined && resources[place] === ref && !copies.has(ref as Resource)
+        ? -2 - place
+        : numberOf(ref, refs, byName);
   }
   const rankOf = new Int32Array(refs.length).fill(-1);
   resources.forEach((r, i) => {
@@ -179,7 +203,7 @@ export function sortByItem(results: Result[], resources: readonly Resource[]): R
   const starts = new Int32Array(resources.length + 2);
   for (let i = 0; i < results.length; i++) {
     const number = numbers[i] as number;
-    const rank = number < 0 ? -1 : (rankOf[number] as number);
+    const rank = number >= 0 ? (rankOf[number] as number) : number === -1 ? -1 : -2 - number;
     ranks[i] = rank;
     (starts[rank + 2] as number)++;
   }
