@@ -189,8 +189,10 @@ class ChecksumTable implements ListsBy<Resource, Checksum> {
   }
 
   private placeOf(resource: Resource): number {
-    const place = (this.places[resource.index] ?? 0) - 1;
-    if (place >= 0 && this.owners[place] === resource) return place;
+    const slot = this.places[resource.index];
+    // A free number: no resource of it met yet, not even one in `shared`.
+    if (slot === 0) return -1;
+    if (slot !== undefined && this.owners[slot - 1] === resource) return slot - 1;
     return this.shared.get(resource) ?? -1;
   }
 
@@ -227,8 +229,22 @@ class ChecksumTable implements ListsBy<Resource, Checksum> {
     for (let i = 0; i < this.owners.length; i++) yield this.listAt(i);
   }
 
+  /**
+   * A resource's one checksum is handed in one list reused for each (a list made per call and
+   * this loop in script, not Map's builtin, cost ≈7 M instructions on the mixed bench): the
+   * lints read it while called, and keep none.
+   */
   forEach(each: (list: readonly Checksum[], resource: Resource) => void): void {
-    for (let i = 0; i < this.owners.length; i++) each(this.listAt(i), this.owners[i] as Resource);
+    const { lists } = this;
+    const one: Checksum[] = [];
+    this.owners.forEach((owner, i) => {
+      const list = lists[i] as Checksum | Checksum[];
+      if (Array.isArray(list)) each(list, owner);
+      else {
+        one[0] = list;
+        each(one, owner);
+      }
+    });
   }
 
   *[Symbol.iterator](): Iterator<[Resource, readonly Checksum[]]> {
