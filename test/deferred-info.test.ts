@@ -2,7 +2,15 @@
 // until then is counted, and what it becomes is a result like resourceResult's.
 import { describe, expect, it, vi } from 'vitest';
 import type { Resource } from '../src/model/resource.js';
-import { complete, deferredInfo, type Rule, resourceResult } from '../src/model/results.js';
+import {
+  complete,
+  deferredInfo,
+  type Result,
+  type Rule,
+  resourceResult,
+  subjectOf,
+} from '../src/model/results.js';
+import { sortByItem } from '../src/rules/transform.js';
 
 const rule: Rule = { id: 'checksum', severity: 'info', summary: 's' };
 const resource = {
@@ -29,13 +37,38 @@ describe('a deferred info result', () => {
     }
   });
 
+  it('makes no ref for its resource until it is complete, and is sorted by its resource', () => {
+    const n = 1000;
+    const items = Array.from(
+      { length: n },
+      (_, i) => ({ ...resource, index: i, name: `api-${i}` }) as unknown as Resource,
+    );
+    const set = vi.spyOn(WeakMap.prototype, 'set');
+    try {
+      const made = items.map((item) => deferredInfo(rule, item, () => ({ message: 'm' })));
+      const sorted = sortByItem(made.slice().reverse(), items, new Map());
+      // main fdb9a90: a ref per result when made (a WeakMap entry each, refOf), n + 1.
+      expect(set.mock.calls.length).toBeLessThanOrEqual(1);
+      expect(sorted).toEqual(made);
+      expect(subjectOf(made[5] as Result)).toBe(items[5]);
+      expect(complete(made[5] as Result).resourceRef).toEqual({
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        name: 'api-5',
+        namespace: 'shop',
+      });
+    } finally {
+      set.mockRestore();
+    }
+  });
+
   it('is, once complete, what resourceResult makes, keys in the same order, and is filled once', () => {
     let worked = 0;
     const result = deferredInfo(rule, resource, () => {
       worked++;
       return { message: 'planned', field: { path: 'metadata' } };
     });
-    expect(Object.keys(result)).toEqual(['message', 'severity', 'tags', 'resourceRef']);
+    expect(Object.keys(result)).toEqual(['message', 'severity', 'tags']);
     expect(complete(complete(result))).toBe(result);
     expect(worked).toBe(1);
     const made = resourceResult(rule, resource, 'planned', { path: 'metadata' });

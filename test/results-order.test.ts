@@ -2,8 +2,16 @@
 // keyed by ref beside one by name, is the oracle here, on items that share names, refs to
 // duplicate items, refs to no item and results without one.
 import { describe, expect, it, vi } from 'vitest';
+import { findCopies } from '../src/model/copies.js';
 import type { Resource } from '../src/model/resource.js';
-import { type ResourceRef, type Result, refOf } from '../src/model/results.js';
+import {
+  complete,
+  deferredInfo,
+  type ResourceRef,
+  type Result,
+  type Rule,
+  refOf,
+} from '../src/model/results.js';
 import { sortByItem } from '../src/rules/transform.js';
 
 /** main 4ff87a7's ranking: a stable sort by the position of the last item a ref names. */
@@ -68,7 +76,7 @@ describe('results in item order', () => {
         if (k % 4 === 0) results.push(result(`${round}-${k}-none`));
       }
     }
-    const sorted = sortByItem(results, resources);
+    const sorted = sortByItem(results, resources, findCopies(resources));
     expect(sorted.map((r) => r.message)).toEqual(oracle(results, resources).map((r) => r.message));
   });
 
@@ -89,7 +97,7 @@ describe('results in item order', () => {
         namespace: r.namespace,
       } as ResourceRef),
     );
-    const sorted = sortByItem([...results].reverse(), resources);
+    const sorted = sortByItem([...results].reverse(), resources, findCopies(resources));
     // On main 4ff87a7, each item was compared with every ref of its name: n² reads (90,000).
     expect(reads).toBeLessThanOrEqual(4 * n);
     expect(sorted.map((r) => r.message)).toEqual(results.map((r) => r.message));
@@ -102,15 +110,50 @@ describe('results in item order', () => {
     const results = [...resources, ...[...resources].reverse()].map((r, i) =>
       result(`${i}`, refOf(r)),
     );
+    const copies = findCopies(resources);
     const set = vi.spyOn(Map.prototype, 'set');
     let sorted: Result[];
     try {
-      sorted = sortByItem(results, resources);
+      sorted = sortByItem(results, resources, copies);
       // One entry per name. On main 4ff87a7, 3n: the rank of each ref set twice beside its name.
       expect(set.mock.calls.length).toBe(n);
     } finally {
       set.mockRestore();
     }
     expect(sorted.map((r) => r.message)).toEqual(oracle(results, resources).map((r) => r.message));
+  });
+
+  it('ranks a result that names its item itself, given once, by the item: no entry by name', () => {
+    const n = 1000;
+    const rule: Rule = { id: 'checksum', severity: 'info', summary: 's' };
+    // Names shared by two items, of one kind (copies) or two.
+    const resources = Array.from(
+      { length: n },
+      (_, i) =>
+        ({
+          ...item(i % 3 === 0 ? 'StatefulSet' : 'Deployment', `app-${i % 500}`, 'shop'),
+          index: i,
+        }) as Resource,
+    );
+    // Deferred results name their resource until reported; a tenth of the items have a ref too.
+    const results = [
+      ...resources.map((r, i) => deferredInfo(rule, r, () => ({ message: `${i}` }))),
+      ...resources
+        .slice(0, n / 10)
+        .reverse()
+        .map((r, i) => result(`r${i}`, refOf(r))),
+    ];
+    const copies = findCopies(resources);
+    const set = vi.spyOn(Map.prototype, 'set');
+    let sorted: Result[];
+    try {
+      sorted = sortByItem(results, resources, copies);
+      // The refs' and the copies' only (233); main fdb9a90 set one per name and item met: 1,502.
+      expect(set.mock.calls.length).toBeLessThanOrEqual(300);
+    } finally {
+      set.mockRestore();
+    }
+    results.forEach(complete);
+    expect(sorted).toEqual(oracle(results, resources));
   });
 });

@@ -334,6 +334,37 @@ describe('planChecksums, counted', () => {
     expect(made).toBeLessThanOrEqual(8);
   });
 
+  it('keeps no Map entry nor list per checksummed resource', () => {
+    const n = 30;
+    const items = Array.from({ length: n }, (_, i) => [
+      externalSecret(`s${i}`),
+      deployment(`d${i}`, envFrom(`s${i}`)),
+    ]).flat();
+    const text = resourceList(items);
+    runOk(text);
+    const consumption = seen.consumption as Consumption;
+    const set = vi.spyOn(Map.prototype, 'set');
+    let plan: ReturnType<typeof planChecksums>;
+    let sets: number;
+    try {
+      plan = planChecksums(consumption, { characters: text.length, bytes: () => text.length });
+      sets = set.mock.calls.length;
+    } finally {
+      set.mockRestore();
+    }
+    // The work's own, three per content (its pair, id and value); main fdb9a90 set one more per
+    // resource, a list of its one checksum: 120.
+    expect(sets).toBeLessThanOrEqual(3 * n);
+    const resources = [...plan.checksummed.keys()];
+    expect(resources.map((r) => r.name)).toEqual(
+      items.filter((_, i) => i % 2 === 1).map((_, i) => `d${i}`),
+    );
+    for (const [resource, list] of plan.checksummed) {
+      expect(plan.checksummed.get(resource)).toEqual(list);
+      expect(list.map((c) => c.annotation)).toHaveLength(1);
+    }
+  });
+
   // main copied each list's pair numbers to sort them (one list per checksum of two sources or
   // more), and wrote its pair numbers and entries into two more lists made for it.
   it('copies no list of pair numbers per checksum', () => {

@@ -13,6 +13,18 @@ export function addTo<K, V>(groups: Map<K, V[]>, key: K, value: V): void {
  * The map under `key`, made on first use: a look-up by two or three keys in turn (apiVersion then
  * kind), where a key string built per item would allocate for each of thousands of items.
  */
+/**
+ * What reads lists by key need of a Map's (a Map is one): the checksums' table by resource
+ * (rules/checksums.ts) is not a Map.
+ */
+export interface ListsBy<K, V> {
+  get(key: K): readonly V[] | undefined;
+  keys(): Iterable<K>;
+  values(): Iterable<readonly V[]>;
+  forEach(each: (list: readonly V[], key: K) => void): void;
+  [Symbol.iterator](): Iterator<[K, readonly V[]]>;
+}
+
 export function mapUnder<K, L, V>(maps: Map<K, Map<L, V>>, key: K): Map<L, V> {
   let map = maps.get(key);
   if (!map) {
@@ -67,7 +79,7 @@ export function countedList(texts: readonly string[], most = shown): string {
 export function foldRepeats(results: readonly Result[], foldable: ReadonlySet<Result>): Result[] {
   const groups = new Map<string, Result[]>();
   const keyOf = (r: Result) =>
-    r.severity === 'info' && r.resourceRef && foldable.has(r)
+    r.severity === 'info' && foldable.has(r) && r.resourceRef
       ? `${r.field?.path ?? ''}\u0000${r.message}`
       : undefined;
   // Index loops: with inlining off (large inputs), for-of allocated an iterator result per result.

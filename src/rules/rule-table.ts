@@ -18,6 +18,7 @@ import {
   type RuleSeverity,
   refOf,
   resourceResult,
+  subjectOf,
 } from '../model/results.js';
 import { lints } from './lints/index.js';
 import { silenceEntries, silenceKey } from './lints/silence.js';
@@ -60,7 +61,8 @@ export function settle(
   resources: readonly Resource[],
   config: Config,
 ): Result[] {
-  const silenced = new Map<ResourceRef, Set<string>>();
+  // By ref and by resource: a deferred result names its resource until reported (subjectOf).
+  const silenced = new Map<ResourceRef | Resource, Set<string>>();
   const all = results.slice();
   // An index loop: with inlining off (large inputs), for-of allocated an iterator result per item.
   for (let i = 0; i < resources.length; i++) {
@@ -90,11 +92,13 @@ export function settle(
       );
     }
     silenced.set(refOf(resource), ids);
+    silenced.set(resource, ids);
   }
   return all.filter((result) => {
     const rule = byId.get(result.tags.rule) as Rule;
     if (rule.fixed) return true;
-    if (result.resourceRef && silenced.get(result.resourceRef)?.has(rule.id)) return false;
+    const subject = subjectOf(result);
+    if (subject && silenced.get(subject)?.has(rule.id)) return false;
     if (lintIds.has(rule.id)) return true;
     // Unset, a result keeps the severity its rule gave it (a rule may say info where its
     // usual warning would not apply: dependency-refresh without a reader in the input).

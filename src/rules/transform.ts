@@ -5,9 +5,9 @@
 import type { Config, Ordering } from '../model/config.js';
 import { type Copies, findCopies } from '../model/copies.js';
 import type { Edit } from '../model/edit.js';
-import { foldRepeats } from '../model/fold.js';
+import { foldRepeats, type ListsBy } from '../model/fold.js';
 import type { Bystander, Resource } from '../model/resource.js';
-import type { ResourceRef, Result } from '../model/results.js';
+import { type ResourceRef, type Result, subjectOf } from '../model/results.js';
 import { planArgocdHealth } from './argocd-health.js';
 import { type Checksum, type InputSize, planChecksums } from './checksums.js';
 import { findConsumers } from './consumers.js';
@@ -39,7 +39,7 @@ export interface Plan {
   consumersOf: ReadonlyMap<SecretSource, readonly Resource[]>;
   /** The operator resources that read each source's Secret (readers.ts): ordered, no checksum. */
   readersOf: ReadonlyMap<SecretSource, ReadonlySet<Resource>>;
-  checksums: ReadonlyMap<Resource, readonly Checksum[]>;
+  checksums: ListsBy<Resource, Checksum>;
   /** Nodes whose wave the run writes; the others keep the wave the input gives them. */
   placed: ReadonlySet<WaveNode>;
   /** Explicit waves that contradict the order, with the nodes they are not below. */
@@ -128,6 +128,7 @@ export function transform(
         new Set(producers.results),
       ),
       resources,
+      copiesOf(),
     ),
     plan: {
       ordering: config.ordering,
@@ -145,20 +146,44 @@ export function transform(
 
 const joined = <T>(lists: readonly (readonly T[])[]): T[] => ([] as T[]).concat(...lists);
 
-/** Results in item order (stable), results without a resource first. */
-export function sortByItem(results: Result[], resources: readonly Resource[]): Result[] {
-  // The results of one resource share its ref (refOf): each distinct ref is numbered as it is
+/**
+ * Results in item order (stable), results without a resource first. `copies`: the items given
+ * more than once (findCopies).
+ */
+export function sortByItem(
+  results: Result[],
+  resources: readonly Resource[],
+  copies: Copies,
+): Result[] {
+  // The results of one resource share its ref (refOf), or name the resource itself (subjectOf: a
+  // deferred result not yet reported): each distinct ref or resource is numbered as it is
   // first met, found by its name (most often the only ref of that name), and ranked once, found
   // by name among the items: no key text per item, and no map keyed by ref (with the one by name
   // they were two maps of 10k entries on the dense bench, 1.9 MB, and four look-ups per result).
   // Refs to one item (a duplicate item's) share a number: they rank alike. An item that appears
   // twice ranks its results at the last.
-  const refs: ResourceRef[] = [];
+  // A result that names its resource itself (a deferred one), an item given once, ranks at the
+  // item's place, found by its number: no entry by name for it (≈10k checksum infos on the
+  // fan-in bench, whose Map outlived a scavenge to the peak). Its number is then -2 - its rank.
+  let last = -1;
+  for (let i = 0; i < resources.length; i++)
+    last = Math.max(last, (resources[i] as Resource).index);
+  const placeOf = new Int32Array(last + 1);
+  for (let i = 0; i < resources.length; i++) placeOf[(resources[i] as Resource).index] = i;
+  const refs: Subject[] = [];
   const byName = new Map<string, number | Map<string, number>>();
   const numbers = new Int32Array(results.length);
   for (let i = 0; i < results.length; i++) {
-    const ref = (results[i] as Result).resourceRef;
-    numbers[i] = ref ? numberOf(ref, refs, byName) : -1;
+    const ref = subjectOf(results[i] as Result);
+    if (ref === undefined) {
+      numbers[i] = -1;
+      continue;
+    }
+    const place = 'index' in ref ? placeOf[ref.index] : undefined;
+    numbers[i] =
+      place !== undefined && resources[place] === ref && !copies.has(ref as Resource)
+        ? -2 - place
+        : numberOf(ref, refs, byName);
   }
   const rankOf = new Int32Array(refs.length).fill(-1);
   resources.forEach((r, i) => {
@@ -166,7 +191,7 @@ export function sortByItem(results: Result[], resources: readonly Resource[]): R
     if (named === undefined) return;
     const number =
       typeof named === 'number'
-        ? sameItem(refs[named] as ResourceRef, r)
+        ? sameItem(refs[named] as Subject, r)
           ? named
           : undefined
         : named.get(itemKey(r));
@@ -178,7 +203,7 @@ export function sortByItem(results: Result[], resources: readonly Resource[]): R
   const starts = new Int32Array(resources.length + 2);
   for (let i = 0; i < results.length; i++) {
     const number = numbers[i] as number;
-    const rank = number < 0 ? -1 : (rankOf[number] as number);
+    const rank = number >= 0 ? (rankOf[number] as number) : number === -1 ? -1 : -2 - number;
     ranks[i] = rank;
     (starts[rank + 2] as number)++;
   }
@@ -198,13 +223,13 @@ export function sortByItem(results: Result[], resources: readonly Resource[]): R
  * only its refs and items have a key text built, each found in one look-up however many share it.
  */
 function numberOf(
-  ref: ResourceRef,
-  refs: ResourceRef[],
+  ref: Subject,
+  refs: Subject[],
   byName: Map<string, number | Map<string, number>>,
 ): number {
   const named = byName.get(ref.name);
   if (typeof named === 'number') {
-    const known = refs[named] as ResourceRef;
+    const known = refs[named] as Subject;
     if (known === ref || sameItem(known, ref)) return named;
     const byItem = new Map([[itemKey(known), named]]);
     byName.set(ref.name, byItem);
@@ -216,7 +241,7 @@ function numberOf(
   return refs.length - 1;
 }
 
-function numberIn(byItem: Map<string, number>, ref: ResourceRef, refs: ResourceRef[]): number {
+function numberIn(byItem: Map<string, number>, ref: Subject, refs: Subject[]): number {
   const key = itemKey(ref);
   const known = byItem.get(key);
   if (known !== undefined) return known;
@@ -226,9 +251,10 @@ function numberIn(byItem: Map<string, number>, ref: ResourceRef, refs: ResourceR
 }
 
 /** What tells apart the items of one name; lengths first, so that no two parts run together. */
-const itemKey = ({ kind, namespace = '', apiVersion }: ResourceRef | Resource) =>
+const itemKey = ({ kind, namespace = '', apiVersion }: Subject) =>
   `${kind.length}.${namespace.length}.${kind}${namespace}${apiVersion}`;
 
 /** Whether a ref and an item (or two refs) of one name name the same item. */
-const sameItem = (a: ResourceRef | Resource, b: ResourceRef | Resource) =>
+type Subject = ResourceRef | Resource;
+const sameItem = (a: Subject, b: Subject) =>
   a.kind === b.kind && (a.namespace ?? '') === (b.namespace ?? '') && a.apiVersion === b.apiVersion;

@@ -3,6 +3,7 @@
 import type { Config } from '../../model/config.js';
 import type { Copies } from '../../model/copies.js';
 import type { MappingEdit } from '../../model/edit.js';
+import type { ListsBy } from '../../model/fold.js';
 import type { Keys } from '../../model/path.js';
 import type { Bystander, Resource } from '../../model/resource.js';
 import type { Rule } from '../../model/results.js';
@@ -28,9 +29,9 @@ export interface LintContext {
   /** Resources with a pod template that could not be read (a malformed field). */
   unreadable: ReadonlySet<Resource>;
   /** Pod templates that carry a checksum, per resource, with the sources each checksum covers. */
-  checksummed: ReadonlyMap<
+  checksummed: ListsBy<
     Resource,
-    readonly { shape: PodTemplateShape; annotation: string; sources: readonly SecretSource[] }[]
+    { shape: PodTemplateShape; annotation: string; sources: readonly SecretSource[] }
   >;
   /** References that no source in the resource's own namespace produces. */
   unresolved: ReadonlyMap<Resource, readonly UnresolvedRef[]>;
