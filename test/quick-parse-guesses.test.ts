@@ -4,6 +4,9 @@
 // guess learned there is wrong), keys that share prefixes, quoted, resolvable or odd, separators
 // of every kind, flow values, indentation off by one, entries, CRLF: every value must be js-yaml's
 // and the uncached reader's. From s15-review's probe (40,000 documents, 11,266 guesses taken).
+// The generated run takes ≈2,200 guesses in 8,000 documents but rarely puts a key of the guessed
+// one's length and prefix in its place: a comparison that skipped the key's last character passed
+// it. The cases after it do (they fail on that, and on a guess taken before `:x`).
 import { load } from 'js-yaml';
 import { expect, it } from 'vitest';
 import { schema } from '../src/krm/yaml/parse.js';
@@ -137,3 +140,23 @@ it(
   },
   testTimeoutMs,
 );
+
+it('a key learned at a place is not read where another key of its length or prefix stands', () => {
+  // Each text after the first at the same place in one cache: the key learned there misleads.
+  const sequences = [
+    ['k: 1\nab: 1\n', 'k: 1\naX: 2\n', 'k: 1\nab: 3\n'],
+    ['k: 1\nname: 1\n', 'k: 1\nnames: 2\n', 'k: 1\nnam: 3\n', 'k: 1\nname:x\n'],
+    ['a: 1\n', 'x: 2\n', '"a": 3\n', 'a : 4\n'],
+    ['- k: 1\n  a-b: 1\n', '- k: 1\n  a_b: 2\n', '- k: 1\n  a-c: 3\n'],
+    ['m:\n  ab: 1\n', 'm:\n  ac: 2\n', 'n:\n  ab: 3\n'],
+  ];
+  for (const texts of sequences) {
+    const cache = new ScalarCache();
+    for (const text of texts) {
+      const entry = text.startsWith('- ');
+      const quick = quickParse(text, 0, text.length, entry, cache);
+      if (quick === undefined) continue;
+      expect(canonical(quick), text).toBe(canonical(reference(text, entry)));
+    }
+  }
+});
