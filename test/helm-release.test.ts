@@ -22,9 +22,11 @@ import {
 import { substitute, valueReads, valuesFound } from '../src/rules/workloads/helm-values.js';
 import { plan, run } from '../src/run.js';
 import {
+  appTemplate,
   externalSecret,
   find,
   findOnPath,
+  helmRelease,
   itemsOf,
   repoRoot,
   resourceList,
@@ -34,30 +36,6 @@ import {
 } from './helpers.js';
 
 type Obj = Record<string, unknown>;
-
-const helmRelease = (
-  name: string,
-  spec: string,
-  meta = '',
-) => `apiVersion: helm.toolkit.fluxcd.io/v2
-kind: HelmRelease
-metadata:
-  name: ${name}
-  namespace: shop
-${meta}spec:
-  interval: 1h
-${spec.replace(/^/gm, '  ')}
-`;
-
-const appTemplate = (secretName: string) => `chartRef: {kind: OCIRepository, name: app-template}
-values:
-  controllers:
-    main:
-      containers:
-        app:
-          envFrom:
-            - secretRef:
-                name: "${secretName}"`;
 
 const resource = (text: string) => toResource(0, loadAll(text)[0]);
 const es = externalSecret('web-secret', { namespace: 'shop' });

@@ -227,3 +227,31 @@ export function examplePackage(dir: string): { text: string; settings: Record<st
   }
   return { text, settings };
 }
+
+/** A Flux HelmRelease in namespace shop: `spec` below its interval, `meta` below its name. */
+export const helmRelease = (
+  name: string,
+  spec: string,
+  meta = '',
+) => `apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata:
+  name: ${name}
+  namespace: shop
+${meta}spec:
+  interval: 1h
+${spec.replace(/^/gm, '  ')}
+`;
+
+/** An app-template release's spec whose container reads Secret `secretName` (envFrom). */
+export const appTemplate = (
+  secretName: string,
+) => `chartRef: {kind: OCIRepository, name: app-template}
+values:
+  controllers:
+    main:
+      containers:
+        app:
+          envFrom:
+            - secretRef:
+                name: "${secretName}"`;
