@@ -11,6 +11,7 @@ import {
   sortValues,
   textOrder,
 } from '../model/hash.js';
+import { ItemTable } from '../model/item-table.js';
 import type { Json } from '../model/json.js';
 import { fieldPath, getPath, type Keys } from '../model/path.js';
 import type { Resource } from '../model/resource.js';
@@ -113,7 +114,7 @@ export interface InputSize {
  * bound, one error result and no further checksums: the run fails and changes nothing.
  */
 export function planChecksums({ consumers }: Consumption, size: InputSize): ChecksumPlan {
-  const checksummed = new ChecksumTable(consumers);
+  const checksummed = new ChecksumTable();
   const edits: Edit[] = [];
   const results: Result[] = [];
   const work = new ChecksumWork(size);
@@ -167,66 +168,40 @@ export function planChecksums({ consumers }: Consumption, size: InputSize): Chec
 
 /**
  * The checksums by resource, in the order their resources are first met: each resource's one
- * checksum, or its list when it has more, found through the item's number. A Map with a list
- * per checksummed resource (10k on the fan-in bench) outlived the last mark-compact: ≈1 MB.
- * A resource whose number another holds (none in a run: an item's number is its own) is found
- * by a Map.
+ * checksum, or its list when it has more, found through the item's number (model/item-table.ts),
+ * with no Map entry nor list per checksummed resource (10k on the fan-in bench: ≈1 MB).
  */
 class ChecksumTable implements ListsBy<Resource, Checksum> {
-  /** The resources, first met first. */
-  private readonly owners: Resource[] = [];
-  private readonly lists: (Checksum | Checksum[])[] = [];
-  /** By item number: 1 + the resource's place in `owners`; 0, none. */
-  private readonly places: Int32Array;
-  private readonly shared = new Map<Resource, number>();
-
-  constructor(consumers: Consumption['consumers']) {
-    let last = -1;
-    for (let c = 0; c < consumers.length; c++) {
-      last = Math.max(last, (consumers[c] as ConsumingTemplate | UnreadConsumer).resource.index);
-    }
-    this.places = new Int32Array(last + 1);
-  }
-
-  private placeOf(resource: Resource): number {
-    const slot = this.places[resource.index];
-    // A free number: no resource of it met yet, not even one in `shared`.
-    if (slot === 0) return -1;
-    if (slot !== undefined && this.owners[slot - 1] === resource) return slot - 1;
-    return this.shared.get(resource) ?? -1;
-  }
+  private readonly table = new ItemTable<Checksum | Checksum[]>();
 
   add(resource: Resource, checksum: Checksum): void {
-    const place = this.placeOf(resource);
-    if (place >= 0) {
-      const had = this.lists[place] as Checksum | Checksum[];
-      if (Array.isArray(had)) had.push(checksum);
-      else this.lists[place] = [had, checksum];
+    const place = this.table.placeOf(resource);
+    if (place < 0) {
+      this.table.add(resource, checksum);
       return;
     }
-    const { index } = resource;
-    if (this.places[index] === 0) this.places[index] = this.owners.length + 1;
-    else this.shared.set(resource, this.owners.length);
-    this.owners.push(resource);
-    this.lists.push(checksum);
+    const { values } = this.table;
+    const had = values[place] as Checksum | Checksum[];
+    if (Array.isArray(had)) had.push(checksum);
+    else values[place] = [had, checksum];
   }
 
   private listAt(place: number): readonly Checksum[] {
-    const list = this.lists[place] as Checksum | Checksum[];
+    const list = this.table.values[place] as Checksum | Checksum[];
     return Array.isArray(list) ? list : [list];
   }
 
   get(resource: Resource): readonly Checksum[] | undefined {
-    const place = this.placeOf(resource);
+    const place = this.table.placeOf(resource);
     return place < 0 ? undefined : this.listAt(place);
   }
 
   keys(): Iterable<Resource> {
-    return this.owners;
+    return this.table.owners;
   }
 
   *values(): IterableIterator<readonly Checksum[]> {
-    for (let i = 0; i < this.owners.length; i++) yield this.listAt(i);
+    for (let i = 0; i < this.table.size; i++) yield this.listAt(i);
   }
 
   /**
@@ -235,10 +210,10 @@ class ChecksumTable implements ListsBy<Resource, Checksum> {
    * lints read it while called, and keep none.
    */
   forEach(each: (list: readonly Checksum[], resource: Resource) => void): void {
-    const { lists } = this;
+    const { values } = this.table;
     const one: Checksum[] = [];
-    this.owners.forEach((owner, i) => {
-      const list = lists[i] as Checksum | Checksum[];
+    this.table.owners.forEach((owner, i) => {
+      const list = values[i] as Checksum | Checksum[];
       if (Array.isArray(list)) each(list, owner);
       else {
         one[0] = list;
@@ -248,7 +223,8 @@ class ChecksumTable implements ListsBy<Resource, Checksum> {
   }
 
   *[Symbol.iterator](): Iterator<[Resource, readonly Checksum[]]> {
-    for (let i = 0; i < this.owners.length; i++) yield [this.owners[i] as Resource, this.listAt(i)];
+    const { owners } = this.table;
+    for (let i = 0; i < owners.length; i++) yield [owners[i] as Resource, this.listAt(i)];
   }
 }
 

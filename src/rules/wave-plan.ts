@@ -2,6 +2,7 @@
 // each deployer `ordering` names: Argo CD sync waves, depends-on, kapp (order/deployers.ts).
 import type { Config } from '../model/config.js';
 import type { MappingEdit } from '../model/edit.js';
+import { ItemTable } from '../model/item-table.js';
 import { objectKey, type Resource } from '../model/resource.js';
 import type { Result } from '../model/results.js';
 import type { Consumption } from './consumers.js';
@@ -27,51 +28,25 @@ export interface WavePlan {
   results: readonly Result[];
 }
 
-/**
- * The nodes by their resource's item number (`Resource.index`, one per item of the input): the
- * number of each node in an Int32Array, and the nodes in a list in the order made. A Map of them
- * (10k entries at 10k items, and the tables it grew from) was ≈0.7 MB of fan-in's wave plan, all
- * of it after the run's last mark-compact. A resource whose number another has (never one the
- * reader made) is kept in a Map.
- */
+/** The nodes by their resource's item number (model/item-table.ts), in the order made. */
 class WaveNodes implements NodeTable {
-  /** Each item's node's place in `list`, plus one; 0: none. */
-  private places = new Int32Array(1024);
-  private readonly list: WaveNode[] = [];
-  private readonly others = new Map<Resource, WaveNode>();
+  private readonly table = new ItemTable<WaveNode>();
 
   get(resource: Resource): WaveNode | undefined {
-    const { index } = resource;
-    const place = index < this.places.length ? (this.places[index] as number) : 0;
-    const node = place > 0 ? this.list[place - 1] : undefined;
-    if (node !== undefined && node.resource === resource) return node;
-    return this.others.size === 0 ? undefined : this.others.get(resource);
+    const place = this.table.placeOf(resource);
+    return place < 0 ? undefined : this.table.values[place];
   }
 
   add(node: WaveNode): void {
-    this.list.push(node);
-    const { index } = node.resource;
-    if (!Number.isInteger(index) || index < 0) {
-      this.others.set(node.resource, node);
-      return;
-    }
-    if (index >= this.places.length) {
-      let size = this.places.length * 2;
-      while (index >= size) size *= 2;
-      const larger = new Int32Array(size);
-      larger.set(this.places);
-      this.places = larger;
-    }
-    if (this.places[index] === 0) this.places[index] = this.list.length;
-    else this.others.set(node.resource, node);
+    this.table.add(node.resource, node);
   }
 
   get size(): number {
-    return this.list.length;
+    return this.table.size;
   }
 
   values(): readonly WaveNode[] {
-    return this.list;
+    return this.table.values;
   }
 }
 
