@@ -197,12 +197,23 @@ describe('the quick reader', () => {
   /** A document of one list, `x`, of `count` entries. */
   const listOf = (entry: (i: number) => string) =>
     `x:\n${Array.from({ length: count }, (_, i) => `- ${entry(i)}\n`).join('')}`;
-  /** The heap bytes the value `make` returns holds. */
+  /**
+   * The heap bytes the value `make` returns holds: the median of five measures. What else the
+   * heap gains or loses meanwhile moves one measure either way (code a compiler thread finishes,
+   * bytecode a collection flushes); one such measure failed the 1.25 bound once under load.
+   */
   const bytesOf = (make: () => unknown) => {
+    const measures = Array.from({ length: 5 }, () => bytesOnce(make)).sort((a, b) => a - b);
+    return measures[2] as number;
+  };
+  /** Held here, not in a local of the caller: a measure's value must be gone before the next. */
+  let held: { x: unknown[] } | undefined;
+  const bytesOnce = (make: () => unknown) => {
     const before = heapInUse();
-    const value = make() as { x: unknown[] };
+    held = make() as { x: unknown[] };
     const bytes = heapInUse() - before;
-    expect(value.x).toHaveLength(count);
+    expect(held.x).toHaveLength(count);
+    held = undefined;
     return bytes;
   };
   /** quickParse, once before: the reader's compiled code and feedback are on the heap too at a first call. */
