@@ -211,7 +211,7 @@ function rendered(analysis: Analysis, options: RunOptions): Written {
   // An edit whose proof failed is an error too: any error leaves every item as it came in, so
   // info about planned edits would mislead.
   const failed = hasErrors(results);
-  const reported = failed ? results.filter((r) => r.severity !== 'info') : capInfo(results);
+  const reported = failed ? bySeverity(results, false) : bySeverity(capInfo(results), true);
   // A stream carries no results: on error print nothing a pipe could take for success.
   const written = output(input, failed ? new Map() : edited, reported, options, failed);
   const edits = failed ? [] : planned.edits;
@@ -240,13 +240,11 @@ function checking(analysis: Analysis, options: RunOptions): Written {
   const drift = failed ? [] : checkResults(resources, planned.edits, planned.plan, by);
   const all = [...results, ...drift];
   const exitCode = hasErrors(all) ? 1 : 0;
-  const reported = failed ? results.filter((r) => r.severity !== 'info') : capInfo(all);
-  // On stderr, as plan: errors first, then warnings, info only with --verbose (a gate's answer is
-  // its errors). A ResourceList keeps every result, in its order, for kpt to show.
+  const reported = failed ? bySeverity(results, false) : bySeverity(capInfo(all), true);
+  // On stderr, as plan: info only with --verbose (a gate's answer is its errors). A ResourceList
+  // keeps every result for kpt to show.
   const verbose = options.verbose || analysis.config?.verbose;
-  const onStderr = severities.flatMap((severity) =>
-    severity === 'info' && !verbose ? [] : reported.filter((r) => r.severity === severity),
-  );
+  const onStderr = bySeverity(reported, verbose === true);
   const written = output(input, new Map(), reported, options, true, onStderr);
   const summary = `secret-rollout check: ${count(input.items.length, 'item')}, ${count(drift.length, 'change')} needed, ${count(reported.length, 'result')}`;
   return { ...written, exitCode, summary };
@@ -257,15 +255,17 @@ function planning(analysis: Analysis, options: PlanOptions): Written {
   const exitCode = hasErrors(results) ? 1 : 0;
   // `plan` lists every result: no cap as in run().
   const all = results.map(complete);
-  if (options.format === 'json') {
+  // Without a valid configuration, or with an item that could not be read, nothing was planned:
+  // an empty table (`ordering: none`, which no one asked for) would mislead, in any format.
+  const unread = !config || results.some((r) => r.tags.rule === invalidInput.id);
+  if (options.format === 'json' && !unread) {
     return { stdout: [planJson(planned.plan, all)], stderr: [], exitCode };
   }
   const stderr = all.filter((r) => options.verbose || r.severity !== 'info').map(formatResult);
   if (options.verbose && config) {
     stderr.unshift(`secret-rollout: options from ${configSource ?? 'defaults'}`);
   }
-  // Without a valid configuration nothing was planned: an empty table would mislead.
-  if (!config) return { stdout: [], stderr, exitCode };
+  if (unread) return { stdout: [], stderr, exitCode };
   const render = options.format === 'mermaid' ? planMermaid : planTable;
   return { stdout: [render(planned.plan)], stderr, exitCode };
 }
@@ -341,6 +341,17 @@ const readWhole: ReadPlan = {
   later: { candidate: () => false, wanted: () => () => false },
   defaultNamespace: undefined,
 };
+
+/**
+ * Errors first, then warnings, then info (`withInfo`), each in the run's order: kpt shows a
+ * function's first results and folds the rest ("N line(s) truncated"), so an error after a
+ * package's checksum infos went unseen.
+ */
+function bySeverity(results: readonly Result[], withInfo: boolean): Result[] {
+  return severities.flatMap((severity) =>
+    severity === 'info' && !withInfo ? [] : results.filter((r) => r.severity === severity),
+  );
+}
 
 /** Info results kept one by one; past this a summary stands for the rest (`plan` lists all). */
 export const maxInfoResults = 200;

@@ -125,7 +125,11 @@ describe('check mode', () => {
       resultsOf(out.stdout)
         .filter((r) => r.severity === 'error')
         .map((r) => String(r.message).replace(/^.*; (.*) to set .*$/, '$1'));
-    expect(new Set(fixes(check(list)))).toEqual(new Set(['run kpt fn render']));
+    expect(new Set(fixes(check(list)))).toEqual(
+      new Set([
+        'render again with kpt (kpt fn render, or the kpt fn eval that runs secret-rollout)',
+      ]),
+    );
     // kustomize sets LOG_TO_STDERR and shows stderr: errors and warnings there, errors first.
     const kustomize = check(list, { logToStderr: true });
     expect(new Set(fixes(kustomize))).toEqual(
@@ -168,7 +172,7 @@ describe('check mode', () => {
       const errors = resultsOf(out.stdout).filter((r) => r.severity === 'error');
       expect(errors).toEqual([
         {
-          message: `Deployment shop/app: checksum/external-secrets is "${current}", not the checksum of ExternalSecret shop/db; run kpt fn render to set checksum/external-secrets to "${fresh}"`,
+          message: `Deployment shop/app: checksum/external-secrets is "${current}", not the checksum of ExternalSecret shop/db; render again with kpt (kpt fn render, or the kpt fn eval that runs secret-rollout) to set checksum/external-secrets to "${fresh}"`,
           severity: 'error',
           resourceRef: {
             apiVersion: 'apps/v1',
@@ -215,10 +219,33 @@ describe('check mode', () => {
     expect(out.exitCode).toBe(1);
     const back = JSON.parse(out.stdout);
     expect(back.items).toEqual(JSON.parse(json).items);
-    expect(back.results.at(-1)).toMatchObject({
+    // Errors come first (the next test): the check's one error, before the render's info.
+    expect(back.results[0]).toMatchObject({
       severity: 'error',
       field: { path: 'metadata.annotations[argocd.argoproj.io/sync-wave]', proposedValue: '-1' },
     });
+  });
+
+  it('a ResourceList holds errors first, then warnings, then info: kpt shows only the first few', () => {
+    // Four workloads of four ExternalSecrets, rendered, then every version bumped; one unpinned
+    // ExternalSecret for a warning. Until errors came first, the render's four checksum infos stood
+    // before the check's errors, and kpt printed "[FAIL]", four infos and "3 line(s) truncated".
+    const apps = [0, 1, 2, 3].flatMap((i) => [
+      deployment(`app${i}`, envFrom(`db${i}`), { namespace: 'shop' }),
+      externalSecret(`db${i}`, { namespace: 'shop', version: '1' }),
+    ]);
+    const unpinned = externalSecret('loose', { namespace: 'shop' });
+    const renderedApps = runOk([...apps, store].join('---\n')).stdout;
+    const bumped = renderedApps.replaceAll('version: "1"', 'version: "2"').split(/^---\n/m);
+    const out = check(resourceList([...bumped, unpinned]));
+    expect(out.exitCode).toBe(1);
+    const severities = resultsOf(out.stdout).map((r) => r.severity as string);
+    // Four stale checksums and the unpinned one's missing wave.
+    expect(severities.filter((s) => s === 'error')).toHaveLength(5);
+    expect(severities).toContain('warning');
+    expect(severities).toContain('info');
+    const rank = (s: string) => ['error', 'warning', 'info'].indexOf(s);
+    expect(severities.map(rank)).toEqual(severities.map(rank).sort());
   });
 
   it('render errors and warnings keep their severity; no change is proposed after an error', () => {

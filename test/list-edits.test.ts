@@ -387,7 +387,7 @@ describe('check mode words an appended entry without the input’s text', () => 
     const [result] = checkResults(whole(text), [append(0)], plan, 'kpt');
     expect(result?.severity).toBe('error');
     expect(result?.message).toBe(
-      'HelmRelease shop/app: spec.postRenderers has 1 entry, none of them the one a render appends; run kpt fn render to append the entry in field.proposedValue',
+      'HelmRelease shop/app: spec.postRenderers has 1 entry, none of them the one a render appends; render again with kpt (kpt fn render, or the kpt fn eval that runs secret-rollout) to append the entry in field.proposedValue',
     );
     expect(result?.message).not.toContain('SECRET');
     expect(result?.field).toEqual({

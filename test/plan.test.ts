@@ -395,6 +395,21 @@ describe('plan: the options the run would use', () => {
       /^error: --fn-config c\.yaml: invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a \] at line 1, column 8 \(invalid-config\)\n$/,
     );
   });
+
+  it('prints no plan, in any format, when an item cannot be read or the options are bad', () => {
+    // Main printed "ordering: none" and an empty table (JSON: `"ordering": []`) before the error.
+    const error =
+      'error: document 0: invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ] at line 2, column 1 (invalid-input)\n';
+    for (const format of ['table', 'mermaid', 'json'] as const) {
+      expect(plan('a: [\n', { format })).toEqual({ stdout: '', stderr: error, exitCode: 1 });
+      const badOption = plan(deployment('app', envFrom('db')), {
+        format,
+        settings: { storeWave: 'soon' },
+      });
+      expect(badOption.stdout).toBe('');
+      expect(badOption.exitCode).toBe(1);
+    }
+  });
 });
 
 describe('--fn-config for the run', () => {

@@ -279,7 +279,7 @@ const checks: Record<string, (block: Block) => void> = {
     });
     expect(out.status).toBe(1);
     expect(out.stderr).toMatch(
-      /\[error\] apps\/v1\/Deployment\/shop\/api spec\.template\.metadata\.annotations\[checksum\/external-secrets\]: Deployment shop\/api: checksum\/external-secrets is not set \(it covers ExternalSecret shop\/db\); run kpt fn render to set checksum\/external-secrets to "[0-9a-f]{64}"/,
+      /\[error\] apps\/v1\/Deployment\/shop\/api spec\.template\.metadata\.annotations\[checksum\/external-secrets\]: Deployment shop\/api: checksum\/external-secrets is not set \(it covers ExternalSecret shop\/db\); render again with kpt \(kpt fn render, or the kpt fn eval that runs secret-rollout\) to set checksum\/external-secrets to "[0-9a-f]{64}"/,
     );
     expect(readFileSync(path.join(pkg, 'deployment.yaml'), 'utf8')).toBe(deployment);
   },
@@ -298,7 +298,7 @@ const checks: Record<string, (block: Block) => void> = {
     const out = bash(['-c', stale]);
     expect(out.status).toBe(1);
     expect(out.stderr).toContain(
-      '[error] apps/v1/Deployment/billing/billing-worker spec.template.metadata.annotations[checksum/external-secrets]: Deployment billing/billing-worker: checksum/external-secrets is "bf46deef1028457c32f558fc5c2b3741c295a8401f6286dfc0fe9c6479a29f9b", not the checksum of ExternalSecret billing/stripe; run kpt fn render to set checksum/external-secrets to "541c14649befc783ee4d8c3800fab1d68961fcc87e35d7100e60db426bfc0f5a"',
+      '[error] apps/v1/Deployment/billing/billing-worker spec.template.metadata.annotations[checksum/external-secrets]: Deployment billing/billing-worker: checksum/external-secrets is "bf46deef1028457c32f558fc5c2b3741c295a8401f6286dfc0fe9c6479a29f9b", not the checksum of ExternalSecret billing/stripe; render again with kpt (kpt fn render, or the kpt fn eval that runs secret-rollout) to set checksum/external-secrets to "541c14649befc783ee4d8c3800fab1d68961fcc87e35d7100e60db426bfc0f5a"',
     );
     const after = readFileSync(path.join(scratch, 'examples/check-stale/deployment.yaml'), 'utf8');
     expect(after).toBe(before);

@@ -41,7 +41,7 @@ const ours = (value: Json | undefined): value is string =>
 /** Who ran the check, which says how to render: kpt, kustomize (LOG_TO_STDERR), or a stream. */
 export type CheckedBy = 'kpt' | 'kustomize' | 'stream';
 const renderWith: Readonly<Record<CheckedBy, string>> = {
-  kpt: 'run kpt fn render',
+  kpt: 'render again with kpt (kpt fn render, or the kpt fn eval that runs secret-rollout)',
   kustomize: 'render with secret-rollout as a kustomize transformer',
   stream: 'render the manifests with secret-rollout (secret-rollout < in.yaml > out.yaml)',
 };

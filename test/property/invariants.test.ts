@@ -323,7 +323,7 @@ function checkModeCase(s: Scenario, mode: Mode, layout: Layout, viaOption: boole
     const proposals =
       mode === 'stream'
         ? /render the manifests with secret-rollout \(secret-rollout < in\.yaml > out\.yaml\) to (set|append) /
-        : /run kpt fn render to (set|append) /;
+        : /render again with kpt \(kpt fn render, or the kpt fn eval that runs secret-rollout\) to (set|append) /;
     if (mode === 'stream') {
       const errors = chk.stderr.split('\n').filter((l) => l.startsWith('error: '));
       expect(errors.length, context()).toBeGreaterThan(0);

@@ -117,8 +117,8 @@ ${body}`;
     expect(annotated(items)).toEqual([]);
 
     const all = render(items, { clusterExternalSecretNamespaces: 'all' });
-    expect(messagesAbout(all, 'ClusterExternalSecret', 'shared')[0]).toContain(
-      'match every namespace with a workload',
+    expect(messagesAbout(all, 'ClusterExternalSecret', 'shared')).toContainEqual(
+      expect.stringContaining('match every namespace with a workload'),
     );
     expect(annotated(items, { clusterExternalSecretNamespaces: 'all' })).toEqual([
       'a1/app',
