@@ -61,7 +61,7 @@ export function parseArgs<F extends string>(
     else if (format !== null) {
       const { formats = [] } = spec;
       if (!formats.includes(format as F)) {
-        return fail(`--format must be one of ${formats.join(', ')}, got ${JSON.stringify(format)}`);
+        return fail(`--format must be one of ${formats.join(', ')}`);
       }
       parsed.format = format as F;
     } else if (fnConfig !== null) {

@@ -97,12 +97,9 @@ function health(args: readonly string[]): number {
   const deployer = given[0] ?? 'argocd';
   if (!isDeployer(deployer)) {
     const near = nearest(deployer, deployers, nearness(deployer));
-    const hint = near === undefined ? '' : `, did you mean ${near}?`;
-    // The word is the user's own, typed on the command line.
-    return usageError(
-      'health',
-      `--for must be one of ${deployers.join(', ')}, got ${JSON.stringify(deployer)}${hint}`,
-    );
+    const hint = near === undefined ? '' : `: did you mean ${near}?`;
+    // Not quoted, as no value given is (a key=value's is elided too): a message names, never quotes.
+    return usageError('health', `--for must be one of ${deployers.join(', ')}${hint}`);
   }
   return emit(healthFor(deployer));
 }

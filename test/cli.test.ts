@@ -111,10 +111,10 @@ describe('CLI flags', () => {
   it.each([
     [
       ['--for', 'fluxx'],
-      '--for must be one of argocd, flux, kapp, kstatus, got "fluxx", did you mean flux?',
+      '--for must be one of argocd, flux, kapp, kstatus: did you mean flux?',
       true,
     ],
-    [['--for', 'helm'], '--for must be one of argocd, flux, kapp, kstatus, got "helm"', true],
+    [['--for', 'helm'], '--for must be one of argocd, flux, kapp, kstatus', true],
     [['--for'], '--for needs a value', true],
     [['--for', 'flux', '--for', 'kapp'], '--for given twice', false],
     [['--fr', 'flux'], 'unknown argument "--fr", did you mean --for?', true],

@@ -401,7 +401,7 @@ describe('impact', () => {
       'secret-rollout: impact: cannot read --fn-config bad-dir: is a directory\n',
     );
     expect(impact(good, good, '--format', 'html').stderr).toBe(
-      'secret-rollout: impact: --format must be one of markdown, json, sarif, got "html"\n',
+      'secret-rollout: impact: --format must be one of markdown, json, sarif\n',
     );
   });
 
