@@ -297,6 +297,39 @@ spec:
       { group: 'external-secrets.io', kind: 'ClusterSecretStore', name: 'vault' },
     ]);
   });
+
+  it('reads no namespace for a cluster-scoped store that names one, and warns: cli-utils refuses it', () => {
+    // kustomize's `namespace: shop` writes one on every kind it does not know as cluster-scoped.
+    // Main wrote `external-secrets.io/namespaces/shop/ClusterSecretStore/vault`, an object kpt
+    // live apply cannot find, while kapp's group for it had no namespace.
+    const namespaced = `apiVersion: external-secrets.io/v1\nkind: ClusterSecretStore\nmetadata:\n  name: vault\n  namespace: shop\nspec:\n  provider:\n    vault: {server: "https://vault"}\n`;
+    const items = [namespaced, externalSecret('db', { namespace: 'shop' })];
+    const out = runOk(resourceList(items, config('ordering: depends-on')));
+    expect(annotations(find(itemsOf(out.stdout), 'ExternalSecret', 'db'))[dependsOnKey]).toBe(
+      'external-secrets.io/ClusterSecretStore/vault',
+    );
+    const warned = resultsOf(out.stdout).filter(
+      (r) => (r.tags as Obj)?.rule === 'cluster-scoped-namespace',
+    );
+    expect(warned).toEqual([
+      expect.objectContaining({
+        severity: 'warning',
+        resourceRef: {
+          apiVersion: 'external-secrets.io/v1',
+          kind: 'ClusterSecretStore',
+          name: 'vault',
+        },
+        field: { path: 'metadata.namespace' },
+      }),
+    ]);
+    // Not under Argo CD alone (it applies the object), nor for a store without a namespace.
+    expect(
+      resultsOf(runOk(resourceList(items)).stdout).map((r) => (r.tags as Obj)?.rule),
+    ).not.toContain('cluster-scoped-namespace');
+    // The same store with and without the namespace is one object given twice.
+    const twice = plan([namespaced, namespaced.replace('  namespace: shop\n', '')].join('---\n'));
+    expect(twice.stderr).toContain('ClusterSecretStore vault is in the input 2 times');
+  });
 });
 
 describe('ordering: kapp', () => {

@@ -116,6 +116,13 @@ export const orderSkipped: Rule = {
   summary: 'An order edge is not written: an item has no namespace, or a key holds another value',
   help: 'Set metadata.namespace on the item, or remove the annotation the message names.',
 };
+export const clusterScopedNamespace: Rule = {
+  id: 'cluster-scoped-namespace',
+  severity: 'warning',
+  summary:
+    'With depends-on ordering: a cluster-scoped item has a metadata.namespace, which kpt live apply and Config Sync refuse',
+  help: "Remove metadata.namespace from the item (kustomize's `namespace:` writes it on kinds it does not know as cluster-scoped).",
+};
 export const bareTemplate: Rule = {
   id: 'bare-pod',
   severity: 'info',

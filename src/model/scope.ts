@@ -71,14 +71,20 @@ const clusterScopedKinds: ReadonlySet<string> = new Set([
 ]);
 
 export function isClusterScoped(apiVersion: string, kind: string): boolean {
-  return clusterScopedKinds.has(`${groupOf(apiVersion)}/${kind}`);
+  // Most items are of a namespaced kind: asked first, with no key text made.
+  return clusterScopedNames.has(kind) && clusterScopedKinds.has(`${groupOf(apiVersion)}/${kind}`);
 }
+const clusterScopedNames: ReadonlySet<string> = new Set(
+  [...clusterScopedKinds].map((key) => key.slice(key.indexOf('/') + 1)),
+);
 
 /**
- * The namespace an item lives in: its own, else for a namespaced kind `defaultNamespace` (the
- * option of that name: the namespace the deployer applies it in), else none. Every match, wave,
- * plan and report reads this, through Resource.namespace and Bystander.namespace; the item's
- * metadata is never written.
+ * The namespace an item lives in: for a namespaced kind its own, else `defaultNamespace` (the
+ * option of that name: the namespace the deployer applies it in), else none; for a cluster-scoped
+ * kind none, whatever it says: Kubernetes keeps no namespace for it, and kustomize's `namespace:`
+ * writes one on every kind it does not know as cluster-scoped (a ClusterSecretStore too), which
+ * made `shop/vault` and `vault` two stores here. Every match, wave, plan and report reads this,
+ * through Resource.namespace and Bystander.namespace; the item's metadata is never written.
  */
 export function effectiveNamespace(
   apiVersion: string,
@@ -86,6 +92,6 @@ export function effectiveNamespace(
   written: string | undefined,
   defaultNamespace: string | undefined,
 ): string | undefined {
-  if (written !== undefined || defaultNamespace === undefined) return written;
-  return isClusterScoped(apiVersion, kind) ? undefined : defaultNamespace;
+  if (written === undefined && defaultNamespace === undefined) return undefined;
+  return isClusterScoped(apiVersion, kind) ? undefined : (written ?? defaultNamespace);
 }

@@ -7,8 +7,14 @@
 import type { Ordering } from '../../model/config.js';
 import { annotationEdit, annotationField, type MappingEdit } from '../../model/edit.js';
 import { sha256Hex } from '../../model/hash.js';
+import { isObject } from '../../model/json.js';
 import type { Resource } from '../../model/resource.js';
-import { changeRule, dependsOn, orderSkipped } from '../../model/result-rules.js';
+import {
+  changeRule,
+  clusterScopedNamespace,
+  dependsOn,
+  orderSkipped,
+} from '../../model/result-rules.js';
 import { deferredInfo, describe, type Result, resourceResult } from '../../model/results.js';
 import { groupOf, isClusterScoped } from '../../model/scope.js';
 import type { WaveNode } from './waves.js';
@@ -110,6 +116,7 @@ export function planDeployerOrder(
   }
   if (ordering.includes('depends-on')) {
     for (const [resource, before] of waitsFor) planDependsOn(resource, before, out);
+    for (const { resource } of nodes) namespacedClusterItem(resource, out);
   }
   if (ordering.includes('kapp')) planKapp(waitsFor, out);
   return out;
@@ -200,6 +207,23 @@ function planKapp(waitsFor: ReadonlyMap<Resource, ReadonlySet<Resource>>, out: D
       })),
     );
   }
+}
+
+/**
+ * cli-utils, which kpt live apply and Config Sync apply with, refuses a cluster-scoped object that
+ * names a namespace (sigs.k8s.io/cli-utils pkg/manifestreader/common.go SetNamespaces: "resource
+ * is cluster-scoped but has a non-empty namespace"): the apply fails before any wait. The order
+ * itself reads no namespace for it (model/scope.ts effectiveNamespace).
+ */
+function namespacedClusterItem(resource: Resource, out: DeployerOrder): void {
+  if (!clusterScoped(resource)) return;
+  const metadata = isObject(resource.value) ? resource.value.metadata : undefined;
+  const written = isObject(metadata) ? metadata.namespace : undefined;
+  if (typeof written !== 'string' || written === '') return;
+  const message = `${describe(resource)} is cluster-scoped but has metadata.namespace: kpt live apply and Config Sync (cli-utils) refuse to apply it; remove the namespace (kustomize's namespace: writes it on kinds it does not know as cluster-scoped)`;
+  out.results.push(
+    resourceResult(clusterScopedNamespace, resource, message, { path: 'metadata.namespace' }),
+  );
 }
 
 const orderSkippedResult = (resource: Resource, message: string, path: string) =>
