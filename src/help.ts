@@ -64,9 +64,10 @@ kpt fn source pkg/ | secret-rollout plan --format json`,
     summary: 'change nothing; an error for every edit a run would make (a CI gate)',
     about: `Changes nothing: an error for every edit a run would make (a missing or stale checksum or
 wave), exit 1 if there is any. A CI gate on committed manifests, as option mode=check is inside
-kpt or kustomize.`,
+kpt or kustomize. Also reads options from a Kptfile in the input, as plan.`,
     flags: [['--verbose', 'info results too, and a summary line'], ...optionFlags, help, version],
-    examples: 'secret-rollout check < rendered/prod.yaml',
+    examples: `secret-rollout check < rendered/prod.yaml
+kpt fn source pkg/ | secret-rollout check`,
   },
   impact: {
     usage: [

@@ -154,7 +154,7 @@ const checks: Record<string, (block: Block) => void> = {
   'npm ci && npm run example   # build, run on a bundled example stream: output on stdout, results on stderr':
     (block) => {
       const { scripts } = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
-      expect(block.text).toContain('npm ci && npm test ');
+      expect(block.text).toContain('.ci/tools && npm ci && npm test ');
       expect(scripts.test).toMatch(/vitest run$/);
       expect(scripts.example).toMatch(
         /^npm run build --silent && node dist\/secret-rollout\.cjs < examples\//,

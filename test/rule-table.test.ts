@@ -214,7 +214,7 @@ describe('severity per rule, in every config form', () => {
       'functionConfig: data.severity: entry 3 names no rule; did you mean unpinned-version?',
     ]);
     expect(messages('invalid-input: warning')).toEqual([
-      'functionConfig: data.severity: invalid-input cannot be set: it reports what the run cannot read, follow or prove',
+      "functionConfig: data.severity: invalid-input cannot be set: it reports what the run cannot read, follow, prove or make, or a check's finding: lowering it would hide a failure",
     ]);
     expect(messages('checksum: loud')).toEqual([
       'functionConfig: data.severity: checksum must be one of error, warning, info, off',
@@ -255,7 +255,7 @@ describe('silence per resource', () => {
         { path: 'metadata.annotations[secret-rollout/silence]' },
       ],
       [
-        'ExternalSecret shop/db: secret-rollout/silence entry 2 names invalid-input, which reports what the run cannot read, follow or prove: it cannot be silenced',
+        "ExternalSecret shop/db: secret-rollout/silence entry 2 names invalid-input, which cannot be silenced: it reports what the run cannot read, follow, prove or make, or a check's finding: lowering it would hide a failure",
         { path: 'metadata.annotations[secret-rollout/silence]' },
       ],
       [

@@ -5,7 +5,7 @@
 import { isObject, type Json } from './json.js';
 import { nearest } from './near.js';
 import { describeType } from './resource.js';
-import { type Rule, type RuleSeverity, severities } from './results.js';
+import { fixedReason, type Rule, type RuleSeverity, severities } from './results.js';
 
 export interface Config {
   /** Pod-template annotation that carries the checksum. */
@@ -212,7 +212,7 @@ function parseSeverities(
     }
     if (rule.fixed) {
       throw new ConfigError(
-        `${field}: ${id} cannot be set: it reports what the run cannot read, follow or prove`,
+        `${field}: ${id} cannot be set: it reports ${fixedReason}`,
         field,
       );
     }

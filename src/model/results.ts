@@ -15,6 +15,10 @@ export type RuleSeverity = Severity | 'off';
  * model/result-rules.ts) and listed in one table, rules/rule-table.ts, which the options, SARIF
  * and the docs read. model/ only knows the shape: the table lives above it.
  */
+/** Why a fixed rule (Rule.fixed) can be neither set nor silenced, as the messages saying so word it. */
+export const fixedReason =
+  "what the run cannot read, follow, prove or make, or a check's finding: lowering it would hide a failure";
+
 export interface Rule {
   /** Stable, kebab-case: what users write in options and annotations. */
   readonly id: string;

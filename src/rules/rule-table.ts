@@ -12,6 +12,7 @@ import * as declared from '../model/result-rules.js';
 import {
   complete,
   describe,
+  fixedReason,
   type ResourceRef,
   type Result,
   type Rule,
@@ -117,7 +118,7 @@ function silenceWarning(resource: Resource, entry: number, id: string, fixed?: R
   // An entry is named by its position, and an id only when it is ours: messages quote no input.
   const near = fixed ? undefined : nearest(id, byId.keys());
   const why = fixed
-    ? `${fixed.id}, which reports what the run cannot read, follow or prove: it cannot be silenced`
+    ? `${fixed.id}, which cannot be silenced: it reports ${fixedReason}`
     : `no rule${near ? `; did you mean ${near}?` : ''}`;
   return resourceResult(
     declared.silenceAnnotation,
