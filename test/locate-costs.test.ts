@@ -61,3 +61,41 @@ describe('the line locator', () => {
     expect(searches()).toBeLessThanOrEqual(16);
   });
 });
+
+describe('the line locator, character by character', () => {
+  /** What the locator reads to find where a pod template annotation goes in `lines`. */
+  function reads(lines: readonly string[]): number {
+    const counts = counted([...lines, ''].join('\n'));
+    const site = locateByLines(
+      counts.text,
+      false,
+      ['spec', 'template', 'metadata', 'annotations'],
+      'x',
+    );
+    expect(site).toMatchObject({ kind: 'lines' });
+    return counts.reads();
+  }
+  const template = (head: string) => [
+    'spec:',
+    '  template:',
+    `    metadata:${head}`,
+    '      labels:',
+    '        app: web',
+    '    spec: {}',
+  ];
+
+  it('reads no further into the line above a mapping than its indentation and first character', () => {
+    // The new `annotations:` goes above the mapping's first key and any comments over it: the
+    // line above is the mapping's own key line, content, which ends the walk up. Main read all of
+    // it for a carriage return first (a lone one would make a comment line two lines).
+    const comment = ` # ${'x'.repeat(200)}`;
+    expect(reads(template(comment)) - reads(template(''))).toBeLessThan(20);
+  });
+
+  it("reads each content line's indentation once on the way down", () => {
+    // Each mapping's first line: its indentation is counted finding it, and was counted again
+    // to know how deep its mapping is, each key line's first character was read three times, and
+    // the line above the new lines to its end (main 0c4fb3f: 150 char codes here).
+    expect(reads(template(''))).toBeLessThanOrEqual(114);
+  });
+});

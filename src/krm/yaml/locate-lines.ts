@@ -146,11 +146,11 @@ function rootMapping(text: string, entry: boolean): Mapping | undefined {
     ) {
       return undefined;
     }
-    const indent = indentAt(text, first);
+    const indent = contentIndent;
     return mappingAt(first, indent, indent - 2);
   }
-  const end = endOf(text, first);
-  const indent = indentAt(text, first);
+  const end = textEnd(text, first, contentLineBreak);
+  const indent = contentIndent;
   const at = first + indent;
   if (!isSequenceEntry(text, at, end)) return undefined;
   let col = at + 1;
@@ -160,8 +160,8 @@ function rootMapping(text: string, entry: boolean): Mapping | undefined {
   }
   // `-` or `- # comment` alone on its line: the mapping starts on the next content line.
   const next = firstContentLine(text, nextOf(text, first));
-  if (next < 0 || indentAt(text, next) <= indent) return undefined;
-  return mappingAt(next, indentAt(text, next), indent);
+  if (next < 0 || contentIndent <= indent) return undefined;
+  return mappingAt(next, contentIndent, indent);
 }
 
 /** A block scalar's header after `key: ` or `- ` (sticky), to its line's end. */
@@ -280,7 +280,7 @@ function walk(text: string, mapping: Mapping, path: readonly string[]): Mapping 
     if (!onlyComment(text, found, textEnd(text, found, keyLineBreak))) return undefined;
     const keyIndent = mapping.indent;
     const child = firstContentLine(text, keyNext);
-    const childIndent = child < 0 ? -1 : indentAt(text, child);
+    const childIndent = child < 0 ? -1 : contentIndent;
     const nested = childIndent >= keyIndent;
     if (
       nested &&
@@ -327,16 +327,22 @@ const noneMissing: readonly string[] = [];
 // Lines are read by offsets (lines.ts), without building a Line: the locator runs for every edit
 // and, through peekScalar, several times on every item read.
 
-/** The line break after the line firstContentLine last found (-1: none, the text's end). */
+/**
+ * The line break after the line firstContentLine last found (-1: none, the text's end), and its
+ * indentation: its callers read both without reading the line again.
+ */
 let contentLineBreak = -1;
+let contentIndent = 0;
 
 /** The start of the first line from `from` (a line start) that is neither blank nor a comment, or -1. */
 function firstContentLine(text: string, from: number): number {
   for (let pos = from; pos < text.length; ) {
     const lf = text.indexOf('\n', pos);
-    const first = pos + indentAt(text, pos);
+    const indent = indentAt(text, pos);
+    const first = pos + indent;
     if (first < textEnd(text, pos, lf) && text.charCodeAt(first) !== 35) {
       contentLineBreak = lf;
+      contentIndent = indent;
       readTo(pos);
       return pos;
     }
@@ -389,14 +395,19 @@ function findKey(text: string, mapping: Mapping, key: string | Wanted): number |
     if (first > deep && start !== entryLine) continue;
     const indent = start === entryLine ? keyIndent : first - start;
     const end = textEnd(text, start, lf);
-    if (first === end || text.charCodeAt(first) === 35) continue; // blank or comment
+    // Each character read once here and handed on: a `charCodeAt` on an item's text (a slice of
+    // the input) is ≈35–50 instructions (docs/performance.md, session 16).
+    const c = text.charCodeAt(first);
+    if (first === end || c === 35) continue; // blank or comment
     if (indent < keyIndent) {
       readTo(start);
       return null;
     }
     const at = start + indent;
-    if (isSequenceEntry(text, at, end)) continue; // a compact list under the previous key
-    const colon = keyAt(text, at, end);
+    const code = at === first ? c : text.charCodeAt(at);
+    // A compact list under the previous key.
+    if (code === 45 && isSequenceEntry(text, at, end)) continue;
+    const colon = keyAt(text, at, end, code);
     if (colon === undefined) return undefined;
     const matched =
       typeof key === 'string'
@@ -422,9 +433,14 @@ let lineKeyEnd = 0;
 /** By char code, 1 for a character a plain key cannot start with here (`?&*!{[|>%@\`#`). */
 const keyIndicators = new Uint8Array(128);
 for (const c of '?&*!{[|>%@`#') keyIndicators[c.charCodeAt(0)] = 1;
-function keyAt(text: string, at: number, end: number): number | undefined {
+function keyAt(
+  text: string,
+  at: number,
+  end: number,
+  /** The character at `at`, where the caller has read it. */
+  code = text.charCodeAt(at),
+): number | undefined {
   // By char code: no one-character string and search per line (no call is inlined, main.ts).
-  const code = text.charCodeAt(at);
   let keyStart: number;
   let keyEnd: number;
   let pos: number;
@@ -516,6 +532,6 @@ function scalarSite(text: string, valueStart: number, indent: number): Site | un
   }
   if (!onlyComment(text, end, lineEnd)) return undefined;
   const next = firstContentLine(text, nextOf(text, valueStart));
-  if (next >= 0 && indentAt(text, next) > indent) return undefined; // a continuation line
+  if (next >= 0 && contentIndent > indent) return undefined; // a continuation line
   return { kind: 'value', start, end, style, reach: 0 };
 }
