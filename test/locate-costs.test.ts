@@ -99,3 +99,16 @@ describe('the line locator, character by character', () => {
     expect(reads(template(''))).toBeLessThanOrEqual(114);
   });
 });
+
+describe("the line locator on a mapping's first line", () => {
+  it('searches its end once, finding it, not again reading its keys', () => {
+    // Each step down finds the child mapping's first line (its end and indentation) and then
+    // read that line again as the first of the mapping's keys: a search and its indentation more
+    // a level (main 0c4fb3f: 16 searches and 150 char codes here; 16 and 114 with the first line's
+    // character read once).
+    const { counts, site } = locateAnnotation([]);
+    expect(site).toMatchObject({ kind: 'lines' });
+    expect(counts.searches()).toBeLessThanOrEqual(11);
+    expect(counts.reads()).toBeLessThanOrEqual(89);
+  });
+});

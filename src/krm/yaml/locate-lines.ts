@@ -9,6 +9,12 @@ import type { Locator, ScalarStyle, SeqIndent, Site } from './site.js';
 interface Mapping {
   /** Scan from here (a line start). */
   from: number;
+  /**
+   * Where the line at `from` has its first character that is not a space, and its line break
+   * (-1: none): whoever found the line read both, and findKey does not read them again.
+   */
+  fromFirst: number;
+  fromBreak: number;
   indent: number;
   /** Indent of the parent mapping, for the indentation step of inserted lines. */
   parentIndent: number;
@@ -118,9 +124,25 @@ function onlyKeys(path: readonly (string | number)[]): path is readonly string[]
  * The one Mapping every locate reads into: a read moves it along its path and no site keeps it,
  * so a new object per read (two peeks per item, one per edit) is garbage at once.
  */
-const top: Mapping = { from: 0, indent: 0, parentIndent: 0, entryLine: undefined };
-function mappingAt(from: number, indent: number, parentIndent: number, entryLine?: number) {
+const top: Mapping = {
+  from: 0,
+  fromFirst: 0,
+  fromBreak: -1,
+  indent: 0,
+  parentIndent: 0,
+  entryLine: undefined,
+};
+/** The mapping from the line firstContentLine found last, its first character at `first`. */
+function mappingAt(
+  from: number,
+  first: number,
+  indent: number,
+  parentIndent: number,
+  entryLine?: number,
+) {
   top.from = from;
+  top.fromFirst = first;
+  top.fromBreak = contentLineBreak;
   top.indent = indent;
   top.parentIndent = parentIndent;
   top.entryLine = entryLine;
@@ -147,7 +169,7 @@ function rootMapping(text: string, entry: boolean): Mapping | undefined {
       return undefined;
     }
     const indent = contentIndent;
-    return mappingAt(first, indent, indent - 2);
+    return mappingAt(first, first + indent, indent, indent - 2);
   }
   const end = textEnd(text, first, contentLineBreak);
   const indent = contentIndent;
@@ -156,12 +178,12 @@ function rootMapping(text: string, entry: boolean): Mapping | undefined {
   let col = at + 1;
   while (col < end && text.charCodeAt(col) === 32) col++;
   if (col < end && text[col] !== '#') {
-    return mappingAt(first, col - first, indent, first);
+    return mappingAt(first, at, col - first, indent, first);
   }
   // `-` or `- # comment` alone on its line: the mapping starts on the next content line.
   const next = firstContentLine(text, nextOf(text, first));
   if (next < 0 || contentIndent <= indent) return undefined;
-  return mappingAt(next, contentIndent, indent);
+  return mappingAt(next, next + contentIndent, contentIndent, indent);
 }
 
 /** A block scalar's header after `key: ` or `- ` (sticky), to its line's end. */
@@ -295,6 +317,8 @@ function walk(text: string, mapping: Mapping, path: readonly string[]): Mapping 
     }
     // The mapping read so far is done with: it becomes its child, no new object per step.
     mapping.from = child;
+    mapping.fromFirst = child + childIndent;
+    mapping.fromBreak = contentLineBreak;
     mapping.indent = childIndent;
     mapping.parentIndent = keyIndent;
     mapping.entryLine = undefined;
@@ -364,8 +388,8 @@ const nextOf = (text: string, start: number) => lineAfter(text, text.indexOf('\n
  */
 function firstEntryStart(text: string, mapping: Mapping): number | undefined {
   if (mapping.entryLine !== undefined) return undefined;
-  const first = firstContentLine(text, mapping.from);
-  return first < 0 ? undefined : aboveComments(text, first);
+  // A content line, read before: its keys' start.
+  return aboveComments(text, mapping.from);
 }
 
 /** The line break after the key findKey last found (-1: none, the text's end). */
@@ -389,8 +413,15 @@ function findKey(text: string, mapping: Mapping, key: string | Wanted): number |
     // main.ts).
     const deep = start + keyIndent;
     let first = start;
-    while (first <= deep && text.charCodeAt(first) === 32) first++;
-    const lf = text.indexOf('\n', first);
+    let lf: number;
+    if (start === mapping.from) {
+      // The mapping's first line, whose indentation and end were read finding it.
+      first = mapping.fromFirst;
+      lf = mapping.fromBreak;
+    } else {
+      while (first <= deep && text.charCodeAt(first) === 32) first++;
+      lf = text.indexOf('\n', first);
+    }
     pos = lf < 0 ? text.length : lf + 1;
     if (first > deep && start !== entryLine) continue;
     const indent = start === entryLine ? keyIndent : first - start;
