@@ -58,13 +58,16 @@ export function aboveComments(text: string, lineStart: number): number {
   let at = lineStart;
   for (let pos = lineStart; pos > 0; ) {
     const prev = pos >= 2 ? text.lastIndexOf('\n', pos - 2) + 1 : 0;
-    // A lone CR is a line break to YAML: what looks like a comment may go on with a `---`.
-    for (let k = prev; k < pos - 2; k++) if (text.charCodeAt(k) === 13) return at;
     let i = prev;
     while (i < pos && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++;
     const c = text.charCodeAt(i);
-    if (c === 35 /* # */) at = prev;
-    else if (i < pos && c !== 10 && c !== 13) break; // content: the mapping's opening line
+    // Content: the mapping's opening line, which ends the walk whatever else it holds.
+    if (i < pos && c !== 35 /* # */ && c !== 10 && c !== 13) break;
+    // A lone CR is a line break to YAML: what looks like a comment may go on with a `---`.
+    // Looked for in the comment and blank lines the walk passes over only (not character by
+    // character through the content line above a mapping, where most walks end at once).
+    for (let k = prev; k < pos - 2; k++) if (text.charCodeAt(k) === 13) return at;
+    if (c === 35) at = prev;
     pos = prev;
   }
   return at;

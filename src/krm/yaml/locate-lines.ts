@@ -9,6 +9,12 @@ import type { Locator, ScalarStyle, SeqIndent, Site } from './site.js';
 interface Mapping {
   /** Scan from here (a line start). */
   from: number;
+  /**
+   * Where the line at `from` has its first character that is not a space, and its line break
+   * (-1: none): whoever found the line read both, and findKey does not read them again.
+   */
+  fromFirst: number;
+  fromBreak: number;
   indent: number;
   /** Indent of the parent mapping, for the indentation step of inserted lines. */
   parentIndent: number;
@@ -118,9 +124,25 @@ function onlyKeys(path: readonly (string | number)[]): path is readonly string[]
  * The one Mapping every locate reads into: a read moves it along its path and no site keeps it,
  * so a new object per read (two peeks per item, one per edit) is garbage at once.
  */
-const top: Mapping = { from: 0, indent: 0, parentIndent: 0, entryLine: undefined };
-function mappingAt(from: number, indent: number, parentIndent: number, entryLine?: number) {
+const top: Mapping = {
+  from: 0,
+  fromFirst: 0,
+  fromBreak: -1,
+  indent: 0,
+  parentIndent: 0,
+  entryLine: undefined,
+};
+/** The mapping from the line firstContentLine found last, its first character at `first`. */
+function mappingAt(
+  from: number,
+  first: number,
+  indent: number,
+  parentIndent: number,
+  entryLine?: number,
+) {
   top.from = from;
+  top.fromFirst = first;
+  top.fromBreak = contentLineBreak;
   top.indent = indent;
   top.parentIndent = parentIndent;
   top.entryLine = entryLine;
@@ -146,22 +168,22 @@ function rootMapping(text: string, entry: boolean): Mapping | undefined {
     ) {
       return undefined;
     }
-    const indent = indentAt(text, first);
-    return mappingAt(first, indent, indent - 2);
+    const indent = contentIndent;
+    return mappingAt(first, first + indent, indent, indent - 2);
   }
-  const end = endOf(text, first);
-  const indent = indentAt(text, first);
+  const end = textEnd(text, first, contentLineBreak);
+  const indent = contentIndent;
   const at = first + indent;
   if (!isSequenceEntry(text, at, end)) return undefined;
   let col = at + 1;
   while (col < end && text.charCodeAt(col) === 32) col++;
   if (col < end && text[col] !== '#') {
-    return mappingAt(first, col - first, indent, first);
+    return mappingAt(first, at, col - first, indent, first);
   }
   // `-` or `- # comment` alone on its line: the mapping starts on the next content line.
   const next = firstContentLine(text, nextOf(text, first));
-  if (next < 0 || indentAt(text, next) <= indent) return undefined;
-  return mappingAt(next, indentAt(text, next), indent);
+  if (next < 0 || contentIndent <= indent) return undefined;
+  return mappingAt(next, next + contentIndent, contentIndent, indent);
 }
 
 /** A block scalar's header after `key: ` or `- ` (sticky), to its line's end. */
@@ -280,7 +302,7 @@ function walk(text: string, mapping: Mapping, path: readonly string[]): Mapping 
     if (!onlyComment(text, found, textEnd(text, found, keyLineBreak))) return undefined;
     const keyIndent = mapping.indent;
     const child = firstContentLine(text, keyNext);
-    const childIndent = child < 0 ? -1 : indentAt(text, child);
+    const childIndent = child < 0 ? -1 : contentIndent;
     const nested = childIndent >= keyIndent;
     if (
       nested &&
@@ -295,6 +317,8 @@ function walk(text: string, mapping: Mapping, path: readonly string[]): Mapping 
     }
     // The mapping read so far is done with: it becomes its child, no new object per step.
     mapping.from = child;
+    mapping.fromFirst = child + childIndent;
+    mapping.fromBreak = contentLineBreak;
     mapping.indent = childIndent;
     mapping.parentIndent = keyIndent;
     mapping.entryLine = undefined;
@@ -327,16 +351,22 @@ const noneMissing: readonly string[] = [];
 // Lines are read by offsets (lines.ts), without building a Line: the locator runs for every edit
 // and, through peekScalar, several times on every item read.
 
-/** The line break after the line firstContentLine last found (-1: none, the text's end). */
+/**
+ * The line break after the line firstContentLine last found (-1: none, the text's end), and its
+ * indentation: its callers read both without reading the line again.
+ */
 let contentLineBreak = -1;
+let contentIndent = 0;
 
 /** The start of the first line from `from` (a line start) that is neither blank nor a comment, or -1. */
 function firstContentLine(text: string, from: number): number {
   for (let pos = from; pos < text.length; ) {
     const lf = text.indexOf('\n', pos);
-    const first = pos + indentAt(text, pos);
+    const indent = indentAt(text, pos);
+    const first = pos + indent;
     if (first < textEnd(text, pos, lf) && text.charCodeAt(first) !== 35) {
       contentLineBreak = lf;
+      contentIndent = indent;
       readTo(pos);
       return pos;
     }
@@ -358,8 +388,8 @@ const nextOf = (text: string, start: number) => lineAfter(text, text.indexOf('\n
  */
 function firstEntryStart(text: string, mapping: Mapping): number | undefined {
   if (mapping.entryLine !== undefined) return undefined;
-  const first = firstContentLine(text, mapping.from);
-  return first < 0 ? undefined : aboveComments(text, first);
+  // A content line, read before: its keys' start.
+  return aboveComments(text, mapping.from);
 }
 
 /** The line break after the key findKey last found (-1: none, the text's end). */
@@ -383,20 +413,32 @@ function findKey(text: string, mapping: Mapping, key: string | Wanted): number |
     // main.ts).
     const deep = start + keyIndent;
     let first = start;
-    while (first <= deep && text.charCodeAt(first) === 32) first++;
-    const lf = text.indexOf('\n', first);
+    let lf: number;
+    if (start === mapping.from) {
+      // The mapping's first line, whose indentation and end were read finding it.
+      first = mapping.fromFirst;
+      lf = mapping.fromBreak;
+    } else {
+      while (first <= deep && text.charCodeAt(first) === 32) first++;
+      lf = text.indexOf('\n', first);
+    }
     pos = lf < 0 ? text.length : lf + 1;
     if (first > deep && start !== entryLine) continue;
     const indent = start === entryLine ? keyIndent : first - start;
     const end = textEnd(text, start, lf);
-    if (first === end || text.charCodeAt(first) === 35) continue; // blank or comment
+    // Each character read once here and handed on: a `charCodeAt` on an item's text (a slice of
+    // the input) is ≈35–50 instructions (docs/performance.md, session 16).
+    const c = text.charCodeAt(first);
+    if (first === end || c === 35) continue; // blank or comment
     if (indent < keyIndent) {
       readTo(start);
       return null;
     }
     const at = start + indent;
-    if (isSequenceEntry(text, at, end)) continue; // a compact list under the previous key
-    const colon = keyAt(text, at, end);
+    const code = at === first ? c : text.charCodeAt(at);
+    // A compact list under the previous key.
+    if (code === 45 && isSequenceEntry(text, at, end)) continue;
+    const colon = keyAt(text, at, end, code);
     if (colon === undefined) return undefined;
     const matched =
       typeof key === 'string'
@@ -422,9 +464,14 @@ let lineKeyEnd = 0;
 /** By char code, 1 for a character a plain key cannot start with here (`?&*!{[|>%@\`#`). */
 const keyIndicators = new Uint8Array(128);
 for (const c of '?&*!{[|>%@`#') keyIndicators[c.charCodeAt(0)] = 1;
-function keyAt(text: string, at: number, end: number): number | undefined {
+function keyAt(
+  text: string,
+  at: number,
+  end: number,
+  /** The character at `at`, where the caller has read it. */
+  code = text.charCodeAt(at),
+): number | undefined {
   // By char code: no one-character string and search per line (no call is inlined, main.ts).
-  const code = text.charCodeAt(at);
   let keyStart: number;
   let keyEnd: number;
   let pos: number;
@@ -516,6 +563,6 @@ function scalarSite(text: string, valueStart: number, indent: number): Site | un
   }
   if (!onlyComment(text, end, lineEnd)) return undefined;
   const next = firstContentLine(text, nextOf(text, valueStart));
-  if (next >= 0 && indentAt(text, next) > indent) return undefined; // a continuation line
+  if (next >= 0 && contentIndent > indent) return undefined; // a continuation line
   return { kind: 'value', start, end, style, reach: 0 };
 }

@@ -27,15 +27,20 @@ const jsOnlySpace = new RegExp(`[${jsOnlySpaces}]`);
 
 /**
  * The longest run of text from lastIndex (sticky) that needs no look at its lines: characters
- * that open nothing, a `:` that no quote follows, and the one-line quoted values kpt writes
- * (`key: '0'`, `key: "x"`: a quote after `: ` closed with nothing but spaces after it on its
- * line, no `''` or escape inside). One call passes over most items' lines up to the locator's
- * reach; it stops at a character the line check below must judge (where the search for the next
- * special character stopped at each of those quotes: ≈5 checks an item, each a search, a line
- * start found and a line read). Made once, not per call (a literal is a new object each time).
+ * that open nothing, and the one-line quoted values kpt writes (`key: '0'`, `key: "x"`: a quote
+ * after `: ` closed with nothing but spaces after it on its line, no `''` or escape inside). One
+ * call passes over most items' lines up to the locator's reach; it stops at a character the line
+ * check below must judge (where the search for the next special character stopped at each of
+ * those quotes: ≈5 checks an item, each a search, a line start found and a line read). A `:` is
+ * text like any other: the quoted value's `: ` is looked for behind its quote, so the run goes on
+ * through every `key: value` line, where a `:` that ended it made one more turn of the
+ * alternation per line (≈40 % of the search's time on the bench's items). Where a quote after
+ * `: ` does not close so, the search stops at the quote rather than at the `:`: only plain text
+ * stands between the two, so the line check reads that line the same. Made once, not per call (a
+ * literal is a new object each time).
  */
 const settled = new RegExp(
-  `(?:[^"'[{&*!<\\t:${jsOnlySpaces}]+|:(?! ['"])|: '[^'\\n${jsOnlySpaces}]*'(?= *(?:\\r?\\n|$))|: "[^"\\\\\\n${jsOnlySpaces}]*"(?= *(?:\\r?\\n|$)))*`,
+  `(?:[^"'[{&*!<\\t${jsOnlySpaces}]+|(?<=: )'[^'\\n${jsOnlySpaces}]*'(?= *(?:\\r?\\n|$))|(?<=: )"[^"\\\\\\n${jsOnlySpaces}]*"(?= *(?:\\r?\\n|$)))*`,
   'y',
 );
 
@@ -55,7 +60,7 @@ export function isPlainLayout(text: string, end = text.length): boolean {
   for (let from = 0; ; ) {
     settled.lastIndex = from;
     settled.test(judged);
-    // Only plain text stands before `at` on its line: a special character, or a `:` before one.
+    // Only plain text stands before `at` on its line: `at` is a special character.
     const at = settled.lastIndex;
     if (at >= judged.length) return true;
     let start = at;

@@ -566,7 +566,9 @@ function blockLiteral(
 }
 
 function localLineBreak(text: string, at: number, fallback: string): string {
-  const before = text.lastIndexOf('\n', at - 1);
+  // Most sites are line starts: the break before is the character before, no search back
+  // (lastIndexOf is a C++ builtin, ≈300 instructions a call, a char code ≈50).
+  const before = at > 0 && text.charCodeAt(at - 1) === 10 ? at - 1 : text.lastIndexOf('\n', at - 1);
   if (before > 0) return text[before - 1] === '\r' ? '\r\n' : '\n';
   const after = text.indexOf('\n', at);
   if (after > 0) return text[after - 1] === '\r' ? '\r\n' : '\n';
