@@ -211,10 +211,7 @@ function parseSeverities(
       );
     }
     if (rule.fixed) {
-      throw new ConfigError(
-        `${field}: ${id} cannot be set: it reports ${fixedReason}`,
-        field,
-      );
+      throw new ConfigError(`${field}: ${id} cannot be set: it reports ${fixedReason}`, field);
     }
     return [id, parseRuleSeverity(value, `${field}: ${id}`)];
   });
