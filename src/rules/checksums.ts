@@ -435,15 +435,17 @@ class ChecksumWork {
 
   /**
    * The slot of the list whose sorted pair numbers `sortedIds` holds (its first `count`), or the
-   * free slot where it goes: a place whose hash is the list's has its numbers compared.
+   * free slot where it goes: a place whose hash is the list's is that list when the hash is a
+   * pair of numbers itself (`hashOf`), else has its numbers compared.
    */
   private slotOf(hash: number, count: number): number {
     const { slots, hashes, lists } = this;
     const mask = slots.length - 1;
-    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+    for (let slot = spread(hash) & mask; ; slot = (slot + 1) & mask) {
       const place = (slots[slot] as number) - 1;
       if (place < 0) return slot;
-      if (hashes[place] === hash && this.covers(lists[2 * place] as Consumed, count)) return slot;
+      if (hashes[place] !== hash) continue;
+      if (hash >= 0 || this.covers(lists[2 * place] as Consumed, count)) return slot;
     }
   }
 
@@ -472,7 +474,7 @@ class ChecksumWork {
     const slots = new Int32Array(2 * this.slots.length);
     const mask = slots.length - 1;
     for (let p = 0; p < this.listCount; p++) {
-      let s = (this.hashes[p] as number) & mask;
+      let s = spread(this.hashes[p] as number) & mask;
       while (slots[s] !== 0) s = (s + 1) & mask;
       slots[s] = p + 1;
     }
@@ -774,13 +776,26 @@ function sortIds(count: number): number[] {
 const sortedIds: number[] = [];
 const otherIds: number[] = [];
 
-/** A hash of the first `count` numbers (FNV-1a over them, then mixed: its low bits index). */
+/**
+ * A hash of the first `count` numbers, sorted. Two numbers below 2^15 (most lists of two: the
+ * lists of one or two sources are most of dense's and fan-out's) are the hash themselves, which
+ * no other list's has: the hash then says the list, and no candidate's numbers are read again.
+ * Any other list's (FNV-1a over its numbers) has its sign bit set.
+ */
 function hashOf(numbers: readonly number[], count: number): number {
+  if (count === 2 && (numbers[1] as number) < 0x8000) {
+    return ((numbers[0] as number) << 15) | (numbers[1] as number);
+  }
   let hash = 0x811c9dc5;
   for (let i = 0; i < count; i++) hash = Math.imul(hash ^ (numbers[i] as number), 0x01000193);
-  hash ^= hash >>> 16;
-  hash = Math.imul(hash, 0x85ebca6b);
-  return hash ^ (hash >>> 13);
+  return hash | 0x80000000;
+}
+
+/** A hash's bits mixed, so that its low bits index the table (murmur3's finalizer). */
+function spread(hash: number): number {
+  let mixed = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b);
+  mixed = Math.imul(mixed ^ (mixed >>> 13), 0xc2b2ae35);
+  return mixed ^ (mixed >>> 16);
 }
 
 /** The order of the entries' texts, found without writing a large content's text again. */
