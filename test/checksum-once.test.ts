@@ -91,8 +91,9 @@ describe('checksum work', () => {
   });
 
   it('one hash per set of sources past 64 a template, in any order, and one per other set', () => {
-    // Sets of more than 64 pair numbers are looked up by their decimals, shorter ones by a
-    // character per number (checksums.ts idsKey): both must tell sets apart and find them again.
+    // Sets of pair numbers are found by a hash of the sorted numbers, then compared (checksums.ts
+    // ChecksumWork's table of lists; until 0c4fb3f, past 64 by their decimals, shorter ones by a
+    // character per number): sets must be told apart and found again.
     const n = 70;
     const sources = Array.from({ length: n }, (_, s) => externalSecret(`s${s}`));
     const reading = (names: number[]) =>
@@ -109,6 +110,32 @@ describe('checksum work', () => {
     ];
     // The texts hashed that hold s0's remote key: the 70, the 69, {s0, s1} and {s0, s2}.
     expect(hashesOf([...sources, ...items], 'db/s0"')).toBe(4);
+  });
+
+  it('one hash per set of two sources, many sets, each found again in the other order', () => {
+    // Past 512 lists the table of lists doubles (checksums.ts ChecksumWork addList): each list is
+    // placed again by its hash, and found there by the next template that reads its sources.
+    const n = 40;
+    const sources = Array.from({ length: n }, (_, s) => externalSecret(`s${s}`));
+    const sets: [number, number][] = [];
+    for (let a = 0; a < n && sets.length < 600; a++) {
+      for (let b = a + 1; b < n && sets.length < 600; b++) sets.push([a, b]);
+    }
+    const reading = (names: number[]) =>
+      `envFrom:\n${names.map((s) => `- secretRef: {name: s${s}}`).join('\n')}`;
+    const items = sets.flatMap(([a, b], i) => [
+      deployment(`ab-${i}`, reading([a, b])),
+      deployment(`ba-${i}`, reading([b, a])),
+    ]);
+    hashed.texts.length = 0;
+    const out = runOk(resourceList([...sources, ...items])).stdout;
+    // One text hashed per set: its list of two entries.
+    expect(hashed.texts.filter((t) => t.startsWith('[{"content":')).length).toBe(600);
+    const values = [...out.matchAll(/checksum\/external-secrets: "?([0-9a-f]{64})/g)].map(
+      (m) => m[1],
+    );
+    expect(values).toHaveLength(1200);
+    expect(new Set(values).size).toBe(600);
   });
 
   it('one hash for a ConfigMap read by many consumers, though it builds its content per read', () => {

@@ -537,6 +537,29 @@ describe('lint costs', () => {
     expect(calls.getPath).toBe(13 * n + 1);
   });
 
+  // main 0c4fb3f kept an entry per ExternalSecret in a Map of what reads it (2,000 on the fan-in
+  // bench, outliving a scavenge to the peak).
+  it('unpinned-version keeps what reads each ExternalSecret by item number, not in a Map', () => {
+    const n = 200;
+    const entries = ['user', 'password', 'token'].map((key) => ({ remoteRef: { key } }));
+    const consumersOf = readExternalSecrets(n, () => entries);
+    // Item numbers, as the reader gives every resource.
+    let index = 0;
+    for (const source of consumersOf.keys()) Object.assign(source.resource, { index: index++ });
+    const { reported, output } = reporter();
+    const set = vi.spyOn(Map.prototype, 'set');
+    let sets: number;
+    try {
+      unpinnedVersion.check(context({ consumersOf }), output);
+      sets = set.mock.calls.length;
+    } finally {
+      set.mockRestore();
+    }
+    expect(reported).toHaveLength(1);
+    // The store's group and its look-ups; main: n more.
+    expect(sets).toBeLessThan(10);
+  });
+
   it('unpinned-version makes no identity string per member: the run knows the copies', () => {
     const n = 200;
     const consumersOf = readExternalSecrets(n, (i) => [{ remoteRef: { key: `k-${i}` } }]);

@@ -3,8 +3,10 @@
 // record per source it covers. The output is pinned by checksum.test.ts and waves.test.ts.
 import { describe, expect, it, vi } from 'vitest';
 import type { Resource } from '../src/model/resource.js';
+import { groupedOf } from '../src/model/results.js';
 import { planChecksums } from '../src/rules/checksums.js';
 import type { Consumption } from '../src/rules/consumers.js';
+import { listContent } from '../src/rules/sources/fields.js';
 import type { TransformOutput } from '../src/rules/transform.js';
 import {
   deployment,
@@ -68,6 +70,27 @@ vi.mock('../src/rules/transform.js', async (importOriginal) => {
   };
 });
 
+// Counted while the lints run: WeakMap entries set (refs kept by resource, groups by result).
+const lintsRun = vi.hoisted(() => ({ weakSets: 0 }));
+vi.mock('../src/rules/lints/index.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../src/rules/lints/index.js')>();
+  return {
+    ...actual,
+    runLints: (...args: Parameters<typeof actual.runLints>) => {
+      const { set } = WeakMap.prototype;
+      WeakMap.prototype.set = function (this: WeakMap<object, unknown>, key, value) {
+        lintsRun.weakSets++;
+        return set.call(this, key, value);
+      };
+      try {
+        return actual.runLints(...args);
+      } finally {
+        WeakMap.prototype.set = set;
+      }
+    },
+  };
+});
+
 /** A wave plan's node (order/waves.ts WaveNode). */
 const isNode = (value: unknown) =>
   typeof value === 'object' && value !== null && 'before' in value && 'wave' in value;
@@ -95,6 +118,17 @@ describe('the rules plan of many consumers', () => {
     for (const [source, consumersOfSource] of plan.consumersOf) {
       expect(plan.nodes.get(source.resource)?.before).toBe(consumersOfSource);
     }
+  });
+
+  // main 0c4fb3f made each wave edit a path of its own (2,021 lists on the fan-in bench, kept to
+  // the writer).
+  it("writes each item's wave through one path of the item's annotations, shared", () => {
+    const waves = (seen.out as TransformOutput).edits.filter(
+      (e) => e.key === 'argocd.argoproj.io/sync-wave',
+    );
+    expect(waves).toHaveLength(sources);
+    expect(new Set(waves.map((e) => e.path)).size).toBe(1);
+    expect(waves[0]?.path).toEqual(['metadata', 'annotations']);
   });
 
   // main 5687333 kept the nodes in a Map (an entry each, 10k on fan-in, and the tables it grew
@@ -365,6 +399,113 @@ describe('planChecksums, counted', () => {
     }
   });
 
+  /** n ExternalSecrets, each read whole by one Deployment with the next one (two a list). */
+  function twoEach(n: number): { consumption: Consumption; text: string } {
+    const items = Array.from({ length: n }, (_, i) => [
+      externalSecret(`s${i}`),
+      deployment(
+        `d${i}`,
+        `envFrom:\n- secretRef: {name: s${i}}\n- secretRef: {name: s${(i + 1) % n}}`,
+      ),
+    ]).flat();
+    const text = resourceList(items);
+    runOk(text);
+    return { consumption: seen.consumption as Consumption, text };
+  }
+
+  // main 0c4fb3f kept each list's value in a Map by its pair numbers as a text: an entry and a
+  // text per checksum of two sources or more (7,900 on the fan-in bench).
+  it('keeps no Map entry nor text per list of pairs it hashes', () => {
+    const n = 30;
+    const { consumption, text } = twoEach(n);
+    const set = vi.spyOn(Map.prototype, 'set');
+    const fromCharCode = vi.spyOn(String, 'fromCharCode');
+    try {
+      const plan = planChecksums(consumption, {
+        characters: text.length,
+        bytes: () => text.length,
+      });
+      expect(new Set([...plan.checksummed.values()].flat().map((c) => c.value)).size).toBe(n);
+      // Two per source (its pair number read whole, its content's pair); main: 3n.
+      expect(set.mock.calls.length).toBeLessThanOrEqual(2 * n);
+      expect(fromCharCode).not.toHaveBeenCalled();
+    } finally {
+      set.mockRestore();
+      fromCharCode.mockRestore();
+    }
+  });
+
+  // main 0c4fb3f kept each source's pair number in a Map per key set, by source: an entry per
+  // source and set read (0.45 MB on the fan-in bench).
+  it("finds a source's pair by its number, in a column once a sixteenth of the sources have one", () => {
+    const n = 64;
+    const items = Array.from({ length: n }, (_, i) => [
+      externalSecret(`s${i}`),
+      deployment(`d${i}`, secretKeyRef(`s${i}`, 'password')),
+    ]).flat();
+    const text = resourceList(items);
+    runOk(text);
+    const consumption = seen.consumption as Consumption;
+    const size = { characters: text.length, bytes: () => text.length };
+    const expected = planChecksums(consumption, size);
+    const set = vi.spyOn(Map.prototype, 'set');
+    let sets: number;
+    let plan: ReturnType<typeof planChecksums>;
+    try {
+      plan = planChecksums(consumption, size);
+      sets = set.mock.calls.length;
+    } finally {
+      set.mockRestore();
+    }
+    expect([...plan.checksummed.values()].flat().map((c) => c.value)).toEqual(
+      [...expected.checksummed.values()].flat().map((c) => c.value),
+    );
+    // Each content's pair, the key set's table by its text, and the sources' pairs in a Map
+    // until n / 16 of them: main 2n + 1.
+    expect(sets).toBeLessThanOrEqual(n + 1 + n / 16);
+  });
+
+  it('makes no column for a key set read of few sources (a column per set would be sets × sources)', () => {
+    const n = 64;
+    const items = Array.from({ length: n }, (_, i) => [
+      externalSecret(`s${i}`),
+      deployment(`d${i}`, secretKeyRef(`s${i}`, `key-${i}`)),
+    ]).flat();
+    const text = resourceList(items);
+    runOk(text);
+    const consumption = seen.consumption as Consumption;
+    let made = 0;
+    const BuiltIn = globalThis.Int32Array;
+    globalThis.Int32Array = class extends BuiltIn {
+      constructor(...args: ConstructorParameters<Int32ArrayConstructor>) {
+        super(...args);
+        made++;
+      }
+    } as Int32ArrayConstructor;
+    try {
+      planChecksums(consumption, { characters: text.length, bytes: () => text.length });
+    } finally {
+      globalThis.Int32Array = BuiltIn;
+    }
+    // The checksums' table by item number, the lists' table and their hashes: no column.
+    expect(made).toBeLessThanOrEqual(3);
+  });
+
+  // main 0c4fb3f wrote a content's canonical JSON and its name's, then joined them into the
+  // entry's text and kept a slice of it and the name's beside it.
+  it("writes a pair's entry in one call of the JSON writer, keeping its text alone", () => {
+    const n = 30;
+    const { consumption, text } = twoEach(n);
+    const stringify = vi.spyOn(JSON, 'stringify');
+    try {
+      planChecksums(consumption, { characters: text.length, bytes: () => text.length });
+      // main: 2n.
+      expect(stringify.mock.calls.length).toBeLessThanOrEqual(n);
+    } finally {
+      stringify.mockRestore();
+    }
+  });
+
   // main copied each list's pair numbers to sort them (one list per checksum of two sources or
   // more), and wrote its pair numbers and entries into two more lists made for it.
   it('copies no list of pair numbers per checksum', () => {
@@ -391,5 +532,61 @@ describe('planChecksums, counted', () => {
     } finally {
       slice.mockRestore();
     }
+  });
+});
+
+describe('a finding that names a group of resources (unpinned-version)', () => {
+  // main 0c4fb3f made a ref per member for it (and an entry in the refs' WeakMap), kept to the
+  // end of the run: thousands of ExternalSecrets on a few stores, for `impact` alone.
+  it('keeps its members, their refs made when impact asks', () => {
+    const n = 40;
+    const items = Array.from({ length: n }, (_, i) => [
+      externalSecret(`s${i}`),
+      deployment(`d${i}`, envFrom(`s${i}`)),
+    ]).flat();
+    lintsRun.weakSets = 0;
+    runOk(resourceList(items));
+    const { weakSets } = lintsRun;
+    const grouped = (seen.out as TransformOutput).results.map(groupedOf).filter(Boolean);
+    expect(grouped).toHaveLength(1);
+    expect(grouped[0]?.members.map((m) => m.name)).toEqual(
+      Array.from({ length: n }, (_, i) => `s${i}`),
+    );
+    // The result's ref, its group and the rule's tags; main: n more.
+    expect(weakSets).toBeLessThanOrEqual(3);
+  });
+});
+
+describe("a source's content narrowed to the keys read (sources/fields.ts listContent)", () => {
+  // main 0c4fb3f kept a Map of every narrowing per source (1,400 on the fan-in bench), which the
+  // checksums, asking once per source and key set, never needed.
+  it('keeps no Map of its narrowings, and hands the same keys read again the same object', () => {
+    const normalized = {
+      data: ['user', 'password', 'token'].map((secretKey) => ({ secretKey, remoteRef: {} })),
+    };
+    const content = listContent(normalized, 'data', 'secretKey', true);
+    let made = 0;
+    const BuiltIn = globalThis.Map;
+    globalThis.Map = class extends BuiltIn<unknown, unknown> {
+      constructor(entries?: Iterable<readonly [unknown, unknown]> | null) {
+        super(entries);
+        made++;
+      }
+    } as MapConstructor;
+    let password: unknown;
+    let again: unknown;
+    let both: unknown;
+    try {
+      password = content(new Set(['password']));
+      again = content(new Set(['password']));
+      both = content(new Set(['token', 'user']));
+    } finally {
+      globalThis.Map = BuiltIn;
+    }
+    expect(made).toBe(0);
+    expect(again).toBe(password);
+    expect(password).toEqual({ data: [normalized.data[1]] });
+    expect(both).toEqual({ data: [normalized.data[0], normalized.data[2]] });
+    expect(content('all')).toBe(normalized);
   });
 });

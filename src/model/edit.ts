@@ -68,10 +68,18 @@ export function annotationEdit(
   key: string,
   value: string,
 ): MappingEdit {
-  // concat, not a spread: a spread's list has room for 19 (168 bytes a wave edit, kept to the
-  // writer: 0.3 MB on the fan-in bench).
-  return { item, path: metadataPath.concat('annotations'), key, value };
+  // An item's own annotations: one path for all their edits (a list each was 64 bytes a wave
+  // edit, kept to the writer: 0.13 MB on the fan-in bench). Else concat, not a spread: a spread's
+  // list has room for 19.
+  const path =
+    metadataPath.length === 1 && metadataPath[0] === 'metadata'
+      ? itemAnnotations
+      : metadataPath.concat('annotations');
+  return { item, path, key, value };
 }
+
+/** The path of an item's own annotations, shared by the edits of every item (nothing changes one). */
+const itemAnnotations: Trail = ['metadata', 'annotations'];
 
 /** The `field.path` of a result about an annotation: `spec.template.metadata.annotations[key]`. */
 export function annotationField(metadataPath: Keys, key: string): string {

@@ -6,6 +6,7 @@ import { type ListsBy, mapUnder } from '../model/fold.js';
 import {
   canonicalJson,
   canonicalSize,
+  type KeyOrder,
   sha256HexOfPieces,
   sortShort,
   sortValues,
@@ -342,20 +343,27 @@ class ChecksumWork {
   /** Checksums computed or found. */
   done = 0;
   /**
-   * Values by the contents and Secret names they cover: their pairs' numbers, sorted and joined
-   * (`1,5`), or one pair's number itself (a number and a text are different keys).
+   * The values of lists of two pairs or more, by the pairs they cover: each list's reads and
+   * value at twice its place and the next, its places by a hash of its sorted pair numbers in an
+   * open-addressed table (place + 1; 0: free), and each place's hash, which a candidate must
+   * have before its numbers are compared. A Map keyed by the numbers as a text kept a text and
+   * an entry per list (≈7,900 on the fan-in bench: 0.9 MB of its checksums that outlived a
+   * scavenge); a list of one pair keeps its value in the pair (`Pair.alone`).
    */
-  private readonly values = new Map<string | number, string>();
+  private readonly lists: (Consumed | string)[] = [];
+  private slots = new Int32Array(1024);
+  private hashes = new Int32Array(512);
+  private listCount = 0;
   /**
-   * Pair numbers by keys read, then source: a Map per key set (sets are shared, `references.ts`),
-   * equal sets one Map through their text (`keysId`), so that they share one content. A run reads
-   * few key sets and many sources: a Map per source, holding each set and its text, was ≈1 MB of
-   * fan-in's checksums that outlived a scavenge (1,667 Maps, two entries per source and set).
+   * Pair numbers by keys read, then source, through the numbers the consumers gave them
+   * (`Consumed`): a table per key set, by the set's number (sets are shared, `references.ts`;
+   * 0: read whole), equal sets one table through their text (`keysId`), so that they share one
+   * content. A run reads few key sets and many sources: a Map per source, holding each set and
+   * its text, was ≈1 MB of fan-in's checksums that outlived a scavenge (1,667 Maps, two entries
+   * per source and set); a Map per set by source, 0.45 MB.
    */
-  private readonly ids = new Map<KeySet, Map<SecretSource, number>>();
-  private readonly idsByText = new Map<string, Map<SecretSource, number>>();
-  /** Pair numbers of the sources read whole. */
-  private readonly wholeIds = new Map<SecretSource, number>();
+  private readonly byKeys: (PairsOfKeys | undefined)[] = [];
+  private readonly byKeysText = new Map<string, PairsOfKeys>();
   /**
    * Pairs of content (object, or a scalar's canonical JSON) and Secret name, numbered: the first
    * pair of each content.
@@ -384,13 +392,23 @@ class ChecksumWork {
    */
   checksum(reads: Consumed): string | undefined {
     // No record per source: most checksums are found by their pairs' numbers alone. A list of one
-    // (two in three checksums on fan-out, two in five on dense) by its number: no list sorted
-    // and no text joined to look it up. The numbers and entries in lists for the run (`listIds`,
+    // (two in three checksums on fan-out, two in five on dense) in its pair: no list sorted nor
+    // hashed to look it up. The numbers and entries in lists for the run (`listIds`,
     // `listed`), their first `count`: two lists per checksum were ≈1.8 MB of fan-in's profile.
     const count = reads.length;
-    for (let i = 0; i < count; i++) listIds[i] = this.idOf(reads.source(i), reads.keys(i));
-    const covered = count === 1 ? (listIds[0] as number) : idsKey(count);
-    let value = this.values.get(covered);
+    for (let i = 0; i < count; i++) listIds[i] = this.idOf(reads, i);
+    const alone = count === 1 ? (this.numbered[listIds[0] as number] as Pair) : undefined;
+    // Where a new list's place goes in the table; its hash.
+    let slot = -1;
+    let hash = 0;
+    let value: string | undefined;
+    if (alone !== undefined) value = alone.alone;
+    else {
+      hash = hashOf(sortIds(count), count);
+      slot = this.slotOf(hash, count);
+      const place = (this.slots[slot] as number) - 1;
+      if (place >= 0) value = this.lists[2 * place + 1] as string;
+    }
     if (value !== undefined) {
       this.done++;
       return value;
@@ -409,9 +427,58 @@ class ChecksumWork {
     for (let i = 0; i < count; i++) bytes += 1 + (listed[i] as Entry).bytes;
     if (!this.spend(bytes)) return undefined;
     value = sha256HexOfPieces(fed, whole ? wholePieces(count) : pieces(listed.slice(0, count)));
-    this.values.set(covered, value);
+    if (alone !== undefined) alone.alone = value;
+    else this.addList(slot, hash, reads, value);
     this.done++;
     return value;
+  }
+
+  /**
+   * The slot of the list whose sorted pair numbers `sortedIds` holds (its first `count`), or the
+   * free slot where it goes: a place whose hash is the list's is that list when the hash is a
+   * pair of numbers itself (`hashOf`), else has its numbers compared.
+   */
+  private slotOf(hash: number, count: number): number {
+    const { slots, hashes, lists } = this;
+    const mask = slots.length - 1;
+    for (let slot = spread(hash) & mask; ; slot = (slot + 1) & mask) {
+      const place = (slots[slot] as number) - 1;
+      if (place < 0) return slot;
+      if (hashes[place] !== hash) continue;
+      if (hash >= 0 || this.covers(lists[2 * place] as Consumed, count)) return slot;
+    }
+  }
+
+  /** Whether `reads` cover the pairs `sortedIds` holds (its first `count`). */
+  private covers(reads: Consumed, count: number): boolean {
+    if (reads.length !== count) return false;
+    for (let i = 0; i < count; i++) otherIds[i] = this.idOf(reads, i);
+    sortValues(otherIds, count);
+    for (let i = 0; i < count; i++) if (otherIds[i] !== sortedIds[i]) return false;
+    return true;
+  }
+
+  /** A new list at the free slot `slotOf` found; the table doubles past half full. */
+  private addList(slot: number, hash: number, reads: Consumed, value: string): void {
+    const place = this.listCount++;
+    this.lists.push(reads, value);
+    if (place === this.hashes.length) {
+      const hashes = new Int32Array(2 * place);
+      hashes.set(this.hashes);
+      this.hashes = hashes;
+    }
+    this.hashes[place] = hash;
+    this.slots[slot] = place + 1;
+    if (2 * this.listCount <= this.slots.length) return;
+    // Each place again by its hash, in a table twice the size.
+    const slots = new Int32Array(2 * this.slots.length);
+    const mask = slots.length - 1;
+    for (let p = 0; p < this.listCount; p++) {
+      let s = spread(this.hashes[p] as number) & mask;
+      while (slots[s] !== 0) s = (s + 1) & mask;
+      slots[s] = p + 1;
+    }
+    this.slots = slots;
   }
 
   /** True, and counted, when `bytes` more stay within the budget. */
@@ -426,30 +493,29 @@ class ChecksumWork {
   }
 
   /**
-   * The number of the pair a source read with `keys` makes. Some sources build a new object per
-   * call (ConfigMap, Secret, SealedSecret narrow to the keys read): one per source and key set,
-   * so that it is serialised and hashed once; its number is then found by one look-up, not by its
-   * content and again by its pair.
+   * The number of the pair the `i`-th source of `reads` makes, read with its keys. Some sources
+   * build a new object per call (ConfigMap, Secret, SealedSecret narrow to the keys read): one
+   * per source and key set, so that it is serialised and hashed once; its number is then found
+   * by its source's and key set's numbers, not by its content and again by its pair.
    */
-  private idOf(source: SecretSource, keys: KeySet): number {
-    // A source read whole (envFrom, a volume), as a third of fan-in's references: one look-up.
-    if (keys === 'all') {
-      let id = this.wholeIds.get(source);
-      if (id === undefined) {
-        id = this.pairId(source.content(keys), source.secretName);
-        this.wholeIds.set(source, id);
+  private idOf(reads: Consumed, i: number): number {
+    const keysNumber = reads.keysNumber(i);
+    let pairs = this.byKeys[keysNumber];
+    if (pairs === undefined) {
+      const text = keysId(reads.keys(i));
+      pairs = this.byKeysText.get(text);
+      if (pairs === undefined) {
+        pairs = new PairsOfKeys(reads.sourceCount);
+        this.byKeysText.set(text, pairs);
       }
-      return id;
+      this.byKeys[keysNumber] = pairs;
     }
-    let bySource = this.ids.get(keys);
-    if (bySource === undefined) {
-      bySource = mapUnder(this.idsByText, keysId(keys));
-      this.ids.set(keys, bySource);
-    }
-    let id = bySource.get(source);
-    if (id === undefined) {
-      id = this.pairId(source.content(keys), source.secretName);
-      bySource.set(source, id);
+    const sourceNumber = reads.sourceNumber(i);
+    let id = pairs.get(sourceNumber);
+    if (id < 0) {
+      const source = reads.source(i);
+      id = this.pairId(source.content(reads.keys(i)), source.secretName);
+      pairs.set(sourceNumber, id);
     }
     return id;
   }
@@ -480,87 +546,150 @@ class ChecksumWork {
   }
 
   private numberPair(content: Json, secret: string): number {
-    this.numbered.push({ content, secret });
+    this.numbered.push({ content, secret, entry: undefined, alone: undefined });
     return this.numbered.length - 1;
   }
 
   /**
    * The entry of a pair, written once for all the checksums that cover it (on fan-in, each
    * source is in twenty lists), if its content fits the budget. A scalar content is written, and
-   * counted, each time, as `written` does.
+   * counted, each time, as `measured` does. An object content's canonical JSON is written for its
+   * first pair, whose entry its other pairs (other Secret names, rare) take it from: one copy of
+   * it kept (a WeakMap of the texts by content and a record each were ≈0.4 MB of fan-in's
+   * checksums that outlived a scavenge; a second copy beside the entry's text ≈1 MiB of its peak).
    */
   private entry(id: number): Entry | undefined {
     const pair = this.numbered[id] as Pair;
     if (pair.entry !== undefined) return pair.entry;
     const { content, secret } = pair;
-    const object = typeof content === 'object' && content !== null;
-    const canonical = object ? this.contentOf(content, id) : this.written(content);
-    if (canonical === undefined) return undefined;
-    const bytes = entryBytes + canonical.bytes + canonicalSize(secret, Infinity);
-    const entry: Entry = { content: canonical.text, secret: JSON.stringify(secret), bytes };
-    if (object) {
-      // Kept for every list that holds it: its text written once (a large one is hashed from its
-      // pieces, its content not held twice). The content's text is then a slice of it, which
-      // the content's other pairs take (`contentOf`): one copy of it kept, not two (a second was
-      // ≈1 MiB of fan-in's peak RSS).
-      if (bytes <= wholeBytes) {
-        const text = entryText(entry);
-        entry.text = text;
-        entry.content = text.slice(contentAt, contentAt + canonical.text.length);
-      }
-      pair.entry = entry;
+    const secretBytes = canonicalSize(secret, Infinity);
+    if (typeof content !== 'object' || content === null) {
+      const order = { sorted: false };
+      const size = this.measured(content, order);
+      if (size === undefined) return undefined;
+      const bytes = entryBytes + size + secretBytes;
+      return {
+        content: canonicalJson(content, order.sorted),
+        secret: JSON.stringify(secret),
+        bytes,
+      };
     }
+    const first = this.pairs.get(content) as number;
+    let entry: Entry;
+    if (first === id) {
+      const order = { sorted: false };
+      const size = this.measured(content, order);
+      if (size === undefined) return undefined;
+      const bytes = entryBytes + size + secretBytes;
+      // Kept for every list that holds it: its whole text written at once, by the writer of the
+      // content's canonical JSON (the entry's keys are in order), not the content's text and the
+      // name's and then the three joined, each kept (≈110 bytes a pair beside its text: 0.4 MB
+      // of fan-in's checksums that outlived a scavenge). A large one is hashed from its pieces.
+      entry =
+        bytes <= wholeBytes
+          ? new WholeEntry(canonicalJson({ content, secret }, order.sorted), bytes)
+          : {
+              content: canonicalJson(content, order.sorted),
+              secret: JSON.stringify(secret),
+              bytes,
+            };
+    } else {
+      const shared = this.entry(first);
+      if (shared === undefined) return undefined;
+      const { secret: firstSecret } = this.numbered[first] as Pair;
+      const bytes = shared.bytes - canonicalSize(firstSecret, Infinity) + secretBytes;
+      const written = { content: shared.content, secret: JSON.stringify(secret), bytes };
+      entry = bytes <= wholeBytes ? new WholeEntry(entryText(written), bytes) : written;
+    }
+    pair.entry = entry;
     return entry;
   }
 
   /**
-   * An object content's canonical JSON: written for its first pair, whose entry its other pairs
-   * (other Secret names, rare) take it from. A WeakMap of the texts by content and a record each
-   * were ≈0.4 MB of fan-in's checksums that outlived a scavenge, for the few contents read
-   * under two names.
+   * The UTF-8 length of a content's canonical JSON, counted against the budget before it is
+   * written; undefined past it. `order`: whether its keys are in order already (canonicalSize).
    */
-  private contentOf(content: Json, id: number): Written | undefined {
-    const first = this.pairs.get(content as object) as number;
-    if (first === id) return this.written(content);
-    const entry = this.entry(first);
-    if (entry === undefined) return undefined;
-    const { secret } = this.numbered[first] as Pair;
-    return {
-      text: entry.content,
-      bytes: entry.bytes - entryBytes - canonicalSize(secret, Infinity),
-    };
-  }
-
-  /** A content's canonical JSON, if it fits the budget (measured first). */
-  private written(content: Json): Written | undefined {
-    const order = { sorted: false };
+  private measured(content: Json, order: KeyOrder): number | undefined {
     const bytes = canonicalSize(content, this.budget - this.asked, order);
-    if (!this.spend(bytes)) return undefined;
-    return { text: canonicalJson(content, order.sorted), bytes };
+    return this.spend(bytes) ? bytes : undefined;
   }
 }
 
-/** A content's canonical JSON and its UTF-8 length. */
-interface Written {
-  text: string;
-  bytes: number;
+/**
+ * The pair numbers of the sources read with one key set, by source number: a Map while few of
+ * the run's sources are read so, then a column of them all (number + 1; 0: none), which takes
+ * less room than the Map's entries once a sixteenth of the sources have one (on fan-in, each set
+ * is read of most of its 2,000 sources), and never more than twice theirs.
+ */
+class PairsOfKeys {
+  private map: Map<number, number> | undefined = new Map();
+  private column: Int32Array | undefined;
+
+  constructor(private readonly sources: number) {}
+
+  /** The source's pair number, or -1. */
+  get(source: number): number {
+    const { column } = this;
+    if (column !== undefined) return (column[source] as number) - 1;
+    return (this.map as Map<number, number>).get(source) ?? -1;
+  }
+
+  set(source: number, id: number): void {
+    if (this.column !== undefined) {
+      this.column[source] = id + 1;
+      return;
+    }
+    const map = this.map as Map<number, number>;
+    map.set(source, id);
+    if (16 * map.size < this.sources) return;
+    const column = new Int32Array(this.sources);
+    map.forEach((pair, at) => {
+      column[at] = pair + 1;
+    });
+    this.column = column;
+    this.map = undefined;
+  }
 }
 
-/** A content and the Secret name read with it, and once written, their entry of the list. */
+/**
+ * A content and the Secret name read with it, and once written, their entry of the list: made
+ * with every key it gets (a key added later went to a store of its own, 40 bytes a pair).
+ */
 interface Pair {
   content: Json;
   secret: string;
-  entry?: Entry;
+  entry: Entry | undefined;
+  /** The value of the list of this pair alone, once hashed. */
+  alone: string | undefined;
 }
 
 export interface Entry {
   /** Canonical JSON of the content and of the Secret name. */
-  content: string;
-  secret: string;
+  readonly content: string;
+  readonly secret: string;
   /** The UTF-8 length of the entry's text. */
-  bytes: number;
+  readonly bytes: number;
   /** The entry's whole text, for an entry kept for many lists and at most `wholeBytes` long. */
-  text?: string;
+  readonly text?: string;
+}
+
+/**
+ * An entry kept whole (nearly every one): its content and Secret name are read from its text
+ * when asked (a list that holds a larger entry, another name for its content), not kept beside it.
+ */
+class WholeEntry implements Entry {
+  constructor(
+    readonly text: string,
+    readonly bytes: number,
+  ) {}
+
+  get content(): string {
+    return this.text.slice(contentAt, this.text.lastIndexOf(secretAt));
+  }
+
+  get secret(): string {
+    return this.text.slice(this.text.lastIndexOf(secretAt) + secretAt.length, -1);
+  }
 }
 
 /**
@@ -573,6 +702,11 @@ const wholeBytes = 16 * 1024;
 const entryText = (e: Entry) => `{"content":${e.content},"secret":${e.secret}}`;
 /** Where the content starts in `entryText`. */
 const contentAt = '{"content":'.length;
+/**
+ * What ends the content in `entryText`: its last occurrence, since the name's JSON string has
+ * every `"` in it escaped.
+ */
+const secretAt = ',"secret":';
 
 /**
  * The list of the first `count` entries of `listed`, whose whole texts are kept (nearly every
@@ -631,36 +765,37 @@ const listIds: number[] = [];
 const listed: Entry[] = [];
 
 /**
- * The first `count` of `listIds`, sorted, in a list of that length (`idsKey` reads them all): one
- * list per length up to `pooledLength` for the run, written over, not a copy per checksum (≈1.5 MB
- * of the sampling heap profile of fan-in's checksums).
+ * The first `count` of `listIds`, sorted, in `sortedIds` (its first `count`): a list for the run,
+ * written over, not a copy per checksum (≈1.5 MB of the sampling heap profile of fan-in's
+ * checksums). `otherIds`: a candidate's numbers, compared with them.
  */
-function sortedIds(count: number): number[] {
-  let sorted = byLength[count];
-  if (sorted === undefined) {
-    sorted = new Array<number>(count);
-    if (count <= pooledLength) byLength[count] = sorted;
-  }
-  for (let i = 0; i < count; i++) sorted[i] = listIds[i] as number;
-  return sortValues(sorted);
+function sortIds(count: number): number[] {
+  for (let i = 0; i < count; i++) sortedIds[i] = listIds[i] as number;
+  return sortValues(sortedIds, count);
 }
-const pooledLength = 64;
-const byLength: number[][] = [];
+const sortedIds: number[] = [];
+const otherIds: number[] = [];
 
 /**
- * The first `count` of `listIds` as a text equal for equal sets: sorted, a character per number
- * (below 32,768, as a run's pairs nearly always are), not their decimals joined (≈100 characters
- * for fan-in's twenty sources a pod, and a string per number while joining: the values' Map keeps
- * each text for the whole stage, ≈1 MB of old generation on fan-in). Otherwise, or past
- * `pooledLength` numbers, their decimals joined after U+FFFF, which no character text starts with.
+ * A hash of the first `count` numbers, sorted. Two numbers below 2^15 (most lists of two: the
+ * lists of one or two sources are most of dense's and fan-out's) are the hash themselves, which
+ * no other list's has: the hash then says the list, and no candidate's numbers are read again.
+ * Any other list's (FNV-1a over its numbers) has its sign bit set.
  */
-function idsKey(count: number): string {
-  const sorted = sortedIds(count);
-  // Sorted: the last is the largest.
-  if (count <= pooledLength && (sorted[count - 1] as number) < 0x8000) {
-    return String.fromCharCode.apply(undefined, sorted);
+function hashOf(numbers: readonly number[], count: number): number {
+  if (count === 2 && (numbers[1] as number) < 0x8000) {
+    return ((numbers[0] as number) << 15) | (numbers[1] as number);
   }
-  return `\uffff${sorted.join()}`;
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < count; i++) hash = Math.imul(hash ^ (numbers[i] as number), 0x01000193);
+  return hash | 0x80000000;
+}
+
+/** A hash's bits mixed, so that its low bits index the table (murmur3's finalizer). */
+function spread(hash: number): number {
+  let mixed = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b);
+  mixed = Math.imul(mixed ^ (mixed >>> 13), 0xc2b2ae35);
+  return mixed ^ (mixed >>> 16);
 }
 
 /** The order of the entries' texts, found without writing a large content's text again. */

@@ -147,6 +147,21 @@ export class Consumed {
     return this.reads.keySets[this.chunk[this.start + 2 * i + 1] as number] as KeySet;
   }
 
+  /** The number of the `i`-th source among the run's (below `sourceCount`). */
+  sourceNumber(i: number): number {
+    return this.chunk[this.start + 2 * i] as number;
+  }
+
+  /** The number of the key set read of the `i`-th source, by identity (0: read whole). */
+  keysNumber(i: number): number {
+    return this.chunk[this.start + 2 * i + 1] as number;
+  }
+
+  /** How many sources the run numbers. */
+  get sourceCount(): number {
+    return this.reads.sources.length;
+  }
+
   /** The sources in a list, made when asked (messages, `plan`, `impact`, lints). */
   get sources(): SecretSource[] {
     const sources = new Array<SecretSource>(this.length);

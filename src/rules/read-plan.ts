@@ -184,7 +184,6 @@ function factsReader(
   fieldsOf: ReadonlyMap<string, readonly string[]>,
 ): FactsOf {
   const writer = newWriter();
-  const { columns } = writer;
   /** By apiVersion and kind: whether its PodSpecs may be read as facts. */
   const asFacts = new Map<string, Map<string, boolean>>();
   return (value, apiVersion, kind) => {
@@ -197,19 +196,23 @@ function factsReader(
     if (!may) return undefined;
     const templates = templatesIn(value, shapesOf(apiVersion, kind, declared));
     if (templates.length === 0) return undefined;
-    const mark = columns.count;
+    // Where the item's rows start: an error in a later template takes back the earlier ones
+    // (and drops a chunk begun for them).
+    const marked = writer.columns;
+    const mark = marked.count;
     // Made at its length, kept to the end where several: a list grown by push has room for 17.
     const facts = new Array<TemplateFacts>(templates.length);
     try {
       for (let t = 0; t < templates.length; t++) {
         const { shape, podSpec } = templates[t] as PodTemplate;
-        const start = columns.count;
-        writeFacts(podSpec as JsonObject, shape.podSpec, writer);
+        const start = writeFacts(podSpec as JsonObject, shape.podSpec, writer);
+        const { columns } = writer;
         facts[t] = new TemplateFacts(columns, shape.podSpec, start, columns.count);
       }
     } catch (error) {
       if (!(error instanceof ItemError)) throw error;
-      columns.count = mark;
+      writer.columns = marked;
+      marked.count = mark;
       return undefined;
     }
     for (let t = 0; t < templates.length; t++) {

@@ -151,7 +151,7 @@ const joined = <T>(lists: readonly (readonly T[])[]): T[] => ([] as T[]).concat(
  * more than once (findCopies).
  */
 export function sortByItem(
-  results: Result[],
+  results: readonly Result[],
   resources: readonly Resource[],
   copies: Copies,
 ): Result[] {

@@ -65,7 +65,8 @@ export interface KeyedRead {
 
 /**
  * `group`: for a finding that names several resources, what identifies it across two inputs
- * (`impact`): a key of the lint's and the resources named (model/results.ts Grouped).
+ * (`impact`): a key of the lint's and the resources named (model/results.ts Grouped), in a list
+ * the lint no longer changes (kept as it is).
  */
 export type Report = (
   resource: Resource,

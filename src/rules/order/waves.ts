@@ -130,13 +130,8 @@ export function placeWaves(
     }
     // The same message whether the wave was just written or already there: results describe the
     // plan, so a second run reports exactly what the first did.
-    const wave = node.wave.value;
-    const { before } = node;
     placement.results.push(
-      deferredInfo(syncWave, node.resource, () => ({
-        message: `sync-wave ${wave}${beforeList(before)}`,
-        field: { path: field, proposedValue: String(wave) },
-      })),
+      deferredInfo(syncWave, node.resource, new WaveInfo(node.wave.value, node.before)),
     );
   }
   if (conflicting.length === 0) return;
@@ -160,6 +155,26 @@ export function placeWaves(
 }
 
 const field = annotationField(['metadata'], syncWaveKey);
+
+/**
+ * A sync-wave info's details, worked out if it is reported (a run reports 200 of ≈2k on the fan-in
+ * bench): a record, not a closure and its context per placed node (≈80 bytes more each, kept to
+ * the end of the run).
+ */
+class WaveInfo {
+  constructor(
+    private readonly wave: bigint,
+    private readonly before: readonly Resource[],
+  ) {}
+
+  details(): { message: string; field: { path: string; proposedValue: string } } {
+    const { wave, before } = this;
+    return {
+      message: `sync-wave ${wave}${beforeList(before)}`,
+      field: { path: field, proposedValue: String(wave) },
+    };
+  }
+}
 
 /** The nodes of `resources` (successors: each has one). */
 const nodesOf = (resources: readonly Resource[], nodes: NodeTable) =>

@@ -8,6 +8,7 @@ import {
   keysIn,
   nameIn,
   type PodSpecRead,
+  reserveFacts,
   TemplateFacts,
   templateCount,
   templateOf,
@@ -497,22 +498,25 @@ export const sharedKeySets = 4096;
 const keySets = new Map<string, ReadonlySet<string>>();
 
 /**
- * Reads the references of a PodSpec at `at` as facts: appended to `columns` in secretUses'
- * order, by the walk secretUses makes (its errors, thrown before any row is written). The read
+ * Reads the references of a PodSpec at `at` as facts: appended to the writer's columns in
+ * secretUses' order, by the walk secretUses makes (its errors, thrown before any row is written),
+ * together in one chunk (`writer.columns` after the call); returns where the first went. The read
  * plan's extractor (rules/read-plan.ts) calls it as each item is read.
  */
-export function writeFacts(podSpec: JsonObject, at: Keys, writer: FactsWriter): void {
+export function writeFacts(podSpec: JsonObject, at: Keys, writer: FactsWriter): number {
   factsFound = 0;
   factsInOrder = true;
   walkPaths(podSpec, compiled, visitFact, optionsAt(at));
+  const start = reserveFacts(writer, factsFound);
   if (factsInOrder) {
     for (let i = 0; i < factsFound; i++) addFound(writer, i);
-    return;
+    return start;
   }
   // By row, then document order: a pass per row of the table, over a PodSpec's few references.
   for (let row = 0; row < secretReferences.length; row++) {
     for (let i = 0; i < factsFound; i++) if (factRows[i] === row) addFound(writer, i);
   }
+  return start;
 }
 
 /** What writeFacts' walk finds, in document order: module scratch, written over (useRows). */
