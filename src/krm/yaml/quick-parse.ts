@@ -271,10 +271,9 @@ function readDocument(start: number, w: Want): Json {
   const first = nextContent(p);
   if (first < 0) throw unsupported;
   const col = indent;
-  const end = s.indexOf('\n', first);
-  const key = firstKey(first + col, end, rootGuess());
+  const key = firstKey(first + col, rootGuess());
   if (key === undefined) throw unsupported;
-  const map = blockMapping(col, key, end, w, guessed);
+  const map = blockMapping(col, key, w, guessed);
   if (nextContent(pos) >= 0) throw unsupported;
   return map;
 }
@@ -508,15 +507,15 @@ function innerOf(guess: Guess): Guess | undefined {
 let guessed: Guess | undefined;
 
 /**
- * The key of a mapping's line at `at` (ending at `end`), as readKey answers it, where the mapping
- * is the value of `outer`'s key (or an item); its node in `guessed`.
+ * The key of a mapping's line at `at`, as readKey answers it, where the mapping is the value of
+ * `outer`'s key (or an item); its node in `guessed`.
  */
-function firstKey(at: number, end: number, outer: Guess | undefined): string | undefined {
-  return nextKey(at, end, outer === undefined ? undefined : innerOf(outer));
+function firstKey(at: number, outer: Guess | undefined): string | undefined {
+  return nextKey(at, outer === undefined ? undefined : innerOf(outer));
 }
 
 /** The key at `at` as readKey answers it, read after the key of `guess`; its node in `guessed`. */
-function nextKey(at: number, end: number, guess: Guess | undefined): string | undefined {
+function nextKey(at: number, guess: Guess | undefined): string | undefined {
   const next = guess?.next;
   const codes = next?.codes;
   if (codes !== undefined) {
@@ -533,7 +532,7 @@ function nextKey(at: number, end: number, guess: Guess | undefined): string | un
       }
     }
   }
-  const key = readKey(at, end);
+  const key = readKey(at);
   guessed = key === undefined || guess === undefined ? undefined : guessAfter(guess, key);
   return key;
 }
@@ -591,11 +590,11 @@ function entryValue(
   w: Want,
   g: Guess | undefined,
 ): Json {
-  const end = s.indexOf('\n', p);
   while (s.charCodeAt(p) === 32) p++;
   const c = s.charCodeAt(p);
-  if (p === end || c === 35) {
+  if (c === 10 || c === 35) {
     // Nothing after the `-`: the value is on the next lines, or null.
+    const end = c === 10 ? p : s.indexOf('\n', p);
     const next = nextContent(end + 1);
     if (next < 0 || indent <= col) {
       // js-yaml then reads a less indented `- ` line as the next entry of this sequence.
@@ -609,10 +608,10 @@ function entryValue(
   const column = p - lineStart;
   if (isEntry(p)) return blockSequence(column, p, w, g);
   if (c !== 91 && c !== 123) {
-    const key = firstKey(p, end, g);
-    if (key !== undefined) return blockMapping(column, key, end, w, guessed);
+    const key = firstKey(p, g);
+    if (key !== undefined) return blockMapping(column, key, w, guessed);
   }
-  return inlineValue(p, end, col, w);
+  return inlineValue(p, col, w);
 }
 
 /**
@@ -622,20 +621,20 @@ function entryValue(
 function blockNode(lineStart: number, col: number, w: Want, g: Guess | undefined): Json {
   const at = lineStart + col;
   if (isEntry(at)) return blockSequence(col, at, w, g);
-  const end = s.indexOf('\n', at);
-  const key = firstKey(at, end, g);
+  const key = firstKey(at, g);
   if (key === undefined) throw unsupported;
-  return blockMapping(col, key, end, w, guessed);
+  return blockMapping(col, key, w, guessed);
 }
 
 /**
- * A block mapping at column `col` whose first key `first` was just read (see readKey) from the
- * line ending at `firstEnd`; `g`: that key's node (Guess).
+ * A block mapping at column `col` whose first key `first` was just read (see readKey); `g`: that
+ * key's node (Guess). No line's end is looked for before it is read: a key line's end is where
+ * its value's read stops (the scans stop at a line break), not a search of its own (a call per
+ * line: ≈1 % of a run's instructions).
  */
 function blockMapping(
   col: number,
   first: string,
-  firstEnd: number,
   w: Want,
   g: Guess | undefined,
 ): JsonObject | null {
@@ -647,13 +646,12 @@ function blockMapping(
   // The trie's node for the keys built so far (popMapping).
   let shape = w === null ? undefined : shapes.root;
   let key = first;
-  let end = firstEnd;
   for (;;) {
     // js-yaml refuses duplicate keys; `__proto__` it stores with defineProperty.
     if (key === '__proto__') throw unsupported;
     addKey(seen, key);
     const child: Want = w === true || w === null ? w : (w.get(key) ?? null);
-    const value = mappingValue(col, after, end, child, g);
+    const value = mappingValue(col, after, child, g);
     if (child !== null) {
       pushEntry(key, value);
       if (shape !== undefined) shape = shape.key === key ? shape.after : shapeAfter(shape, key);
@@ -669,8 +667,7 @@ function blockMapping(
     }
     if (indent > col) throw unsupported;
     const at = next + col;
-    end = s.indexOf('\n', at);
-    const read = s.charCodeAt(at) === 45 && isEntry(at) ? undefined : nextKey(at, end, g);
+    const read = s.charCodeAt(at) === 45 && isEntry(at) ? undefined : nextKey(at, g);
     if (read === undefined) throw unsupported;
     key = read;
     g = guessed;
@@ -680,13 +677,15 @@ function blockMapping(
 }
 
 /**
- * The value of a key of a mapping at column `col`, read from `p` (after the `:`) to `end`; `g`:
- * the key's node (Guess).
+ * The value of a key of a mapping at column `col`, read from `p` (after the `:`); `g`: the key's
+ * node (Guess).
  */
-function mappingValue(col: number, p: number, end: number, w: Want, g: Guess | undefined): Json {
+function mappingValue(col: number, p: number, w: Want, g: Guess | undefined): Json {
   while (s.charCodeAt(p) === 32) p++;
-  if (p === end || s.charCodeAt(p) === 35) {
+  const c = s.charCodeAt(p);
+  if (c === 10 || c === 35) {
     // Nothing after the `:`: a block collection on the next lines, or null.
+    const end = c === 10 ? p : s.indexOf('\n', p);
     const next = nextContent(end + 1);
     if (next >= 0 && indent > col) return blockNode(next, indent, w, g);
     // A sequence may sit at the key's own indentation.
@@ -696,34 +695,35 @@ function mappingValue(col: number, p: number, end: number, w: Want, g: Guess | u
     pos = end + 1;
     return null;
   }
-  return inlineValue(p, end, col, w);
+  return inlineValue(p, col, w);
 }
 
 /**
  * A value that starts on its key's or `-`'s line at `p`, in a collection at column `col`: a block
- * scalar, or a one-line quoted, flow or plain value that nothing follows but a comment.
+ * scalar, or a one-line quoted, flow or plain value that nothing follows but a comment. Its line's
+ * end is where the value's read stops or, after a comment, searched for.
  */
-function inlineValue(p: number, end: number, col: number, w: Want): Json {
+function inlineValue(p: number, col: number, w: Want): Json {
   const c = s.charCodeAt(p);
   const build = w !== null;
-  if (c === 124 || c === 62) return blockScalar(p, end, col, build);
+  if (c === 124 || c === 62) return blockScalar(p, s.indexOf('\n', p), col, build);
   let value: Json = null;
-  if (c === 34 || c === 39) {
-    value = quoted(p, end, build, col);
-    end = quotedEnd;
-  } else if (c === 91 || c === 123) {
-    flowEnd = end;
-    value = flowCollection(p, w);
-  } else {
-    const e = plainInBlock(p, end);
+  if (c === 34 || c === 39) value = quoted(p, build, col);
+  else if (c === 91 || c === 123) value = flowCollection(p, w);
+  else {
+    const e = plainInBlock(p);
     if (build) value = plainValue(p, e);
     else refuseMerge(p, e);
-    after = end;
+    after = plainEnd;
   }
   let i = after;
   while (s.charCodeAt(i) === 32) i++;
-  // A comment needs a space before its `#` (`"a"#b` is an error; js-yaml accepts it).
-  if (i !== end && (s.charCodeAt(i) !== 35 || i === after)) throw unsupported;
+  let end = i;
+  if (s.charCodeAt(i) !== 10) {
+    // A comment needs a space before its `#` (`"a"#b` is an error; js-yaml accepts it).
+    if (s.charCodeAt(i) !== 35 || i === after) throw unsupported;
+    end = s.indexOf('\n', i);
+  }
   // A more indented content line next would continue a plain scalar or be an error: the
   // collection's loop refuses it. (A more indented comment line ends a plain scalar, in js-yaml
   // too: its `#` follows a space or a line break.)
@@ -732,16 +732,16 @@ function inlineValue(p: number, end: number, col: number, w: Want): Json {
 }
 
 /**
- * A block mapping key at `p` on a line ending at `end`: its string (js-yaml resolves plain keys
- * like values, then stringifies them), with `after` set past the `:`; `undefined` when the line
- * is not `key:` followed by a space or its end.
+ * A block mapping key at `p`: its string (js-yaml resolves plain keys like values, then
+ * stringifies them), with `after` set past the `:`; `undefined` when the line is not `key:`
+ * followed by a space or its end.
  */
-function readKey(p: number, end: number): string | undefined {
+function readKey(p: number): string | undefined {
   const c = s.charCodeAt(p);
   if (c === 34 || c === 39) {
     let key: string;
     try {
-      key = quoted(p, end);
+      key = quoted(p);
     } catch (error) {
       // Not closed on its line: no key, maybe a multi-line value (`- "…`), which inlineValue reads.
       if (error === unsupported) return undefined;
@@ -760,8 +760,8 @@ function readKey(p: number, end: number): string | undefined {
   let colon = p;
   let hash = 0;
   for (;;) {
-    if (colon === end) return undefined;
     const ch = s.charCodeAt(colon);
+    if (ch === 10) return undefined;
     // A comment before any `: `: the line is a plain scalar.
     if (ch === 35 && s.charCodeAt(colon - 1) === 32) return undefined;
     if (ch === 58) {
@@ -838,18 +838,25 @@ function isFlowIndicator(c: number): boolean {
 }
 
 /**
- * Where a one-line plain scalar in block context at `p` ends, before `end`, a comment or spaces;
- * its text's hash in `plainHash`.
+ * Where a one-line plain scalar in block context at `p` ends, before its line's end, a comment or
+ * spaces; its text's hash in `plainHash`, its line's end in `plainEnd`.
  */
-function plainInBlock(p: number, end: number): number {
+function plainInBlock(p: number): number {
   if (alnum[s.charCodeAt(p)] !== 1 && !plainStart(p, false)) throw unsupported;
   let e = p;
   let hash = 0;
-  for (let i = p; i < end; i++) {
+  for (let i = p; ; i++) {
     const ch = s.charCodeAt(i);
+    if (ch === 10) {
+      plainEnd = i;
+      break;
+    }
     hash = (Math.imul(hash, 31) + ch) | 0;
     if (ch === 32) continue;
-    if (ch === 35 && s.charCodeAt(i - 1) === 32) break;
+    if (ch === 35 && s.charCodeAt(i - 1) === 32) {
+      plainEnd = s.indexOf('\n', i);
+      break;
+    }
     // `: ` would end the scalar and make the rest of the line an error.
     if (ch === 58) {
       const f = s.charCodeAt(i + 1);
@@ -864,6 +871,9 @@ function plainInBlock(p: number, end: number): number {
 /** The hash (as readKey's) of the text of the plain scalar plainInBlock or plainInFlow read last. */
 let plainHash = 0;
 
+/** The end of the line of the plain scalar plainInBlock read last. */
+let plainEnd = 0;
+
 /** The value of the plain scalar `s.slice(p, e)` plainInBlock or plainInFlow just read. */
 function plainValue(p: number, e: number): Json {
   if (cache === undefined) return resolvePlain(s.slice(p, e));
@@ -877,26 +887,23 @@ function plainValue(p: number, e: number): Json {
   return value;
 }
 
-/** Where the line holding the closing quote of the last quoted scalar read ends. */
-let quotedEnd = 0;
-
 /**
- * A quoted scalar at `p` on a line ending at `end`; `after` is set past its closing quote and
- * `quotedEnd` to the end of that quote's line. With `col` (the column of the block collection it
- * is a value in), it may go on over lines indented past `col` (YAML 1.2 §7.3: a line break and
- * the white space around it fold to a space, n breaks to n−1 newlines); else (keys, flow
- * collections) it must close on its line. Without `build`, only read: ''.
+ * A quoted scalar at `p`; `after` is set past its closing quote. With `col` (the column of the
+ * block collection it is a value in), it may go on over lines indented past `col` (YAML 1.2 §7.3:
+ * a line break and the white space around it fold to a space, n breaks to n−1 newlines); else
+ * (keys, flow collections) it must close on its line. Without `build`, only read: ''.
  */
-function quoted(p: number, end: number, build = true, col = -1): string {
+function quoted(p: number, build = true, col = -1): string {
   const double = s.charCodeAt(p) === 34;
   let value = '';
   let from = p + 1; // the start of the text not yet added to value
   let i = p + 1;
-  let lineEnd = end;
   // Of the text from `p + 1` while nothing was escaped or folded (`from` is still there).
   let hash = 0;
   for (;;) {
-    if (i === lineEnd) {
+    const c = s.charCodeAt(i);
+    // A line break: the item's text ends with one, so every scan here meets one before its end.
+    if (c === 10) {
       if (col < 0) throw unsupported;
       // White space before a line break is not content (escaped white space was added).
       let e = i;
@@ -909,18 +916,15 @@ function quoted(p: number, end: number, build = true, col = -1): string {
         i = continuation(i + 1, col);
       }
       if (build) value += breaks === 1 ? ' ' : '\n'.repeat(breaks - 1);
-      lineEnd = s.indexOf('\n', i);
       from = i;
       continue;
     }
-    const c = s.charCodeAt(i);
     if (double) {
       if (c === 34) break;
       if (c === 92) {
         if (build) value += s.slice(from, i);
-        i = escapeSequence(i, lineEnd, col, build);
+        i = escapeSequence(i, col, build);
         if (build) value += escaped;
-        if (i > lineEnd) lineEnd = s.indexOf('\n', i);
         from = i;
         continue;
       }
@@ -935,7 +939,6 @@ function quoted(p: number, end: number, build = true, col = -1): string {
     i++;
   }
   after = i + 1;
-  quotedEnd = lineEnd;
   if (!build) return '';
   if (from !== p + 1 || cache === undefined) return value + s.slice(from, i);
   // Nothing escaped or folded: the value is the text between the quotes.
@@ -990,10 +993,10 @@ const simpleEscapes = new Map<number, string>(
 );
 
 /**
- * The escape sequence at `i` (a `\`) in a double-quoted scalar whose line ends at `lineEnd`: its
- * value in `escaped`; returns where the scalar goes on.
+ * The escape sequence at `i` (a `\`) in a double-quoted scalar: its value in `escaped`; returns
+ * where the scalar goes on.
  */
-function escapeSequence(i: number, lineEnd: number, col: number, build: boolean): number {
+function escapeSequence(i: number, col: number, build: boolean): number {
   const c = s.charCodeAt(i + 1);
   if (c === 10) {
     // An escaped line break: neither it nor the next line's indentation is content. Empty lines
@@ -1010,7 +1013,8 @@ function escapeSequence(i: number, lineEnd: number, col: number, build: boolean)
     return i + 2;
   }
   const digits = c === 120 ? 2 : c === 117 ? 4 : c === 85 ? 8 : 0;
-  if (digits === 0 || i + 2 + digits > lineEnd) throw unsupported;
+  // A digit short before the line's end meets its line break, no hex digit.
+  if (digits === 0) throw unsupported;
   let code = 0;
   for (let k = i + 2; k < i + 2 + digits; k++) {
     const h = s.charCodeAt(k);
@@ -1066,17 +1070,9 @@ function skipSpaces(p: number): number {
   return p;
 }
 
-/**
- * The end of the line the flow collection being read is on (this reader's flow collections are
- * one line): its quoted scalars end there at the latest. Looked for again from each of them, a
- * long line of quoted scalars was read in its length × their number (bench/adversarial
- * one-line-items: 4 MB 16 s).
- */
-let flowEnd = 0;
-
 function flowKey(p: number): string {
   const c = s.charCodeAt(p);
-  const key = c === 34 || c === 39 ? quoted(p, flowEnd) : String(plainValue(p, plainInFlow(p)));
+  const key = c === 34 || c === 39 ? quoted(p) : String(plainValue(p, plainInFlow(p)));
   if (after - p > maxKeyLength) throw unsupported;
   return key;
 }
@@ -1084,7 +1080,7 @@ function flowKey(p: number): string {
 function flowNode(p: number, w: Want): Json {
   const c = s.charCodeAt(p);
   if (c === 91 || c === 123) return flowCollection(p, w);
-  if (c === 34 || c === 39) return quoted(p, flowEnd, w !== null);
+  if (c === 34 || c === 39) return quoted(p, w !== null);
   const e = plainInFlow(p);
   if (w !== null) return plainValue(p, e);
   refuseMerge(p, e);
