@@ -398,8 +398,16 @@ describe('quickParse', () => {
       expect(agrees(text, entry), text).toBe(true);
     }
     // Beyond the reader or invalid: a hex escape cut by its line's end, a comment without its
-    // space, a quoted key not closed on its line.
-    for (const text of ['a: "\\x4\n  1"\n', 'a: "b"#c\n', '"a\n  b": c\n', 'a: [b\n  ]\n']) {
+    // space, a quoted key not closed on its line, a document marker where a key may start.
+    for (const text of [
+      'a: "\\x4\n  1"\n',
+      'a: "b"#c\n',
+      '"a\n  b": c\n',
+      'a: [b\n  ]\n',
+      'a: 1\n--- b: 2\n',
+      'a: 1\n... b: 2\n',
+      '--- b: 2\n',
+    ]) {
       expect(agrees(text, false), text).toBe(false);
     }
   });
