@@ -112,11 +112,11 @@ export async function readStdin(fd = 0): Promise<Buffer> {
  * Whether ASCII `bytes` hold printable characters and line feeds only: no tab, CR, other control
  * character or DEL, which the YAML reader's quick reader declines and would otherwise look for
  * in the text (krm/read.ts), with one regular expression over all of it. Read as int32 words
- * from a copy in `chunk`, 64 KiB at a time: an Int32Array on stdin's resizable buffer is read by
- * V8's slower generic code (Node 20), which cost as much as the regular expression.
+ * from a copy, 64 KiB at a time: an Int32Array on stdin's resizable buffer is read by V8's
+ * slower generic code (Node 20), which cost as much as the regular expression.
  */
 export function printableAscii(bytes: Uint8Array): boolean {
-  chunk ??= new Int32Array(1 << 14);
+  const chunk = new Int32Array(1 << 14);
   const room = new Uint8Array(chunk.buffer);
   // Whole rounds of printableWords, the rest byte by byte.
   const whole = bytes.length & ~15;
@@ -128,9 +128,6 @@ export function printableAscii(bytes: Uint8Array): boolean {
   for (let i = whole; i < bytes.length; i++) if (!printableByte(bytes[i] as number)) return false;
   return true;
 }
-
-/** printableAscii's copy of the bytes it reads, made on its first call. */
-let chunk: Int32Array | undefined;
 
 /**
  * Whether the first `n` words of `words` (a multiple of 4), ASCII, are printable or line feeds.
