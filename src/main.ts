@@ -63,17 +63,19 @@ async function main(argv: readonly string[]): Promise<number> {
     return 1;
   }
   if (stdinIsTerminal()) return usageError(command, 'no input on stdin');
-  const text = await readText();
-  if (text !== undefined && text.length > largeInput) tuneForLargeInput(text.length);
-  if (text === undefined) {
+  const read = await readText();
+  if (read === undefined) {
     write(2, 'secret-rollout: stdin is not valid UTF-8\n');
     return 1;
   }
+  const { text, printable } = read;
+  if (text.length > largeInput) tuneForLargeInput(text.length);
   // kustomize sets LOG_TO_STDERR and shows only stderr when a function fails.
   const logToStderr = process.env.LOG_TO_STDERR === 'true';
   const options = {
     settings,
     verbose,
+    printable,
     ...(fnConfig ? { fnConfig } : {}),
   };
   const result = planning

@@ -39,6 +39,11 @@ export interface RunOptions extends GivenOptions {
   verbose?: boolean;
   /** Also print errors and warnings of a ResourceList on stderr (kustomize shows only stderr). */
   logToStderr?: boolean;
+  /**
+   * The text is printable ASCII and line feeds only, as stdin's bytes said (stdio.ts readText):
+   * the reader does not look for the characters its quick reader declines (krm/read.ts).
+   */
+  printable?: boolean;
 }
 
 export interface Analysis {
@@ -70,7 +75,7 @@ export function analyse(
   let resolved: ReturnType<typeof resolveOptions>;
   let read: ReturnType<typeof readItems>;
   try {
-    input = readInput(text);
+    input = readInput(text, undefined, options.printable);
     // Both may also throw the nesting verdict of an item, judged where it is read (krm/read.ts
     // checkItemNesting): a Kptfile item read for options, or any item.
     resolved = resolveOptions(input, options, fromKptfile);

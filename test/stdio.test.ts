@@ -7,7 +7,8 @@ import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { brokenPipeStatus, readText, write, writeSlice } from '../src/stdio.js';
+import { hasUnusualCharacters } from '../src/krm/yaml/quick-parse.js';
+import { brokenPipeStatus, printableAscii, readText, write, writeSlice } from '../src/stdio.js';
 import { deployment, envFrom, externalSecret, repoRoot, resourceList } from './helpers.js';
 
 const written = (pieces: string | string[]) => {
@@ -40,7 +41,7 @@ describe('readText', () => {
       'resize',
     );
     try {
-      expect(await readText(fd)).toBe(text);
+      expect(await readText(fd)).toEqual({ text, printable: true });
       // Main joined the chunks of a pipe into a second copy, then held both with the text.
       expect(concat).not.toHaveBeenCalled();
       // Given back at once, not left for a collection.
@@ -50,6 +51,53 @@ describe('readText', () => {
       resize.mockRestore();
       closeSync(fd);
       writer.kill();
+    }
+  });
+});
+
+describe('printableAscii', () => {
+  // Past one 64 KiB copy, with a tail that is no whole round of 16 bytes.
+  const length = (1 << 16) + 37;
+  const places = [0, 1, 6, 17, 35, 65_535, 65_536, 65_541, length - 21, length - 1];
+
+  it('says what the quick reader says of the text: each ASCII byte, wherever it is', () => {
+    for (let b = 0; b < 0x80; b++) {
+      for (const at of places) {
+        const bytes = Buffer.alloc(length, 'a: b\n');
+        bytes[at] = b;
+        const text = bytes.toString('latin1');
+        expect(printableAscii(bytes), `byte ${b} at ${at}`).toBe(!hasUnusualCharacters(text));
+      }
+    }
+  });
+
+  it('reads bytes that start at any offset, as after a byte order mark', () => {
+    const bytes = Buffer.alloc(length + 3, 'a: b\n');
+    for (const start of [1, 2, 3]) {
+      expect(printableAscii(bytes.subarray(start))).toBe(true);
+      bytes[start + 20] = 9;
+      expect(printableAscii(bytes.subarray(start)), `tab after ${start}`).toBe(false);
+      bytes[start + 20] = 97;
+    }
+  });
+
+  it('is what readText says of stdin, without the byte order mark, and not of other UTF-8', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'stdio-'));
+    const cases: [string, boolean][] = [
+      ['\ufeffa: b\n', true],
+      ['a:\tb\n', false],
+      ['a: b\r\n', false],
+      ['a: é\n', false],
+    ];
+    for (const [text, printable] of cases) {
+      const file = path.join(dir, 'in.yaml');
+      writeFileSync(file, text);
+      const fd = openSync(file, 'r');
+      try {
+        expect(await readText(fd)).toEqual({ text: text.replace(/^\ufeff/, ''), printable });
+      } finally {
+        closeSync(fd);
+      }
     }
   });
 });

@@ -77,8 +77,12 @@ export type Input =
 /** Input that cannot be read as a ResourceList or stream at all: one line on stderr. */
 export class InputError extends Error {}
 
-/** `meter` counts the characters the line scans step over (tests bound it; see ScanMeter). */
-export function readInput(text: string, meter?: ScanMeter): Input {
+/**
+ * `meter` counts the characters the line scans step over (tests bound it; see ScanMeter).
+ * `printable`: the text is known to be printable ASCII and line feeds only (stdio.ts
+ * printableAscii), which holds no character checkYamlText looks for.
+ */
+export function readInput(text: string, meter?: ScanMeter, printable = false): Input {
   startExpansionBudget(text);
   const body = text.replace(/^\uFEFF/, '');
   if (body.trim() === '')
@@ -89,7 +93,7 @@ export function readInput(text: string, meter?: ScanMeter): Input {
     const at = jsonErrorOffset(text);
     if (startsSecondValue(text, at)) throw new InputError(jsonValuesInARow(text, at));
   }
-  const usualCharacters = checkYamlText(text);
+  const usualCharacters = printable || checkYamlText(text);
   try {
     const input = readYaml(text, usualCharacters, meter);
     // No item is read: the nesting verdict is the whole text's.
