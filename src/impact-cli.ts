@@ -204,7 +204,7 @@ export function readSide(
     return (isBelow(relative) ? relative : file).split(path.sep).join('/');
   };
   let files: { read: string; shown: string; application?: string }[];
-  let kustomizations: { read: string; shown: string }[] = [];
+  let kustomizations: { read: string | undefined; shown: string }[] = [];
   let directory = false;
   try {
     if (leavesCwd(full, cwd)) return `${label} ${given}: ${outOfCwd}`;
@@ -247,9 +247,9 @@ export function readSide(
   }
   const unrendered: string[] = [];
   for (const file of kustomizations) {
-    const own = readText(file.read);
-    if (typeof own !== 'string') return `cannot read ${label} ${file.shown}: ${own.why}`;
-    if (kustomizationRenders(own)) unrendered.push(file.shown);
+    const own = file.read === undefined ? undefined : readText(file.read);
+    if (typeof own === 'object') return `cannot read ${label} ${file.shown}: ${own.why}`;
+    if (own === undefined || kustomizationRenders(own)) unrendered.push(file.shown);
   }
   const read = files.map((f) => f.read);
   return { label: `${label} ${given}`, text, origins, skipped, files: read, unrendered };
@@ -431,8 +431,9 @@ interface Patterns {
  * followed. Each file's `application`: the directory nearest above it (relative, `.` for `dir`)
  * that holds a kustomization.yaml or Kptfile, else its top directory under `dir` (`.` for a file
  * in `dir`). Beside them, `kustomizations`: kustomize's own files (kustomization.yaml,
- * kustomization.yml, Kustomization), found and followed as the others, in walk order, for readSide
- * to say which it reads unrendered. Else a message naming the file, relative to the directory.
+ * kustomization.yml, Kustomization), found and followed as the others (one whose link cannot be
+ * followed with no file to read, not refused), in walk order, for readSide to say which it reads
+ * unrendered. Else a message naming the file, relative to the directory.
  */
 function yamlFiles(
   dir: string,
@@ -440,12 +441,12 @@ function yamlFiles(
 ):
   | {
       files: { at: string; read: string; application: string }[];
-      kustomizations: { at: string; read: string }[];
+      kustomizations: { at: string; read: string | undefined }[];
     }
   | string {
   const root = realpathSync(dir);
   const found: { at: string; read: string; application: string }[] = [];
-  const kustomizations: typeof found = [];
+  const kustomizations: { at: string; read: string | undefined; application: string }[] = [];
   const named = (full: string) => path.relative(dir, full).split(path.sep).join('/');
   const excluded: Patterns | undefined =
     excludes.length === 0 ? undefined : { base: dir, ignore: loadIgnore()().add(excludes) };
@@ -489,8 +490,12 @@ function yamlFiles(
       if (entry.isFile()) into.push({ at: full, read: full, application });
       else if (entry.isSymbolicLink()) {
         const target = followLink(full, named(full), root);
-        if (typeof target !== 'string') return target.problem;
-        if (statSync(target).isFile()) into.push({ at: full, read: target, application });
+        // A kustomization is never a manifest: one that cannot be followed is not read, and is
+        // named as one whose render impact cannot tell (readSide), not refused.
+        if (typeof target !== 'string') {
+          if (!kustomization) return target.problem;
+          kustomizations.push({ at: full, read: undefined, application });
+        } else if (statSync(target).isFile()) into.push({ at: full, read: target, application });
       }
     }
     return undefined;

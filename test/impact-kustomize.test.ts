@@ -2,7 +2,7 @@
 // lists (an overlay's patch, a namespace) is not applied, and impact says so on stderr, naming
 // the kustomization by path, once per side. The report and the exit code stay what the files
 // read as they are give (docs/commands.md).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -116,6 +116,24 @@ describe('impact on directories with kustomizations', () => {
       expect(out.stderr, kustomization).toContain(warning('BASE', `${head}/kustomization.yaml`));
       expect(out.exitCode, kustomization).toBe(0);
     });
+  });
+
+  it('names, without reading or refusing it, one whose link leads out of the side or nowhere', () => {
+    writeFileSync(path.join(tree, 'outside-kustomization.yaml'), 'resources: [a.yaml]\n');
+    const head = side('linked', {
+      'a/a.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n',
+    });
+    symlinkSync('../../outside-kustomization.yaml', path.join(tree, head, 'a/kustomization.yaml'));
+    mkdirSync(path.join(tree, head, 'b'));
+    symlinkSync('missing.yaml', path.join(tree, head, 'b/Kustomization'));
+    const out = impactCli([head, head], '9.9.9', tree);
+    expect(out.exitCode).toBe(0);
+    expect(out.stderr.trimEnd().split('\n')).toEqual([
+      warning('BASE', `${head}/a/kustomization.yaml`),
+      warning('BASE', `${head}/b/Kustomization`),
+      warning('HEAD', `${head}/a/kustomization.yaml`),
+      warning('HEAD', `${head}/b/Kustomization`),
+    ]);
   });
 
   it('reads no kustomization that --exclude leaves out, and none of a file given', () => {
