@@ -76,7 +76,9 @@ kpt fn source pkg/ | secret-rollout check`,
     ],
     summary: 'what the change from BASE to HEAD restarts: markdown, JSON or SARIF',
     about: `What the change from BASE to HEAD restarts: each a file, or a directory whose .yaml and
-.yml files are read (rendered or not). They are paths, not git revisions: check a revision out
+.yml files are read as they are: no kustomization is rendered (a patch reads as a resource of
+its own), and one that does more than list files is named on stderr; render each side first
+(kubectl kustomize) to compare overlays. They are paths, not git revisions: check a revision out
 (git worktree add) or render it to a file, as examples/ci/impact.sh does. In a directory, files
 that are not Kubernetes manifests (no apiVersion and kind: Helm's Chart.yaml, values.yaml, an
 app's config) are skipped with one info line each on stderr, and files matched by .krmignore

@@ -80,6 +80,9 @@ export function impactCli(
     for (const file of side.skipped) {
       skipped += `info: impact: ${label} ${file} skipped: no Kubernetes manifest in it (no document has apiVersion and kind)\n`;
     }
+    for (const file of side.unrendered) {
+      skipped += `warning: impact: ${label} ${file}: ${unrenderedWarning}\n`;
+    }
   }
   if (
     report.fullReport !== undefined &&
@@ -114,6 +117,17 @@ export function impactCli(
   }
   return { ...out, stderr: skipped + out.stderr };
 }
+
+/**
+ * Where a side's directory holds a kustomization that changes what it lists (kustomizationRenders):
+ * a line on stderr, as the skipped files' are. The reports stay the plans' comparison, and the
+ * exit code 0 (a report, not a gate); docs/commands.md says why.
+ */
+const unrenderedWarning =
+  'a kustomization that changes what it lists when rendered (patches, an overlay of another ' +
+  'directory, prefixes, labels, generators): impact reads the files as they are, unrendered, so the ' +
+  'report misses what the render changes; render each side first (kubectl kustomize DIR > FILE) ' +
+  'and compare the two files';
 
 /**
  * Whether writing `target` would replace one of the files read (named another way, or through a
@@ -183,13 +197,14 @@ export function readSide(
   given: string,
   cwd: string,
   excludes: readonly string[] = [],
-): (SideInput & { skipped: string[]; files: string[] }) | string {
+): (SideInput & { skipped: string[]; files: string[]; unrendered: string[] }) | string {
   const full = path.resolve(cwd, given);
   const shown = (file: string) => {
     const relative = path.relative(cwd, file);
     return (isBelow(relative) ? relative : file).split(path.sep).join('/');
   };
   let files: { read: string; shown: string; application?: string }[];
+  let kustomizations: { read: string | undefined; shown: string }[] = [];
   let directory = false;
   try {
     if (leavesCwd(full, cwd)) return `${label} ${given}: ${outOfCwd}`;
@@ -197,7 +212,12 @@ export function readSide(
     else {
       const found = yamlFiles(full, excludes);
       if (typeof found === 'string') return `${label} ${given}: ${found}`;
-      files = found.map((f) => ({ read: f.read, shown: shown(f.at), application: f.application }));
+      files = found.files.map((f) => ({
+        read: f.read,
+        shown: shown(f.at),
+        application: f.application,
+      }));
+      kustomizations = found.kustomizations.map((f) => ({ read: f.read, shown: shown(f.at) }));
       directory = true;
     }
   } catch (error) {
@@ -225,8 +245,59 @@ export function readSide(
   if (origins.length === 0 && skipped.length > 0) {
     return `${label} ${given}: no Kubernetes manifest in the directory (${skipped.length} YAML files without apiVersion and kind)`;
   }
+  const unrendered: string[] = [];
+  for (const file of kustomizations) {
+    const own = file.read === undefined ? undefined : readText(file.read);
+    if (typeof own === 'object') return `cannot read ${label} ${file.shown}: ${own.why}`;
+    if (own === undefined || kustomizationRenders(own)) unrendered.push(file.shown);
+  }
   const read = files.map((f) => f.read);
-  return { label: `${label} ${given}`, text, origins, skipped, files: read };
+  return { label: `${label} ${given}`, text, origins, skipped, files: read, unrendered };
+}
+
+/**
+ * The fields of a kustomization that list what to read, and `namespace`: it moves every resource
+ * listed alike (what reads what stays), and manifests committed with it often carry it already
+ * (examples/ci/impact).
+ */
+const listingFields: ReadonlySet<string> = new Set([
+  'apiVersion',
+  'kind',
+  'metadata',
+  'namespace',
+  'resources',
+]);
+
+/**
+ * Whether a kustomization's render differs from its directory's files read as they are: any
+ * field but those listing them (patches, name prefixes, labels, generators, components,
+ * replacements…), or a resource that is not a YAML file below its directory (an
+ * overlay's `../base`, another directory, a URL). One that cannot be read as a mapping renders
+ * unknown: it counts. Empty, it renders nothing, and impact reads nothing more.
+ */
+function kustomizationRenders(text: string): boolean {
+  let value: unknown;
+  try {
+    value = loadYaml().parse(text);
+  } catch {
+    return true;
+  }
+  if (value === null || value === undefined) return false;
+  if (typeof value !== 'object' || Array.isArray(value)) return true;
+  const fields = value as Record<string, unknown>;
+  if (Object.keys(fields).some((key) => !listingFields.has(key))) return true;
+  const { resources = [] } = fields;
+  return (
+    !Array.isArray(resources) ||
+    resources.some(
+      (entry) =>
+        typeof entry !== 'string' ||
+        !/\.ya?ml$/.test(entry) ||
+        entry.includes('://') ||
+        path.posix.isAbsolute(entry) ||
+        entry.split('/').includes('..'),
+    )
+  );
 }
 
 /**
@@ -337,8 +408,8 @@ function followLink(link: string, named: string, root: string): string | { probl
   return { problem: `${named} is a symbolic link out of the directory (refused)` };
 }
 
-/** kustomize's own file: how to build resources, not one. */
-const kustomizationFile = /^kustomization\.ya?ml$/;
+/** kustomize's own files (the names it looks for): how to build resources, not one. */
+const kustomizationFile = /^(kustomization\.ya?ml|Kustomization)$/;
 /** A directory holding one of these is an application (kustomize's names, kpt's). */
 const applicationFile = /^(kustomization\.ya?ml|Kustomization|Kptfile)$/;
 
@@ -350,7 +421,7 @@ interface Patterns {
 
 /**
  * .yaml/.yml files under a directory (`at`: where it is found, `read`: the file to read), sorted
- * by path (code-unit order), dot-directories and kustomization.yaml skipped, and those that
+ * by path (code-unit order), dot-directories and kustomize's own files skipped, and those that
  * `.krmignore` or `excludes` match. `.krmignore` is read as kpt reads it (kyaml's
  * LocalPackageReader): in the directory given and in each directory with a Kptfile (a
  * subpackage), whose own file (or none) replaces its parent's for the files below it. A file that
@@ -359,14 +430,23 @@ interface Patterns {
  * refused, as it would let the tree read any file on the machine. Links to directories are not
  * followed. Each file's `application`: the directory nearest above it (relative, `.` for `dir`)
  * that holds a kustomization.yaml or Kptfile, else its top directory under `dir` (`.` for a file
- * in `dir`). Else a message naming the file, relative to the directory.
+ * in `dir`). Beside them, `kustomizations`: kustomize's own files (kustomization.yaml,
+ * kustomization.yml, Kustomization), found and followed as the others (one whose link cannot be
+ * followed with no file to read, not refused), in walk order, for readSide to say which it reads
+ * unrendered. Else a message naming the file, relative to the directory.
  */
 function yamlFiles(
   dir: string,
   excludes: readonly string[],
-): { at: string; read: string; application: string }[] | string {
+):
+  | {
+      files: { at: string; read: string; application: string }[];
+      kustomizations: { at: string; read: string | undefined }[];
+    }
+  | string {
   const root = realpathSync(dir);
   const found: { at: string; read: string; application: string }[] = [];
+  const kustomizations: { at: string; read: string | undefined; application: string }[] = [];
   const named = (full: string) => path.relative(dir, full).split(path.sep).join('/');
   const excluded: Patterns | undefined =
     excludes.length === 0 ? undefined : { base: dir, ignore: loadIgnore()().add(excludes) };
@@ -404,12 +484,18 @@ function yamlFiles(
         if (problem) return problem;
         continue;
       }
-      if (!/\.ya?ml$/.test(entry.name) || kustomizationFile.test(entry.name)) continue;
-      if (entry.isFile()) found.push({ at: full, read: full, application });
+      const kustomization = kustomizationFile.test(entry.name);
+      if (!kustomization && !/\.ya?ml$/.test(entry.name)) continue;
+      const into = kustomization ? kustomizations : found;
+      if (entry.isFile()) into.push({ at: full, read: full, application });
       else if (entry.isSymbolicLink()) {
         const target = followLink(full, named(full), root);
-        if (typeof target !== 'string') return target.problem;
-        if (statSync(target).isFile()) found.push({ at: full, read: target, application });
+        // A kustomization is never a manifest: one that cannot be followed is not read, and is
+        // named as one whose render impact cannot tell (readSide), not refused.
+        if (typeof target !== 'string') {
+          if (!kustomization) return target.problem;
+          kustomizations.push({ at: full, read: undefined, application });
+        } else if (statSync(target).isFile()) into.push({ at: full, read: target, application });
       }
     }
     return undefined;
@@ -420,7 +506,7 @@ function yamlFiles(
   // bench/monorepo.mjs's 500 applications, 7,012 now).
   const keyed = found.map((f) => ({ f, key: named(f.at) }));
   keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  return keyed.map(({ f }) => f);
+  return { files: keyed.map(({ f }) => f), kustomizations };
 }
 
 /**

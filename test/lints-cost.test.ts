@@ -12,6 +12,7 @@ import type { KeyedRead, Lint, LintContext, LintOutput } from '../src/rules/lint
 import { missingKey } from '../src/rules/lints/missing-key.js';
 import { nearName } from '../src/rules/lints/near-name.js';
 import { silenceEntries, silences } from '../src/rules/lints/silence.js';
+import { storeRef } from '../src/rules/lints/store-ref.js';
 import { unpinnedVersion } from '../src/rules/lints/unpinned-version.js';
 import type { SecretSource } from '../src/rules/sources/source.js';
 import { podTemplateShapes } from '../src/rules/workloads/shapes.js';
@@ -748,6 +749,35 @@ describe('lint costs', () => {
     ]);
     // main eca7969 compared the texts of every name of the bucket with each read: 20,402 calls.
     expect(compared).toBeLessThanOrEqual(reads.length);
+  });
+
+  it('store-ref compares store names from a budget: linear in the references, not their product', () => {
+    const n = 2000;
+    // Stores and references to missing ones, all of one length: n × n comparisons unbounded.
+    const resources = Array.from(
+      { length: n },
+      (_, i) =>
+        ({
+          apiVersion: 'external-secrets.io/v1',
+          kind: 'ClusterSecretStore',
+          name: `store-${10000 + i}`,
+          annotations: {},
+          value: {},
+        }) as unknown as Resource,
+    );
+    const sources = Array.from({ length: n }, (_, i) => {
+      const source = esSource(`es-${i}`, `s-${i}`, 'shop') as SecretSource & { stores: unknown };
+      source.stores = [{ kind: 'ClusterSecretStore', name: `other-${10000 + i}` }];
+      return source;
+    });
+    calls.distance = 0;
+    const { reported, output } = reporter();
+    storeRef.check(context({ resources, sources }), output);
+    // 10,000 and 64 a reference looked up.
+    expect(calls.distance).toBeGreaterThan(0);
+    expect(calls.distance).toBeLessThanOrEqual(10_000 + 64 * n);
+    expect(reported).toHaveLength(1);
+    expect(reported[0]).toMatch(/compared with only some of the stores/);
   });
 
   it('silence entries: one shared empty list for every resource without the annotation', () => {

@@ -371,6 +371,23 @@ const checks: Record<string, (block: Block) => void> = {
       expect(log.version).toBe('2.1.0');
     },
   '### secret-rollout impact': () => {},
+  // The line impact writes for an overlay it reads unrendered: examples/ci/impact's head as a base,
+  // and an overlay of it at shop/overlays/prod with a patch.
+  'warning: impact: HEAD shop/overlays/prod/kustomization.yaml: a kustomization that changes what it lists when rendered (patches, an overlay of another directory, prefixes, labels, generators): impact reads the files as they are, unrendered, so the report misses what the render changes; render each side first (kubectl kustomize DIR > FILE) and compare the two files':
+    (block) => {
+      const tree = path.join(scratch, 'overlay-tree');
+      cpSync(path.join(scratch, 'examples/ci/impact/head'), path.join(tree, 'shop/base'), {
+        recursive: true,
+      });
+      mkdirSync(path.join(tree, 'shop/overlays/prod'), { recursive: true });
+      writeFileSync(
+        path.join(tree, 'shop/overlays/prod/kustomization.yaml'),
+        'resources: [../../base]\npatches:\n  - path: patch.yaml\n',
+      );
+      const out = impactCli(['shop', 'shop'], '0.0.0', tree);
+      expect(out.exitCode).toBe(0);
+      expect(out.stderr.split('\n')).toContain(block.text.trim());
+    },
   // The monorepo sample: bench/monorepo.mjs's 500 applications, its report as the page shows it
   // (the `...` line stands for the rest), then cut as the next sample says.
   '**234 workloads will restart** in 100 applications because 100 secret sources changed.': (

@@ -58,6 +58,7 @@ describe('the rule table', () => {
       scaledJobRolloutSeverity: 'scaled-job-rollout',
       csiSyncMountSeverity: 'csi-sync-mount',
       nearNameSeverity: 'near-name',
+      storeRefSeverity: 'store-ref',
       unreadSourceSeverity: 'unread-source',
       duplicateItemSeverity: 'duplicate-item',
       waveConflictSeverity: 'wave-conflict',

@@ -55,6 +55,21 @@ export function distance(a: string, b: string, max: number): number {
 }
 
 /**
+ * Whether two words differ only by two neighbouring characters swapped (`vault`, `vautl`): the
+ * commonest typo, two edits to `distance`, where a short word is allowed one.
+ */
+export function swapped(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let i = 0;
+  while (i < a.length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  if (i + 1 >= a.length) return false;
+  if (a.charCodeAt(i) !== b.charCodeAt(i + 1) || a.charCodeAt(i + 1) !== b.charCodeAt(i)) {
+    return false;
+  }
+  return a.slice(i + 2) === b.slice(i + 2);
+}
+
+/**
  * The candidate nearest to `word` within `max` edits (case-insensitive), or undefined; among
  * equally near ones the first in `candidates`, so the answer is deterministic.
  */

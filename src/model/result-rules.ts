@@ -32,6 +32,13 @@ export const editRefused: Rule = {
   fixed: true,
   summary: 'An edit could not be proven to change only the field it sets',
 };
+export const annotationLimit: Rule = {
+  id: 'annotation-limit',
+  severity: 'error',
+  fixed: true,
+  summary:
+    "An annotation not written: it would take the object's annotations over Kubernetes' 256 KiB limit",
+};
 export const malformedField: Rule = {
   id: 'malformed-field',
   severity: 'error',

@@ -8,6 +8,7 @@ import type { Edit } from '../model/edit.js';
 import { foldRepeats, type ListsBy } from '../model/fold.js';
 import type { Bystander, Resource } from '../model/resource.js';
 import { type ResourceRef, type Result, subjectOf } from '../model/results.js';
+import { limitAnnotations } from './annotation-limit.js';
 import { planArgocdHealth } from './argocd-health.js';
 import { type Checksum, type InputSize, planChecksums } from './checksums.js';
 import { findConsumers } from './consumers.js';
@@ -113,15 +114,19 @@ export function transform(
   // which copies each list whole, not by flatMap, which reads element by element (≈10k results
   // and as many edits at 10k items: a few ms).
   const stages = [names, checksums, own, health, order, lints];
+  // Whichever stage planned it, no edit takes an object's annotations over Kubernetes' limit.
+  const limited = limitAnnotations(joined(stages.map((stage) => stage.edits)), resources);
   const { nodes, placed, conflicts } = order;
   return {
-    edits: joined(stages.map((stage) => stage.edits)),
+    edits: limited.edits,
     results: sortByItem(
       // The same note on many sources (KES's migration note on every KES item) is read once,
       // folded after settle so that it names no resource that silences it.
       foldRepeats(
         settle(
-          joined([producers, consumption, readers, ...stages].map((stage) => stage.results)),
+          joined(
+            [producers, consumption, readers, ...stages, limited].map((stage) => stage.results),
+          ),
           resources,
           config,
         ),

@@ -21,6 +21,7 @@ import { missingKey } from './missing-key.js';
 import { nearName } from './near-name.js';
 import { scaledJobRollout } from './scaled-job-rollout.js';
 import { silences } from './silence.js';
+import { storeRef } from './store-ref.js';
 import { unpinnedVersion } from './unpinned-version.js';
 import { unreadSource } from './unread-source.js';
 import { vaultAgentJob } from './vault-agent-job.js';
@@ -37,6 +38,7 @@ export const lints: readonly Lint[] = [
   scaledJobRollout,
   csiSyncMount,
   nearName,
+  storeRef,
   unreadSource,
   duplicateItem,
 ];
