@@ -315,37 +315,34 @@ spec:
 // What planChecksums makes per source and checksum, counted: a pair (content and Secret name) is
 // found by its content alone when read under one name, as nearly every content is.
 describe('planChecksums, counted', () => {
+  /** n ExternalSecrets s0…, each read by a Deployment d0… as `reads` says, run once (seen.consumption). */
+  function consumed(n: number, reads: (i: number) => string) {
+    const items = Array.from({ length: n }, (_, i) => [
+      externalSecret(`s${i}`),
+      deployment(`d${i}`, reads(i)),
+    ]).flat();
+    const text = resourceList(items);
+    runOk(text);
+    return { consumption: seen.consumption as Consumption, text, items };
+  }
+
   /**
    * The Maps made and WeakMap entries set by planChecksums over 30 sources, each read by one
    * Deployment as `reads` says, once the run has made what it shares (the results' refs); its
    * checksums checked against an uncounted call's.
    */
   function counted(reads: (source: string) => string): { made: number; weakSets: number } {
-    const items = Array.from({ length: 30 }, (_, i) => [
-      externalSecret(`s${i}`),
-      deployment(`d${i}`, reads(`s${i}`)),
-    ]).flat();
-    const text = resourceList(items);
-    runOk(text);
-    const consumption = seen.consumption as Consumption;
+    const { consumption, text } = consumed(30, (i) => reads(`s${i}`));
     const size = { characters: text.length, bytes: () => text.length };
     const expected = planChecksums(consumption, size);
-    let made = 0;
-    const BuiltIn = globalThis.Map;
-    globalThis.Map = class extends BuiltIn<unknown, unknown> {
-      constructor(entries?: Iterable<readonly [unknown, unknown]> | null) {
-        super(entries);
-        made++;
-      }
-    } as MapConstructor;
     const weak = vi.spyOn(WeakMap.prototype, 'set');
     let planned: ReturnType<typeof planChecksums>;
+    let made: number;
     let weakSets: number;
     try {
-      planned = planChecksums(consumption, size);
+      ({ value: planned, made } = mapsMadeBy(() => planChecksums(consumption, size)));
       weakSets = weak.mock.calls.length;
     } finally {
-      globalThis.Map = BuiltIn;
       weak.mockRestore();
     }
     expect([...planned.checksummed.values()].flat().map((c) => c.value)).toEqual(
@@ -370,13 +367,7 @@ describe('planChecksums, counted', () => {
 
   it('keeps no Map entry nor list per checksummed resource', () => {
     const n = 30;
-    const items = Array.from({ length: n }, (_, i) => [
-      externalSecret(`s${i}`),
-      deployment(`d${i}`, envFrom(`s${i}`)),
-    ]).flat();
-    const text = resourceList(items);
-    runOk(text);
-    const consumption = seen.consumption as Consumption;
+    const { consumption, text, items } = consumed(n, (i) => envFrom(`s${i}`));
     const set = vi.spyOn(Map.prototype, 'set');
     let plan: ReturnType<typeof planChecksums>;
     let sets: number;
@@ -401,16 +392,10 @@ describe('planChecksums, counted', () => {
 
   /** n ExternalSecrets, each read whole by one Deployment with the next one (two a list). */
   function twoEach(n: number): { consumption: Consumption; text: string } {
-    const items = Array.from({ length: n }, (_, i) => [
-      externalSecret(`s${i}`),
-      deployment(
-        `d${i}`,
-        `envFrom:\n- secretRef: {name: s${i}}\n- secretRef: {name: s${(i + 1) % n}}`,
-      ),
-    ]).flat();
-    const text = resourceList(items);
-    runOk(text);
-    return { consumption: seen.consumption as Consumption, text };
+    return consumed(
+      n,
+      (i) => `envFrom:\n- secretRef: {name: s${i}}\n- secretRef: {name: s${(i + 1) % n}}`,
+    );
   }
 
   // main 0c4fb3f kept each list's value in a Map by its pair numbers as a text: an entry and a
@@ -439,13 +424,7 @@ describe('planChecksums, counted', () => {
   // source and set read (0.45 MB on the fan-in bench).
   it("finds a source's pair by its number, in a column once a sixteenth of the sources have one", () => {
     const n = 64;
-    const items = Array.from({ length: n }, (_, i) => [
-      externalSecret(`s${i}`),
-      deployment(`d${i}`, secretKeyRef(`s${i}`, 'password')),
-    ]).flat();
-    const text = resourceList(items);
-    runOk(text);
-    const consumption = seen.consumption as Consumption;
+    const { consumption, text } = consumed(n, (i) => secretKeyRef(`s${i}`, 'password'));
     const size = { characters: text.length, bytes: () => text.length };
     const expected = planChecksums(consumption, size);
     const set = vi.spyOn(Map.prototype, 'set');
@@ -467,13 +446,7 @@ describe('planChecksums, counted', () => {
 
   it('makes no column for a key set read of few sources (a column per set would be sets × sources)', () => {
     const n = 64;
-    const items = Array.from({ length: n }, (_, i) => [
-      externalSecret(`s${i}`),
-      deployment(`d${i}`, secretKeyRef(`s${i}`, `key-${i}`)),
-    ]).flat();
-    const text = resourceList(items);
-    runOk(text);
-    const consumption = seen.consumption as Consumption;
+    const { consumption, text } = consumed(n, (i) => secretKeyRef(`s${i}`, `key-${i}`));
     let made = 0;
     const BuiltIn = globalThis.Int32Array;
     globalThis.Int32Array = class extends BuiltIn {
@@ -510,16 +483,10 @@ describe('planChecksums, counted', () => {
   // more), and wrote its pair numbers and entries into two more lists made for it.
   it('copies no list of pair numbers per checksum', () => {
     const n = 30;
-    const items = Array.from({ length: n }, (_, i) => [
-      externalSecret(`s${i}`),
-      deployment(
-        `d${i}`,
-        `envFrom:\n- secretRef: {name: s${i}}\n- secretRef: {name: s${(i + 1) % n}}`,
-      ),
-    ]).flat();
-    const text = resourceList(items);
-    runOk(text);
-    const consumption = seen.consumption as Consumption;
+    const { consumption, text } = consumed(
+      n,
+      (i) => `envFrom:\n- secretRef: {name: s${i}}\n- secretRef: {name: s${(i + 1) % n}}`,
+    );
     const slice = vi.spyOn(Array.prototype, 'slice');
     try {
       const plan = planChecksums(consumption, {
@@ -565,24 +532,12 @@ describe("a source's content narrowed to the keys read (sources/fields.ts listCo
       data: ['user', 'password', 'token'].map((secretKey) => ({ secretKey, remoteRef: {} })),
     };
     const content = listContent(normalized, 'data', 'secretKey', true);
-    let made = 0;
-    const BuiltIn = globalThis.Map;
-    globalThis.Map = class extends BuiltIn<unknown, unknown> {
-      constructor(entries?: Iterable<readonly [unknown, unknown]> | null) {
-        super(entries);
-        made++;
-      }
-    } as MapConstructor;
-    let password: unknown;
-    let again: unknown;
-    let both: unknown;
-    try {
-      password = content(new Set(['password']));
-      again = content(new Set(['password']));
-      both = content(new Set(['token', 'user']));
-    } finally {
-      globalThis.Map = BuiltIn;
-    }
+    const { value, made } = mapsMadeBy(() => [
+      content(new Set(['password'])),
+      content(new Set(['password'])),
+      content(new Set(['token', 'user'])),
+    ]);
+    const [password, again, both] = value;
     expect(made).toBe(0);
     expect(again).toBe(password);
     expect(password).toEqual({ data: [normalized.data[1]] });
@@ -590,3 +545,21 @@ describe("a source's content narrowed to the keys read (sources/fields.ts listCo
     expect(content('all')).toBe(normalized);
   });
 });
+
+/** What `run` returns, and the Maps made meanwhile (counted by a subclass put in Map's place). */
+function mapsMadeBy<T>(run: () => T): { value: T; made: number } {
+  let made = 0;
+  const BuiltIn = globalThis.Map;
+  globalThis.Map = class extends BuiltIn<unknown, unknown> {
+    constructor(entries?: Iterable<readonly [unknown, unknown]> | null) {
+      super(entries);
+      made++;
+    }
+  } as MapConstructor;
+  try {
+    const value = run();
+    return { value, made };
+  } finally {
+    globalThis.Map = BuiltIn;
+  }
+}
