@@ -248,8 +248,11 @@ export function readSide(
   const unrendered: string[] = [];
   for (const file of kustomizations) {
     const own = file.read === undefined ? undefined : readText(file.read);
-    if (typeof own === 'object') return `cannot read ${label} ${file.shown}: ${own.why}`;
-    if (own === undefined || kustomizationRenders(own)) unrendered.push(file.shown);
+    // Not read as a manifest: one that cannot be read (not UTF-8) renders unknown, a warning as
+    // any, not a refusal of the side (0c4fb3f skipped it unread).
+    if (own === undefined || typeof own === 'object' || kustomizationRenders(own)) {
+      unrendered.push(file.shown);
+    }
   }
   const read = files.map((f) => f.read);
   return { label: `${label} ${given}`, text, origins, skipped, files: read, unrendered };
@@ -278,8 +281,13 @@ const listingFields: ReadonlySet<string> = new Set([
 function kustomizationRenders(text: string): boolean {
   let value: unknown;
   try {
-    value = loadYaml().parse(text);
+    // parseDocument, not parse: parse hands the document's warnings to process.emitWarning,
+    // which prints them with the line they are about (text of the file).
+    const doc = loadYaml().parseDocument(text);
+    if (doc.errors.length > 0) return true;
+    value = doc.toJS();
   } catch {
+    // Too deep for the parser's stack, or too many aliases: unknown, so it counts.
     return true;
   }
   if (value === null || value === undefined) return false;

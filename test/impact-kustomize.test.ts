@@ -5,7 +5,7 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { impactCli } from '../src/impact-cli.js';
 
 let tree: string;
@@ -133,6 +133,35 @@ describe('impact on directories with kustomizations', () => {
       warning('BASE', `${head}/b/Kustomization`),
       warning('HEAD', `${head}/a/kustomization.yaml`),
       warning('HEAD', `${head}/b/Kustomization`),
+    ]);
+  });
+
+  it('quotes nothing of a kustomization, and warns of one it cannot read rather than refusing the side', () => {
+    // The yaml library's parse() handed an unresolved tag's warning, with its line, to
+    // process.emitWarning; a file not UTF-8 refused the whole side (s16-review).
+    const head = side('unread', {
+      'a/kustomization.yaml': 'resources: [a.yaml]\nnamespace: !custom secretword\n',
+      'a/a.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n',
+      'b/kustomization.yaml': '',
+      'b/b.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n',
+    });
+    writeFileSync(
+      path.join(tree, head, 'b/kustomization.yaml'),
+      Buffer.from('# caf\xe9\n', 'latin1'),
+    );
+    const emitted = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
+    let out: ReturnType<typeof impactCli>;
+    try {
+      out = impactCli([head, head], '9.9.9', tree);
+      expect(emitted).not.toHaveBeenCalled();
+    } finally {
+      emitted.mockRestore();
+    }
+    expect(out.exitCode).toBe(0);
+    expect(out.stderr).not.toContain('secretword');
+    expect(out.stderr.trimEnd().split('\n')).toEqual([
+      warning('BASE', `${head}/b/kustomization.yaml`),
+      warning('HEAD', `${head}/b/kustomization.yaml`),
     ]);
   });
 
