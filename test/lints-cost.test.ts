@@ -780,6 +780,72 @@ describe('lint costs', () => {
     expect(reported[0]).toMatch(/compared with only some of the stores/);
   });
 
+  it('store-ref looks at the store names of near lengths only, each paid for', () => {
+    // Many stores of one length, references to missing names of another: s16-review's input
+    // walked every store name per reference, skipping far lengths free of the budget (17 MB, 19 s).
+    const n = 2000;
+    const resources = Array.from(
+      { length: n },
+      (_, i) =>
+        ({
+          apiVersion: 'external-secrets.io/v1',
+          kind: 'ClusterSecretStore',
+          name: `a-long-store-name-of-forty-nine-characters-${10000 + i}`,
+          annotations: {},
+          value: {},
+        }) as unknown as Resource,
+    );
+    const sources = Array.from({ length: n }, (_, i) => {
+      const source = esSource(`es-${i}`, `s-${i}`, 'shop') as SecretSource & { stores: unknown };
+      source.stores = [{ kind: 'ClusterSecretStore', name: `m-${10000 + i}` }];
+      return source;
+    });
+    const iterated = vi.spyOn(
+      Set.prototype as unknown as Record<symbol, () => Iterator<unknown>>,
+      Symbol.iterator,
+    );
+    try {
+      const { reported, output } = reporter();
+      storeRef.check(context({ resources, sources }), output);
+      expect(reported).toEqual([]);
+      // The names grouped by length once; main walked the set per reference: 2,000.
+      expect(iterated.mock.calls.length).toBeLessThanOrEqual(2);
+    } finally {
+      iterated.mockRestore();
+    }
+  });
+
+  it("store-ref finds where a source's references are written once, not per finding", () => {
+    // One ExternalSecret whose d entries each name a missing store next to one the input has.
+    const d = 100;
+    const resources = Array.from(
+      { length: d },
+      (_, i) =>
+        ({
+          apiVersion: 'external-secrets.io/v1',
+          kind: 'ClusterSecretStore',
+          name: `vault-${1000 + i}`,
+          annotations: {},
+          value: {},
+        }) as unknown as Resource,
+    );
+    const refs = Array.from({ length: d }, (_, i) => ({
+      kind: 'ClusterSecretStore',
+      name: `vautl-${1000 + i}`,
+    }));
+    const source = esSource('es', 's', 'shop') as SecretSource & { stores: unknown };
+    source.stores = refs;
+    (source.resource as { value: unknown }).value = {
+      spec: { data: refs.map((ref) => ({ secretKey: 'k', sourceRef: { storeRef: ref } })) },
+    };
+    calls.getPath = 0;
+    const { reported, output } = reporter();
+    storeRef.check(context({ resources, sources: [source] }), output);
+    expect(reported).toHaveLength(d);
+    // A read per entry and per list; main read every entry again for each finding: 10,300.
+    expect(calls.getPath).toBeLessThanOrEqual(3 * d);
+  });
+
   it('silence entries: one shared empty list for every resource without the annotation', () => {
     // Settling reads the entries of every resource, and lints ask per resource: a new empty
     // list each time on main (10k per run at 10k items).

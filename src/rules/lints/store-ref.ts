@@ -53,6 +53,12 @@ export const storeRef: Lint = {
       const source = sources[i] as SecretSource;
       if (source.stores.length === 0 || !esoSource(source.resource)) continue;
       stores ??= storesIn(resources);
+      // Where each of this source's references is written, found on its first finding.
+      let fieldOf: ((ref: StoreRef, leaf: 'kind' | 'name') => string) | undefined;
+      const refField = (ref: StoreRef, leaf: 'kind' | 'name') => {
+        fieldOf ??= refFields(source.resource);
+        return fieldOf(ref, leaf);
+      };
       for (let k = 0; k < source.stores.length; k++) {
         const ref = source.stores[k] as StoreRef;
         if (reported.has(ref)) continue;
@@ -66,7 +72,7 @@ export const storeRef: Lint = {
             `${describe(resource)} names its store with a kind ESO does not accept: its CRD ` +
               `allows ${storeKinds.map((s) => s.kind).join(' or ')} only (${defaultKind} when ` +
               `left out), so applying it fails. Set kind: ${meant}`,
-            refField(resource, ref, 'kind'),
+            refField(ref, 'kind'),
           );
           continue;
         }
@@ -99,7 +105,7 @@ export const storeRef: Lint = {
             `while it has ${near.kind} ${near.name}${near.kind === other.kind ? otherWhere : where}${kindHint}: ` +
             'if that is the one meant, fix the name on one side; if the store comes from elsewhere (the ' +
             'cluster), silence store-ref for this ExternalSecret (secret-rollout/silence) or set it off',
-          refField(resource, ref, near.kind === ref.kind ? 'name' : 'kind'),
+          refField(ref, near.kind === ref.kind ? 'name' : 'kind'),
         );
       }
     }
@@ -122,11 +128,17 @@ export const storeRef: Lint = {
       if (max === 0) return undefined;
       for (const [kind, names] of among) {
         if (!names) continue;
-        for (const candidate of names) {
-          if (Math.abs(candidate.length - name.length) > max) continue;
-          if (budget-- <= 0) return undefined;
-          if (swapped(name, candidate) || distance(name, candidate, max) <= max) {
-            return { kind, name: candidate };
+        // Only the names of near lengths, each paid for: a walk over all of them, skipping the
+        // rest for free, cost references × stores (s16-review: 17 MB, 19 s).
+        const byLength = lengthsOf(names);
+        for (let length = name.length - max; length <= name.length + max; length++) {
+          const candidates = byLength.get(length) ?? [];
+          for (let c = 0; c < candidates.length; c++) {
+            const candidate = candidates[c] as string;
+            if (budget-- <= 0) return undefined;
+            if (swapped(name, candidate) || distance(name, candidate, max) <= max) {
+              return { kind, name: candidate };
+            }
           }
         }
       }
@@ -158,28 +170,49 @@ function storesIn(resources: readonly Resource[]): Map<string, Map<string, Set<s
   return found;
 }
 
+/** A set's names by length, made once per set (a namespace's stores of one kind). */
+function lengthsOf(names: Set<string>): Map<number, string[]> {
+  let byLength = lengthIndex.get(names);
+  if (byLength === undefined) {
+    byLength = new Map();
+    for (const name of names) {
+      const same = byLength.get(name.length);
+      if (same) same.push(name);
+      else byLength.set(name.length, [name]);
+    }
+    lengthIndex.set(names, byLength);
+  }
+  return byLength;
+}
+const lengthIndex = new WeakMap<Set<string>, Map<number, string[]>>();
+
 /**
- * Where a source names this store: its spec's `secretStoreRef`, else the first entry of `data` or
- * `dataFrom` whose `sourceRef.storeRef` does (read again only for a finding), then `.kind` or
- * `.name` under it.
+ * Where a source names each store: its spec's `secretStoreRef`, else the first entry of `data` or
+ * `dataFrom` whose `sourceRef.storeRef` does, then `.kind` or `.name` under it. The places are
+ * read once, at a source's first finding: read again per finding, a source of many entries each
+ * naming a near store cost entries² (s16-review).
  */
-function refField(resource: Resource, ref: StoreRef, leaf: 'kind' | 'name'): string {
+function refFields(resource: Resource): (ref: StoreRef, leaf: 'kind' | 'name') => string {
   const spec: Trail = isKind(resource, 'external-secrets.io', 'ClusterExternalSecret')
     ? ['spec', 'externalSecretSpec']
     : ['spec'];
-  const names = (at: Trail) => {
+  const first = new Map<string, Trail>();
+  const note = (at: Trail) => {
     const found = getPath(resource.value, at);
-    if (found === null || typeof found !== 'object' || Array.isArray(found)) return false;
-    return found.name === ref.name && (found.kind ?? defaultKind) === ref.kind;
+    if (found === null || typeof found !== 'object' || Array.isArray(found)) return;
+    const { name, kind = defaultKind } = found;
+    if (typeof name !== 'string' || typeof kind !== 'string') return;
+    const key = `${kind}\u0000${name}`;
+    if (!first.has(key)) first.set(key, at);
   };
-  const candidates: Trail[] = [[...spec, 'secretStoreRef']];
+  note([...spec, 'secretStoreRef']);
   for (const list of ['data', 'dataFrom']) {
     const entries = getPath(resource.value, [...spec, list]);
     if (!Array.isArray(entries)) continue;
-    entries.forEach((_, i) => {
-      candidates.push([...spec, list, i, 'sourceRef', 'storeRef']);
-    });
+    for (let i = 0; i < entries.length; i++) note([...spec, list, i, 'sourceRef', 'storeRef']);
   }
-  const at = candidates.find(names) ?? [...spec, 'secretStoreRef'];
-  return fieldPath([...at, leaf]);
+  return (ref, leaf) => {
+    const at = first.get(`${ref.kind}\u0000${ref.name}`) ?? [...spec, 'secretStoreRef'];
+    return fieldPath([...at, leaf]);
+  };
 }
