@@ -178,9 +178,14 @@ export function getPath(value: Json | undefined, path: string | Trail): Json | u
     if (typeof node !== 'object' || node === null) return undefined;
     // A number is a list position (an edit's path, MappingEdit), a name a mapping's key.
     if (Array.isArray(node) !== (typeof key === 'number')) return undefined;
-    // Own fields only: a path from an option (`toString`) must not find Object.prototype's.
-    if (!Object.hasOwn(node, key as string | number)) return undefined;
-    node = (node as Record<string | number, Json>)[key as string | number];
+    const next = (node as Record<string | number, unknown>)[key as string | number];
+    // Own fields only: a path from an option (`toString`) must not find Object.prototype's. Told
+    // by what is found, not by an Object.hasOwn call per step (one builtin call for every key of
+    // every field a rule reads): a value read from YAML or JSON is never a function, and the one
+    // inherited field that is no function is `__proto__`, which only a reader's own key may be.
+    if (next === undefined || typeof next === 'function') return undefined;
+    if (key === '__proto__' && !Object.hasOwn(node, key)) return undefined;
+    node = next as Json;
   }
   return node;
 }

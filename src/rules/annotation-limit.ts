@@ -111,13 +111,19 @@ export function limitAnnotations(
 const holdsAnnotations = (edit: Edit): edit is MappingEdit =>
   !isListEntryEdit(edit) && edit.path[edit.path.length - 1] === annotationsLimit.key;
 
-/** The UTF-16 units of a mapping's keys and values; 0 when it is none. */
+/**
+ * The UTF-16 units of a mapping's keys and values; 0 when it is none. Its own keys listed at once,
+ * not a for…in walk that checked each key it met (Object.hasOwn), and a string value measured
+ * without a call: dense at 10k items, 2,447 mappings of 8,963 keys, 17 M instructions then, 11 M.
+ */
 function unitsOf(mapping: unknown): number {
   if (typeof mapping !== 'object' || mapping === null || Array.isArray(mapping)) return 0;
+  const keys = Object.keys(mapping);
   let units = 0;
-  for (const key in mapping) {
-    if (!Object.hasOwn(mapping, key)) continue;
-    units += key.length + textOf((mapping as Record<string, Json>)[key] as Json).length;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    const value = (mapping as Record<string, Json>)[key] as Json;
+    units += key.length + (typeof value === 'string' ? value.length : textOf(value).length);
   }
   return units;
 }
