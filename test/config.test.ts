@@ -88,6 +88,16 @@ describe('configuration', () => {
       'functionConfig must be a v1 ConfigMap or fn.kpt.dev/v1alpha1 SecretRollout',
     ],
     [['a'], 'functionConfig is a list'],
+    // A misspelt typed kind: named by the kind it is near, the one given never quoted.
+    [
+      { apiVersion: 'fn.kpt.dev/v1alpha1', kind: 'SecretRolout' },
+      'its apiVersion and kind name another type; did you mean kind SecretRollout?',
+    ],
+    [{ apiVersion: 'v1', kind: 'Secret' }, /another type$/],
+    [
+      configMap({ severity: 'fatal' }),
+      'data.severity: entry 1 has no colon: give rule-id:severity',
+    ],
   ])('rejects %j', (config, message) => {
     expect(() => readConfig(config, ruleCatalog)).toThrow(message);
   });

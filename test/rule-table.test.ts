@@ -221,7 +221,7 @@ describe('severity per rule, in every config form', () => {
       'functionConfig: data.severity: checksum must be one of error, warning, info, off',
     ]);
     expect(messages('checksum')).toEqual([
-      'functionConfig: data.severity: entry 1 is not rule-id: severity',
+      'functionConfig: data.severity: entry 1 has no colon: give rule-id:severity (severity: error, warning, info or off), entries separated by commas',
     ]);
   });
 });

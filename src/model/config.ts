@@ -188,7 +188,10 @@ function parseSeverities(
       if (entry.trim() === '') continue;
       const colon = entry.indexOf(':');
       if (colon < 0) {
-        throw new ConfigError(`${field}: entry ${i + 1} is not rule-id: severity`, field);
+        throw new ConfigError(
+          `${field}: entry ${i + 1} has no colon: give rule-id:severity (severity: ${severities.join(', ')} or off), entries separated by commas`,
+          field,
+        );
       }
       entries.push([i + 1, entry.slice(0, colon).trim(), entry.slice(colon + 1).trim()]);
     }
@@ -504,8 +507,13 @@ export function readConfig(functionConfig: unknown, catalog: RuleCatalog): Confi
       ([field, value]) =>
         `its ${field} is ${value === undefined ? 'missing' : describeType(value)}`,
     );
+  // A near miss of the typed kind is named by the kind it is near, never quoted.
+  const near =
+    wrong.length === 0 && typeof kind === 'string' && kind !== typedConfigKind
+      ? nearest(kind, [typedConfigKind])
+      : undefined;
   throw new ConfigError(
-    `functionConfig must be a v1 ConfigMap or ${typedConfigApiVersion} ${typedConfigKind}, ${wrong.length > 0 ? wrong.join(' and ') : 'its apiVersion and kind name another type'}`,
+    `functionConfig must be a v1 ConfigMap or ${typedConfigApiVersion} ${typedConfigKind}, ${wrong.length > 0 ? wrong.join(' and ') : 'its apiVersion and kind name another type'}${near ? `; did you mean kind ${near}?` : ''}`,
   );
 }
 
