@@ -98,6 +98,11 @@ describe('configuration', () => {
       configMap({ severity: 'fatal' }),
       'data.severity: entry 1 has no colon: give rule-id:severity',
     ],
+    [
+      configMap({ ordering: 'argocd, argocd' }),
+      'data.ordering: entry 2 names argocd again: give each deployer once',
+    ],
+    [typed({ ordering: ['kapp', 'depends-on', 'kapp'] }), 'ordering: entry 3 names kapp again'],
   ])('rejects %j', (config, message) => {
     expect(() => readConfig(config, ruleCatalog)).toThrow(message);
   });

@@ -260,6 +260,13 @@ const parseOrdering: Parser<readonly Ordering[]> = (raw, field) => {
   const chosen = new Set<Ordering>();
   for (const [i, entry] of entries.entries()) {
     if ((orderings as readonly string[]).includes(entry)) {
+      // Twice is no more order, and most likely another deployer meant: said, not merged.
+      if (chosen.has(entry as Ordering)) {
+        throw new ConfigError(
+          `${field}: entry ${i + 1} names ${entry} again: give each deployer once`,
+          field,
+        );
+      }
       chosen.add(entry as Ordering);
       continue;
     }
