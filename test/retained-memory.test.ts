@@ -159,11 +159,20 @@ describe('apply-edits, many HelmReleases given one post-renderer entry', () => {
   });
 
   it('keeps one text of the equal entries it writes', () => {
-    const { input, resources, results, planned, aliased, projected } = analysis();
-    const before = heapInUse();
-    const edited = applyEdits(input, resources, planned.edits, [...results], aliased, projected);
-    const perRelease = (heapInUse() - before) / count;
-    expect(edited.size).toBe(count + 1);
+    // The lesser of two measures, each on its own analysis: code the compiler finishes meanwhile
+    // only adds to one (it failed once at the bound in a full run under load).
+    const measure = () => {
+      const { input, resources, results, planned, aliased, projected } = analysis();
+      const before = heapInUse();
+      const edited = applyEdits(input, resources, planned.edits, [...results], aliased, projected);
+      const bytes = heapInUse() - before;
+      expect(edited.size).toBe(count + 1);
+      return bytes;
+    };
+    // A first run's measure holds what a process makes once (its code, 0.5–1.2 KB a release
+    // when this test runs alone): not counted.
+    measure();
+    const perRelease = Math.min(measure(), measure()) / count;
     // Main: ≈2.9 KB a release (its entry's text, ≈2 KB, and the copy in its value); now ≈55
     // bytes (a splice and its place in the map).
     expect(perRelease).toBeLessThan(500);
