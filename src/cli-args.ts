@@ -87,7 +87,10 @@ export function parseArgs<F extends string>(
       const option = /^--?[A-Za-z_]\w*=/.test(arg)
         ? ', options are written key=value, without dashes'
         : '';
-      const hint = near === undefined ? option : `, did you mean ${near}?`;
+      // A path where no command takes one: the input's file (`check in.yaml`), which is stdin.
+      const stdin =
+        !word.startsWith('-') && /[./]/.test(word) ? ', the input comes on stdin (< FILE)' : '';
+      const hint = near === undefined ? option || stdin : `, did you mean ${near}?`;
       return fail(`unknown argument ${JSON.stringify(arg.replace(/=.*/s, '=…'))}${hint}`);
     }
   }

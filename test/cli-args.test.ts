@@ -37,6 +37,10 @@ describe('parseArgs', () => {
       error: 'unknown argument "--format"',
     });
     expect(parseArgs(['base'], {})).toMatchObject({ error: 'unknown argument "base"' });
+    // A path where a command takes none: the input's file, which comes on stdin.
+    expect(parseArgs(['app/in.yaml'], {})).toMatchObject({
+      error: 'unknown argument "app/in.yaml", the input comes on stdin (< FILE)',
+    });
     expect(parseArgs(['--x'], { positional: true })).toMatchObject({
       error: 'unknown argument "--x"',
     });
