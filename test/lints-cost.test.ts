@@ -120,6 +120,20 @@ const reporter = () => {
 };
 
 /** An ExternalSecret's source: the Secret it makes in its namespace. */
+/** `n` ClusterSecretStores, the i-th named `name(i)`, as the lints read them. */
+const clusterStores = (n: number, name: (i: number) => string) =>
+  Array.from(
+    { length: n },
+    (_, i) =>
+      ({
+        apiVersion: 'external-secrets.io/v1',
+        kind: 'ClusterSecretStore',
+        name: name(i),
+        annotations: {},
+        value: {},
+      }) as unknown as Resource,
+  );
+
 const esSource = (name: string, secretName: string, namespace: string) =>
   ({
     resource: { apiVersion: 'external-secrets.io/v1', kind: 'ExternalSecret', name },
@@ -754,17 +768,7 @@ describe('lint costs', () => {
   it('store-ref compares store names from a budget: linear in the references, not their product', () => {
     const n = 2000;
     // Stores and references to missing ones, all of one length: n × n comparisons unbounded.
-    const resources = Array.from(
-      { length: n },
-      (_, i) =>
-        ({
-          apiVersion: 'external-secrets.io/v1',
-          kind: 'ClusterSecretStore',
-          name: `store-${10000 + i}`,
-          annotations: {},
-          value: {},
-        }) as unknown as Resource,
-    );
+    const resources = clusterStores(n, (i) => `store-${10000 + i}`);
     const sources = Array.from({ length: n }, (_, i) => {
       const source = esSource(`es-${i}`, `s-${i}`, 'shop') as SecretSource & { stores: unknown };
       source.stores = [{ kind: 'ClusterSecretStore', name: `other-${10000 + i}` }];
@@ -784,16 +788,9 @@ describe('lint costs', () => {
     // Many stores of one length, references to missing names of another: s16-review's input
     // walked every store name per reference, skipping far lengths free of the budget (17 MB, 19 s).
     const n = 2000;
-    const resources = Array.from(
-      { length: n },
-      (_, i) =>
-        ({
-          apiVersion: 'external-secrets.io/v1',
-          kind: 'ClusterSecretStore',
-          name: `a-long-store-name-of-forty-nine-characters-${10000 + i}`,
-          annotations: {},
-          value: {},
-        }) as unknown as Resource,
+    const resources = clusterStores(
+      n,
+      (i) => `a-long-store-name-of-forty-nine-characters-${10000 + i}`,
     );
     const sources = Array.from({ length: n }, (_, i) => {
       const source = esSource(`es-${i}`, `s-${i}`, 'shop') as SecretSource & { stores: unknown };
@@ -818,17 +815,7 @@ describe('lint costs', () => {
   it("store-ref finds where a source's references are written once, not per finding", () => {
     // One ExternalSecret whose d entries each name a missing store next to one the input has.
     const d = 100;
-    const resources = Array.from(
-      { length: d },
-      (_, i) =>
-        ({
-          apiVersion: 'external-secrets.io/v1',
-          kind: 'ClusterSecretStore',
-          name: `vault-${1000 + i}`,
-          annotations: {},
-          value: {},
-        }) as unknown as Resource,
-    );
+    const resources = clusterStores(d, (i) => `vault-${1000 + i}`);
     const refs = Array.from({ length: d }, (_, i) => ({
       kind: 'ClusterSecretStore',
       name: `vautl-${1000 + i}`,
