@@ -138,27 +138,10 @@ function bytesAfter(mapping: Json | undefined, edits: readonly MappingEdit[]): n
   }
   for (const edit of edits) after.set(edit.key, edit.value);
   let bytes = 0;
-  for (const [key, value] of after) bytes += utf8Bytes(key) + utf8Bytes(value);
+  // UTF-8 bytes, Go's `len`: a surrogate pair one 4-byte character, a lone half 3 (as Go encodes it).
+  for (const [key, value] of after) bytes += Buffer.byteLength(key) + Buffer.byteLength(value);
   return bytes;
 }
 
 /** An annotation's value as the API server would count it: a string's text; else its JSON. */
 const textOf = (value: Json) => (typeof value === 'string' ? value : JSON.stringify(value));
-
-/** UTF-8 bytes of a string (Go's `len`): a surrogate pair is one 4-byte character. */
-function utf8Bytes(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) bytes += 1;
-    else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        bytes += 4;
-        i++;
-      } else bytes += 3;
-    } else bytes += 3;
-  }
-  return bytes;
-}
